@@ -1,0 +1,1 @@
+"""Typed models for each game's data; one module per game id."""

@@ -1,0 +1,60 @@
+"""Napoleonic Warfare: the seed's 97 cards with its two-letter type codes."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cards.load import CardRow, GameData
+from cards.problems import Problem
+
+TypeCode = Literal["IU", "LU", "CU", "AU", "IT", "LT", "CT", "AT", "LS", "MS", "AS", "TS", "EB"]
+UNIT_TYPES = ("IU", "LU", "CU", "AU")
+TYPE_NAMES: dict[str, str] = {
+    "IU": "Infantry Unit", "LU": "Light Infantry Unit", "CU": "Cavalry Unit", "AU": "Artillery Unit",
+    "IT": "Infantry Tactic", "LT": "Light Infantry Tactic", "CT": "Cavalry Tactic", "AT": "Artillery Tactic",
+    "LS": "Leader Strategy", "MS": "Morale Strategy", "AS": "Action Strategy", "TS": "Terrain Strategy",
+    "EB": "Enemy Blunder",
+}
+
+
+class Card(CardRow):
+    type: TypeCode
+    force: int = Field(ge=0, le=10)
+
+
+class Rules(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    deck_size: int = Field(ge=1)
+    starting_troops: int = Field(ge=1)
+    opening_hand: int = Field(ge=0)
+    draw_per_turn: int = Field(ge=0)
+    hand_limit: int = Field(ge=1)
+    maneuver_max_exchange: int = Field(ge=0)
+    free_cards_per_attack: int = Field(ge=0)
+    bonus_per_extra_card: int = Field(ge=0)
+    counters: dict[TypeCode, list[TypeCode]]
+    tactic_for_unit: dict[TypeCode, TypeCode]
+
+
+RULES = Rules
+TABLES = {"cards": Card}
+
+
+def check(data: GameData) -> list[Problem]:
+    where = str(data.folder / "game.toml")
+    problems: list[Problem] = []
+    size = len(data.deck())
+    if size != data.rules.deck_size:
+        problems.append(Problem(str(data.files["cards"]),
+                                f"the deck has {size} cards but rules.deck_size says {data.rules.deck_size}",
+                                field="copies", value=size))
+    if data.rules.opening_hand * 2 > size:
+        problems.append(Problem(where, "two opening hands need more cards than the deck holds",
+                                field="rules.opening_hand", value=data.rules.opening_hand))
+    for unit in UNIT_TYPES:
+        if unit not in data.rules.tactic_for_unit:
+            problems.append(Problem(where, f"no tactic type for unit type {unit}", field="rules.tactic_for_unit"))
+    return problems

@@ -1,0 +1,1 @@
+"""The Streamlit companion, its SQLite tables and the `muster` command line."""

@@ -1,0 +1,116 @@
+"""The `muster` command: check and list the data, build printables, run the companion.
+
+Every user mistake (bad data, bad arguments) ends in a clear message and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from cards import DataError, GameData, load_all, load_game
+
+
+class UsageError(Exception):
+    """A bad argument the user can fix; the message says how."""
+
+
+def _cards_dir(value: str | None) -> Path | None:
+    if value is None:
+        return None
+    path = Path(value)
+    if not path.is_dir():
+        raise UsageError(f"--cards: '{value}' is not a folder")
+    return path
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    games = load_all(_cards_dir(args.cards))
+    for game in games.values():
+        counts = ", ".join(f"{name}: {len(rows)}" for name, rows in game.tables.items())
+        print(f"ok  {game.id:<10} {game.name} ({counts})")
+    print(f"All {len(games)} games are valid.")
+    return 0
+
+
+def deck_entries(game: GameData) -> list[dict[str, object]]:
+    """One entry per physical card, with every field of its design."""
+    entries = []
+    for card in game.deck():
+        entry: dict[str, object] = {"id": card.id, "name": card.name, "type": card.type}
+        for key, value in card.design.model_dump().items():
+            if key not in ("id", "name", "type", "copies"):
+                entry[key] = value
+        entry["design"] = card.design.id
+        entries.append(entry)
+    return entries
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    game = load_game(args.game, _cards_dir(args.cards))
+    entries = deck_entries(game)
+    if args.format == "json":
+        print(json.dumps(entries, indent=2, ensure_ascii=False))
+        return 0
+    columns = list(dict.fromkeys(k for e in entries for k in e))
+    if args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(entries)
+        sys.stdout.write(out.getvalue())
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{game.name}: {len(entries)} cards")
+    for col in columns:
+        table.add_column(col)
+    for e in entries:
+        table.add_row(*(str(e.get(c, "")) for c in columns))
+    Console().print(table)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="muster", description="Print-and-play kit and table companion for five war games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("check", help="validate the game data in cards/")
+    p.add_argument("--cards", metavar="DIR", help="a cards folder to check instead of the shipped one")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("cards", help="list a game's expanded deck, one entry per physical card")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--format", choices=["json", "csv", "table"], default="table")
+    p.add_argument("--cards", metavar="DIR", help="a cards folder to read instead of the shipped one")
+    p.set_defaults(run=cmd_cards)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except DataError as err:
+        print(f"muster: {len(err.problems)} problem(s) in the game data:", file=sys.stderr)
+        for problem in err.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
+    except UsageError as err:
+        print(f"muster: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

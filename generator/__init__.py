@@ -1,0 +1,1 @@
+"""Printables drawn once against a small canvas, rendered to PDF, SVG and PNG."""
