@@ -58,6 +58,21 @@ class GameHeader(BaseModel):
 
 
 @dataclass(frozen=True)
+class CardFace:
+    """What a printed card face shows; each schema's `face(row)` fills it, so the generator needs no game knowledge.
+
+    `symbol` names a vector symbol the generator draws: infantry, light, cavalry, artillery,
+    officer, event, leader, morale, terrain, blunder, pike, musket, token, or None.
+    """
+
+    title: str
+    kind: str
+    corner: str = ""
+    text: str = ""
+    symbol: str | None = None
+
+
+@dataclass(frozen=True)
 class PhysicalCard:
     """One printed card: a design plus which copy of it this is."""
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cards.load import CardRow, GameData
+from cards.load import CardFace, CardRow, GameData
 from cards.problems import Problem
 
 TypeCode = Literal["IU", "LU", "CU", "AU", "IT", "LT", "CT", "AT", "LS", "MS", "AS", "TS", "EB"]
@@ -37,6 +37,18 @@ class Rules(BaseModel):
     bonus_per_extra_card: int = Field(ge=0)
     counters: dict[TypeCode, list[TypeCode]]
     tactic_for_unit: dict[TypeCode, TypeCode]
+
+
+SYMBOLS: dict[str, str] = {
+    "IU": "infantry", "LU": "light", "CU": "cavalry", "AU": "artillery",
+    "IT": "infantry", "LT": "light", "CT": "cavalry", "AT": "artillery",
+    "LS": "leader", "MS": "morale", "AS": "leader", "TS": "terrain", "EB": "blunder",
+}
+
+
+def face(card: Card) -> CardFace:
+    return CardFace(title=card.name, kind=TYPE_NAMES[card.type], corner=str(card.force),
+                    text=f"Force {card.force}", symbol=SYMBOLS[card.type])
 
 
 RULES = Rules
