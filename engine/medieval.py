@@ -1,0 +1,579 @@
+"""Reenforcements (Medieval Edition): War in three columns, with one decision per battle.
+
+Each player owns a deck (the same design, different backs). A battle lays three cards
+face up a side, follows "play another card" chains, then both players place three
+face-down reenforcements, one per column, at the same time: that placement is the only
+choice in the game, so the engine waits for both commitments, reveals them together
+and resolves everything else (events, ties, piles, reshuffles, the next battle's lay)
+inside the action that completes the commitments. Rulings R1… are in
+docs/rules/medieval.md; comments cite them.
+
+Cards are small integers (their index in the design's deck) so whole games are cheap
+enough to simulate in bulk; ids only appear in actions and views.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Action, Game, Refusal, State
+
+PLACE = "place"
+"""The one action kind: args {"cards": [card id or None for each column, left to right]}."""
+
+NONE, PLAY_ANOTHER, ADD_COLUMN, ADD_ALL, SUB_COLUMN, SUB_ALL = range(6)
+EFFECT_CODES = {"none": NONE, "play_another": PLAY_ANOTHER, "add_column": ADD_COLUMN,
+                "add_all_columns": ADD_ALL, "subtract_opposing_column": SUB_COLUMN,
+                "subtract_all_opposing": SUB_ALL}
+
+Entry = tuple[int, bool]
+"""A card in a column: (card index, active). Inactive means an Event played as a
+reenforcement or tie card (or by their chains): it counts zero and does nothing (R4, R5)."""
+
+
+class MedievalGame(Game["MedievalState"]):
+    """The card design and rule constants, flattened into arrays the rules read quickly."""
+
+    id = "medieval"
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        rules = data.rules
+        self.columns: int = rules.columns
+        self.reenforcements: int = rules.reenforcements
+        self.tie_cards: int = rules.tie_cards
+        self.max_battles: int = rules.max_battles
+        self.min_total: int = rules.min_total
+        self.deck_names: list[str] = list(data.layout.get("deck_names", ["Player 1", "Player 2"]))
+        self.cards = data.deck("cards")
+        self.ids: list[str] = [c.id for c in self.cards]
+        self.index: dict[str, int] = {cid: i for i, cid in enumerate(self.ids)}
+        self.names: list[str] = [c.name for c in self.cards]
+        self.value: list[int] = [c.design.value for c in self.cards]
+        self.effect: list[int] = [EFFECT_CODES[c.design.effect] for c in self.cards]
+        self.amount: list[int] = [c.design.amount for c in self.cards]
+        self.beside: list[bool] = [c.design.beside for c in self.cards]
+        self.event: list[bool] = [c.design.kind == "event" for c in self.cards]
+        self.design: list[str] = [c.design.id for c in self.cards]
+        self.column_names: list[str] = (["left", "centre", "right"] if self.columns == 3
+                                        else [f"column {c + 1}" for c in range(self.columns)])
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """The only option is `decks`: stacked draw decks (top card first) for lessons and tests (R13)."""
+        unknown = sorted(set(options) - {"decks"})
+        if unknown:
+            raise Refusal(f"Reenforcements has no option called {', '.join(repr(k) for k in unknown)} "
+                          f"(the only option is 'decks').")
+        decks = options.get("decks")
+        if decks is None:
+            return
+        if not isinstance(decks, list) or len(decks) != 2 or not all(isinstance(d, list) for d in decks):
+            raise Refusal("Stacked decks must be two lists of card ids, one per player, top card first.")
+        for p, deck in enumerate(decks):
+            if not deck:
+                raise Refusal(f"{self.deck_names[p]}'s stacked deck is empty; each player needs at least one card.")
+            seen: set[str] = set()
+            for cid in deck:
+                if cid not in self.index:
+                    raise Refusal(f"There is no card '{cid}' in a {self.data.name} deck.")
+                if cid in seen:
+                    raise Refusal(f"Card '{cid}' appears twice in {self.deck_names[p]}'s stacked deck.")
+                seen.add(cid)
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> MedievalState:
+        self.check_options(options)
+        n = len(self.cards)
+        stacked = options.get("decks")
+        state = MedievalState(self)
+        for p in (0, 1):
+            if stacked is None:
+                deck = list(range(n))
+                rng.shuffle(deck)
+            else:
+                order = [self.index[cid] for cid in stacked[p]]
+                listed = set(order)
+                state.graveyard[p] = [i for i in range(n) if i not in listed]
+                deck = order[::-1]
+            state.decks[p] = deck
+        state._next_battle(rng)
+        return state
+
+
+@dataclass(frozen=True)
+class ColumnResult:
+    """How one column of a finished battle ended, kept so players can see what happened."""
+
+    cards: tuple[tuple[Entry, ...], tuple[Entry, ...]]
+    totals: tuple[int | None, int | None]
+    winner: int | None
+    outcome: str  # "won", "unopposed", "deadlock" (R9) or "empty"
+    tie_rounds: int
+
+
+class MedievalState(State):
+    """One position: always waiting for reenforcement placements, or the war is over."""
+
+    def __init__(self, game: MedievalGame) -> None:
+        self.game = game
+        cols = game.columns
+        self.decks: list[list[int]] = [[], []]          # top of deck is the END of the list
+        self.survivors: list[list[int]] = [[], []]
+        self.graveyard: list[list[int]] = [[], []]
+        self.hands: list[list[int]] = [[], []]
+        self.beside: list[list[int]] = [[], []]
+        self.table: list[list[list[Entry]]] = [[[], []] for _ in range(cols)]
+        self.pending: list[list[int | None] | None] = [None, None]
+        self.battle = 0
+        self.over = False
+        self._winner: int | None = None
+        self.end_reason = ""
+        self.last_battle: list[ColumnResult] = []
+        self.last_beside: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+
+    # --- the State interface -------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        acting = self.players_to_act()
+        return acting[0] if len(acting) == 1 else None
+
+    def players_to_act(self) -> list[int]:
+        if self.over:
+            return []
+        return [p for p in (0, 1) if self.hands[p] and self.pending[p] is None]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        out: list[Action] = []
+        for p in self.players_to_act():
+            if player is None or p == player:
+                out.extend(Action(PLACE, p, {"cards": cards}) for cards in self._placements(p))
+        return out
+
+    def _placements(self, player: int) -> list[list[str | None]]:
+        """Every way to put the hand one card per column (R3); a short hand leaves columns empty."""
+        ids = self.game.ids
+        hand = self.hands[player]
+        out = []
+        for cols in itertools.permutations(range(self.game.columns), len(hand)):
+            cards: list[str | None] = [None] * self.game.columns
+            for card, col in zip(hand, cols):
+                cards[col] = ids[card]
+            out.append(cards)
+        return out
+
+    def verify(self, action: Action) -> None:
+        g = self.game
+        if self.over:
+            raise Refusal("The war is over; there is nothing left to place.")
+        if action.kind != PLACE:
+            raise Refusal(f"The only move in Reenforcements is placing your reenforcements ('{PLACE}'), "
+                          f"not '{action.kind}'.")
+        p = action.player
+        if p not in (0, 1):
+            raise Refusal(f"There is no player {p} in this game; players are 0 and 1.")
+        if not self.hands[p]:
+            raise Refusal("You have no reenforcements to place in this battle.")
+        if self.pending[p] is not None:
+            raise Refusal("You have already committed your reenforcements for this battle.")
+        cards = action.get("cards")
+        if not isinstance(cards, list) or len(cards) != g.columns:
+            raise Refusal(f"Give one entry per column ({g.columns}, left to right): "
+                          f"a card from your hand, or nothing.")
+        hand = {g.ids[i]: i for i in self.hands[p]}
+        placed: set[str] = set()
+        for cid in cards:
+            if cid is None:
+                continue
+            if cid not in hand:
+                held = ", ".join(g.ids[i] for i in self.hands[p])
+                raise Refusal(f"'{cid}' is not one of your reenforcements (you hold {held}).")
+            if cid in placed:
+                raise Refusal(f"'{cid}' is placed twice; each reenforcement goes to exactly one column.")
+            placed.add(cid)
+        missing = [cid for cid in hand if cid not in placed]
+        if missing:
+            raise Refusal(f"Every reenforcement must go to a column; you left out {', '.join(missing)}.")
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        index = self.game.index
+        self.pending[action.player] = [None if cid is None else index[cid] for cid in action["cards"]]
+        if not self.players_to_act():
+            self._reveal_and_resolve(rng)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.over
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def label(self, action: Action) -> str:
+        g = self.game
+        parts = [f"{g.names[g.index[cid]]} {g.column_names[c]}"
+                 for c, cid in enumerate(action.get("cards") or []) if cid is not None]
+        return "Place " + ", ".join(parts) if parts else "Place nothing"
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Public: the table, piles (Survivors and Graveyards are face up), counts of decks and
+        hands. Hidden: deck order, the other player's hand and uncommitted or committed placement."""
+        g = self.game
+        ids = g.ids
+        totals = self.totals()
+        players = []
+        for p in (0, 1):
+            mine = player == p
+            players.append({
+                "deck_name": g.deck_names[p],
+                "deck": len(self.decks[p]),
+                "hand": [ids[i] for i in self.hands[p]] if mine else len(self.hands[p]),
+                "committed": self.pending[p] is not None,
+                "placement": ([None if i is None else ids[i] for i in self.pending[p]]
+                              if mine and self.pending[p] is not None else None),
+                "survivors": [ids[i] for i in self.survivors[p]],
+                "graveyard": [ids[i] for i in self.graveyard[p]],
+                "beside": [ids[i] for i in self.beside[p]],
+                "cards_left": self.cards_left(p),
+            })
+        return {
+            "game": g.id,
+            "battle": self.battle,
+            "over": self.over,
+            "winner": self._winner,
+            "end_reason": self.end_reason,
+            "to_act": self.players_to_act(),
+            "you": player,
+            "players": players,
+            "columns": [{"name": g.column_names[c],
+                         "cards": [[self._entry_json(e) for e in self.table[c][p]] for p in (0, 1)],
+                         "totals": [totals[0][c], totals[1][c]]} for c in range(g.columns)],
+            "last_battle": {
+                "beside": [[ids[i] for i in side] for side in self.last_beside],
+                "columns": [{"name": g.column_names[c],
+                             "cards": [[self._entry_json(e) for e in side] for side in r.cards],
+                             "totals": list(r.totals), "winner": r.winner, "outcome": r.outcome,
+                             "tie_rounds": r.tie_rounds} for c, r in enumerate(self.last_battle)],
+            },
+        }
+
+    def _entry_json(self, entry: Entry) -> dict[str, Any]:
+        card, active = entry
+        return {"card": self.game.ids[card], "counts": active or not self.game.event[card]}
+
+    # --- rules ---------------------------------------------------------------------------
+
+    def cards_left(self, player: int) -> int:
+        """Cards a player still has in the war (not in the Graveyard)."""
+        on_table = sum(len(col[player]) for col in self.table)
+        return (len(self.decks[player]) + len(self.survivors[player]) + len(self.hands[player])
+                + len(self.beside[player]) + on_table)
+
+    def _draw(self, p: int, rng: random.Random) -> int | None:
+        """Top card of the draw deck; an empty deck is rebuilt from shuffled Survivors first (R2)."""
+        deck = self.decks[p]
+        if not deck:
+            if not self.survivors[p]:
+                return None
+            deck.extend(self.survivors[p])
+            self.survivors[p] = []
+            rng.shuffle(deck)
+        return deck.pop()
+
+    def _play(self, p: int, col: int, card: int, active: bool, rng: random.Random) -> None:
+        """Put a card on a column and follow its chain of "play another card" (R1, R4, R5).
+
+        `active` is True for the opening lay and its chains; False for reenforcements, tie
+        cards and their chains, where Events are inert. A Beside event leaves the column and
+        is replaced by another card (R6)."""
+        g = self.game
+        stack = self.table[col][p]
+        owed = 1
+        while True:
+            owed -= 1
+            effect = g.effect[card]
+            if g.event[card] and not active:
+                stack.append((card, False))
+            elif g.beside[card]:
+                self.beside[p].append(card)
+                owed += 1
+            else:
+                stack.append((card, True))
+                if effect == PLAY_ANOTHER:
+                    owed += g.amount[card]
+            if owed <= 0:
+                return
+            drawn = self._draw(p, rng)
+            if drawn is None:
+                return
+            card = drawn
+
+    def totals(self) -> list[list[int | None]]:
+        """Each side's total per column (None where that side has no cards), R7."""
+        g = self.game
+        cols = g.columns
+        raw = [[0] * cols, [0] * cols]
+        every = [0, 0]
+        value, effect, amount, event = g.value, g.effect, g.amount, g.event
+        for c in range(cols):
+            for p in (0, 1):
+                for card, active in self.table[c][p]:
+                    if event[card] and not active:
+                        continue
+                    raw[p][c] += value[card]
+                    e = effect[card]
+                    if e == ADD_COLUMN:
+                        raw[p][c] += amount[card]
+                    elif e == ADD_ALL:
+                        every[p] += amount[card]
+                    elif e == SUB_COLUMN:
+                        raw[1 - p][c] -= amount[card]
+                    elif e == SUB_ALL:
+                        every[1 - p] -= amount[card]
+        for p in (0, 1):
+            for card in self.beside[p]:
+                if effect[card] == ADD_ALL:
+                    every[p] += amount[card]
+                elif effect[card] == SUB_ALL:
+                    every[1 - p] -= amount[card]
+        floor = g.min_total
+        return [[max(floor, raw[p][c] + every[p]) if self.table[c][p] else None for c in range(cols)]
+                for p in (0, 1)]
+
+    def _reveal_and_resolve(self, rng: random.Random) -> None:
+        """Both have committed: reveal together, follow chains, resolve, then start the next battle."""
+        for p in (0, 1):
+            placement = self.pending[p]
+            if placement is not None:
+                for col, card in enumerate(placement):
+                    if card is not None:
+                        self._play(p, col, card, False, rng)
+            self.hands[p] = []
+            self.pending[p] = None
+        self._resolve(rng)
+        self._next_battle(rng)
+
+    def _resolve(self, rng: random.Random) -> None:
+        """Decide every column, breaking ties with more cards (R8, R9), then clear the battlefield."""
+        g = self.game
+        cols = g.columns
+        decided: list[tuple[int | None, str, tuple[int | None, int | None]] | None] = [None] * cols
+        rounds = [0] * cols
+        totals = self.totals()
+        while True:
+            tied = []
+            for c in range(cols):
+                if decided[c] is not None:
+                    continue
+                a, b = totals[0][c], totals[1][c]
+                if a is None and b is None:
+                    decided[c] = (None, "empty", (a, b))
+                elif a is None or b is None:
+                    decided[c] = (0 if b is None else 1, "unopposed", (a, b))
+                elif a != b:
+                    decided[c] = (0 if a > b else 1, "won", (a, b))
+                else:
+                    tied.append(c)
+            if not tied:
+                break
+            for c in tied:
+                rounds[c] += 1
+                added = False
+                for p in (0, 1):
+                    for _ in range(g.tie_cards):
+                        card = self._draw(p, rng)
+                        if card is None:
+                            break
+                        self._play(p, c, card, False, rng)
+                        added = True
+                if not added:
+                    decided[c] = (None, "deadlock", (totals[0][c], totals[1][c]))
+            totals = self.totals()
+        results = []
+        for c in range(cols):
+            winner, outcome, pair = decided[c]  # type: ignore[misc]
+            sides = self.table[c]
+            for p in (0, 1):
+                pile = self.survivors[p] if winner == p else self.graveyard[p]
+                pile.extend(card for card, _ in sides[p])
+            results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome, rounds[c]))
+            self.table[c] = [[], []]
+        self.last_battle = results
+        self.last_beside = (tuple(self.beside[0]), tuple(self.beside[1]))
+        for p in (0, 1):
+            self.graveyard[p].extend(self.beside[p])
+            self.beside[p] = []
+
+    def _next_battle(self, rng: random.Random) -> None:
+        """Check for the end (R10, R12), else lay the opening cards and draw reenforcements (R3).
+
+        A battle in which nobody has reenforcements needs no decision, so it is fought at once."""
+        g = self.game
+        while True:
+            alive = [bool(self.decks[p] or self.survivors[p]) for p in (0, 1)]
+            if not alive[0] or not alive[1]:
+                self._finish(1 if alive[1] else 0 if alive[0] else None,
+                             "both armies are destroyed" if not any(alive)
+                             else f"{g.deck_names[1 if alive[0] else 0]} has no forces left")
+                return
+            if self.battle >= g.max_battles:
+                left = [len(self.decks[p]) + len(self.survivors[p]) for p in (0, 1)]
+                self._finish(None if left[0] == left[1] else (0 if left[0] > left[1] else 1),
+                             f"the battle limit ({g.max_battles}) was reached")
+                return
+            self.battle += 1
+            for p in (0, 1):
+                for c in range(g.columns):
+                    card = self._draw(p, rng)
+                    if card is None:
+                        break
+                    self._play(p, c, card, True, rng)
+            for p in (0, 1):
+                hand = self.hands[p]
+                for _ in range(g.reenforcements):
+                    card = self._draw(p, rng)
+                    if card is None:
+                        break
+                    hand.append(card)
+            if self.hands[0] or self.hands[1]:
+                return
+            self._resolve(rng)
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.over = True
+        self._winner = winner
+        self.end_reason = reason
+
+
+def make_game(data: Any) -> MedievalGame:
+    return MedievalGame(data)
+
+
+# --- placement policy: the companion's advice and the AI opponent ------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One placement and how it is expected to fare: columns won (a tie counts half)."""
+
+    action: Action
+    expected_columns: float
+    per_column: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action.to_json(), "expected_columns": self.expected_columns,
+                "per_column": list(self.per_column)}
+
+
+def _chain_mean(game: MedievalGame, pool: Sequence[int]) -> float:
+    """Mean points one more card from `pool` brings as a reenforcement, chains included.
+
+    A reenforcement-class card is worth its value plus any own-column bonus; Events are
+    inert. If a fraction of cards calls for more, the mean m solves m = base + calls * m."""
+    if not pool:
+        return 0.0
+    base = 0.0
+    calls = 0.0
+    for card in pool:
+        if game.event[card]:
+            continue
+        base += game.value[card] + (game.amount[card] if game.effect[card] in (ADD_COLUMN, ADD_ALL) else 0)
+        if game.effect[card] == PLAY_ANOTHER:
+            calls += game.amount[card]
+    n = len(pool)
+    return (base / n) / max(0.05, 1.0 - calls / n)
+
+
+def _reenforcement_points(game: MedievalGame, card: int, chain_mean: float) -> tuple[float, int]:
+    """(points in its own column, points in every column) a card adds when placed face down."""
+    if game.event[card]:
+        return 0.0, 0
+    e = game.effect[card]
+    own = float(game.value[card])
+    if e == ADD_COLUMN:
+        own += game.amount[card]
+    elif e == PLAY_ANOTHER:
+        own += game.amount[card] * chain_mean
+    return own, game.amount[card] if e == ADD_ALL else 0
+
+
+def expected_outcomes(state: MedievalState, player: int) -> list[Outcome]:
+    """Every legal placement for `player` with its expected columns won, best first.
+
+    Uses only what the player may know: the table, their own hand, and the make-up (not the
+    order) of the opponent's unseen cards. The opponent's face-down cards are modelled as a
+    random placement of cards drawn from those unseen cards, so by linearity each column
+    faces one uniformly drawn unseen card with probability (their hand size / columns); the
+    sum over columns is then exact, with chains counted at their mean."""
+    g = state.game
+    cols = g.columns
+    me, foe = player, 1 - player
+    base = state.totals()
+    foe_unseen = state.decks[foe] + state.hands[foe]
+    foe_chain = _chain_mean(g, foe_unseen)
+    foe_values: Counter[float] = Counter()
+    for card in foe_unseen:
+        own, every = _reenforcement_points(g, card, foe_chain)
+        foe_values[own + every] += 1
+    foe_n = len(foe_unseen)
+    foe_hand = len(state.hands[foe])
+    p_card = min(1.0, foe_hand / cols) if foe_n else 0.0
+    my_chain = _chain_mean(g, state.decks[me] + state.survivors[me])
+    floor = g.min_total
+    outcomes = []
+    for action in state.legal_actions(me):
+        cards = action["cards"]
+        own_add = [0.0] * cols
+        every = 0
+        for c, cid in enumerate(cards):
+            if cid is not None:
+                own, all_cols = _reenforcement_points(g, g.index[cid], my_chain)
+                own_add[c] += own
+                every += all_cols
+        per_column = []
+        for c in range(cols):
+            mine_present = base[me][c] is not None or cards[c] is not None
+            if not mine_present:
+                per_column.append(0.0)
+                continue
+            mine = max(floor, (base[me][c] or 0) + own_add[c] + every)
+            foe_base = base[foe][c]
+            # No opposing card arrives: the column is as it stands.
+            if foe_base is None:
+                score = (1.0 - p_card) * 1.0
+            else:
+                score = (1.0 - p_card) * _compare(mine, float(foe_base))
+            if p_card:
+                acc = 0.0
+                for points, count in foe_values.items():
+                    acc += count * _compare(mine, max(floor, (foe_base or 0) + points))
+                score += p_card * acc / foe_n
+            per_column.append(score)
+        outcomes.append(Outcome(action, sum(per_column), tuple(per_column)))
+    outcomes.sort(key=lambda o: -o.expected_columns)
+    return outcomes
+
+
+def _compare(mine: float, theirs: float) -> float:
+    """1 for a win, 0 for a loss, a half for a tie (ties are settled by the luck of the draw)."""
+    if abs(mine - theirs) < 1e-9:
+        return 0.5
+    return 1.0 if mine > theirs else 0.0
+
+
+def best_placement(state: MedievalState, player: int) -> Action:
+    """The placement with the most expected columns won (the first listed among equals)."""
+    outcomes = expected_outcomes(state, player)
+    if not outcomes:
+        raise Refusal("You have no reenforcements to place in this battle.")
+    return outcomes[0].action
+
+
+def ai_policy(state: State, legal: list[Action], rng: random.Random) -> Action:
+    """A `Match.play_out` policy: the first player to act places by `best_placement`."""
+    assert isinstance(state, MedievalState)
+    return best_placement(state, legal[0].player)
