@@ -10,7 +10,6 @@ from cards.load import CardFace, CardRow, GameData
 from cards.problems import Problem
 
 TypeCode = Literal["IU", "LU", "CU", "AU", "IT", "LT", "CT", "AT", "LS", "MS", "AS", "TS", "EB"]
-UNIT_TYPES = ("IU", "LU", "CU", "AU")
 TYPE_NAMES: dict[str, str] = {
     "IU": "Infantry Unit", "LU": "Light Infantry Unit", "CU": "Cavalry Unit", "AU": "Artillery Unit",
     "IT": "Infantry Tactic", "LT": "Light Infantry Tactic", "CT": "Cavalry Tactic", "AT": "Artillery Tactic",
@@ -35,6 +34,19 @@ class Rules(BaseModel):
     maneuver_max_exchange: int = Field(ge=0)
     free_cards_per_attack: int = Field(ge=0)
     bonus_per_extra_card: int = Field(ge=0)
+    morale_divisor: int = Field(ge=1)
+    morale_rounding: Literal["down", "up"]
+    morale_per_attack: int = Field(ge=0)
+    strategy_per_type: int = Field(ge=0)
+    turn_limit: int = Field(ge=1)
+    action_limit: int = Field(ge=1)
+    unit_types: list[TypeCode] = Field(min_length=1)
+    strategy_types: list[TypeCode]
+    draw_types: list[TypeCode]
+    scout_types: list[TypeCode]
+    harass_types: list[TypeCode]
+    blunder_types: list[TypeCode]
+    morale_types: list[TypeCode]
     counters: dict[TypeCode, list[TypeCode]]
     tactic_for_unit: dict[TypeCode, TypeCode]
 
@@ -66,7 +78,12 @@ def check(data: GameData) -> list[Problem]:
     if data.rules.opening_hand * 2 > size:
         problems.append(Problem(where, "two opening hands need more cards than the deck holds",
                                 field="rules.opening_hand", value=data.rules.opening_hand))
-    for unit in UNIT_TYPES:
+    for unit in data.rules.unit_types:
         if unit not in data.rules.tactic_for_unit:
             problems.append(Problem(where, f"no tactic type for unit type {unit}", field="rules.tactic_for_unit"))
+    for counter, targets in data.rules.counters.items():
+        for target in targets:
+            if target not in data.rules.unit_types:
+                problems.append(Problem(where, f"{counter} counters {target}, which is not a unit type",
+                                        field=f"rules.counters.{counter}", value=target))
     return problems

@@ -1,0 +1,726 @@
+"""Napoleonic Warfare: two players, one shared 97-card deck, troop points worn down by attacks.
+
+A turn runs Deploy (draw, then optional card powers), Attack (declare, Blunder check, units,
+counters, support), Casualty (total, Morale) and Maneuver (exchange, hand limit). Every
+decision is one action, so the defender's replies (Blunder, counters, Morale) are actions of
+the defender in the middle of the attacker's turn. Rulings R1… are in docs/rules/warfare.md.
+
+Cards are held as small ints (positions in `GameData.deck()`) so random playouts are cheap;
+actions and views use the physical card ids.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations, product
+from typing import Any, Protocol
+
+from cards.load import GameData
+from cards.schemas.warfare import TYPE_NAMES
+from engine.core import Action, Game, Refusal, State
+
+DEPLOY = "deploy"
+BLUNDER = "blunder"
+UNITS = "units"
+COUNTER = "counter"
+SUPPORT = "support"
+MORALE = "morale"
+EXCHANGE = "exchange"
+DISCARD = "discard"
+OVER = "over"
+
+DEFENDER_STEPS = frozenset({BLUNDER, COUNTER, MORALE})
+OPTION_KEYS = ("first_player",)
+
+
+class CardLike(Protocol):
+    """What the rule helpers need from a card: the schema's `Card` row fits."""
+
+    name: str
+    type: str
+    force: int
+
+
+# ---------------------------------------------------------------- helpers for the companion
+
+@dataclass(frozen=True)
+class Casualties:
+    """The casualty arithmetic of one attack, spelled out for display (R11, R12)."""
+
+    forces: int        # sum of the forces of the cards that count
+    cards: int         # how many cards count
+    extra_cards: int   # cards beyond rules.free_cards_per_attack
+    bonus: int         # extra_cards * rules.bonus_per_extra_card
+    total: int         # forces + bonus
+    halved: bool       # the defender spent a Morale card
+    inflicted: int     # what the defender loses before the floor at 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"forces": self.forces, "cards": self.cards, "extra_cards": self.extra_cards, "bonus": self.bonus,
+                "total": self.total, "halved": self.halved, "inflicted": self.inflicted}
+
+
+def halve(total: int, rules: Any) -> int:
+    """Casualties after a Morale card: divided by rules.morale_divisor, rounded as rules.morale_rounding (R12)."""
+    if rules.morale_rounding == "up":
+        return -(-total // rules.morale_divisor)
+    return total // rules.morale_divisor
+
+
+def casualties(cards: Sequence[CardLike], rules: Any, halved: bool = False) -> Casualties:
+    """Casualties from the cards that count in an attack (surviving units plus support, R9, R11)."""
+    forces = sum(card.force for card in cards)
+    extra = max(0, len(cards) - rules.free_cards_per_attack)
+    bonus = extra * rules.bonus_per_extra_card
+    total = forces + bonus
+    return Casualties(forces, len(cards), extra, bonus, total, halved, halve(total, rules) if halved else total)
+
+
+def with_morale(result: Casualties, rules: Any) -> Casualties:
+    """The same attack after the defender spends a Morale card."""
+    return replace(result, halved=True, inflicted=halve(result.total, rules))
+
+
+def _type_name(code: str) -> str:
+    return TYPE_NAMES.get(code, code)
+
+
+def _names(codes: Iterable[str]) -> str:
+    names = [_type_name(c) for c in codes]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def verify_units(cards: Sequence[CardLike], rules: Any) -> None:
+    """Refuse an attack force that is empty, holds a non-unit, or mixes unit types (R7)."""
+    if not cards:
+        raise Refusal("Play at least one Unit card to attack.")
+    for card in cards:
+        if card.type not in rules.unit_types:
+            raise Refusal(f"{card.name} is a {_type_name(card.type)}: an attack is made with Unit cards only.")
+    types = sorted({card.type for card in cards}, key=rules.unit_types.index)
+    if len(types) > 1:
+        raise Refusal(f"All the units in one attack must be of one type; you chose {_names(types).replace(' or ', ' and ')}.")
+
+
+def verify_support(unit_type: str, cards: Sequence[CardLike], rules: Any) -> None:
+    """Refuse support cards that do not match the attacking units, or too many Strategies of a type (R10)."""
+    tactic = rules.tactic_for_unit[unit_type]
+    seen: dict[str, list[str]] = {}
+    for card in cards:
+        if card.type == tactic:
+            continue
+        if card.type not in rules.strategy_types:
+            raise Refusal(f"{card.name} ({_type_name(card.type)}) cannot back an attack of "
+                          f"{_type_name(unit_type)}s: only {_type_name(tactic)} and Strategy cards can.")
+        seen.setdefault(card.type, []).append(card.name)
+        if len(seen[card.type]) > rules.strategy_per_type:
+            limit = rules.strategy_per_type
+            raise Refusal(f"Only {limit} {_type_name(card.type)} card{'' if limit == 1 else 's'} may back one attack; "
+                          f"you chose {' and '.join(seen[card.type])}.")
+
+
+def verify_counter(counter: CardLike, target: CardLike, rules: Any) -> None:
+    """Refuse a counter-discard whose card cannot remove that attacking unit (R8)."""
+    allowed = rules.counters.get(counter.type)
+    if not allowed:
+        raise Refusal(f"{counter.name} ({_type_name(counter.type)}) cannot counter an attack; "
+                      f"counters are {_names(rules.counters)} cards.")
+    if target.type not in allowed:
+        raise Refusal(f"{counter.name} ({_type_name(counter.type)}) can only remove "
+                      f"{_names(allowed)} cards, not {target.name} ({_type_name(target.type)}).")
+
+
+# ---------------------------------------------------------------- the game
+
+class WarfareGame(Game["WarfareState"]):
+    """Rules and the physical deck; shared, never mutated, by every state of a match."""
+
+    id = "warfare"
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.cards = data.deck("cards")
+        self.ids: list[str] = [c.id for c in self.cards]
+        self.index: dict[str, int] = {cid: i for i, cid in enumerate(self.ids)}
+        self.rows: list[Any] = [c.design for c in self.cards]
+        self.types: list[str] = [row.type for row in self.rows]
+        self.forces: list[int] = [row.force for row in self.rows]
+        r = self.rules
+        self.unit_types = frozenset(r.unit_types)
+        self.strategy_types = frozenset(r.strategy_types)
+        self.draw_types = frozenset(r.draw_types)
+        self.scout_types = frozenset(r.scout_types)
+        self.harass_types = frozenset(r.harass_types)
+        self.blunder_types = frozenset(r.blunder_types)
+        self.morale_types = frozenset(r.morale_types)
+        self.counters: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in r.counters.items()}
+        # Per-card lookups, so listing moves is a few list reads per card.
+        self.is_unit = [t in self.unit_types for t in self.types]
+        self.powers: list[tuple[str, ...]] = [
+            tuple(k for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
+            for t in self.types]
+        self.harasses = [t in self.harass_types for t in self.types]
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTION_KEYS))
+        if unknown:
+            raise Refusal(f"Napoleonic Warfare has no option {', '.join(unknown)} (options: {', '.join(OPTION_KEYS)}).")
+        first = options.get("first_player")
+        if first is not None and first not in (0, 1):
+            raise Refusal("first_player must be 0 or 1 (or left out for a coin flip).")
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WarfareState:
+        """Shuffle, deal the opening hands, flip for the first player, who then draws (R1, R2)."""
+        self.check_options(options)
+        deck = list(range(len(self.cards)))
+        rng.shuffle(deck)
+        hands: list[list[int]] = [[], []]
+        for _ in range(self.rules.opening_hand):
+            for hand in hands:
+                hand.append(deck.pop())
+        first = options.get("first_player")
+        if first is None:
+            first = rng.randrange(2)
+        state = WarfareState(self, deck, hands)
+        state._begin_turn(int(first), rng)
+        return state
+
+
+class WarfareState(State):
+    """One position of a Napoleonic Warfare game."""
+
+    def __init__(self, game: WarfareGame, deck: list[int], hands: list[list[int]]) -> None:
+        self.game = game
+        self.deck = deck                  # top of the deck is the end of the list
+        self.hands = hands
+        self.discard: list[int] = []      # face up (R18); top is the end of the list
+        self.units: list[int] = []        # attacking units on the table
+        self.support: list[int] = []      # tactics and strategies backing them
+        self.troops = [game.rules.starting_troops] * 2
+        self.active = 0
+        self.step = DEPLOY
+        self.turn = 0
+        self.actions = 0
+        self.attacked = False
+        self.peek = False
+        self.morale_used = 0
+        self.pending: Casualties | None = None
+        self.last: dict[str, Any] | None = None
+        self.winner_: int | None = None
+        self.end_reason = ""
+
+    # -------------------------------------------------------------- contract
+
+    @property
+    def current_player(self) -> int | None:
+        if self.step == OVER:
+            return None
+        return 1 - self.active if self.step in DEFENDER_STEPS else self.active
+
+    def players_to_act(self) -> list[int]:
+        player = self.current_player
+        return [] if player is None else [player]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.step == OVER
+
+    @property
+    def winner(self) -> int | None:
+        return self.winner_
+
+    def clone(self) -> WarfareState:
+        """A copy without deepcopy: the game is shared, only the piles and counters are copied."""
+        other = object.__new__(WarfareState)
+        other.__dict__.update(self.__dict__)
+        other.deck = list(self.deck)
+        other.hands = [list(self.hands[0]), list(self.hands[1])]
+        other.discard = list(self.discard)
+        other.units = list(self.units)
+        other.support = list(self.support)
+        other.troops = list(self.troops)
+        return other
+
+    # -------------------------------------------------------------- legal actions
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        who = self.current_player
+        if who is None or (player is not None and player != who):
+            return []
+        return [self._action(who, kind, payload) for kind, payload in self._moves()]
+
+    def _action(self, who: int, kind: str, payload: Any) -> Action:
+        """The JSON-ready action for an internal move (card positions become card ids)."""
+        ids = self.game.ids
+        if payload is None:
+            return Action(kind, who, {})
+        if kind in _LIST_KINDS:
+            return Action(kind, who, {"cards": [ids[c] for c in payload]})
+        if kind == "counter":
+            return Action(kind, who, {"card": ids[payload[0]], "target": ids[payload[1]]})
+        return Action(kind, who, {"card": ids[payload]})
+
+    def _moves(self) -> list[tuple[str, Any]]:
+        """Legal moves as (kind, payload) with card positions: the cheap form random playouts use."""
+        g = self.game
+        step = self.step
+        who = 1 - self.active if step in DEFENDER_STEPS else self.active
+        hand = self.hands[who]
+        types = g.types
+        out: list[tuple[str, Any]] = []
+        if step == DEPLOY:
+            harass = bool(self.hands[1 - who])
+            powers = g.powers
+            harasses = g.harasses
+            for c in hand:
+                for kind in powers[c]:
+                    out.append((kind, c))
+                if harass and harasses[c]:
+                    out.append(("harass", c))
+            is_unit = g.is_unit
+            if any(is_unit[c] for c in hand):
+                out.append(("attack", None))
+            out.append(("hold", None))
+        elif step == BLUNDER:
+            out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
+            out.append(("pass", None))
+        elif step == UNITS:
+            by_type: dict[str, list[int]] = {}
+            for c in hand:
+                if types[c] in g.unit_types:
+                    by_type.setdefault(types[c], []).append(c)
+            for group in by_type.values():
+                for size in range(1, len(group) + 1):
+                    out.extend(("units", combo) for combo in combinations(group, size))
+        elif step == COUNTER:
+            for c in hand:
+                allowed = g.counters.get(types[c])
+                if allowed:
+                    out.extend(("counter", (c, u)) for u in self.units if types[u] in allowed)
+            out.append(("pass", None))
+        elif step == SUPPORT:
+            out = [("support", combo) for combo in self._support_choices()]
+        elif step == MORALE:
+            if self.morale_used < g.rules.morale_per_attack:
+                out = [("morale", c) for c in hand if types[c] in g.morale_types]
+            out.append(("pass", None))
+        elif step == EXCHANGE:
+            for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
+                out.extend(("exchange", combo) for combo in combinations(hand, size))
+        elif step == DISCARD:
+            out = [("discard", c) for c in hand]
+        return out
+
+    def play_random(self, rng: random.Random) -> None:
+        """Play uniformly random legal moves to the end: the fast path for benchmarks and soak tests.
+
+        It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())`
+        followed by `apply(action, rng)`, without building, verifying or translating actions.
+        """
+        while self.step != OVER:
+            kind, payload = rng.choice(self._moves())
+            self._do(kind, payload, rng)
+
+    def _support_choices(self) -> list[tuple[int, ...]]:
+        """Every legal support set: any matching tactics, and up to the limit of each Strategy type."""
+        g = self.game
+        hand = self.hands[self.active]
+        tactic = g.rules.tactic_for_unit[g.types[self.units[0]]]
+        tactics = [c for c in hand if g.types[c] == tactic]
+        per_type: dict[str, list[int]] = {}
+        for c in hand:
+            if g.types[c] in g.strategy_types:
+                per_type.setdefault(g.types[c], []).append(c)
+        limit = g.rules.strategy_per_type
+        pools: list[list[tuple[int, ...]]] = [
+            [combo for size in range(len(tactics) + 1) for combo in combinations(tactics, size)]]
+        for cards in per_type.values():
+            pools.append([combo for size in range(min(limit, len(cards)) + 1) for combo in combinations(cards, size)])
+        return [tuple(c for part in parts for c in part) for parts in product(*pools)]
+
+    # -------------------------------------------------------------- verify
+
+    def verify(self, action: Action) -> None:
+        if self.step == OVER:
+            raise Refusal("The game is over.")
+        who = self.current_player
+        if action.player != who:
+            raise Refusal(f"It is not your turn to act: player {who + 1 if who is not None else '?'} "
+                          f"is deciding ({self._step_phrase()}).")
+        expected = _KINDS[self.step]
+        if action.kind not in expected:
+            raise Refusal(f"You cannot {action.kind} now: this is {self._step_phrase()} "
+                          f"(you may: {', '.join(expected)}).")
+        g = self.game
+        rules = g.rules
+        hand = self.hands[who]
+        kind = action.kind
+        if kind in ("draw", "scout", "harass", "blunder", "morale", "discard", "counter"):
+            card = self._card_in(hand, action.get("card"), "your hand")
+            t = g.types[card]
+            row = g.rows[card]
+            if kind == "draw" and t not in g.draw_types:
+                raise Refusal(f"Only {_names(rules.draw_types)} cards can be discarded to draw; {row.name} is a {_type_name(t)}.")
+            if kind == "scout" and t not in g.scout_types:
+                raise Refusal(f"Only {_names(rules.scout_types)} cards can be discarded to look at your opponent's hand; "
+                              f"{row.name} is a {_type_name(t)}.")
+            if kind == "harass":
+                if t not in g.harass_types:
+                    raise Refusal(f"Only {_names(rules.harass_types)} cards make your opponent discard; "
+                                  f"{row.name} is a {_type_name(t)}.")
+                if not self.hands[1 - who]:
+                    raise Refusal("Your opponent has no cards left to discard.")
+            if kind == "blunder" and t not in g.blunder_types:
+                raise Refusal(f"Only {_names(rules.blunder_types)} cards stop an attack; {row.name} is a {_type_name(t)}.")
+            if kind == "morale":
+                if t not in g.morale_types:
+                    raise Refusal(f"Only {_names(rules.morale_types)} cards reduce casualties; {row.name} is a {_type_name(t)}.")
+                if self.morale_used >= rules.morale_per_attack:
+                    raise Refusal("You have already reduced the casualties of this attack.")
+            if kind == "counter":
+                target = self._card_in(self.units, action.get("target"), "the attack")
+                verify_counter(row, g.rows[target], rules)
+        elif kind == "attack":
+            if not any(g.types[c] in g.unit_types for c in hand):
+                raise Refusal("You have no Unit card to attack with.")
+        elif kind in ("units", "support", "exchange"):
+            chosen = self._cards_in(hand, action.get("cards"))
+            rows = [g.rows[c] for c in chosen]
+            if kind == "units":
+                verify_units(rows, rules)
+            elif kind == "support":
+                verify_support(g.types[self.units[0]], rows, rules)
+            elif len(chosen) > rules.maneuver_max_exchange:
+                raise Refusal(f"You may exchange at most {rules.maneuver_max_exchange} cards.")
+
+    def _card_in(self, pile: list[int], card_id: Any, where: str) -> int:
+        card = self.game.index.get(card_id) if isinstance(card_id, str) else None
+        if card is None:
+            raise Refusal(f"There is no card '{card_id}' in this game.")
+        if card not in pile:
+            raise Refusal(f"{self.game.rows[card].name} is not in {where}.")
+        return card
+
+    def _cards_in(self, hand: list[int], card_ids: Any) -> list[int]:
+        if not isinstance(card_ids, list | tuple):
+            raise Refusal("Choose the cards as a list.")
+        chosen = [self._card_in(hand, cid, "your hand") for cid in card_ids]
+        if len(set(chosen)) != len(chosen):
+            raise Refusal("You chose the same card twice.")
+        return chosen
+
+    def _step_phrase(self) -> str:
+        return _PHRASES[self.step].format(active=self.active + 1, defender=2 - self.active)
+
+    # -------------------------------------------------------------- apply
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        index = self.game.index
+        kind = action.kind
+        payload: Any = None
+        if kind in _LIST_KINDS:
+            payload = tuple(index[cid] for cid in action["cards"])
+        elif kind == "counter":
+            payload = (index[action["card"]], index[action["target"]])
+        elif "card" in action.args:
+            payload = index[action["card"]]
+        self._do(kind, payload, rng)
+
+    def _do(self, kind: str, payload: Any, rng: random.Random) -> None:
+        """Carry out a legal move given as card positions."""
+        g = self.game
+        rules = g.rules
+        a = self.active
+        d = 1 - a
+        self.actions += 1
+        if kind == "draw":
+            self._to_discard(a, payload)
+            drawn = self._draw(a, g.forces[payload], rng)
+            self.last = {"event": "draw", "player": a, "card": g.ids[payload], "drawn": drawn}
+        elif kind == "scout":
+            self._to_discard(a, payload)
+            self.peek = True
+            self.last = {"event": "scout", "player": a, "card": g.ids[payload]}
+        elif kind == "harass":
+            self._to_discard(a, payload)
+            victim = self.hands[d]
+            lost = victim.pop(rng.randrange(len(victim)))
+            self.discard.append(lost)
+            self.last = {"event": "harass", "player": a, "card": g.ids[payload], "lost": g.ids[lost]}
+        elif kind == "attack":
+            self.last = {"event": "attack", "player": a}
+            self.step = BLUNDER if self.hands[d] else UNITS
+        elif kind == "hold":
+            self.last = {"event": "hold", "player": a}
+            self._maneuver(rng)
+        elif kind == "blunder":
+            self._to_discard(d, payload)
+            self.last = {"event": "blunder", "player": d, "card": g.ids[payload]}
+            self._maneuver(rng)
+        elif kind == "units":
+            self.attacked = True
+            self.units = self._take(a, payload)
+            self.last = {"event": "units", "player": a, "cards": [g.ids[c] for c in payload]}
+            if self.hands[d]:
+                self.step = COUNTER
+            else:
+                self._to_support(rng)
+        elif kind == "counter":
+            card, target = payload
+            self._to_discard(d, card)
+            self.units.remove(target)
+            self.discard.append(target)
+            self.last = {"event": "counter", "player": d, "card": g.ids[card], "target": g.ids[target],
+                         "repulsed": not self.units}
+            if not self.units:
+                self._maneuver(rng)
+            elif not self.hands[d]:
+                self._to_support(rng)
+        elif kind == "pass":
+            if self.step == BLUNDER:
+                self.step = UNITS
+            elif self.step == COUNTER:
+                self._to_support(rng)
+            else:
+                self._inflict(rng)
+        elif kind == "support":
+            self.support = self._take(a, payload)
+            self._resolve(rng)
+        elif kind == "morale":
+            self._to_discard(d, payload)
+            self.morale_used += 1
+            assert self.pending is not None
+            self.pending = with_morale(self.pending, rules)
+            self._inflict(rng)
+        elif kind == "exchange":
+            for c in payload:
+                self._to_discard(a, c)
+            drawn = self._draw(a, len(payload), rng)
+            self.last = {"event": "exchange", "player": a, "discarded": [g.ids[c] for c in payload], "drawn": drawn}
+            self._hand_limit(rng)
+        elif kind == "discard":
+            self._to_discard(a, payload)
+            self._hand_limit(rng)
+        if self.step != OVER and self.actions >= rules.action_limit:
+            self._decide_on_troops("action limit")
+
+    def _to_discard(self, player: int, card: int) -> None:
+        self.hands[player].remove(card)
+        self.discard.append(card)
+
+    def _take(self, player: int, cards: Sequence[int]) -> list[int]:
+        hand = self.hands[player]
+        for card in cards:
+            hand.remove(card)
+        return list(cards)
+
+    def _draw(self, player: int, count: int, rng: random.Random) -> int:
+        """Draw up to `count`, reshuffling the discard pile into an empty deck; stop if both are empty (R3)."""
+        hand = self.hands[player]
+        deck = self.deck
+        drawn = 0
+        while drawn < count:
+            if not deck:
+                if not self.discard:
+                    break
+                deck.extend(self.discard)
+                self.discard.clear()
+                rng.shuffle(deck)
+            hand.append(deck.pop())
+            drawn += 1
+        return drawn
+
+    def _to_support(self, rng: random.Random) -> None:
+        if self.hands[self.active]:
+            self.step = SUPPORT
+        else:
+            self._resolve(rng)
+
+    def _resolve(self, rng: random.Random) -> None:
+        """Total the casualties; the defender may answer with Morale if they hold any cards (R12)."""
+        g = self.game
+        self.pending = casualties([g.rows[c] for c in self.units + self.support], g.rules)
+        if self.pending.total > 0 and self.hands[1 - self.active] and g.rules.morale_per_attack > 0:
+            self.step = MORALE
+        else:
+            self._inflict(rng)
+
+    def _inflict(self, rng: random.Random) -> None:
+        """Apply casualties (never below 0, R13), clear the table, then Maneuver or the end of the game."""
+        g = self.game
+        assert self.pending is not None
+        d = 1 - self.active
+        loss = min(self.pending.inflicted, self.troops[d])
+        self.troops[d] -= loss
+        self.last = {"event": "casualties", "player": self.active,
+                     "units": [g.ids[c] for c in self.units], "support": [g.ids[c] for c in self.support],
+                     "casualties": self.pending.to_json(), "lost": loss}
+        self.discard.extend(self.units)
+        self.discard.extend(self.support)
+        self.units = []
+        self.support = []
+        if self.troops[d] == 0:
+            self._finish(self.active, "troops")
+        else:
+            self._maneuver(rng)
+
+    def _maneuver(self, rng: random.Random) -> None:
+        """A player who did not attack may exchange cards (R15); then the hand limit (R16)."""
+        if not self.attacked and self.hands[self.active] and self.game.rules.maneuver_max_exchange > 0:
+            self.step = EXCHANGE
+        else:
+            self._hand_limit(rng)
+
+    def _hand_limit(self, rng: random.Random) -> None:
+        if len(self.hands[self.active]) > self.game.rules.hand_limit:
+            self.step = DISCARD
+        else:
+            self._end_turn(rng)
+
+    def _end_turn(self, rng: random.Random) -> None:
+        if self.turn >= self.game.rules.turn_limit:
+            self._decide_on_troops("turn limit")
+        else:
+            self._begin_turn(1 - self.active, rng)
+
+    def _begin_turn(self, player: int, rng: random.Random) -> None:
+        self.active = player
+        self.turn += 1
+        self.attacked = False
+        self.peek = False
+        self.morale_used = 0
+        self.pending = None
+        self.step = DEPLOY
+        self._draw(player, self.game.rules.draw_per_turn, rng)
+
+    def _decide_on_troops(self, reason: str) -> None:
+        """At a limit the side with more troop points wins; equal troops is a draw (R17)."""
+        a, b = self.troops
+        self.units, self.support = [], []
+        self._finish(0 if a > b else 1 if b > a else None, reason)
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.discard.extend(self.units)
+        self.discard.extend(self.support)
+        self.units, self.support = [], []
+        self.winner_ = winner
+        self.end_reason = reason
+        self.step = OVER
+
+    # -------------------------------------------------------------- views
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Public information for everyone; a player also sees their hand, and the opponent's after a scout (R5)."""
+        ids = self.game.ids
+        out: dict[str, Any] = {
+            "game": "warfare",
+            "turn": self.turn,
+            "active": self.active,
+            "step": self.step,
+            "to_act": self.players_to_act(),
+            "troops": list(self.troops),
+            "hand_counts": [len(self.hands[0]), len(self.hands[1])],
+            "deck_count": len(self.deck),
+            "discard": [ids[c] for c in self.discard],
+            "attack": {
+                "attacked": self.attacked,
+                "units": [ids[c] for c in self.units],
+                "support": [ids[c] for c in self.support],
+                "casualties": self.pending.to_json() if self.pending else None,
+            },
+            "last": dict(self.last) if self.last else None,
+            "over": self.step == OVER,
+            "winner": self.winner_,
+            "end_reason": self.end_reason,
+        }
+        if player is not None:
+            out["you"] = player
+            out["hand"] = [ids[c] for c in self.hands[player]]
+            if self.peek and player == self.active and self.step != OVER:
+                out["opponent_hand"] = [ids[c] for c in self.hands[1 - player]]
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything, hidden order included: for tests, golden games and undo checks."""
+        ids = self.game.ids
+        out = self.view(None)
+        out.pop("last")
+        out.update(hands=[[ids[c] for c in h] for h in self.hands], deck=[ids[c] for c in self.deck],
+                   peek=self.peek, morale_used=self.morale_used, actions=self.actions)
+        return out
+
+    def label(self, action: Action) -> str:
+        g = self.game
+
+        def card(cid: str) -> str:
+            i = g.index.get(cid)
+            return cid if i is None else f"{g.rows[i].name} ({g.types[i]} {g.forces[i]})"
+
+        def cards(cids: Sequence[str]) -> str:
+            return ", ".join(card(c) for c in cids) or "nothing"
+
+        kind = action.kind
+        if kind == "draw":
+            i = g.index.get(action.get("card"))
+            return f"Discard {card(action['card'])} to draw {g.forces[i] if i is not None else '?'} cards"
+        if kind == "scout":
+            return f"Discard {card(action['card'])} to look at your opponent's hand"
+        if kind == "harass":
+            return f"Discard {card(action['card'])}: your opponent discards a random card"
+        if kind == "attack":
+            return "Attack"
+        if kind == "hold":
+            return "Do not attack this turn"
+        if kind == "blunder":
+            return f"Discard {card(action['card'])}: Enemy Blunder, the attack is called off"
+        if kind == "units":
+            return f"Attack with {cards(action['cards'])}"
+        if kind == "counter":
+            return f"Discard {card(action['card'])} to remove {card(action['target'])}"
+        if kind == "support":
+            return f"Back the attack with {cards(action['cards'])}"
+        if kind == "morale":
+            return f"Discard {card(action['card'])} to halve the casualties"
+        if kind == "exchange":
+            return f"Exchange {cards(action['cards'])}" if action["cards"] else "Keep your hand"
+        if kind == "discard":
+            return f"Discard {card(action['card'])} (hand limit {g.rules.hand_limit})"
+        if kind == "pass":
+            return {BLUNDER: "Let the attack go ahead", COUNTER: "No more counters",
+                    MORALE: "Take the casualties"}.get(self.step, "Pass")
+        return str(action)
+
+
+_LIST_KINDS = frozenset({"units", "support", "exchange"})
+
+_KINDS: dict[str, tuple[str, ...]] = {
+    DEPLOY: ("draw", "scout", "harass", "attack", "hold"),
+    BLUNDER: ("blunder", "pass"),
+    UNITS: ("units",),
+    COUNTER: ("counter", "pass"),
+    SUPPORT: ("support",),
+    MORALE: ("morale", "pass"),
+    EXCHANGE: ("exchange",),
+    DISCARD: ("discard",),
+    OVER: (),
+}
+
+_PHRASES: dict[str, str] = {
+    DEPLOY: "player {active}'s Deploy phase",
+    BLUNDER: "player {defender} deciding whether to play an Enemy Blunder",
+    UNITS: "player {active} choosing the attacking units",
+    COUNTER: "player {defender} deciding on counter-discards",
+    SUPPORT: "player {active} choosing Tactics and Strategy cards for the attack",
+    MORALE: "player {defender} deciding whether to spend a Morale card",
+    EXCHANGE: "player {active}'s Maneuver phase",
+    DISCARD: "player {active} discarding down to the hand limit",
+    OVER: "the end of the game",
+}
+
+
+def make_game(data: GameData) -> WarfareGame:
+    """The Napoleonic Warfare engine for loaded data."""
+    return WarfareGame(data)
