@@ -1,0 +1,660 @@
+"""Imperial battles: the battle system of an empire game, after seed 003 and docs/rules/imperial.md.
+
+Two sides (players 0 and 1) draw Military cards (Pikemen, Musketeers, Cavalry) from one
+shared supply according to their Imperial Power, may exchange and buy cards, then fight
+rounds in which both play a card face down at the same time. Rulings are cited as R1, R2...
+Actions name unit types, never physical cards: copies of a type are interchangeable, so the
+engine picks which copy moves and a player never has to.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cards.load import GameData
+from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES
+from engine.core import Action, Game, Refusal, State
+
+SIDES: tuple[int, int] = (0, 1)
+OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round")
+
+EXCHANGE = "exchange"
+BUY = "buy"
+PLAY = "play"
+INFANTRY_LOSS = "infantry_loss"
+RIFLING = "rifling"
+REINFORCE = "reinforce"
+OVER = "over"
+
+AUTOMATIC = "automatic"
+ROUT = "rout"
+INCONCLUSIVE = "inconclusive"
+
+BEATS: dict[str, str] = {PIKEMEN: CAVALRY, MUSKETEERS: PIKEMEN, CAVALRY: MUSKETEERS}
+"""Which type each type beats when the two differ."""
+
+KIND_PHASES: dict[str, tuple[str, ...]] = {
+    "exchange": (EXCHANGE,),
+    "buy": (BUY,),
+    "pass": (EXCHANGE, BUY, REINFORCE),
+    "play": (PLAY,),
+    "discard_infantry": (INFANTRY_LOSS,),
+    "name_type": (RIFLING,),
+    "reinforce": (REINFORCE,),
+}
+VERBS: dict[str, str] = {
+    "exchange": "exchange cards", "buy": "buy cards", "pass": "pass", "play": "play a card",
+    "discard_infantry": "discard infantry", "name_type": "name a unit type",
+    "reinforce": "call for reinforcements",
+}
+WAITING: dict[str, str] = {
+    EXCHANGE: "the sides are deciding whether to exchange cards",
+    BUY: "the sides are buying cards with Gold",
+    PLAY: "both sides are choosing a card to play",
+    INFANTRY_LOSS: "the Musketeers side is choosing which infantry to lose",
+    RIFLING: "the Musketeers side is naming a unit type for Advanced Rifling",
+    REINFORCE: "the sides are deciding whether to call for reinforcements",
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The rule constants and the physical supply, read once from the data and shared by every state."""
+
+    max_draw: int
+    auto_win_ratio: int
+    exchange_count: int
+    gold_cost: int
+    rifling_rounds: frozenset[int]
+    cavalry_infantry_discards: int
+    rout_ratio: int
+    reinforcement_calls: int
+    supply: tuple[str, ...]
+    kind: Mapping[str, str]
+    defaults: Mapping[str, Any]
+
+
+def _names(types: list[str]) -> str:
+    """'Pikemen, Musketeers and Cavalry': a list of types as a player reads it."""
+    names = [TYPE_NAMES[t] for t in types]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _sorted(types: list[str]) -> list[str]:
+    return sorted(types, key=TYPES.index)
+
+
+def _multisets(counts: Mapping[str, int], size: int, allowed: tuple[str, ...] = TYPES) -> list[list[str]]:
+    """Every distinct choice of `size` cards by type from `counts`, in canonical order."""
+    out: list[list[str]] = []
+
+    def walk(i: int, left: int, chosen: list[str]) -> None:
+        if i == len(allowed) - 1:
+            if counts.get(allowed[i], 0) >= left:
+                out.append(chosen + [allowed[i]] * left)
+            return
+        for n in range(min(left, counts.get(allowed[i], 0)), -1, -1):
+            walk(i + 1, left - n, chosen + [allowed[i]] * n)
+
+    walk(0, size, [])
+    return out
+
+
+class ImperialState(State):
+    """One position of a battle. Cards are physical ids held in four kinds of place:
+    the supply, a side's hand, a side's discard pile, or face down on the table."""
+
+    def __init__(self, cfg: Config, options: Mapping[str, Any]) -> None:
+        self.cfg = cfg
+        self.game_round: int = options["game_round"]
+        self.initiative: tuple[int, int] = tuple(options["initiative"])  # type: ignore[assignment]
+        self.ip: list[int] = list(options["imperial_power"])
+        self.gold: list[int] = list(options["gold"])
+        self.marker: list[int] = list(options["reinforcements"])
+        self.reserves: list[int] = [0, 0]
+        self.supply: list[str] = list(cfg.supply)
+        self.stock: dict[str, int] = {t: 0 for t in TYPES}
+        for card in self.supply:
+            self.stock[cfg.kind[card]] += 1
+        self.hands: list[list[str]] = [[], []]
+        self.discards: list[list[str]] = [[], []]
+        self.table: list[str | None] = [None, None]
+        self.phase: str = EXCHANGE
+        self.queue: list[int] = []
+        self.battle_round: int = 0
+        self.banned: list[bool] = [False, False]
+        self.calls_left: list[int] = [cfg.reinforcement_calls] * 2
+        self.exchanged: list[bool | None] = [None, None]
+        self.bought: list[int] = [0, 0]
+        self.called: list[list[str]] = [[], []]
+        self.round: dict[str, Any] | None = None
+        self.pending: int | None = None
+        self.named: list[str] = []
+        self.result: str | None = None
+        self._winner: int | None = None
+        self.routed: list[int] = []
+
+    # --- setup -------------------------------------------------------------------------
+
+    def _setup(self, rng: random.Random) -> None:
+        """R2-R5: automatic win, the draw, then the exchange and buying steps."""
+        for p in SIDES:
+            mine, theirs = self.ip[p], self.ip[1 - p]
+            if mine > theirs and mine >= self.cfg.auto_win_ratio * theirs:
+                self._end(AUTOMATIC, [1 - p])
+                return
+        rng.shuffle(self.supply)
+        for p in self.initiative:
+            drawn = min(self.ip[p], self.cfg.max_draw)
+            self.reserves[p] = self.ip[p] - drawn
+            for _ in range(drawn):
+                self._draw(p)
+        k = self.cfg.exchange_count
+        self.queue = [p for p in self.initiative if k > 0 and len(self.hands[p]) >= k]
+        if not self.queue:
+            self._start_buying()
+
+    def _draw(self, p: int) -> None:
+        card = self.supply.pop()
+        self.stock[self.cfg.kind[card]] -= 1
+        self.hands[p].append(card)
+
+    def _start_buying(self) -> None:
+        self.phase = BUY
+        self.queue = list(self.initiative)
+        self._skip_buyers()
+
+    def _can_buy(self, p: int) -> bool:
+        return self.gold[p] >= self.cfg.gold_cost and bool(self.supply)
+
+    def _skip_buyers(self) -> None:
+        """R5: a side with too little Gold, or facing an empty supply, is not asked."""
+        while self.queue and not self._can_buy(self.queue[0]):
+            self.queue.pop(0)
+        if not self.queue:
+            self._begin_fight()
+
+    def _begin_fight(self) -> None:
+        """R13: a side with no cards when the fight would start has already run out."""
+        self.queue = []
+        self.battle_round = 1
+        empty = [p for p in SIDES if not self.hands[p]]
+        if empty:
+            self._end(ROUT, empty)
+        else:
+            self.phase = PLAY
+
+    # --- the shape every engine shares -------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """None while both sides pick at once (R7) and once the battle is over."""
+        if self.phase in (OVER, PLAY):
+            return None
+        return self.players_to_act()[0]
+
+    def players_to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == OVER:
+            return []
+        if phase == PLAY:
+            return [p for p in self.initiative if self.table[p] is None]
+        if phase in (INFANTRY_LOSS, RIFLING):
+            return [self.pending]  # type: ignore[list-item]
+        return self.queue[:1]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        actions: list[Action] = []
+        for p in self.players_to_act():
+            if player is None or p == player:
+                actions.extend(self._legal_for(p))
+        return actions
+
+    def _legal_for(self, p: int) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            counts = self._counts(self.hands[p])
+            return [Action("play", p, {"type": t}) for t in TYPES
+                    if counts[t] and not (t == CAVALRY and self.banned[p])]
+        if phase == EXCHANGE:
+            counts = self._counts(self.hands[p])
+            return [Action("pass", p)] + [Action("exchange", p, {"types": c})
+                                          for c in _multisets(counts, self.cfg.exchange_count)]
+        if phase == BUY:
+            return [Action("buy", p, {"type": t}) for t in TYPES if self.stock[t]] + [Action("pass", p)]
+        if phase == INFANTRY_LOSS:
+            counts = self._counts(self.hands[p])
+            return [Action("discard_infantry", p, {"types": c})
+                    for c in _multisets(counts, self.cfg.cavalry_infantry_discards, INFANTRY)]
+        if phase == RIFLING:
+            return [Action("name_type", p, {"type": t}) for t in TYPES if t not in self.named]
+        counts = self._counts(self.discards[p])
+        most = min(self.marker[p], len(self.discards[p]))
+        return [Action("pass", p)] + [Action("reinforce", p, {"types": c})
+                                      for n in range(1, most + 1) for c in _multisets(counts, n)]
+
+    def _counts(self, cards: list[str]) -> dict[str, int]:
+        kind = self.cfg.kind
+        counts = {PIKEMEN: 0, MUSKETEERS: 0, CAVALRY: 0}
+        for card in cards:
+            counts[kind[card]] += 1
+        return counts
+
+    # --- verify ------------------------------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        p = action.player
+        if self.phase == OVER:
+            raise Refusal("The battle is over.")
+        if p not in SIDES:
+            raise Refusal(f"A battle has two sides, 0 and 1; there is no side {p}.")
+        phases = KIND_PHASES.get(action.kind)
+        if phases is None:
+            raise Refusal(f"'{action.kind}' is not a move in an Imperial battle "
+                          f"(moves: {', '.join(KIND_PHASES)}).")
+        if self.phase not in phases:
+            raise Refusal(f"You cannot {VERBS[action.kind]} now: {WAITING[self.phase]}.")
+        if p not in self.players_to_act():
+            raise Refusal(self._not_your_turn(p))
+        getattr(self, f"_verify_{action.kind}")(action)
+
+    def _not_your_turn(self, p: int) -> str:
+        if self.phase == PLAY:
+            return "You have already chosen a card this round; wait for your opponent."
+        if self.phase == REINFORCE and p not in self.queue:
+            if self.calls_left[p] == 0:
+                return "You have already called for reinforcements in this battle."
+            if self.marker[p] == 0:
+                return "Your Reinforcement marker shows 0: you have no reinforcements to call."
+            if not self.discards[p]:
+                return "Your discard pile is empty: there is nothing to call back."
+            return "You have already decided about reinforcements after this round."
+        if self.phase == BUY and p not in self.queue:
+            if self.gold[p] < self.cfg.gold_cost:
+                return f"A card costs {self.cfg.gold_cost} Gold and you have {self.gold[p]}."
+            if not self.supply:
+                return "The supply is empty: there is nothing left to buy."
+            return "You have already finished buying."
+        if self.phase == EXCHANGE and p not in self.queue:
+            if len(self.hands[p]) < self.cfg.exchange_count:
+                return f"You need {self.cfg.exchange_count} cards in hand to exchange."
+            return "You have already decided whether to exchange."
+        return "It is your opponent's turn."
+
+    @staticmethod
+    def _type_arg(action: Action) -> str:
+        value = action.get("type")
+        if value not in TYPES:
+            raise Refusal(f"Choose a unit type: pikemen, musketeers or cavalry (not {value!r}).")
+        return value  # type: ignore[return-value]
+
+    @staticmethod
+    def _types_arg(action: Action) -> list[str]:
+        value = action.get("types")
+        if not isinstance(value, list) or any(t not in TYPES for t in value):
+            raise Refusal(f'Say which cards as a list of unit types, such as ["pikemen", "cavalry"] (not {value!r}).')
+        return value
+
+    def _need(self, cards: list[str], types: list[str], where: str) -> None:
+        counts = self._counts(cards)
+        for t in TYPES:
+            if types.count(t) > counts[t]:
+                have = counts[t]
+                raise Refusal(f"You asked for {types.count(t)} {TYPE_NAMES[t]} but your {where} holds {have}.")
+
+    def _verify_pass(self, action: Action) -> None:
+        """Declining is always allowed in the steps that offer it."""
+
+    def _verify_exchange(self, action: Action) -> None:
+        types = self._types_arg(action)
+        k = self.cfg.exchange_count
+        if len(types) != k:
+            raise Refusal(f"Exchange exactly {k} cards, or pass to keep your hand.")
+        self._need(self.hands[action.player], types, "hand")
+
+    def _verify_buy(self, action: Action) -> None:
+        t = self._type_arg(action)
+        if not self.stock[t]:
+            raise Refusal(f"There are no {TYPE_NAMES[t]} left in the supply.")
+
+    def _verify_play(self, action: Action) -> None:
+        t = self._type_arg(action)
+        p = action.player
+        if t == CAVALRY and self.banned[p]:
+            raise Refusal("Your Cavalry may not play this round: Pikemen beat it last round.")
+        if t not in (self.cfg.kind[c] for c in self.hands[p]):
+            raise Refusal(f"You have no {TYPE_NAMES[t]} in your hand.")
+
+    def _verify_discard_infantry(self, action: Action) -> None:
+        types = self._types_arg(action)
+        k = self.cfg.cavalry_infantry_discards
+        if len(types) != k or CAVALRY in types:
+            raise Refusal(f"Discard exactly {k} infantry cards (Pikemen or Musketeers).")
+        self._need(self.hands[action.player], types, "hand")
+
+    def _verify_name_type(self, action: Action) -> None:
+        t = self._type_arg(action)
+        if t in self.named:
+            raise Refusal(f"Your opponent has already said he has no {TYPE_NAMES[t]}; name another type.")
+
+    def _verify_reinforce(self, action: Action) -> None:
+        types = self._types_arg(action)
+        p = action.player
+        if not types:
+            raise Refusal("Call back at least one card, or pass.")
+        if len(types) > self.marker[p]:
+            raise Refusal(f"Your Reinforcement marker allows at most {self.marker[p]} cards.")
+        self._need(self.discards[p], types, "discard pile")
+
+    # --- apply -------------------------------------------------------------------------
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        getattr(self, f"_do_{action.kind}")(action, rng)
+
+    def _take(self, cards: list[str], t: str) -> str:
+        """Remove and return the last card of type `t` (copies are interchangeable)."""
+        kind = self.cfg.kind
+        for i in range(len(cards) - 1, -1, -1):
+            if kind[cards[i]] == t:
+                return cards.pop(i)
+        raise AssertionError(f"no {t} to take: verify should have refused")
+
+    def _do_pass(self, action: Action, rng: random.Random) -> None:
+        if self.phase == EXCHANGE:
+            self.exchanged[action.player] = False
+        self.queue.pop(0)
+        self._next_in_queue()
+
+    def _next_in_queue(self) -> None:
+        if self.phase == EXCHANGE:
+            if not self.queue:
+                self._start_buying()
+        elif self.phase == BUY:
+            self._skip_buyers()
+        elif not self.queue:
+            self.phase = PLAY
+
+    def _do_exchange(self, action: Action, rng: random.Random) -> None:
+        """R4: replacements come off the supply first; the exchanged cards are then shuffled back in."""
+        p = action.player
+        out = [self._take(self.hands[p], t) for t in action["types"]]
+        for _ in out:
+            self._draw(p)
+        for card in out:
+            self.supply.insert(rng.randrange(len(self.supply) + 1), card)
+            self.stock[self.cfg.kind[card]] += 1
+        self.exchanged[p] = True
+        self.queue.pop(0)
+        self._next_in_queue()
+
+    def _do_buy(self, action: Action, rng: random.Random) -> None:
+        """R5: one card of the buyer's chosen type, for gold_cost Gold; he may keep buying."""
+        p, t = action.player, action["type"]
+        self.hands[p].append(self._take(self.supply, t))
+        self.stock[t] -= 1
+        self.gold[p] -= self.cfg.gold_cost
+        self.bought[p] += 1
+        self._skip_buyers()
+
+    def _do_play(self, action: Action, rng: random.Random) -> None:
+        p = action.player
+        self.table[p] = self._take(self.hands[p], action["type"])
+        if self.table[0] is not None and self.table[1] is not None:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """R7-R11: reveal both cards and settle the round; some outcomes wait for a decision."""
+        kind = self.cfg.kind
+        cards = (self.table[0], self.table[1])
+        played = [kind[cards[0]], kind[cards[1]]]  # type: ignore[index]
+        self.table = [None, None]
+        self.banned = [False, False]
+        self.round = {"number": self.battle_round, "played": played, "lost": [[], []],
+                      "returned": [None, None], "lacked": [], "cavalry_banned": None}
+        if played[0] == played[1]:
+            for p in SIDES:
+                self._lose(p, cards[p])  # type: ignore[arg-type]
+            self._finish_round([])
+            return
+        w = 0 if BEATS[played[0]] == played[1] else 1
+        loser = 1 - w
+        self._lose(loser, cards[loser])  # type: ignore[arg-type]
+        self.hands[w].append(cards[w])  # type: ignore[arg-type]
+        self.round["returned"][w] = played[w]
+        hand = self.hands[loser]
+        if played[w] == PIKEMEN:
+            self.banned[loser] = True
+            self.round["cavalry_banned"] = loser
+            only_cavalry = bool(hand) and all(kind[c] == CAVALRY for c in hand)
+            self._finish_round([loser] if only_cavalry else [])
+        elif played[w] == MUSKETEERS:
+            if self.game_round in self.cfg.rifling_rounds and hand:
+                self.phase, self.pending, self.named = RIFLING, w, []
+            else:
+                self._finish_round([])
+        else:
+            need = self.cfg.cavalry_infantry_discards
+            counts = self._counts(hand)
+            if counts[PIKEMEN] + counts[MUSKETEERS] < need:
+                self._finish_round([loser])
+                return
+            choices = _multisets(counts, need, INFANTRY)
+            if len(choices) == 1:
+                self._lose_infantry(loser, choices[0])
+            else:
+                self.phase, self.pending = INFANTRY_LOSS, loser
+
+    def _lose(self, p: int, card: str) -> None:
+        self.discards[p].append(card)
+        self.round["lost"][p].append(self.cfg.kind[card])  # type: ignore[index]
+
+    def _lose_infantry(self, p: int, types: list[str]) -> None:
+        """R10-R11: the extra infantry go, then the Cavalry side's card count may rout the loser."""
+        for t in types:
+            self._lose(p, self._take(self.hands[p], t))
+        rout = len(self.hands[1 - p]) >= self.cfg.rout_ratio * len(self.hands[p])
+        self._finish_round([p] if rout else [])
+
+    def _do_discard_infantry(self, action: Action, rng: random.Random) -> None:
+        self._lose_infantry(action.player, list(action["types"]))
+
+    def _do_name_type(self, action: Action, rng: random.Random) -> None:
+        """R9: a named type the Pikemen side holds is lost; otherwise he says so and another is named."""
+        t = action["type"]
+        self._rifle(1 - action.player, t)
+
+    def _rifle(self, target: int, t: str) -> None:
+        hand = self.hands[target]
+        if any(self.cfg.kind[c] == t for c in hand):
+            self._lose(target, self._take(hand, t))
+            self._finish_round([])
+            return
+        self.named.append(t)
+        self.round["lacked"].append(t)  # type: ignore[index]
+        left = [u for u in TYPES if u not in self.named]
+        if len(left) == 1:
+            self._rifle(target, left[0])
+
+    def _finish_round(self, routs: list[int]) -> None:
+        """R12-R13: routs and running out are settled at once; otherwise reinforcements, then the next round."""
+        self.pending = None
+        out = sorted(set(routs) | {p for p in SIDES if not self.hands[p]})
+        if out:
+            self._end(ROUT, out)
+            return
+        self.battle_round += 1
+        self.queue = [p for p in self.initiative
+                      if self.calls_left[p] > 0 and self.marker[p] > 0 and self.discards[p]]
+        self.phase = REINFORCE if self.queue else PLAY
+
+    def _do_reinforce(self, action: Action, rng: random.Random) -> None:
+        """R12: chosen cards come back from the side's own discard pile to its hand, shown."""
+        p = action.player
+        types = _sorted(list(action["types"]))
+        for t in types:
+            self.hands[p].append(self._take(self.discards[p], t))
+        self.calls_left[p] -= 1
+        self.called[p] = self.called[p] + types
+        self.queue.pop(0)
+        self._next_in_queue()
+
+    def _end(self, result: str, losers: list[int]) -> None:
+        """R13-R14: one side out loses; both out at once is Inconclusive (no winner)."""
+        self.phase = OVER
+        self.queue = []
+        self.pending = None
+        self.routed = losers if result == ROUT else []
+        if len(losers) == 1:
+            self.result, self._winner = result, 1 - losers[0]
+        else:
+            self.result, self._winner = INCONCLUSIVE, None
+
+    # --- what players see --------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Hands and face-down picks are shown only to their owner (R7); the rest is public."""
+        sides = []
+        for p in SIDES:
+            own = player == p
+            picked = self.table[p]
+            sides.append({
+                "imperial_power": self.ip[p],
+                "reserves": self.reserves[p],
+                "gold": self.gold[p],
+                "reinforcement_marker": self.marker[p],
+                "reinforcement_calls_left": self.calls_left[p],
+                "hand_count": len(self.hands[p]),
+                "hand": self._counts(self.hands[p]) if own else None,
+                "discard": self._counts(self.discards[p]),
+                "exchanged": self.exchanged[p],
+                "bought": self.bought[p],
+                "reinforcements_shown": list(self.called[p]),
+                "has_chosen": picked is not None,
+                "choice": self.cfg.kind[picked] if own and picked is not None else None,
+                "cavalry_banned": self.banned[p],
+            })
+        rnd = self.round
+        return {
+            "game": "imperial",
+            "phase": self.phase,
+            "game_round": self.game_round,
+            "advanced_rifling": self.game_round in self.cfg.rifling_rounds,
+            "battle_round": self.battle_round,
+            "initiative": list(self.initiative),
+            "to_act": self.players_to_act(),
+            "supply_count": len(self.supply),
+            "sides": sides,
+            "last_round": None if rnd is None else {
+                "number": rnd["number"], "played": list(rnd["played"]),
+                "lost": [list(x) for x in rnd["lost"]], "returned": list(rnd["returned"]),
+                "lacked": list(rnd["lacked"]), "cavalry_banned": rnd["cavalry_banned"]},
+            "result": self.result,
+            "winner": self._winner,
+            "routed": list(self.routed),
+        }
+
+    def label(self, action: Action) -> str:
+        kind = action.kind
+        if kind == "pass":
+            return {EXCHANGE: "Keep your hand", BUY: "Stop buying"}.get(self.phase, "No reinforcements now")
+        if kind == "exchange":
+            return f"Exchange {_names(list(action['types']))}"
+        if kind == "buy":
+            return f"Buy {TYPE_NAMES[action['type']]} for {self.cfg.gold_cost} Gold"
+        if kind == "play":
+            return f"Play {TYPE_NAMES[action['type']]}"
+        if kind == "discard_infantry":
+            return f"Lose {_names(list(action['types']))}"
+        if kind == "name_type":
+            return f"Name {TYPE_NAMES[action['type']]}"
+        if kind == "reinforce":
+            return f"Call back {_names(list(action['types']))}"
+        return str(action)
+
+    def clone(self) -> ImperialState:
+        """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""
+        new = object.__new__(ImperialState)
+        new.__dict__.update(self.__dict__)
+        for name in ("ip", "gold", "marker", "reserves", "supply", "table", "queue", "banned",
+                     "calls_left", "exchanged", "bought", "named", "routed"):
+            setattr(new, name, list(getattr(self, name)))
+        new.stock = dict(self.stock)
+        new.hands = [list(h) for h in self.hands]
+        new.discards = [list(d) for d in self.discards]
+        new.called = [list(c) for c in self.called]
+        if self.round is not None:
+            new.round = {**self.round, "played": list(self.round["played"]),
+                         "lost": [list(x) for x in self.round["lost"]],
+                         "returned": list(self.round["returned"]), "lacked": list(self.round["lacked"])}
+        return new
+
+
+class ImperialGame(Game[ImperialState]):
+    """Rules and supply of Imperial battles; options are the battle's inputs from the empire game."""
+
+    id = "imperial"
+
+    def __init__(self, data: GameData) -> None:
+        r = data.rules
+        deck = data.deck("military")
+        self.cfg = Config(
+            max_draw=r.max_draw, auto_win_ratio=r.auto_win_ratio, exchange_count=r.exchange_count,
+            gold_cost=r.gold_cost, rifling_rounds=frozenset(r.rifling_rounds),
+            cavalry_infantry_discards=r.cavalry_infantry_discards, rout_ratio=r.rout_ratio,
+            reinforcement_calls=r.reinforcement_calls, supply=tuple(c.id for c in deck),
+            kind={c.id: c.design.type for c in deck}, defaults=r.default_options.model_dump())
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The table's options over the data's defaults, checked."""
+        self.check_options(options)
+        merged = dict(self.cfg.defaults)
+        merged.update(options)
+        return merged
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        for key in options:
+            if key not in OPTION_KEYS:
+                raise Refusal(f"Unknown battle option '{key}' (known: {', '.join(OPTION_KEYS)}).")
+        for key, what in (("imperial_power", "Imperial Power"), ("gold", "Gold"),
+                          ("reinforcements", "Reinforcement marker")):
+            if key in options and not _pair(options[key]):
+                raise Refusal(f"{key} must give each side's {what} as two whole numbers of 0 or more, "
+                              f"like [6, 4] (not {options[key]!r}).")
+        if "initiative" in options:
+            value = options["initiative"]
+            if not isinstance(value, (list, tuple)) or sorted(value) != [0, 1] or not _pair(value):
+                raise Refusal(f"initiative must list the two sides in order, [0, 1] or [1, 0] (not {value!r}).")
+        if "game_round" in options:
+            value = options["game_round"]
+            if not _whole(value) or value < 1:
+                raise Refusal(f"game_round must be a whole number of 1 or more (not {value!r}).")
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> ImperialState:
+        state = ImperialState(self.cfg, self.options(options))
+        state._setup(rng)
+        return state
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _pair(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and len(value) == 2 and all(_whole(v) and v >= 0 for v in value)
+
+
+def make_game(data: GameData) -> ImperialGame:
+    return ImperialGame(data)
