@@ -98,7 +98,7 @@ def verify_units(cards: Sequence[CardLike], rules: Any) -> None:
         raise Refusal("Play at least one Unit card to attack.")
     for card in cards:
         if card.type not in rules.unit_types:
-            raise Refusal(f"{card.name} is a {_type_name(card.type)}: an attack is made with Unit cards only.")
+            raise Refusal(f"{card.name} ({_type_name(card.type)}) cannot attack: attacks are made with Unit cards only.")
     types = sorted({card.type for card in cards}, key=rules.unit_types.index)
     if len(types) > 1:
         raise Refusal(f"All the units in one attack must be of one type; you chose {_names(types).replace(' or ', ' and ')}.")
@@ -346,14 +346,15 @@ class WarfareState(State):
     def verify(self, action: Action) -> None:
         if self.step == OVER:
             raise Refusal("The game is over.")
+        if action.kind not in _VERBS:
+            raise Refusal(f"There is no move called '{action.kind}' in Napoleonic Warfare.")
         who = self.current_player
         if action.player != who:
-            raise Refusal(f"It is not your turn to act: player {who + 1 if who is not None else '?'} "
-                          f"is deciding ({self._step_phrase()}).")
+            raise Refusal(f"It is not your turn to act: the other player is deciding ({_PHRASES[self.step]}).")
         expected = _KINDS[self.step]
         if action.kind not in expected:
-            raise Refusal(f"You cannot {action.kind} now: this is {self._step_phrase()} "
-                          f"(you may: {', '.join(expected)}).")
+            raise Refusal(f"You cannot {_VERBS[action.kind]} now: this is {_PHRASES[self.step]} "
+                          f"(you may {' or '.join(_VERBS[k] for k in expected)}).")
         g = self.game
         rules = g.rules
         hand = self.hands[who]
@@ -362,22 +363,22 @@ class WarfareState(State):
             card = self._card_in(hand, action.get("card"), "your hand")
             t = g.types[card]
             row = g.rows[card]
+            what = f"{row.name} ({_type_name(t)})"
             if kind == "draw" and t not in g.draw_types:
-                raise Refusal(f"Only {_names(rules.draw_types)} cards can be discarded to draw; {row.name} is a {_type_name(t)}.")
+                raise Refusal(f"{what} cannot be discarded to draw cards: only {_names(rules.draw_types)} cards can.")
             if kind == "scout" and t not in g.scout_types:
-                raise Refusal(f"Only {_names(rules.scout_types)} cards can be discarded to look at your opponent's hand; "
-                              f"{row.name} is a {_type_name(t)}.")
+                raise Refusal(f"{what} cannot be discarded to look at your opponent's hand: "
+                              f"only {_names(rules.scout_types)} cards can.")
             if kind == "harass":
                 if t not in g.harass_types:
-                    raise Refusal(f"Only {_names(rules.harass_types)} cards make your opponent discard; "
-                                  f"{row.name} is a {_type_name(t)}.")
+                    raise Refusal(f"{what} cannot make your opponent discard: only {_names(rules.harass_types)} cards can.")
                 if not self.hands[1 - who]:
                     raise Refusal("Your opponent has no cards left to discard.")
             if kind == "blunder" and t not in g.blunder_types:
-                raise Refusal(f"Only {_names(rules.blunder_types)} cards stop an attack; {row.name} is a {_type_name(t)}.")
+                raise Refusal(f"{what} cannot call off an attack: only {_names(rules.blunder_types)} cards can.")
             if kind == "morale":
                 if t not in g.morale_types:
-                    raise Refusal(f"Only {_names(rules.morale_types)} cards reduce casualties; {row.name} is a {_type_name(t)}.")
+                    raise Refusal(f"{what} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
                 if self.morale_used >= rules.morale_per_attack:
                     raise Refusal("You have already reduced the casualties of this attack.")
             if kind == "counter":
@@ -411,9 +412,6 @@ class WarfareState(State):
         if len(set(chosen)) != len(chosen):
             raise Refusal("You chose the same card twice.")
         return chosen
-
-    def _step_phrase(self) -> str:
-        return _PHRASES[self.step].format(active=self.active + 1, defender=2 - self.active)
 
     # -------------------------------------------------------------- apply
 
@@ -493,8 +491,12 @@ class WarfareState(State):
             self._to_discard(d, payload)
             self.morale_used += 1
             assert self.pending is not None
-            self.pending = with_morale(self.pending, rules)
-            self._inflict(rng)
+            if not self.pending.halved:
+                self.pending = with_morale(self.pending, rules)
+            else:
+                self.pending = replace(self.pending, inflicted=halve(self.pending.inflicted, rules))
+            if self.morale_used >= rules.morale_per_attack or not self.hands[d]:
+                self._inflict(rng)
         elif kind == "exchange":
             for c in payload:
                 self._to_discard(a, c)
@@ -709,15 +711,22 @@ _KINDS: dict[str, tuple[str, ...]] = {
 }
 
 _PHRASES: dict[str, str] = {
-    DEPLOY: "player {active}'s Deploy phase",
-    BLUNDER: "player {defender} deciding whether to play an Enemy Blunder",
-    UNITS: "player {active} choosing the attacking units",
-    COUNTER: "player {defender} deciding on counter-discards",
-    SUPPORT: "player {active} choosing Tactics and Strategy cards for the attack",
-    MORALE: "player {defender} deciding whether to spend a Morale card",
-    EXCHANGE: "player {active}'s Maneuver phase",
-    DISCARD: "player {active} discarding down to the hand limit",
+    DEPLOY: "the Deploy phase",
+    BLUNDER: "the defender's chance to play an Enemy Blunder",
+    UNITS: "the choice of attacking units",
+    COUNTER: "the defender's counter-discards",
+    SUPPORT: "the choice of Tactics and Strategy cards for the attack",
+    MORALE: "the defender's chance to play a Morale card",
+    EXCHANGE: "the Maneuver phase",
+    DISCARD: "discarding down to the hand limit",
     OVER: "the end of the game",
+}
+
+_VERBS: dict[str, str] = {
+    "draw": "discard a card to draw", "scout": "scout", "harass": "harass", "attack": "attack",
+    "hold": "hold back", "blunder": "play an Enemy Blunder", "pass": "pass", "units": "choose attacking units",
+    "counter": "counter-discard", "support": "add support cards", "morale": "play a Morale card",
+    "exchange": "exchange cards", "discard": "discard to the hand limit",
 }
 
 
