@@ -1,0 +1,325 @@
+"""Presentation as data: card layouts (`cards/layouts.toml`) and print profiles (`cards/profiles.toml`).
+
+A layout may `extends` another; a game's `[layout]` in game.toml picks layouts per card
+kind or table, overrides colours and fonts, and may define its own layouts. Everything
+is validated here so `muster check` reports a designer's mistake with its file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from cards.load import CARDS_ROOT, CardRow, GameData, _line_of, _problems
+from cards.problems import DataError, Problem
+
+LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"
+PROFILES_FILE = CARDS_ROOT / "profiles.toml"
+DEFAULT_LAYOUT = "card"
+# What the card drawer needs from every card layout (other layouts, e.g. tiles, name their own).
+CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr")
+CARD_BACK_REGIONS = ("symbol", "title", "subtitle")
+CARD_FONTS = ("title", "kind", "corner", "text", "back_title", "back_subtitle")
+CARD_COLOURS = ("frame", "panel", "ink", "accent", "accent_ink", "rule", "symbol", "symbol_fill",
+                "back", "back_ink", "back_pattern", "qr", "qr_background")
+
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+Length = Annotated[float, Field(ge=0, le=1000)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Font(_Strict):
+    """A text style: a font from generator/fonts, its preferred size and the smallest it may shrink to (pt)."""
+
+    font: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+    size: float = Field(gt=0, le=200)
+    min_size: float = Field(gt=0, le=200)
+
+    @model_validator(mode="after")
+    def _min_below_size(self) -> Font:
+        if self.min_size > self.size:
+            raise ValueError("min_size is more than size")
+        return self
+
+
+class Region(_Strict):
+    """A box in mm from the trim's top-left corner."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def _region(value: Any) -> Region | None:
+    if isinstance(value, Region) or value is None:
+        return value
+    if not isinstance(value, list) or len(value) not in (0, 4):
+        raise ValueError("a region is [x, y, width, height] in mm, or [] for none")
+    return Region(x=value[0], y=value[1], w=value[2], h=value[3]) if value else None
+
+
+class Layout(_Strict):
+    """A resolved layout: every field present."""
+
+    width: Length
+    height: Length
+    bleed: Length
+    safe: Length
+    border: Length
+    radius: Length
+    back_symbol: str
+    colours: dict[str, Colour]
+    fonts: dict[str, Font]
+    regions: dict[str, Region | None]
+    back_regions: dict[str, Region | None] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse_regions(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            data = dict(data)
+            for key in ("regions", "back_regions"):
+                if isinstance(data.get(key), dict):
+                    data[key] = {name: _region(v) for name, v in data[key].items()}
+        return data
+
+    def region(self, name: str, back: bool = False) -> Region | None:
+        return (self.back_regions if back else self.regions).get(name)
+
+
+class GameLayout(BaseModel):
+    """A game's `[layout]` table in game.toml; keys not named here belong to other printables (e.g. a board)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    layout: str = DEFAULT_LAYOUT
+    kinds: dict[str, str] = Field(default_factory=dict)      # card kind (CardFace.kind) -> layout
+    tables: dict[str, str] = Field(default_factory=dict)     # card table -> layout
+    deck_names: list[str] = Field(default_factory=list)      # print every card table once per deck…
+    deck_colours: list[Colour] = Field(default_factory=list)  # …with this back (and frame) colour
+    colours: dict[str, Colour] = Field(default_factory=dict)
+    fonts: dict[str, Font] = Field(default_factory=dict)
+    layouts: dict[str, dict[str, Any]] = Field(default_factory=dict)  # the game's own layouts
+
+    @model_validator(mode="after")
+    def _decks_match(self) -> GameLayout:
+        if len(self.deck_names) != len(self.deck_colours):
+            raise ValueError("deck_names and deck_colours must have the same length")
+        return self
+
+
+class CutMarks(_Strict):
+    length: Length
+    offset: Length
+    width: Length
+    colour: Colour
+
+
+class SheetProfile(_Strict):
+    """Home printing: a centred grid of pieces per page, then a mirrored page of backs."""
+
+    kind: Literal["sheet"]
+    label: str
+    paper: str
+    columns: int | None = Field(default=None, ge=1, le=50)
+    rows: int | None = Field(default=None, ge=1, le=50)
+    gutter: Length = 0.0
+    margin: Length = 5.0
+    cut_marks: CutMarks
+
+
+class SingleProfile(_Strict):
+    """A print shop: one piece per page or image, trim plus the shop's bleed, in the shop's order."""
+
+    kind: Literal["single"]
+    label: str
+    dpi: int = Field(ge=72, le=1200)
+    width_px: int = Field(ge=16, le=20000)
+    height_px: int = Field(ge=16, le=20000)
+    order: Literal["backs-first", "fronts-first", "interleaved"]
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        return self.width_px / self.dpi * 25.4, self.height_px / self.dpi * 25.4
+
+
+Profile = Annotated[SheetProfile | SingleProfile, Field(discriminator="kind")]
+
+
+class Profiles(_Strict):
+    papers: dict[str, tuple[Length, Length]]
+    profiles: dict[str, Profile]
+
+    @model_validator(mode="after")
+    def _papers_known(self) -> Profiles:
+        for name, profile in self.profiles.items():
+            if isinstance(profile, SheetProfile) and profile.paper not in self.papers:
+                raise ValueError(f"profile '{name}': unknown paper '{profile.paper}' (known: {', '.join(self.papers)})")
+        return self
+
+    def paper(self, profile: SheetProfile) -> tuple[float, float]:
+        return self.papers[profile.paper]
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    if not path.is_file():
+        raise DataError([Problem(str(path), "file not found")])
+    text = path.read_text(encoding="utf-8")
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as err:
+        raise DataError([Problem(str(path), f"not valid TOML: {err}")]) from None
+
+
+@cache
+def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
+    raw, text = _read_toml(path)
+    try:
+        return Profiles.model_validate(raw)
+    except ValidationError as err:
+        raise DataError(_problems(err, str(path), text=text)) from None
+
+
+@cache
+def _library(path: Path = LAYOUTS_FILE) -> tuple[dict[str, dict[str, Any]], str]:
+    raw, text = _read_toml(path)
+    unknown = sorted(set(raw) - {"layouts"})
+    if unknown or not isinstance(raw.get("layouts"), dict):
+        raise DataError([Problem(str(path), "the file holds only [layouts.NAME] tables", field=", ".join(unknown) or None)])
+    return raw["layouts"], text
+
+
+def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """Deep merge: tables merge key by key, anything else in `top` replaces."""
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def resolve(name: str, game: GameLayout | None = None, path: Path = LAYOUTS_FILE) -> Layout:
+    """The layout `name` with its `extends` chain and the game's overrides applied."""
+    return _resolve(name, (game or GameLayout()).model_dump_json(), path)
+
+
+@cache
+def _resolve(name: str, game_json: str, path: Path) -> Layout:
+    game = GameLayout.model_validate_json(game_json)
+    library, text = _library(path)
+    where = str(path)
+    known = {**library, **game.layouts}
+    chain: list[dict[str, Any]] = []
+    current: str | None = name
+    while current is not None:
+        if current not in known:
+            raise DataError([Problem(where, f"unknown layout '{current}' (known: {', '.join(sorted(known))})",
+                                     field="extends" if chain else "layout", value=current)])
+        if len(chain) > len(known):
+            raise DataError([Problem(where, f"layout '{name}' extends itself in a loop", field="extends")])
+        entry = known[current]
+        chain.append(entry)
+        current = entry.get("extends")
+    merged: dict[str, Any] = {}
+    for entry in reversed(chain):
+        merged = _merge(merged, {k: v for k, v in entry.items() if k != "extends"})
+    merged = _merge(merged, {"colours": game.colours,
+                             "fonts": {k: v.model_dump() for k, v in game.fonts.items()}})
+    try:
+        return Layout.model_validate(merged)
+    except ValidationError as err:
+        problems = _problems(err, where, prefix=f"layouts.{name}")
+        line = _line_of(text, f"layouts.{name}")
+        raise DataError([Problem(p.file, p.message, line, p.field, p.value) for p in problems]) from None
+
+
+def game_layout(data: GameData) -> GameLayout:
+    """The game's validated `[layout]`."""
+    try:
+        return GameLayout.model_validate(data.layout)
+    except ValidationError as err:
+        game_file = data.folder / "game.toml"
+        text = game_file.read_text(encoding="utf-8") if game_file.is_file() else None
+        raise DataError(_problems(err, str(game_file), prefix="layout", text=text)) from None
+
+
+def card_tables(data: GameData) -> list[str]:
+    """The tables whose rows are cards (printed as decks)."""
+    return [name for name, rows in data.tables.items() if rows and isinstance(rows[0], CardRow)]
+
+
+def layout_for(data: GameData, table: str, kind: str) -> Layout:
+    """The layout a card of `table` with CardFace.kind `kind` is drawn with."""
+    game = game_layout(data)
+    name = game.kinds.get(kind) or game.tables.get(table) or game.layout
+    return resolve(name, game)
+
+
+def check(games: dict[str, GameData]) -> list[Problem]:
+    """Every problem in layouts.toml, profiles.toml and the games' [layout] tables."""
+    problems: list[Problem] = []
+    for step in (load_profiles, lambda: _library()):
+        try:
+            step()
+        except DataError as err:
+            problems.extend(err.problems)
+    if problems:
+        return problems
+    library, _ = _library()
+    for name in library:
+        problems.extend(_layout_problems(name, None, str(LAYOUTS_FILE)))
+    for data in games.values():
+        where = str(data.folder / "game.toml")
+        try:
+            game = game_layout(data)
+        except DataError as err:
+            problems.extend(err.problems)
+            continue
+        names = {game.layout, *game.kinds.values(), *game.tables.values(), *game.layouts}
+        for table in game.tables:
+            if table not in card_tables(data):
+                problems.append(Problem(where, f"[layout] tables: '{table}' is not a card table of this game",
+                                        field="layout.tables", value=table))
+        for name in sorted(names):
+            problems.extend(_layout_problems(name, game, where))
+    return problems
+
+
+def _layout_problems(name: str, game: GameLayout | None, where: str) -> list[Problem]:
+    try:
+        layout = resolve(name, game)
+    except DataError as err:
+        return err.problems
+    if layout.width <= 2 * layout.safe or layout.height <= 2 * layout.safe:
+        return [Problem(where, f"layout '{name}': the safe zone leaves no room", field="safe", value=layout.safe)]
+    if not _is_card_layout(name, game):
+        return []
+    missing = [f"regions.{r}" for r in CARD_REGIONS if r not in layout.regions]
+    missing += [f"back_regions.{r}" for r in CARD_BACK_REGIONS if r not in layout.back_regions]
+    missing += [f"fonts.{f}" for f in CARD_FONTS if f not in layout.fonts]
+    missing += [f"colours.{c}" for c in CARD_COLOURS if c not in layout.colours]
+    return [Problem(where, f"layout '{name}' is used for cards but has no {m}", field=m) for m in missing]
+
+
+def _is_card_layout(name: str, game: GameLayout | None) -> bool:
+    """A layout is a card layout when it is, or extends, the default card layout."""
+    library, _ = _library()
+    known = {**library, **(game.layouts if game else {})}
+    seen: set[str] = set()
+    current: str | None = name
+    while current is not None and current not in seen:
+        if current == DEFAULT_LAYOUT:
+            return True
+        seen.add(current)
+        current = known.get(current, {}).get("extends")
+    return False

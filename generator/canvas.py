@@ -1,0 +1,429 @@
+"""The one small drawing interface every printable is drawn against, with PDF, SVG and recording backends.
+
+Units are millimetres, the origin is the top-left corner and y grows downwards, so a
+component is written once in the way designers measure paper. Colours are "#rrggbb"
+strings (None = no paint); font sizes are points; `text` puts its baseline at y.
+A `Document` hands out one `Canvas` per page and writes the files on `save()`.
+"""
+
+from __future__ import annotations
+
+import io
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import svgwrite
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas as PdfCanvas
+
+from generator import fonts
+from generator.fonts import PT
+
+Point = tuple[float, float]
+Anchor = Literal["start", "middle", "end"]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in millimetres: left, top, width, height."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+    def inset(self, d: float) -> Box:
+        """The box shrunk by d on every side (grown when d < 0)."""
+        return Box(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
+
+
+class Canvas(ABC):
+    """What a component may draw; every backend implements exactly these calls."""
+
+    @abstractmethod
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0) -> None:
+        """A rectangle, optionally with rounded corners of `radius`."""
+
+    @abstractmethod
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] = ()) -> None:
+        """A straight line; `dash` alternates on/off lengths in mm."""
+
+    @abstractmethod
+    def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
+                 stroke: str | None = None, width: float = 0.25) -> None:
+        """Closed rings painted as ONE shape (non-zero fill), e.g. all modules of a QR code."""
+
+    def polygon(self, points: Sequence[Point], *, fill: str | None = None,
+                stroke: str | None = None, width: float = 0.25) -> None:
+        """One closed polygon."""
+        self.polygons([points], fill=fill, stroke=stroke, width=width)
+
+    @abstractmethod
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25) -> None:
+        """A circle centred on (cx, cy)."""
+
+    @abstractmethod
+    def text(self, x: float, y: float, s: str, *, font: str, size: float,
+             fill: str = "#000000", anchor: Anchor = "start") -> None:
+        """One line of text with its baseline at y; `font` is a name from generator.fonts."""
+
+    @abstractmethod
+    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
+        """A raster image file (PNG/JPEG) stretched to the box."""
+
+    @abstractmethod
+    @contextmanager
+    def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
+              clip: Box | None = None) -> Iterator[None]:
+        """Draw the block moved by (dx, dy), then rotated clockwise by `rotate` degrees and scaled;
+        `clip` (in the new coordinates) hides what falls outside it."""
+
+    def text_width(self, s: str, font: str, size: float) -> float:
+        """Width in mm; the same metrics for every backend, so layout never depends on the output."""
+        return fonts.width(s, font, size)
+
+
+class Document(ABC):
+    """A set of pages written to one or more files."""
+
+    @abstractmethod
+    @contextmanager
+    def page(self, width: float, height: float) -> Iterator[Canvas]:
+        """A new page of the given size in mm."""
+
+    @abstractmethod
+    def save(self) -> list[Path]:
+        """Write the files and return their paths."""
+
+
+# ---------------------------------------------------------------- PDF (reportlab)
+
+class PdfPageCanvas(Canvas):
+    """Draws onto a reportlab canvas whose user space has been flipped to mm, top-left origin."""
+
+    def __init__(self, pdf: PdfCanvas) -> None:
+        self._pdf = pdf
+
+    def _paint(self, fill: str | None, stroke: str | None, width: float) -> dict[str, int]:
+        if fill is not None:
+            self._pdf.setFillColor(fill)
+        if stroke is not None:
+            self._pdf.setStrokeColor(stroke)
+            self._pdf.setLineWidth(width)
+        return {"fill": int(fill is not None), "stroke": int(stroke is not None)}
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0) -> None:
+        paint = self._paint(fill, stroke, width)
+        if radius > 0:
+            self._pdf.roundRect(x, y, w, h, radius, **paint)
+        else:
+            self._pdf.rect(x, y, w, h, **paint)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] = ()) -> None:
+        self._paint(None, stroke, width)
+        self._pdf.setDash(list(dash) if dash else [])
+        self._pdf.line(x1, y1, x2, y2)
+        if dash:
+            self._pdf.setDash([])
+
+    def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
+                 stroke: str | None = None, width: float = 0.25) -> None:
+        path = self._pdf.beginPath()
+        for ring in rings:
+            path.moveTo(*ring[0])
+            for point in ring[1:]:
+                path.lineTo(*point)
+            path.close()
+        self._pdf.drawPath(path, **self._paint(fill, stroke, width))
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25) -> None:
+        self._pdf.circle(cx, cy, r, **self._paint(fill, stroke, width))
+
+    def text(self, x: float, y: float, s: str, *, font: str, size: float,
+             fill: str = "#000000", anchor: Anchor = "start") -> None:
+        fonts.register_pdf(font)
+        self._pdf.saveState()
+        self._pdf.translate(x, y)
+        self._pdf.scale(1, -1)
+        self._pdf.setFillColor(fill)
+        self._pdf.setFont(font, size * PT)
+        draw = {"start": self._pdf.drawString, "middle": self._pdf.drawCentredString,
+                "end": self._pdf.drawRightString}[anchor]
+        draw(0, 0, s)
+        self._pdf.restoreState()
+
+    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
+        self._pdf.saveState()
+        self._pdf.translate(x, y + h)
+        self._pdf.scale(1, -1)
+        self._pdf.drawImage(str(path), 0, 0, w, h, mask="auto")
+        self._pdf.restoreState()
+
+    @contextmanager
+    def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
+              clip: Box | None = None) -> Iterator[None]:
+        self._pdf.saveState()
+        self._pdf.translate(dx, dy)
+        if rotate:
+            self._pdf.rotate(rotate)  # y is flipped, so positive angles turn clockwise on paper
+        if scale != 1.0:
+            self._pdf.scale(scale, scale)
+        if clip is not None:
+            path = self._pdf.beginPath()
+            path.rect(clip.x, clip.y, clip.w, clip.h)
+            self._pdf.clipPath(path, stroke=0, fill=0)
+        try:
+            yield
+        finally:
+            self._pdf.restoreState()
+
+
+class PdfDocument(Document):
+    """One multi-page PDF; byte-identical for the same drawing (invariant mode, no dates or ids)."""
+
+    def __init__(self, path: Path, title: str = "") -> None:
+        self.path = path
+        self._buffer = io.BytesIO()
+        # The initial font would otherwise be the base-14 Helvetica, which is never embedded.
+        fonts.register_pdf(fonts.DEFAULT)
+        self._pdf = PdfCanvas(self._buffer, invariant=1, pageCompression=1, initialFontName=fonts.DEFAULT)
+        self._pdf.setTitle(title)
+        self._pdf.setAuthor("Muster")
+        self._pdf.setCreator("Muster")
+        self._pdf.setProducer("Muster")
+        self._pages = 0
+
+    @contextmanager
+    def page(self, width: float, height: float) -> Iterator[Canvas]:
+        self._pdf.setPageSize((width * mm, height * mm))
+        self._pdf.saveState()
+        self._pdf.translate(0, height * mm)
+        self._pdf.scale(mm, -mm)
+        yield PdfPageCanvas(self._pdf)
+        self._pdf.restoreState()
+        self._pdf.showPage()
+        self._pages += 1
+
+    def save(self) -> list[Path]:
+        self._pdf.save()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_bytes(self._buffer.getvalue())
+        return [self.path]
+
+
+# ---------------------------------------------------------------- SVG (svgwrite)
+
+def _fmt(v: float) -> str:
+    """Numbers rounded to 1/1000 mm so SVG files are small and stable."""
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+class SvgPageCanvas(Canvas):
+    """Builds one SVG drawing in mm user units; clip paths get sequential ids (no random ids)."""
+
+    def __init__(self, drawing: svgwrite.Drawing) -> None:
+        self._dwg = drawing
+        self._stack: list[Any] = [drawing]
+        self._clips = 0
+
+    def _add(self, element: Any) -> None:
+        self._stack[-1].add(element)
+
+    @staticmethod
+    def _paint(fill: str | None, stroke: str | None, width: float) -> dict[str, str]:
+        attrs = {"fill": fill or "none"}
+        if stroke is not None:
+            attrs["stroke"] = stroke
+            attrs["stroke_width"] = _fmt(width)
+        return attrs
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0) -> None:
+        extra = {"rx": _fmt(radius), "ry": _fmt(radius)} if radius > 0 else {}
+        self._add(self._dwg.rect((_fmt(x), _fmt(y)), (_fmt(w), _fmt(h)),
+                                 **self._paint(fill, stroke, width), **extra))
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] = ()) -> None:
+        extra = {"stroke_dasharray": " ".join(_fmt(d) for d in dash)} if dash else {}
+        self._add(self._dwg.line((_fmt(x1), _fmt(y1)), (_fmt(x2), _fmt(y2)), stroke=stroke,
+                                 stroke_width=_fmt(width), **extra))
+
+    def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
+                 stroke: str | None = None, width: float = 0.25) -> None:
+        d = " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + "Z" for ring in rings)
+        self._add(self._dwg.path(d=d, **self._paint(fill, stroke, width)))
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25) -> None:
+        self._add(self._dwg.circle((_fmt(cx), _fmt(cy)), _fmt(r), **self._paint(fill, stroke, width)))
+
+    def text(self, x: float, y: float, s: str, *, font: str, size: float,
+             fill: str = "#000000", anchor: Anchor = "start") -> None:
+        face = fonts.face(font)
+        self._add(self._dwg.text(s, insert=(_fmt(x), _fmt(y)), fill=fill, font_family=face.family,
+                                 font_weight=face.weight,
+                                 font_size=_fmt(size * PT), text_anchor=anchor))
+
+    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
+        self._add(self._dwg.image(str(path), insert=(_fmt(x), _fmt(y)), size=(_fmt(w), _fmt(h))))
+
+    @contextmanager
+    def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
+              clip: Box | None = None) -> Iterator[None]:
+        parts = []
+        if dx or dy:
+            parts.append(f"translate({_fmt(dx)} {_fmt(dy)})")
+        if rotate:
+            parts.append(f"rotate({_fmt(rotate)})")
+        if scale != 1.0:
+            parts.append(f"scale({_fmt(scale)})")
+        outer = self._dwg.g(transform=" ".join(parts)) if parts else self._dwg.g()
+        self._add(outer)
+        self._stack.append(outer)
+        if clip is not None:
+            self._clips += 1
+            clip_id = f"c{self._clips}"
+            clip_path = self._dwg.clipPath(id=clip_id)
+            clip_path.add(self._dwg.rect((_fmt(clip.x), _fmt(clip.y)), (_fmt(clip.w), _fmt(clip.h))))
+            self._dwg.defs.add(clip_path)
+            inner = self._dwg.g(clip_path=f"url(#{clip_id})")
+            outer.add(inner)
+            self._stack.append(inner)
+        try:
+            yield
+        finally:
+            if clip is not None:
+                self._stack.pop()
+            self._stack.pop()
+
+
+class SvgDocument(Document):
+    """One SVG file per page: `<stem>-p01.svg`, `<stem>-p02.svg`, … (a single page is `<stem>.svg`)."""
+
+    def __init__(self, folder: Path, stem: str) -> None:
+        self.folder = folder
+        self.stem = stem
+        self._drawings: list[svgwrite.Drawing] = []
+
+    @contextmanager
+    def page(self, width: float, height: float) -> Iterator[Canvas]:
+        drawing = svgwrite.Drawing(size=(f"{_fmt(width)}mm", f"{_fmt(height)}mm"), profile="full", debug=False)
+        drawing.viewbox(0, 0, width, height)
+        yield SvgPageCanvas(drawing)
+        self._drawings.append(drawing)
+
+    def save(self) -> list[Path]:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for number, drawing in enumerate(self._drawings, start=1):
+            name = f"{self.stem}.svg" if len(self._drawings) == 1 else f"{self.stem}-p{number:02d}.svg"
+            path = self.folder / name
+            path.write_text(drawing.tostring() + "\n", encoding="utf-8")
+            paths.append(path)
+        return paths
+
+
+# ---------------------------------------------------------------- recording (tests)
+
+@dataclass
+class Call:
+    """One recorded drawing call; `origin` is the sum of the enclosing groups' (dx, dy)."""
+
+    op: str
+    args: dict[str, Any]
+    origin: Point = (0.0, 0.0)
+
+
+@dataclass
+class RecordingCanvas(Canvas):
+    """Records calls instead of drawing, so tests can check layout logic exactly (Squib style)."""
+
+    width: float = 0.0
+    height: float = 0.0
+    calls: list[Call] = field(default_factory=list)
+    _origins: list[Point] = field(default_factory=lambda: [(0.0, 0.0)])
+
+    def _record(self, op: str, **args: Any) -> None:
+        self.calls.append(Call(op, args, self._origins[-1]))
+
+    def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.25, radius: float = 0.0) -> None:
+        self._record("rect", x=x, y=y, w=w, h=h, fill=fill, stroke=stroke, width=width, radius=radius)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
+             width: float = 0.25, dash: Sequence[float] = ()) -> None:
+        self._record("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, width=width, dash=tuple(dash))
+
+    def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
+                 stroke: str | None = None, width: float = 0.25) -> None:
+        self._record("polygons", rings=[list(r) for r in rings], fill=fill, stroke=stroke, width=width)
+
+    def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
+               stroke: str | None = None, width: float = 0.25) -> None:
+        self._record("circle", cx=cx, cy=cy, r=r, fill=fill, stroke=stroke, width=width)
+
+    def text(self, x: float, y: float, s: str, *, font: str, size: float,
+             fill: str = "#000000", anchor: Anchor = "start") -> None:
+        self._record("text", x=x, y=y, s=s, font=font, size=size, fill=fill, anchor=anchor)
+
+    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
+        self._record("image", x=x, y=y, w=w, h=h, path=path)
+
+    @contextmanager
+    def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
+              clip: Box | None = None) -> Iterator[None]:
+        self._record("group", dx=dx, dy=dy, rotate=rotate, scale=scale, clip=clip)
+        ox, oy = self._origins[-1]
+        self._origins.append((ox + dx, oy + dy))
+        try:
+            yield
+        finally:
+            self._origins.pop()
+            self._record("end")
+
+    def ops(self, op: str) -> list[Call]:
+        return [c for c in self.calls if c.op == op]
+
+
+class RecordingDocument(Document):
+    """Pages of recorded calls."""
+
+    def __init__(self) -> None:
+        self.pages: list[RecordingCanvas] = []
+
+    @contextmanager
+    def page(self, width: float, height: float) -> Iterator[Canvas]:
+        canvas = RecordingCanvas(width, height)
+        yield canvas
+        self.pages.append(canvas)
+
+    def save(self) -> list[Path]:
+        return []
