@@ -1,0 +1,511 @@
+"""Waterloo: play like poker, feel like Waterloo (rulings in docs/rules/waterloo.md).
+
+One `WaterlooState` runs a whole game: hand after hand of ante, deal, betting, drawing
+turns, final betting, reserve swap, showdown and Scout burns, until one player holds every
+chip. Bets stay in front of their owners until the hand is settled (R4), raises are capped
+so nobody is ever forced short (R3), and the draw pile, reserves and community cards live
+across hands (R9, R10). Every physical card is always in exactly one place.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from cards.load import GameData
+from engine.core import Action, Game, Refusal, State, act
+from engine.waterloo_hands import Evaluator, Explanation, Score
+from engine.waterloo_odds import combo_odds
+
+BET, DRAW, SWAP, SCOUT, OVER = "bet", "draw", "swap", "scout", "over"
+PHASE_HINTS = {
+    BET: "betting is under way: pass, call, raise or fold",
+    DRAW: "it is the drawing turn: draw, then keep or exchange",
+    SWAP: "it is the reserve swap: swap a card or stand",
+    SCOUT: "losers are deciding whether to burn a Scout",
+}
+PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
+               SWAP: {"swap", "stand"}, SCOUT: {"burn_scout", "pay"}}
+OPTION_KEYS = ("players", "return_after", "button", "starting_chips")
+
+
+class WaterlooGame(Game["WaterlooState"]):
+    """Rules and deck for Waterloo; the evaluator is shared by every state it makes."""
+
+    id = "waterloo"
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.evaluator = Evaluator(data)
+        self.cards: tuple[str, ...] = tuple(c.id for c in data.deck())
+        self.scouts = frozenset(c.id for c in data.deck() if c.design.kind == "scout")
+        self.officers = frozenset(c.id for c in data.deck() if c.design.kind == "officer")
+        self.names = {c.id: c.name for c in data.deck()}
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, int]:
+        """Options with defaults filled in: 2 players, the first return period, button at seat 0."""
+        return {"players": int(options.get("players", self.data.min_players)),
+                "return_after": int(options.get("return_after", self.rules.return_after_options[0])),
+                "button": int(options.get("button", 0)),
+                "starting_chips": int(options.get("starting_chips", self.rules.starting_chips))}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        for key in options:
+            if key not in OPTION_KEYS:
+                raise Refusal(f"Unknown table option '{key}' (known: {', '.join(OPTION_KEYS)}).")
+        for key in OPTION_KEYS:
+            if key in options and (isinstance(options[key], bool) or not isinstance(options[key], int)):
+                raise Refusal(f"The table option '{key}' must be a whole number.")
+        opts = self.options(options)
+        low, high = self.data.min_players, self.data.max_players
+        if not low <= opts["players"] <= high:
+            raise Refusal(f"Waterloo is for {low} to {high} players, not {opts['players']}.")
+        choices = self.rules.return_after_options
+        if opts["return_after"] not in choices:
+            raise Refusal(f"Reserves and community cards return after {', '.join(map(str, choices))} hands; "
+                          f"{opts['return_after']} is not one of them.")
+        if not 0 <= opts["button"] < opts["players"]:
+            raise Refusal(f"The button must sit at a seat from 0 to {opts['players'] - 1}.")
+        if opts["starting_chips"] < 1:
+            raise Refusal("Each player needs at least 1 chip to start.")
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WaterlooState:
+        self.check_options(options)
+        return WaterlooState(self, self.options(options), rng)
+
+
+class WaterlooState(State):
+    """A whole game of Waterloo, one decision at a time."""
+
+    def __init__(self, game: WaterlooGame, options: dict[str, int], rng: random.Random) -> None:
+        self.game = game
+        self.rules = game.rules
+        n = options["players"]
+        self.n = n
+        self.return_after = options["return_after"]
+        self.button = options["button"]
+        self.chips = [options["starting_chips"]] * n
+        self.bets = [0] * n
+        self.out = [False] * n
+        self.folded = [False] * n
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.reserves: list[dict[str, str]] = [{} for _ in range(n)]
+        self.community: list[str] = []
+        self.discard: list[str] = []
+        self.deck: list[str] = list(game.cards)
+        rng.shuffle(self.deck)
+        self.hand_number = 0
+        self.hands_since_return = 0
+        self.shuffles = 1
+        self.phase = BET
+        self.round = 1
+        self.pending: list[int] = []
+        self.raises = 0
+        self.turn: int | None = None
+        self.drawn: str | None = None
+        self.swapped = [False] * n
+        self.scout_queue: list[int] = []
+        self.saved = [0] * n
+        self.showdown: dict[str, Any] | None = None
+        self.last_result: dict[str, Any] | None = None
+        self._deal_table()
+        self._start_hand(rng)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WaterlooState:
+        """Copy the position but share the game (its evaluator and lookup table are immutable)."""
+        clone = object.__new__(WaterlooState)
+        memo[id(self)] = clone
+        for key, value in self.__dict__.items():
+            setattr(clone, key, value if key in ("game", "rules") else copy.deepcopy(value, memo))
+        return clone
+
+    # -- seats ------------------------------------------------------------------------------
+    def _seats_after(self, seat: int) -> list[int]:
+        return [(seat + k) % self.n for k in range(1, self.n + 1)]
+
+    def _live(self) -> list[int]:
+        """Players in the current hand, in turn order from the left of the button."""
+        return [p for p in self._seats_after(self.button) if not self.out[p] and not self.folded[p]]
+
+    def _to_call(self, p: int) -> int:
+        return max(self.bets) - self.bets[p]
+
+    def _raise_cap(self) -> tuple[int, int]:
+        """The largest raise every live player could match (R3), and the player who limits it."""
+        top = max(self.bets)
+        poorest = min(self._live(), key=lambda q: self.bets[q] + self.chips[q])
+        return self.bets[poorest] + self.chips[poorest] - top, poorest
+
+    # -- setup and hand flow ------------------------------------------------------------------
+    def _deal_table(self) -> None:
+        """Reserves (one card per slot) for every player still in, and the community cards (R10)."""
+        for p in range(self.n):
+            self.reserves[p] = {} if self.out[p] else {slot: self.deck.pop() for slot in self.rules.reserve_slots}
+        self.community = [self.deck.pop() for _ in range(self.rules.community_cards)]
+
+    def _reshuffle(self, rng: random.Random) -> None:
+        self.deck += self.discard
+        self.discard = []
+        rng.shuffle(self.deck)
+        self.shuffles += 1
+
+    def _start_hand(self, rng: random.Random) -> None:
+        if self.hands_since_return >= self.return_after:
+            for p in range(self.n):
+                self.deck += self.reserves[p].values()
+            self.deck += self.community
+            self._reshuffle(rng)
+            self._deal_table()
+            self.hands_since_return = 0
+        self.hand_number += 1
+        self.folded = [self.out[p] for p in range(self.n)]
+        self.swapped = [False] * self.n
+        self.saved = [0] * self.n
+        self.showdown = None
+        players = self._live()
+        if len(self.deck) < self.rules.hand_size * len(players):
+            self._reshuffle(rng)
+        for p in players:
+            ante = min(self.rules.ante, self.chips[p])
+            self.chips[p] -= ante
+            self.bets[p] = ante
+        for _ in range(self.rules.hand_cards_dealt):
+            for p in players:
+                self.hands[p].append(self.deck.pop())
+        self._start_betting(1)
+
+    def _start_betting(self, number: int) -> None:
+        self.phase, self.round, self.raises = BET, number, 0
+        self.pending = self._live()
+        self.turn = None
+
+    def _after_betting(self) -> None:
+        if self.round == 1:
+            self.phase = DRAW
+            self.turn = self._live()[0]
+        else:
+            self.phase = SWAP
+            self.turn = self._live()[0]
+
+    def _next_drawer(self, after: int) -> None:
+        short = [p for p in self._seats_after(after) if p in self._live()
+                 and len(self.hands[p]) < self.rules.hand_size]
+        self.drawn = None
+        if short:
+            self.turn = short[0]
+        else:
+            self._start_betting(2)
+
+    def _start_showdown(self, rng: random.Random) -> None:
+        live = self._live()
+        ev = self.game.evaluator
+        scores: dict[int, Score] = {p: ev.score(self.hands[p]) for p in live}
+        best = min(s.key for s in scores.values())
+        winners = [p for p in live if scores[p].key == best]
+        self.showdown = {
+            "winners": winners,
+            "hands": {p: {"cards": list(self.hands[p]), "combo": scores[p].combo,
+                          "name": ev.names[scores[p].combo]} for p in live},
+        }
+        self.scout_queue = [p for p in live if p not in winners and self.reserves[p].get("down") in self.game.scouts]
+        self.turn = None
+        if self.scout_queue:
+            self.phase = SCOUT
+            self.turn = self.scout_queue[0]
+        else:
+            self._settle(winners, rng)
+
+    def _scout_saving(self, p: int) -> int:
+        """Chips a Scout burn saves (R7): a share of the bet rounded down, or all of it with an Officer."""
+        officer = any(c in self.game.officers for c in self.hands[p])
+        percent = self.rules.scout_save_percent_with_officer if officer else self.rules.scout_save_percent
+        return self.bets[p] * percent // 100
+
+    def _settle(self, winners: list[int], rng: random.Random) -> None:
+        """Winners collect every bet not saved by a Scout; a tie splits it, odd chips from the button's left (R5)."""
+        for p in range(self.n):
+            self.chips[p] += self.saved[p]
+            self.bets[p] -= self.saved[p]
+        pot = sum(self.bets)
+        share, odd = divmod(pot, len(winners))
+        order = [p for p in self._seats_after(self.button) if p in winners]
+        won = {p: share + (1 if k < odd else 0) for k, p in enumerate(order)}
+        for p, amount in won.items():
+            self.chips[p] += amount
+        self.last_result = {"hand": self.hand_number, "winners": order, "won": {str(p): w for p, w in won.items()},
+                            "bets": list(self.bets), "saved": list(self.saved),
+                            "showdown": None if self.showdown is None else
+                            {"hands": {str(p): h for p, h in self.showdown["hands"].items()}}}
+        self.bets = [0] * self.n
+        for p in range(self.n):
+            self.discard += self.hands[p]
+            self.hands[p] = []
+        self.hands_since_return += 1
+        for p in range(self.n):
+            if not self.out[p] and self.chips[p] == 0:
+                self.out[p] = True
+                self.discard += self.reserves[p].values()
+                self.reserves[p] = {}
+        self.pending, self.turn, self.drawn, self.scout_queue = [], None, None, []
+        if sum(not o for o in self.out) <= 1:
+            self.phase = OVER
+            return
+        self.button = next(p for p in self._seats_after(self.button) if not self.out[p])
+        self._start_hand(rng)
+
+    # -- the State interface ---------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        if self.phase == OVER:
+            return None
+        if self.phase == BET:
+            return self.pending[0]
+        return self.turn
+
+    def players_to_act(self) -> list[int]:
+        p = self.current_player
+        return [] if p is None else [p]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        p = self.current_player
+        if p is None or (player is not None and player != p):
+            return []
+        if self.phase == BET:
+            actions = [act("call", p) if self._to_call(p) else act("pass", p)]
+            if self.raises < self.rules.max_raises_per_round:
+                most = min(self.rules.max_raise, self._raise_cap()[0], self.chips[p] - self._to_call(p))
+                actions += [act("raise", p, amount=a) for a in range(1, most + 1)]
+            return actions + [act("fold", p)]
+        if self.phase == DRAW:
+            if self.drawn is None:
+                return [act("draw", p)]
+            return [act("keep", p)] + [act("exchange", p, card=c, community=m)
+                                       for c in self.hands[p] for m in self.community]
+        if self.phase == SWAP:
+            return [act("stand", p)] + [act("swap", p, card=c, slot=s)
+                                        for c in self.hands[p] for s in self.rules.reserve_slots]
+        return [act("burn_scout", p), act("pay", p)]
+
+    def verify(self, action: Action) -> None:
+        p = action.player
+        if self.phase == OVER:
+            raise Refusal("The game is over.")
+        if not isinstance(p, int) or not 0 <= p < self.n:
+            raise Refusal(f"There is no player {p} at this table.")
+        if self.out[p]:
+            raise Refusal("You are out of chips and out of the game.")
+        if self.folded[p]:
+            raise Refusal("You folded this hand; wait for the next one.")
+        if self.phase == SWAP and self.swapped[p] and action.kind in PHASE_KINDS[SWAP]:
+            raise Refusal("You have already made your reserve swap.")
+        if action.kind not in {k for kinds in PHASE_KINDS.values() for k in kinds}:
+            raise Refusal(f"There is no action '{action.kind}' in Waterloo.")
+        if p != self.current_player:
+            raise Refusal(f"It is not your turn: waiting for P{self.current_player}.")
+        if action.kind not in PHASE_KINDS[self.phase]:
+            raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
+        getattr(self, f"_verify_{self.phase}")(action)
+
+    def _verify_bet(self, action: Action) -> None:
+        p, owed = action.player, self._to_call(action.player)
+        if action.kind == "pass" and owed:
+            raise Refusal(f"You cannot pass: call {owed} more chip{'s' if owed > 1 else ''}, raise or fold.")
+        if action.kind == "call" and not owed:
+            raise Refusal("There is nothing to call; pass instead.")
+        if action.kind != "raise":
+            return
+        amount = action.get("amount")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise Refusal("Raise by a whole number of chips, at least 1.")
+        if self.raises >= self.rules.max_raises_per_round:
+            raise Refusal(f"This betting round has had {self.raises} raises, the limit: call, pass or fold.")
+        if amount > self.rules.max_raise:
+            raise Refusal(f"A raise is at most {self.rules.max_raise} chips.")
+        cost = owed + amount
+        if cost > self.chips[p]:
+            raise Refusal(f"You have only {self.chips[p]} chips: raising by {amount} would cost {cost}.")
+        cap, poorest = self._raise_cap()
+        if amount > cap:
+            if cap <= 0:
+                raise Refusal(f"No raise is possible: P{poorest} has no chips left to match it.")
+            raise Refusal(f"P{poorest} could only match a raise of {cap}; raise by at most {cap}.")
+
+    def _verify_draw(self, action: Action) -> None:
+        p = action.player
+        if action.kind == "draw":
+            if self.drawn is not None:
+                raise Refusal("You have drawn this turn; keep the card or exchange one with the community.")
+            return
+        if self.drawn is None:
+            raise Refusal("Draw a card first.")
+        if action.kind == "exchange":
+            if action.get("card") not in self.hands[p]:
+                raise Refusal("That card is not in your hand.")
+            if action.get("community") not in self.community:
+                raise Refusal("That card is not among the community cards.")
+
+    def _verify_swap(self, action: Action) -> None:
+        if action.kind == "swap":
+            if action.get("card") not in self.hands[action.player]:
+                raise Refusal("That card is not in your hand.")
+            if action.get("slot") not in self.rules.reserve_slots:
+                raise Refusal("Choose your face-up or face-down reserve card: slot 'up' or 'down'.")
+
+    def _verify_scout(self, action: Action) -> None:
+        """Only queued losers reach here; both choices are always open to them."""
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        p, kind = action.player, action.kind
+        if kind in ("pass", "call", "raise", "fold"):
+            self._apply_bet(action, rng)
+        elif kind == "draw":
+            self.drawn = self.deck.pop()
+            self.hands[p].append(self.drawn)
+        elif kind == "keep":
+            self._next_drawer(p)
+        elif kind == "exchange":
+            hand, slot = self.hands[p].index(action["card"]), self.community.index(action["community"])
+            self.hands[p][hand], self.community[slot] = self.community[slot], self.hands[p][hand]
+            self._next_drawer(p)
+        elif kind in ("swap", "stand"):
+            if kind == "swap":
+                hand, slot = self.hands[p].index(action["card"]), action["slot"]
+                self.hands[p][hand], self.reserves[p][slot] = self.reserves[p][slot], self.hands[p][hand]
+            self.swapped[p] = True
+            rest = [q for q in self._seats_after(p) if q in self._live() and not self.swapped[q]]
+            if rest:
+                self.turn = rest[0]
+            else:
+                self._start_showdown(rng)
+        else:
+            if kind == "burn_scout":
+                self.saved[p] = self._scout_saving(p)
+                self.discard.append(self.reserves[p]["down"])
+                if not self.deck:
+                    self._reshuffle(rng)
+                self.reserves[p]["down"] = self.deck.pop()
+            self.scout_queue.pop(0)
+            if self.scout_queue:
+                self.turn = self.scout_queue[0]
+            else:
+                assert self.showdown is not None
+                self._settle(self.showdown["winners"], rng)
+
+    def _apply_bet(self, action: Action, rng: random.Random) -> None:
+        p = action.player
+        self.pending.pop(0)
+        if action.kind == "fold":
+            self.folded[p] = True
+            self.discard += self.hands[p]
+            self.hands[p] = []
+            live = self._live()
+            if len(live) == 1:
+                self._settle(live, rng)
+                return
+        elif action.kind in ("call", "raise"):
+            cost = min(self.chips[p], self._to_call(p) + (action["amount"] if action.kind == "raise" else 0))
+            self.chips[p] -= cost
+            self.bets[p] += cost
+            if action.kind == "raise":
+                self.raises += 1
+                self.pending = [q for q in self._seats_after(p) if q in self._live() and q != p]
+        if not self.pending:
+            self._after_betting()
+
+    # -- what players see ----------------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        seats = []
+        for p in range(self.n):
+            mine = player == p
+            seats.append({
+                "seat": p, "chips": self.chips[p], "bet": self.bets[p], "folded": self.folded[p], "out": self.out[p],
+                "hand": list(self.hands[p]) if mine else None, "hand_count": len(self.hands[p]),
+                "reserve_up": self.reserves[p].get("up"),
+                "reserve_down": self.reserves[p].get("down") if mine else None,
+                "has_reserve_down": "down" in self.reserves[p],
+                "swapped": self.swapped[p],
+            })
+        view: dict[str, Any] = {
+            "game": self.game.id, "phase": self.phase, "round": self.round, "hand_number": self.hand_number,
+            "button": self.button, "current_player": self.current_player, "players_to_act": self.players_to_act(),
+            "community": list(self.community), "deck_count": len(self.deck), "discard_count": len(self.discard),
+            "hands_until_return": self.return_after - self.hands_since_return,
+            "round_timer_minutes": self.rules.round_timer_minutes, "raises": self.raises,
+            "players": seats, "winner": self.winner, "last_result": copy.deepcopy(self.last_result),
+            "showdown": None if self.showdown is None else
+            {"winners": list(self.showdown["winners"]),
+             "hands": {str(p): dict(h) for p, h in self.showdown["hands"].items()}},
+        }
+        if player is not None and player == self.current_player:
+            view["to_call"] = self._to_call(player) if self.phase == BET else 0
+            view["drawn"] = self.drawn
+            if self.phase == SCOUT:
+                view["scout_saves"] = self._scout_saving(player)
+        return view
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def winner(self) -> int | None:
+        if self.phase != OVER:
+            return None
+        left = [p for p in range(self.n) if not self.out[p]]
+        return left[0] if len(left) == 1 else None
+
+    def label(self, action: Action) -> str:
+        names, kind, p = self.game.names, action.kind, action.player
+        if kind == "call":
+            return f"Call {self._to_call(p)}"
+        if kind == "raise":
+            amount = action.get("amount", 0)
+            return f"Raise by {amount} (bet {max(self.bets) + amount})"
+        if kind == "exchange":
+            return f"Exchange {names.get(action.get('card'), '?')} for {names.get(action.get('community'), '?')}"
+        if kind == "swap":
+            side = "face-up" if action.get("slot") == "up" else "face-down"
+            return f"Swap {names.get(action.get('card'), '?')} into your {side} reserve"
+        if kind == "burn_scout" and 0 <= p < self.n:
+            return f"Burn the Scout (save {self._scout_saving(p)} chips)"
+        fixed = {"pass": "Pass", "fold": "Fold", "draw": "Draw a card", "keep": "Keep the drawn card",
+                 "stand": "Keep your reserve", "pay": "Pay the full bet"}
+        return fixed.get(kind, str(action))
+
+    # -- for tests and tools ----------------------------------------------------------------------------
+    def card_places(self) -> dict[str, str]:
+        """Every physical card -> where it is; each card appears exactly once."""
+        places: dict[str, str] = {}
+        for c in self.deck:
+            places[c] = "deck"
+        for c in self.discard:
+            places[c] = "discard"
+        for c in self.community:
+            places[c] = "community"
+        for p in range(self.n):
+            for c in self.hands[p]:
+                places[c] = f"hand:{p}"
+            for slot, c in self.reserves[p].items():
+                places[c] = f"reserve:{p}:{slot}"
+        return places
+
+    def card_count(self) -> int:
+        """How many card positions are filled (equals the deck size when no card is duplicated)."""
+        return (len(self.deck) + len(self.discard) + len(self.community)
+                + sum(len(h) + len(r) for h, r in zip(self.hands, self.reserves)))
+
+
+def make_game(data: GameData) -> WaterlooGame:
+    return WaterlooGame(data)
+
+
+def explain(data_or_game: GameData | WaterlooGame, hand: list[str]) -> Explanation:
+    """The combo of a five-card hand, its cards in order of weight, and what each wild card stood for."""
+    game = data_or_game if isinstance(data_or_game, WaterlooGame) else WaterlooGame(data_or_game)
+    return game.evaluator.explain(hand)
+
+
+__all__ = ["WaterlooGame", "WaterlooState", "combo_odds", "explain", "make_game"]
