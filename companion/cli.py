@@ -78,6 +78,30 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def _app_args(args: argparse.Namespace) -> tuple[int, Path]:
+    """The checked port and data folder for `app` and `start`, or a UsageError saying what to fix."""
+    from companion.server import check_port, resolve_data_dir
+    from companion.store import StoreError
+
+    try:
+        return check_port(args.port), resolve_data_dir(args.data_dir)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    from companion.server import companion_url, run_app
+
+    port, data_dir = _app_args(args)
+    return run_app(port, data_dir, companion_url(port))
+
+
+def _add_app_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, default=8501, metavar="N", help="port to serve on (default 8501)")
+    p.add_argument("--data-dir", metavar="DIR",
+                   help="folder for the table store (default: $MUSTER_DATA_DIR, else ~/.local/share/muster)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="muster", description="Print-and-play kit and table companion for five war games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -91,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["json", "csv", "table"], default="table")
     p.add_argument("--cards", metavar="DIR", help="a cards folder to read instead of the shipped one")
     p.set_defaults(run=cmd_cards)
+
+    p = sub.add_parser("app", help="run the phone companion on this machine's network address")
+    _add_app_options(p)
+    p.set_defaults(run=cmd_app)
 
     return parser
 

@@ -1,0 +1,36 @@
+"""The companion's entry script (`muster app` runs it with Streamlit): routes by query parameters.
+
+`?table=CODE[&seat=TOKEN]` is a table, `?game=G&card|combo|rule|section|sheet=…` a look-up
+page (the printed QR codes carry these), `?page=lookup` the search, anything else the lobby.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from companion import context, lobby, lookup_page, table_page
+from companion.store import StoreError
+
+
+def main() -> None:
+    st.set_page_config(page_title="Muster", page_icon="⚔️", layout="centered", initial_sidebar_state="collapsed")
+    st.markdown(context.PHONE_CSS, unsafe_allow_html=True)
+    try:
+        service = context.tables()
+    except (OSError, StoreError) as err:
+        st.error(f"The table store cannot be opened: {err}. Check the data folder (--data-dir or MUSTER_DATA_DIR).")
+        return
+    if service.store.notice:
+        st.warning(service.store.notice)
+    params = context.query()
+    if "table" in params:
+        table_page.render(service, params["table"], params.get("seat"))
+    elif "game" in params and lookup_page.is_deep_link(params):
+        lookup_page.render_entry(params)
+    elif params.get("page") == "lookup":
+        lookup_page.render_search()
+    else:
+        lobby.render(service)
+
+
+main()

@@ -1,0 +1,114 @@
+"""What every page shares: the store (one per data folder per process), links, QR images, flash messages.
+
+Pages are thin: they read query parameters, call `companion.tables`, and draw engine
+state. Navigation changes query parameters in place (no page reload), so a phone keeps
+its session; every URL is also a deep link that works when opened cold.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import qrcode
+import streamlit as st
+
+from companion.store import Store, default_data_dir
+from companion.tables import Tables
+
+PHONE_CSS = """
+<style>
+.block-container {padding-top: 1.2rem; padding-left: 0.8rem; padding-right: 0.8rem; max-width: 720px;}
+div.stButton > button, div.stFormSubmitButton > button, div.stLinkButton > a {min-height: 3rem; font-size: 1.05rem;}
+div[data-testid="stMarkdownContainer"] {overflow-wrap: anywhere;}
+div[data-testid="stMarkdownContainer"] table {display: block; max-width: 100%; overflow-x: auto;}
+code {white-space: pre-wrap;}
+</style>
+"""
+
+
+@st.cache_resource(show_spinner=False)
+def _tables_for(path: str) -> Tables:
+    return Tables(Store(Path(path)))
+
+
+def tables() -> Tables:
+    """The table service for this process's data folder (MUSTER_DATA_DIR or the user's data folder)."""
+    from companion.store import DB_NAME
+
+    return _tables_for(str(default_data_dir() / DB_NAME))
+
+
+def base_url() -> str:
+    """The address printed in QR codes: MUSTER_URL (set by `muster app`), else what the browser used."""
+    env = os.environ.get("MUSTER_URL")
+    if env:
+        return env.rstrip("/")
+    try:
+        url = st.context.url or ""
+    except Exception:  # outside a browser session (AppTest) there is no URL
+        url = ""
+    if url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme and parts.netloc:
+            return f"{parts.scheme}://{parts.netloc}"
+    return "http://localhost:8501"
+
+
+def link(**params: Any) -> str:
+    """An absolute link to a companion page with these query parameters."""
+    clean = {k: str(v) for k, v in params.items() if v is not None}
+    return f"{base_url()}/?{urlencode(clean)}"
+
+
+def qr_png(text: str, box: int = 8) -> bytes:
+    """A QR code as PNG bytes, for st.image and for scanning from another phone."""
+    code = qrcode.QRCode(border=2, box_size=box, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(text)
+    code.make(fit=True)
+    out = io.BytesIO()
+    code.make_image(fill_color="black", back_color="white").save(out, format="PNG")
+    return out.getvalue()
+
+
+def go(**params: Any) -> None:
+    """Move to another page of the app by replacing the query parameters (keeps the session)."""
+    st.query_params.clear()
+    st.query_params.update({k: str(v) for k, v in params.items() if v is not None})
+
+
+def flash(kind: str, message: str) -> None:
+    """A message to show on the next draw (button callbacks run before the page redraws)."""
+    st.session_state.setdefault("_flash", []).append((kind, message))
+
+
+def show_flashes() -> None:
+    for kind, message in st.session_state.pop("_flash", []):
+        getattr(st, kind)(message)
+
+
+def ago(when: float, now: float | None = None) -> str:
+    """'just now', '5 min ago', '3 h ago', '2 days ago'."""
+    seconds = max(0, (now or time.time()) - when)
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def pretty(key: str) -> str:
+    return key.replace("_", " ").strip().capitalize()
+
+
+def query() -> Mapping[str, str]:
+    return {k: st.query_params[k] for k in st.query_params}

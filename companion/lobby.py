@@ -1,0 +1,109 @@
+"""The home page, after the hexbattle seed's online lobby: tables in progress, players' wins and losses, new table, join by code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import streamlit as st
+
+from companion import context
+from companion.store import StoreError
+from companion.tables import Tables, catalogue
+from engine.core import Refusal
+
+
+def render(service: Tables) -> None:
+    st.title("⚔️ Muster")
+    context.show_flashes()
+    _join_form(service)
+    st.button("🔎 Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
+              key="to-lookup")
+    _tables_in_progress(service)
+    _records(service)
+    _new_table_form(service)
+
+
+def _join_form(service: Tables) -> None:
+    with st.form("join", border=True):
+        code = st.text_input("Join a table by its code", max_chars=12, placeholder="e.g. K7MPQ")
+        if st.form_submit_button("Join", type="primary", width="stretch"):
+            table = service.store.table_by_code(code)
+            if table is None:
+                st.error(f"No table has the code '{code.strip()}'. Codes are five letters and digits, "
+                         "shown on the table's page.")
+            else:
+                context.go(table=table.code)
+                st.rerun()
+
+
+def _tables_in_progress(service: Tables) -> None:
+    st.subheader("Tables in progress")
+    playing = service.store.tables("playing")
+    if not playing:
+        st.caption("No tables yet. Start one below.")
+    games = catalogue()
+    for table in playing[:30]:
+        name = games[table.game].name if table.game in games else table.game
+        players = ", ".join(s.name for s in table.seats)
+        with st.container(border=True):
+            st.markdown(f"**{name}** · `{table.code}`  \n{players}  \n*active {context.ago(table.last_activity)}*")
+            st.button("Watch", key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code},
+                      width="stretch")
+
+
+def _records(service: Tables) -> None:
+    records = service.store.records()
+    if not records:
+        return
+    st.subheader("Players")
+    rows = ["| Player | W | L | D |", "|---|---:|---:|---:|"]
+    rows += [f"| {r.name} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
+    st.markdown("\n".join(rows))
+
+
+def _new_table_form(service: Tables) -> None:
+    st.subheader("New table")
+    entries = list(catalogue().values())
+    playable = [g for g in entries if g.id in service.game_ids()]
+    for g in entries:
+        if g.id not in service.game_ids() and g.problem:
+            st.caption(f"{g.name}: not playable yet — {g.problem}.")
+    if not playable:
+        st.info("No game can be played yet.")
+        return
+    game = st.selectbox("Game", playable, format_func=lambda g: g.name, key="new-game")
+    low = game.data.min_players if game.data else 2
+    high = game.data.max_players if game.data else 2
+    count = low if low == high else st.number_input("Players", min_value=low, max_value=high, value=low, step=1,
+                                                   key=f"new-count-{game.id}")
+    with st.form(f"new-{game.id}", border=True):
+        names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}")
+                 for i in range(int(count))]
+        with st.expander("Game options"):
+            raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}",
+                               help="Engine options, e.g. {\"first_player\": 0}. Leave {} for the standard game.")
+        if st.form_submit_button("Create table", type="primary", width="stretch"):
+            _create(service, game.id, names, raw, int(count), low != high)
+
+
+def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool) -> None:
+    seat_names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(names)]
+    try:
+        options: Any = json.loads(raw or "{}")
+    except json.JSONDecodeError as err:
+        st.error(f"The options are not valid JSON ({err.msg} at character {err.pos}).")
+        return
+    if not isinstance(options, dict):
+        st.error("The options must be a JSON object, like {\"first_player\": 0}.")
+        return
+    if variable:
+        options.setdefault("players", count)
+    try:
+        table = service.create(game_id, seat_names, options)
+    except (Refusal, StoreError) as err:
+        st.error(str(err))
+        return
+    st.session_state.setdefault("handout", {})[table.code] = [(s.name, s.token) for s in table.seats]
+    context.go(table=table.code, handout=1)
+    st.rerun()

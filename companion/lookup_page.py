@@ -1,0 +1,100 @@
+"""Look-up pages: a search over every card, combo and rule, and one page per entry at its deep link.
+
+`?game=G&card=ID`, `?game=G&rule=R3`, `?game=G&sheet=NAME` are what the printed QR codes
+carry (`generator.links`); `combo` and `section` extend the same scheme for combos and
+rule sections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+from companion import context, lookup
+from companion.tables import catalogue
+
+DEEP_KEYS = ("card", "combo", "rule", "section", "sheet")
+KIND_ICONS = {"card": "🂠", "combo": "🃏", "rule": "⚖️", "section": "📖"}
+
+
+def is_deep_link(params: Mapping[str, str]) -> bool:
+    return any(k in params for k in DEEP_KEYS)
+
+
+def _game_name(game_id: str) -> str:
+    entry = catalogue().get(game_id)
+    return entry.name if entry else game_id
+
+
+def _rules_missing_note() -> None:
+    if lookup.rules_dir() is None:
+        st.info("The rules documents (docs/rules) are not next to this installation, so rules and rulings "
+                "cannot be searched. Run Muster from its source folder or set MUSTER_RULES_DIR.")
+
+
+def render_search() -> None:
+    st.title("🔎 Look-up")
+    _rules_missing_note()
+    query = st.text_input("Search cards, combos and rules", key="lookup-q", placeholder="e.g. morale, cavalry, R3")
+    games = [g for g in catalogue().values() if g.data is not None]
+    picked = st.multiselect("Games", [g.id for g in games], format_func=_game_name, key="lookup-games",
+                            placeholder="All games")
+    kinds = st.pills("Show", ["card", "combo", "rule", "section"], selection_mode="multi", key="lookup-kinds",
+                     format_func=lambda k: f"{KIND_ICONS[k]} {k}s")
+    hits = lookup.search(query, picked or None, kinds or None) if query.strip() else []
+    if query.strip():
+        st.caption(f"{len(hits)} match{'es' if len(hits) != 1 else ''}" + (" (first 50)" if len(hits) == 50 else ""))
+        if not hits:
+            st.info("Nothing matches every word. Try fewer or shorter words.")
+    for i, entry in enumerate(hits):
+        label = f"{KIND_ICONS.get(entry.kind, '')} {entry.title} · {_game_name(entry.game)}"
+        st.button(label, key=f"hit-{i}", on_click=context.go, kwargs=entry.params, width="stretch")
+    st.button("⬅ Lobby", on_click=context.go, width="stretch", key="lookup-back")
+
+
+def render_entry(params: Mapping[str, str]) -> None:
+    game = params.get("game", "")
+    if "sheet" in params:
+        _sheet(game, params["sheet"])
+    else:
+        entry = lookup.find(dict(params))
+        if entry is None:
+            what = next((f"{k} '{params[k]}'" for k in DEEP_KEYS if k in params), "that")
+            st.error(f"{_game_name(game)} has no {what}. The link may be from an older printing.")
+            _rules_missing_note()
+        else:
+            _entry(entry)
+    c1, c2 = st.columns(2)
+    c1.button("🔎 Search", on_click=context.go, kwargs={"page": "lookup"}, width="stretch", key="entry-search")
+    c2.button("⬅ Lobby", on_click=context.go, width="stretch", key="entry-lobby")
+
+
+def _entry(entry: lookup.Entry) -> None:
+    st.caption(f"{_game_name(entry.game)} · {entry.kind}")
+    st.markdown(f"## {entry.title}")
+    if entry.subtitle:
+        st.markdown(f"*{entry.subtitle}*")
+    if entry.text:
+        st.markdown(entry.text)
+    if entry.extra:
+        st.markdown("\n".join(f"- **{context.pretty(k)}**: {v}" for k, v in entry.extra))
+    with st.expander("Link and QR code"):
+        url = context.link(**entry.params)
+        st.code(url, language=None)
+        st.image(context.qr_png(url, box=5), width=180)
+
+
+def _sheet(game: str, sheet: str) -> None:
+    """A printed reference sheet's page: its rules sections, since the sheet itself is on paper."""
+    st.caption(f"{_game_name(game)} · sheet")
+    st.markdown(f"## {context.pretty(sheet)}")
+    sections = [e for e in lookup.index() if e.game == game and e.kind in ("section", "rule")]
+    if not sections:
+        st.info(f"No rules are on file for {_game_name(game)}.")
+        _rules_missing_note()
+        return
+    st.write("The rules this sheet summarises, in full:")
+    for i, entry in enumerate(sections):
+        st.button(f"{KIND_ICONS[entry.kind]} {entry.title}", key=f"sheet-{i}", on_click=context.go,
+                  kwargs=entry.params, width="stretch")

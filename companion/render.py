@@ -1,0 +1,62 @@
+"""Drawing an engine's `view()` when no game panel does it better: readable on a phone, no tables that scroll sideways."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from companion.context import pretty
+
+
+def scalar(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def lines(value: Any, seat_names: Sequence[str] = (), depth: int = 0) -> list[str]:
+    """Markdown lines for any JSON-ready value: dicts as labelled lines, lists inline when short."""
+    pad = "  " * depth
+    out: list[str] = []
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            label = pretty(str(key))
+            if is_scalar(item):
+                out.append(f"{pad}- **{label}**: {scalar(item)}")
+            elif isinstance(item, Sequence) and all(is_scalar(x) for x in item):
+                shown = ", ".join(scalar(x) for x in item) if item else "none"
+                if seat_names and len(item) == len(seat_names) and all(isinstance(x, (int, float)) for x in item):
+                    shown = ", ".join(f"{n} {scalar(x)}" for n, x in zip(seat_names, item, strict=True))
+                out.append(f"{pad}- **{label}**: {shown}")
+            else:
+                out.append(f"{pad}- **{label}**")
+                out.extend(lines(item, seat_names, depth + 1))
+    elif isinstance(value, Sequence) and not isinstance(value, str):
+        named = bool(seat_names) and len(value) == len(seat_names)
+        for i, item in enumerate(value):
+            head = seat_names[i] if named else f"{i + 1}"
+            if is_scalar(item):
+                out.append(f"{pad}- {head}: {scalar(item)}" if named else f"{pad}- {scalar(item)}")
+            else:
+                out.append(f"{pad}- **{head}**")
+                out.extend(lines(item, seat_names, depth + 1))
+    else:
+        out.append(f"{pad}- {scalar(value)}")
+    return out
+
+
+def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
+    """Draw a view dict as one markdown block of labelled lines."""
+    shown = {k: v for k, v in data.items() if k not in skip}
+    if shown:
+        st.markdown("\n".join(lines(shown, seat_names)))

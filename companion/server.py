@@ -1,0 +1,90 @@
+"""Starting the companion: the LAN address phones use, a terminal QR code of it, and the Streamlit process.
+
+Streamlit runs as a child process (`python -m streamlit run companion/app.py`) so the
+`muster` command stays a plain CLI; the data folder and public address reach the app
+through MUSTER_DATA_DIR and MUSTER_URL.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import qrcode
+
+from companion.store import DB_NAME, StoreError, check_data_dir, default_data_dir
+
+APP_SCRIPT = Path(__file__).resolve().parent / "app.py"
+DEFAULT_PORT = 8501
+
+
+def lan_ip() -> str:
+    """This machine's address on the local network (the interface a UDP 'connect' would use); 127.0.0.1 offline."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # no packet is sent: connect on UDP only picks a route
+        address = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    return address
+
+
+def companion_url(port: int, host: str | None = None) -> str:
+    return f"http://{host or lan_ip()}:{port}"
+
+
+def terminal_qr(text: str) -> str:
+    """A QR code drawn with text blocks, for phones to scan off the terminal."""
+    code = qrcode.QRCode(border=1)
+    code.add_data(text)
+    code.make(fit=True)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+def check_port(port: int) -> int:
+    if not 1 <= port <= 65535:
+        raise StoreError(f"--port {port} is out of range; use a number from 1 to 65535 (default {DEFAULT_PORT})")
+    return port
+
+
+def resolve_data_dir(value: str | None) -> Path:
+    """--data-dir, else MUSTER_DATA_DIR, else the user's data folder; created and proven writable."""
+    return check_data_dir(Path(value).expanduser() if value else default_data_dir())
+
+
+def streamlit_command(port: int) -> list[str]:
+    return [sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
+            "--server.port", str(port), "--server.address", "0.0.0.0", "--server.headless", "true",
+            "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
+            "--client.toolbarMode", "minimal"]
+
+
+def run_app(port: int, data_dir: Path, url: str) -> int:
+    """Print where to connect, then run Streamlit until it stops or Ctrl-C."""
+    print(f"Muster companion: {url}")
+    print(f"Tables are kept in {data_dir / DB_NAME}")
+    print("Scan with a phone on the same network:")
+    print(terminal_qr(url))
+    sys.stdout.flush()
+    env = dict(os.environ, MUSTER_DATA_DIR=str(data_dir), MUSTER_URL=url)
+    child = subprocess.Popen(streamlit_command(port), env=env)
+    # Stopping `muster` (a service manager, a test harness) must stop the server it started.
+    signal.signal(signal.SIGTERM, lambda *_: child.terminate())
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        child.terminate()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+        return 130

@@ -1,0 +1,266 @@
+"""A table's page: the engine's view for this phone's seat (or a spectator), its legal moves as buttons, undo and concede.
+
+The seat comes only from the secret token in the link; without one the page is a
+spectator's: `view(None)`, no moves, no undo, no concede. A small fragment polls the
+table's last action every 1.5 s and redraws the page when another phone has acted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from companion import context, panels
+from companion import render as draw
+from companion.store import Seat, StoreError, TableInfo
+from companion.tables import ReplayError, Snapshot, Tables, catalogue
+from engine.core import Action, Refusal
+
+POLL_SECONDS = 1.5
+BUTTONS_BEFORE_GROUPING = 10
+
+
+@dataclass
+class TableContext:
+    """What a game panel gets: the table, this phone's seat, the current position, and a way to act."""
+
+    service: Tables
+    table: TableInfo
+    seat: Seat | None
+    snap: Snapshot
+
+    @property
+    def state(self) -> Any:
+        return self.snap.state
+
+    @property
+    def player(self) -> int | None:
+        return self.seat.seat if self.seat else None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.table.seats]
+
+    @property
+    def data(self) -> Any:
+        entry = catalogue().get(self.table.game)
+        return entry.data if entry else None
+
+    @property
+    def game(self) -> Any:
+        return self.service.game(self.table.game)
+
+    def view(self) -> dict[str, Any]:
+        return self.state.view(self.player)
+
+    def name(self, player: int | None) -> str:
+        if player is None or not 0 <= player < len(self.table.seats):
+            return "—"
+        return self.table.seats[player].name
+
+    def button(self, label: str, action: Action, key: str, primary: bool = False) -> None:
+        """A full-width button that submits `action` for this seat (refusals appear as errors)."""
+        st.button(label, key=key, on_click=act, args=(self.service, self.table.id, self.player, action.to_json()),
+                  type="primary" if primary else "secondary", width="stretch")
+
+
+def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]) -> None:
+    """Button callback: apply the action, or keep the refusal to show as an error."""
+    try:
+        service.act(service.store.table(table_id), seat, Action.from_json(action))
+    except (Refusal, StoreError, ReplayError) as err:
+        context.flash("error", str(err))
+
+
+def _undo(service: Tables, table_id: int, seat: int | None) -> None:
+    try:
+        entry = service.undo(service.store.table(table_id), seat)
+        context.flash("success", f"Took back action {entry.seq}.")
+    except (Refusal, StoreError) as err:
+        context.flash("error", str(err))
+
+
+def _concede(service: Tables, table_id: int, seat: int | None) -> None:
+    try:
+        service.concede(service.store.table(table_id), seat)
+    except (Refusal, StoreError) as err:
+        context.flash("error", str(err))
+
+
+def render(service: Tables, code: str, token: str | None) -> None:
+    table = service.store.table_by_code(code)
+    if table is None:
+        st.error(f"There is no table with the code '{code}'.")
+        st.button("Back to the lobby", on_click=context.go, width="stretch", key="back-missing")
+        return
+    seat = table.seat_by_token(token)
+    games = catalogue()
+    game_name = games[table.game].name if table.game in games else table.game
+    st.markdown(f"### {game_name} · `{table.code}`")
+    if token and seat is None:
+        st.warning("This seat link is not valid for this table; you are watching as a spectator.")
+    st.caption(f"You are **{seat.name}**." if seat else "You are watching as a spectator.")
+    context.show_flashes()
+    _handout(table)
+    _watch(service, table.id, service.store.signature(table.id))
+    try:
+        snap = service.snapshot(table)
+    except (ReplayError, Refusal) as err:
+        st.error(str(err))
+        return
+    ctx = TableContext(service, table, seat, snap)
+    _status(ctx)
+    panel = panels.panel_for(table.game)
+    if panel is not None:
+        try:
+            panel(ctx)
+        except Refusal as err:
+            st.error(str(err))
+    else:
+        draw.view(ctx.view(), ctx.names)
+    if table.playing and seat is not None:
+        _moves(ctx)
+        _seat_tools(ctx)
+    _log(ctx)
+    _share(table)
+    st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
+
+
+def _watch(service: Tables, table_id: int, seen: tuple[int, int, str]) -> None:
+    """Redraw the whole page when another phone changes the table (polls one small query)."""
+    @st.fragment(run_every=POLL_SECONDS)
+    def poll() -> None:
+        if service.store.signature(table_id) != seen:
+            st.rerun(scope="app")
+    poll()
+
+
+def _status(ctx: TableContext) -> None:
+    state, table = ctx.state, ctx.table
+    if not table.playing:
+        if table.ended_by and table.ended_by.startswith("concede:"):
+            loser = int(table.ended_by.split(":")[1])
+            st.info(f"🏳 {ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
+        elif table.winner is not None:
+            st.success(f"🏆 {ctx.name(table.winner)} wins.")
+        else:
+            st.info("The game ended without a winner.")
+        return
+    if state.is_terminal:
+        st.success(f"🏆 {ctx.name(state.winner)} wins." if state.winner is not None else "The game is over: no winner.")
+        return
+    waiting = state.players_to_act()
+    if ctx.player is not None and ctx.player in waiting:
+        st.success("Your move." if len(waiting) == 1 else "Your move (the others choose at the same time).")
+    else:
+        st.info("Waiting for " + ", ".join(ctx.name(p) for p in waiting) + "." if waiting else "Waiting.")
+
+
+def _moves(ctx: TableContext) -> None:
+    state = ctx.state
+    if state.is_terminal or ctx.player not in state.players_to_act():
+        return
+    legal: list[Action] = state.legal_actions(ctx.player)
+    st.markdown("**Your moves**")
+    if not legal:
+        st.caption("No move is open to you right now.")
+        return
+    if len(legal) <= BUTTONS_BEFORE_GROUPING:
+        for i, action in enumerate(legal):
+            ctx.button(state.label(action), action, key=f"move-{i}", primary=i == 0)
+    else:
+        groups: dict[str, list[Action]] = {}
+        for action in legal:
+            groups.setdefault(action.kind, []).append(action)
+        for kind, actions in groups.items():
+            if len(actions) == 1:
+                ctx.button(state.label(actions[0]), actions[0], key=f"move-{kind}")
+                continue
+            picked = st.selectbox(context.pretty(kind), range(len(actions)), key=f"pick-{kind}",
+                                  format_func=lambda i, a=actions: state.label(a[i]))
+            ctx.button(f"Do: {state.label(actions[picked])}", actions[picked], key=f"do-{kind}", primary=True)
+    _other_move(ctx, legal)
+
+
+def _other_move(ctx: TableContext, legal: list[Action]) -> None:
+    """A move typed in by hand, for actions whose arguments the list above does not spell out."""
+    examples: dict[str, Action] = {}
+    for action in legal:
+        examples.setdefault(action.kind, action)
+    with st.expander("Other move (type its details)"):
+        with st.form("other-move"):
+            kind = st.selectbox("Kind", list(examples), format_func=context.pretty)
+            sample = examples[kind] if kind else None
+            fields = {key: st.text_input(context.pretty(key), value=json.dumps(value), key=f"arg-{kind}-{key}")
+                      for key, value in (sample.args.items() if sample else [])}
+            if st.form_submit_button("Try this move", width="stretch") and kind:
+                args: dict[str, Any] = {}
+                for key, raw in fields.items():
+                    try:
+                        args[key] = json.loads(raw)
+                    except json.JSONDecodeError:
+                        args[key] = raw
+                act(ctx.service, ctx.table.id, ctx.player, Action(kind, int(ctx.player or 0), args).to_json())
+                st.rerun()
+
+
+def _seat_tools(ctx: TableContext) -> None:
+    entries = ctx.snap.entries
+    c1, c2 = st.columns(2)
+    mine = bool(entries) and entries[-1].seat == ctx.player
+    c1.button("↩ Undo my last move", key="undo", disabled=not mine, on_click=_undo,
+              args=(ctx.service, ctx.table.id, ctx.player), width="stretch",
+              help="You can take back your own last move while nobody has moved since.")
+    with c2.popover("🏳 Concede", width="stretch"):
+        st.write("Give up this game? It counts as a loss.")
+        st.button("Yes, concede", key="concede", type="primary", on_click=_concede,
+                  args=(ctx.service, ctx.table.id, ctx.player), width="stretch")
+
+
+def _log(ctx: TableContext) -> None:
+    entries = ctx.snap.entries
+    if not entries:
+        return
+    with st.expander(f"Moves so far ({len(entries)})"):
+        lines = []
+        for entry in reversed(entries[-40:]):
+            action = Action.from_json(entry.action)
+            lines.append(f"{entry.seq}. **{ctx.name(entry.seat)}**: {_label(ctx.state.label, action)}")
+        st.markdown("  \n".join(lines))
+
+
+def _label(label: Callable[[Action], str], action: Action) -> str:
+    try:
+        return label(action)
+    except Exception:  # a past action may not be labellable from today's position; show it raw
+        return str(action)
+
+
+def _handout(table: TableInfo) -> None:
+    """Right after creating a table, the creator's phone shows each seat's private link to hand out."""
+    if "handout" not in st.query_params:
+        return
+    tokens = st.session_state.get("handout", {}).get(table.code)
+    if not tokens:
+        return
+    with st.expander("Hand out the seats", expanded=True):
+        st.write("Each player scans their own seat's code (or opens its link). Keep these private: "
+                 "a seat link lets its holder play that seat.")
+        for name, token in tokens:
+            url = context.link(table=table.code, seat=token)
+            st.markdown(f"**{name}** — [open this seat]({url})")
+            st.image(context.qr_png(url, box=5), width=200)
+        st.button("Done", on_click=context.go, kwargs={"table": table.code, "seat": tokens[0][1]},
+                  width="stretch", key="handout-done")
+
+
+def _share(table: TableInfo) -> None:
+    with st.expander("Invite spectators"):
+        url = context.link(table=table.code)
+        st.write(f"Join code **{table.code}**, or scan:")
+        st.image(context.qr_png(url), width=220)
+        st.code(url, language=None)

@@ -1,0 +1,227 @@
+"""Tables in play: the engines behind them, replayed state, and who may do what.
+
+The page code calls only this module to change a table, so every rule about seats
+(a seat acts only for itself, spectators never act, undo takes back only your own
+last action) lives here once, and every rule of the game lives in `engine/`.
+
+Replayed matches are cached per process by (table, last seq, last action id). A
+cached match is never mutated after it is published: an action is applied to a
+copy, which replaces the cache entry once the database has committed it, so a page
+rendering in another thread always sees one consistent position.
+"""
+
+from __future__ import annotations
+
+import copy
+import sqlite3
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import engine
+from cards import DataError, GameData, load_game
+from companion.store import LogEntry, Store, StoreError, TableInfo
+from engine.core import Action, Game, Match, Refusal
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game the companion knows: its data and engine, or why it cannot be played yet."""
+
+    id: str
+    data: GameData | None
+    game: Game | None
+    problem: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.data.name if self.data else self.id
+
+    @property
+    def playable(self) -> bool:
+        return self.game is not None
+
+
+@cache
+def catalogue() -> dict[str, GameEntry]:
+    """Every game of `engine.GAME_IDS`, loaded once per process; a missing piece is reported, not raised."""
+    entries: dict[str, GameEntry] = {}
+    for game_id in engine.GAME_IDS:
+        try:
+            data = load_game(game_id)
+        except DataError as err:
+            entries[game_id] = GameEntry(game_id, None, None, f"its card data has problems: {err.problems[0]}")
+            continue
+        try:
+            game = engine.make_game(data)
+        except ModuleNotFoundError:
+            entries[game_id] = GameEntry(game_id, data, None, "its rules engine is not installed yet")
+            continue
+        except Exception as err:  # an engine that fails to build must not take the lobby down
+            entries[game_id] = GameEntry(game_id, data, None, f"its rules engine failed to start: {err}")
+            continue
+        entries[game_id] = GameEntry(game_id, data, game)
+    return entries
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's position at one point of its log, with the log entries that led there."""
+
+    match: Match[Any]
+    head: tuple[int, int]
+    entries: tuple[LogEntry, ...]
+
+    @property
+    def state(self) -> Any:
+        return self.match.state
+
+
+class ReplayError(Exception):
+    """A stored log no longer replays under the current rules; the message names the action."""
+
+
+class Tables:
+    """Acting on tables: create, replay, act, undo, concede — with seat checks."""
+
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
+        self.store = store
+        self._games = dict(games) if games is not None else None
+        self._cache: dict[int, Snapshot] = {}
+        self._lock = threading.Lock()
+
+    # -- games ---------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> Game:
+        if self._games is not None:
+            found = self._games.get(game_id)
+        else:
+            entry = catalogue().get(game_id)
+            found = entry.game if entry else None
+        if found is None:
+            raise Refusal(f"The game '{game_id}' cannot be played here yet.")
+        return found
+
+    def game_ids(self) -> list[str]:
+        if self._games is not None:
+            return list(self._games)
+        return [g.id for g in catalogue().values() if g.playable]
+
+    # -- creating --------------------------------------------------------------------------
+
+    def create(self, game_id: str, seat_names: list[str], options: Mapping[str, Any],
+               seed: str | None = None) -> TableInfo:
+        """Check the options with the engine (a Refusal explains), then open the table."""
+        game = self.game(game_id)
+        opts = dict(options)
+        game.check_options(opts)
+        Match(game, seed or "check", opts)  # the opening position must build with these options
+        return self.store.create_table(game_id, seat_names, opts, seed)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def snapshot(self, table: TableInfo, conn: sqlite3.Connection | None = None) -> Snapshot:
+        """The table's current position, from cache when the log has not changed."""
+        head = self._head(table.id, conn)
+        with self._lock:
+            cached = self._cache.get(table.id)
+        if cached is not None and cached.head == head:
+            return cached
+        if cached is not None and cached.head[0] < head[0]:
+            newer = self.store.log(table.id, max(cached.head[0] - 1, 0), conn)
+            if cached.head == (0, 0) or (newer and newer[0].id == cached.head[1]):
+                snap = self._extend(table, cached, newer if cached.head == (0, 0) else newer[1:])
+                self._publish(table.id, snap)
+                return snap
+        entries = self.store.log(table.id, 0, conn)
+        base = Snapshot(Match(self.game(table.game), table.seed, table.options), (0, 0), ())
+        snap = self._extend(table, base, entries)
+        self._publish(table.id, snap)
+        return snap
+
+    def _head(self, table_id: int, conn: sqlite3.Connection | None) -> tuple[int, int]:
+        if conn is None:
+            return self.store.head(table_id)
+        row = conn.execute("SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
+                           (table_id,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
+        if not entries:
+            return snap
+        match = _fork(snap.match)
+        for entry in entries:
+            try:
+                match.apply(Action.from_json(entry.action))
+            except Refusal as err:
+                raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
+                                  f"under the current rules ({err}).") from None
+        last = entries[-1]
+        return Snapshot(match, (last.seq, last.id), snap.entries + tuple(entries))
+
+    def _publish(self, table_id: int, snap: Snapshot) -> None:
+        with self._lock:
+            current = self._cache.get(table_id)
+            if current is None or current.head[0] <= snap.head[0] or snap.head == (0, 0):
+                self._cache[table_id] = snap
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def act(self, table: TableInfo, seat: int | None, action: Action) -> Snapshot:
+        """Apply `action` for `seat`, verified against the newest log under the write lock.
+
+        Raises Refusal (engine or seat rule) or StoreError (table ended); either way nothing changes.
+        """
+        if seat is None:
+            raise Refusal("Spectators cannot act; open your own seat's link to play.")
+        if action.player != seat:
+            raise Refusal("You can only act for your own seat.")
+        result: dict[str, Snapshot] = {}
+
+        def check(conn: sqlite3.Connection, head: tuple[int, int]) -> None:
+            current = self.snapshot(table, conn)
+            match = _fork(current.match)
+            match.apply(action)  # verify first; a refusal leaves everything unchanged
+            result["snap"] = Snapshot(match, head, current.entries)
+
+        def then(conn: sqlite3.Connection) -> None:
+            state = result["snap"].state
+            if state.is_terminal:
+                self.store.finish(table.id, state.winner, "game", conn)
+
+        entry = self.store.append(table.id, seat, action.to_json(), check, then)
+        prior = result["snap"]
+        snap = Snapshot(prior.match, (entry.seq, entry.id), prior.entries + (entry,))
+        self._publish(table.id, snap)
+        return snap
+
+    def undo(self, table: TableInfo, seat: int | None) -> LogEntry:
+        """Take back the last action, if it was this seat's. Chance is tied to the sequence number, so redoing re-rolls nothing."""
+        if seat is None:
+            raise Refusal("Spectators cannot undo.")
+        try:
+            return self.store.undo(table.id, seat)
+        except StoreError as err:
+            raise Refusal(str(err)) from None
+
+    def concede(self, table: TableInfo, seat: int | None) -> None:
+        if seat is None:
+            raise Refusal("Spectators cannot concede on a player's behalf.")
+        try:
+            self.store.concede(table.id, seat)
+        except StoreError as err:
+            raise Refusal(str(err)) from None
+
+
+def _fork(match: Match[Any]) -> Match[Any]:
+    """A copy of a match that can be advanced without touching the original."""
+    fork = copy.copy(match)
+    fork.state = match.state.clone()
+    fork.log = list(match.log)
+    fork.options = dict(match.options)
+    return fork
+
+
+__all__ = ["GameEntry", "ReplayError", "Snapshot", "StoreError", "Tables", "catalogue"]
