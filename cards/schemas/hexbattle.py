@@ -80,6 +80,7 @@ class Terrain(CardRow):
     infantry_only: bool
     impassable: bool
     blocks_los: bool
+    guns_see_over_units: bool            # artillery here sees over units (not over terrain that blocks sight)
     melee_defence_bonus: int = Field(ge=-6, le=6)
     replaces_formation_bonus: bool       # the terrain bonus replaces the defender's formation bonus
     fire_from_modifier: int = Field(ge=-3, le=3)  # added to the hit number of fire from this hex
@@ -117,6 +118,7 @@ class Rules(BaseModel):
     point_blank_range: int = Field(ge=0)
     point_blank_multiplier: int = Field(ge=1)
     split_block_max: int = Field(ge=0)
+    screen_unit: str                     # the unit type a Skirmisher Screen needs on the field
     front_flank_penalty: int = Field(ge=0)
     side_flank_penalty: int = Field(ge=0)
     rear_penalty: int = Field(ge=0)
@@ -196,6 +198,9 @@ def check(data: GameData) -> list[Problem]:
             problems.append(Problem(str(data.files["bonus_cards"]),
                                     f"{row.id}: effect {row.effect} is {'a guard' if row.effect in DEFENSIVE_EFFECTS else 'not a guard'}"
                                     f" but kind is {row.kind}", field="kind", value=row.kind))
+    if rules.screen_unit not in data.by_id("units"):
+        problems.append(Problem(where, "screen_unit must be a unit id", field="rules.screen_unit",
+                                value=rules.screen_unit))
     if rules.max_actions < rules.actions_per_turn:
         problems.append(Problem(where, "max_actions is less than actions_per_turn",
                                 field="rules.max_actions", value=rules.max_actions))

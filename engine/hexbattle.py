@@ -1,0 +1,1268 @@
+"""Hexbattle: two Napoleonic armies of eight units on a hex map revealed tile by tile.
+
+Player 0 is the first army in `armies.csv` (French, Blue, bottom edge), player 1 the second
+(British, Red, top edge). A battle has a deployment phase (one unit at a time, alternating)
+and then turns of six actions. Every number comes from `cards/hexbattle`; the rulings the
+engine follows are numbered in `docs/rules/hexbattle.md` and cited as R1, R2…
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cards.load import GameData
+from engine.core import Action, Game, Refusal, State
+from engine.hexbattle_combat import CombatResult, FireResult, close_combat, ranged_fire, split_blocks
+from engine.hexgrid import (FACING_NAMES, Hex, direction_to, distance, from_offset, hex_id, in_arc, neighbour,
+                            parse_hex, sight_line, to_offset, turn_steps)
+
+UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
+OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
+
+
+@dataclass
+class Unit:
+    """One counter on (or off) the board."""
+
+    id: str
+    player: int
+    type: str
+    strength: int
+    hex: Hex | None = None
+    facing: int = 0
+    formation: str | None = None
+    destroyed: bool = False
+
+    @property
+    def on_board(self) -> bool:
+        return self.hex is not None and not self.destroyed
+
+
+@dataclass(frozen=True)
+class Sight:
+    """A line of sight: blocked for certain, or clear except for split hexes that each need a die (R12)."""
+
+    blocked: bool
+    blocker: str | None = None
+    contested: tuple[str, ...] = ()
+
+    @property
+    def clear(self) -> bool:
+        return not self.blocked and not self.contested
+
+
+@dataclass
+class Guard:
+    """A defensive card in play, waiting for the enemy action that triggers it."""
+
+    card: str
+    owner: int
+    effect: str
+    amount: int
+    unit: str | None = None
+
+
+@dataclass
+class TurnEffects:
+    """Offensive card effects of the current turn; all of them end with the turn (R27)."""
+
+    free_moves: int = 0
+    charge: int = 0
+    volley: int = 0
+    forced: dict[str, int] = field(default_factory=dict)
+    ambush: bool = False
+    barrage: set[str] = field(default_factory=set)
+    bold: int = 0
+    engineers: int = 0
+    double_time: set[str] = field(default_factory=set)
+    cannon: dict[str, int] = field(default_factory=dict)
+    rout: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"free_moves": self.free_moves, "charge": self.charge, "volley": self.volley,
+                "forced_march": dict(self.forced), "ambush": self.ambush, "barrage": sorted(self.barrage),
+                "bold_advance": self.bold, "engineers": self.engineers, "double_time": sorted(self.double_time),
+                "cannon_blast": dict(self.cannon), "rout": self.rout}
+
+
+class HexbattleGame(Game["HexbattleState"]):
+    """Rules and tables of Hexbattle, with the board geometry worked out once."""
+
+    id = "hexbattle"
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.unit_types = data.by_id("units")
+        self.formations = data.by_id("formations")
+        self.terrain = data.by_id("terrain")
+        self.armies = data.table("armies")
+        self.cards = data.card_index
+        self.columns = self.rules.map_columns
+        self.rows = self.rules.map_rows
+        self.board: frozenset[Hex] = frozenset(from_offset(c, r) for c in range(self.columns) for r in range(self.rows))
+        self.ids: dict[Hex, str] = {h: hex_id(h) for h in self.board}
+        self.around: dict[Hex, tuple[Hex, ...]] = {h: tuple(neighbour(h, d) for d in range(6)) for h in self.board}
+        self.home_row = [0 if a.home_edge == "top" else self.rows - 1 for a in self.armies]
+        self.goal_row = [self.home_row[1], self.home_row[0]]
+        # Each army faces the enemy's edge at deployment (R5).
+        self.home_facing = [0 if a.home_edge == "bottom" else 3 for a in self.armies]
+        self.home_hexes = [[from_offset(c, row) for c in range(self.columns)] for row in self.home_row]
+        self.roster: list[list[tuple[str, str]]] = []
+        for army in self.armies:
+            units = []
+            for t in data.table("units"):
+                for k in range(1, t.copies + 1):
+                    uid = f"{army.id}-{t.id}" + (f"-{k}" if t.copies > 1 else "")
+                    units.append((uid, t.id))
+            self.roster.append(units)
+        self.unit_index = {uid: (p, t) for p, units in enumerate(self.roster) for uid, t in units}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTION_KEYS))
+        if unknown:
+            raise Refusal(f"Unknown table option {unknown[0]!r} (known: {', '.join(OPTION_KEYS)}).")
+        names = options.get("names")
+        if names is not None and (not isinstance(names, list | tuple) or len(names) != 2
+                                  or not all(isinstance(n, str) and n.strip() for n in names)):
+            raise Refusal("Seat names must be a list of two names.")
+        dice = options.get("dice", [])
+        if not isinstance(dice, list | tuple) or not all(
+                isinstance(d, int) and 1 <= d <= self.rules.die_sides for d in dice):
+            raise Refusal(f"Scripted dice must be a list of numbers from 1 to {self.rules.die_sides}.")
+        scenario = options.get("scenario")
+        if scenario is not None:
+            self._check_scenario(scenario)
+
+    def _check_scenario(self, scenario: Any) -> None:
+        if not isinstance(scenario, Mapping):
+            raise Refusal("A scenario must be a table of terrain and units.")
+        fill = scenario.get("fill")
+        if fill is not None and fill not in self.terrain:
+            raise Refusal(f"Unknown terrain {fill!r} in the scenario.")
+        for h, t in dict(scenario.get("terrain", {})).items():
+            if parse_hex(h) not in self.board:
+                raise Refusal(f"The scenario names hex {h!r}, which is not on the map.")
+            if t not in self.terrain:
+                raise Refusal(f"Unknown terrain {t!r} in the scenario.")
+        taken: set[Hex] = set()
+        for uid, spec in dict(scenario.get("units", {})).items():
+            if uid not in self.unit_index:
+                raise Refusal(f"The scenario names unit {uid!r}, which no army has.")
+            h = parse_hex(spec.get("hex"))
+            if h not in self.board:
+                raise Refusal(f"Unit {uid} is placed off the map.")
+            if h in taken:
+                raise Refusal(f"Two units are placed on hex {spec['hex']}.")
+            taken.add(h)
+            if spec.get("formation") is not None and spec["formation"] not in self.formations:
+                raise Refusal(f"Unknown formation {spec['formation']!r} for {uid}.")
+        for hand in scenario.get("hands", [[], []]):
+            for design in hand:
+                if not any(c.design.id == design for c in self.data.deck("bonus_cards")):
+                    raise Refusal(f"Unknown bonus card {design!r} in the scenario.")
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> HexbattleState:
+        self.check_options(options)
+        return HexbattleState(self, rng, options)
+
+
+class HexbattleState(State):
+    """One position of a Hexbattle."""
+
+    def __init__(self, game: HexbattleGame, rng: random.Random, options: Mapping[str, Any]) -> None:
+        self.game = game
+        rules = game.rules
+        names = options.get("names") or [a.name for a in game.armies]
+        self.names = [str(n) for n in names]
+        self.dice: list[int] = list(options.get("dice", []))
+        self.phase = "deploy"
+        self.current = 0
+        self.turn = 1
+        self.actions_left = 0
+        self.actions_granted = 0
+        self.last_unit: str | None = None
+        self.last_was_draw = False
+        self.double_time_ready: str | None = None
+        self.effects = TurnEffects()
+        self.guards: list[Guard] = []
+        self.fog = [0, 0]
+        self.result: str | None = None
+        self._winner: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.units: dict[str, Unit] = {}
+        self.at: dict[Hex, str] = {}
+        for p, roster in enumerate(game.roster):
+            for uid, t in roster:
+                unit_type = game.unit_types[t]
+                self.units[uid] = Unit(uid, p, t, unit_type.strength, facing=game.home_facing[p],
+                                       formation=rules.start_formation if unit_type.uses_formations else None)
+        self.terrain: dict[Hex, str] = {}
+        for row in game.home_hexes:
+            for h in row:
+                self.terrain[h] = rules.start_terrain
+        self.tile_deck = [c.design.id for c in game.data.deck("terrain")]
+        rng.shuffle(self.tile_deck)
+        self.pending_tile: str | None = None
+        self.tiles_to_place = 0
+        self.bonus_deck = [c.id for c in game.data.deck("bonus_cards")]
+        rng.shuffle(self.bonus_deck)
+        self.discard: list[str] = []
+        self.hands: list[list[str]] = [[], []]
+        if options.get("scenario") is not None:
+            self._set_scenario(options["scenario"])
+        elif options.get("quick_start"):
+            for p in (0, 1):
+                self._quick_deploy(p, rng)
+            self._start_battle()
+
+    # ----- setup -------------------------------------------------------------------------
+
+    def _set_scenario(self, scenario: Mapping[str, Any]) -> None:
+        """A hand-made position for tests, puzzles and the companion's combat roller (R30)."""
+        game = self.game
+        if scenario.get("fill") is not None:
+            for h in game.board:
+                self.terrain[h] = scenario["fill"]
+        for h, t in dict(scenario.get("terrain", {})).items():
+            self.terrain[parse_hex(h)] = t  # type: ignore[index]
+        placed = dict(scenario.get("units", {}))
+        for uid, unit in self.units.items():
+            spec = placed.get(uid)
+            if spec is None:
+                unit.destroyed = True
+                continue
+            unit.hex = parse_hex(spec["hex"])
+            unit.facing = int(spec.get("facing", unit.facing)) % 6
+            unit.strength = int(spec.get("strength", unit.strength))
+            if spec.get("formation") is not None:
+                unit.formation = spec["formation"]
+            self.at[unit.hex] = uid  # type: ignore[index]
+        for p, hand in enumerate(scenario.get("hands", [[], []])):
+            for design in hand:
+                card = next(c for c in self.bonus_deck if self.game.cards[c].design.id == design)
+                self.bonus_deck.remove(card)
+                self.hands[p].append(card)
+        self.current = int(scenario.get("current_player", 0))
+        self._start_battle(self.current)
+
+    def _quick_deploy(self, player: int, rng: random.Random) -> list[str]:
+        placed = []
+        free = [h for h in self.game.home_hexes[player] if self._deploy_hex_ok(h)]
+        rng.shuffle(free)
+        for uid in self._undeployed(player):
+            h = free.pop()
+            self._place(self.units[uid], h)
+            placed.append(uid)
+        return placed
+
+    def _place(self, unit: Unit, h: Hex) -> None:
+        unit.hex = h
+        self.at[h] = unit.id
+
+    def _undeployed(self, player: int) -> list[str]:
+        return [uid for uid, _ in self.game.roster[player] if self.units[uid].hex is None]
+
+    def _deploy_hex_ok(self, h: Hex) -> bool:
+        return h not in self.at and self.terrain.get(h) == self.game.rules.start_terrain
+
+    def _start_battle(self, first: int = 0) -> None:
+        self.phase = "battle"
+        self.current = first
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self.actions_left = max(0, self.game.rules.actions_per_turn - self.fog[self.current])
+        self.actions_granted = self.actions_left
+        self.fog[self.current] = 0
+        self.last_unit = None
+        self.last_was_draw = False
+        self.double_time_ready = None
+        self.effects = TurnEffects()
+
+    # ----- the State interface -----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == "over" else self.current
+
+    def players_to_act(self) -> list[int]:
+        return [] if self.phase == "over" else [self.current]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def roll(self, rng: random.Random) -> int:
+        """One die: a scripted value if tests or the companion supplied some, else from `rng`."""
+        if self.dice:
+            return self.dice.pop(0)
+        return rng.randint(1, self.game.rules.die_sides)
+
+    # ----- small queries -----------------------------------------------------------------
+
+    def unit_type(self, unit: Unit) -> Any:
+        return self.game.unit_types[unit.type]
+
+    def terrain_at(self, h: Hex) -> Any:
+        t = self.terrain.get(h)
+        return None if t is None else self.game.terrain[t]
+
+    def max_strength(self, unit: Unit) -> int:
+        return self.unit_type(unit).strength
+
+    def is_broken(self, unit: Unit) -> bool:
+        return unit.strength == 0
+
+    def alive(self, player: int) -> list[Unit]:
+        return [u for u in self.units.values() if u.player == player and u.on_board]
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        uid = self.at.get(h)
+        return None if uid is None else self.units[uid]
+
+    def can_enter(self, unit: Unit, h: Hex) -> bool:
+        """Whether `unit` may stand on `h` (revealed, passable, allowed terrain, empty)."""
+        t = self.terrain_at(h)
+        if t is None or t.impassable or h in self.at:
+            return False
+        return not t.infantry_only or self.unit_type(unit).enters_infantry_only_terrain
+
+    def movement_points(self, unit: Unit) -> int:
+        unit_type = self.unit_type(unit)
+        if unit_type.uses_formations:
+            mp = self.game.formations[unit.formation].movement
+            if mp > 0:
+                mp += self.effects.bold if unit.player == self.current else 0
+        else:
+            mp = unit_type.movement
+        return mp * self.effects.forced.get(unit.id, 1) if unit.player == self.current else mp
+
+    def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
+        """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R10)."""
+        rules = self.game.rules
+        mp = self.movement_points(unit)
+        if unit.hex is None or mp <= 0:
+            return {}
+        can_reverse = self.unit_type(unit).can_reverse
+        infantry_ok = self.unit_type(unit).enters_infantry_only_terrain
+        turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
+        tiles = self.game.terrain
+        terrain, at, around = self.terrain, self.at, self.game.around
+        start = (unit.hex, unit.facing)
+        best: dict[tuple[Hex, int], int] = {start: 0}
+        heap = [(0, unit.hex, unit.facing)]
+        while heap:
+            cost, h, f = heapq.heappop(heap)
+            if best[(h, f)] < cost or cost >= mp:
+                continue
+            here = tiles[terrain[h]]
+            nexts = [(h, (f + 1) % 6, cost + turn_cost), (h, (f - 1) % 6, cost + turn_cost)]
+            steps = [(around[h][f], 1)]
+            if can_reverse:
+                steps.append((around[h][(f + 3) % 6], reverse_cost))
+            for target, base in steps:
+                tid = terrain.get(target)
+                if tid is None or target in at:
+                    continue
+                there = tiles[tid]
+                if there.impassable or (there.infantry_only and not infantry_ok):
+                    continue
+                if here.takes_all_movement or there.takes_all_movement:
+                    nexts.append((target, f, mp))
+                else:
+                    nexts.append((target, f, cost + base * there.move_cost))
+            for nh, nf, nc in nexts:
+                if nc <= mp and nc < best.get((nh, nf), mp + 1):
+                    best[(nh, nf)] = nc
+                    heapq.heappush(heap, (nc, nh, nf))
+        del best[start]
+        return best
+
+    def fire_all_round(self, unit: Unit) -> bool:
+        if not self.unit_type(unit).uses_formations:
+            return False
+        t = self.terrain_at(unit.hex)  # type: ignore[arg-type]
+        return t.garrison_fire_dice is not None or self.game.formations[unit.formation].fire_all_round
+
+    def fire_facing(self, unit: Unit, target: Hex) -> int | None:
+        """The facing the unit fires from at `target` (artillery turns up to its limit, R16), or None."""
+        if self.fire_all_round(unit):
+            return unit.facing
+        for steps in range(self.unit_type(unit).fire_turn_steps + 1):
+            for f in ((unit.facing + steps) % 6, (unit.facing - steps) % 6):
+                if in_arc(unit.hex, f, target):  # type: ignore[arg-type]
+                    return f
+        return None
+
+    def fire_dice(self, unit: Unit) -> int:
+        unit_type = self.unit_type(unit)
+        if not unit_type.uses_formations:
+            return unit.strength
+        t = self.terrain_at(unit.hex)  # type: ignore[arg-type]
+        if t.garrison_fire_dice is not None:
+            return min(unit.strength, t.garrison_fire_dice)
+        formation = self.game.formations[unit.formation]
+        return unit.strength if formation.full_volley else min(unit.strength, formation.fire_dice)
+
+    def _blocks(self, h: Hex, guns_over_units: bool) -> bool:
+        t = self.terrain_at(h)
+        if t is None:
+            return h in self.game.board
+        if t.blocks_los:
+            return True
+        return h in self.at and not guns_over_units
+
+    def sight(self, a: Hex, b: Hex) -> Sight:
+        """Line of sight from the unit on `a` to `b` (R12, R13)."""
+        shooter = self.unit_at(a)
+        guns_over_units = False
+        if shooter is not None and self.unit_type(shooter).kind == "artillery":
+            guns_over_units = self.terrain_at(a).guns_see_over_units
+        contested: list[str] = []
+        for step in sight_line(a, b):
+            if len(step) == 1:
+                if self._blocks(step[0], guns_over_units):
+                    return Sight(True, hex_id(step[0]))
+            else:
+                contested.extend(hex_id(h) for h in step if self._blocks(h, guns_over_units))
+        return Sight(False, None, tuple(contested))
+
+    def fire_targets(self, unit: Unit) -> list[Unit]:
+        """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
+        unit_type = self.unit_type(unit)
+        if unit_type.range <= 0 or not unit.on_board or self.is_broken(unit) or self.terrain_at(unit.hex).no_combat:
+            return []
+        out = []
+        for enemy in self.alive(1 - unit.player):
+            if distance(unit.hex, enemy.hex) > unit_type.range or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
+                continue
+            if self.fire_facing(unit, enemy.hex) is None:  # type: ignore[arg-type]
+                continue
+            if not self.sight(unit.hex, enemy.hex).blocked:  # type: ignore[arg-type]
+                out.append(enemy)
+        return out
+
+    def melee_target(self, unit: Unit) -> Unit | None:
+        """The enemy in the unit's front hex, if the unit may charge it (R17)."""
+        unit_type = self.unit_type(unit)
+        if not unit_type.can_melee or self.is_broken(unit) or not unit.on_board:
+            return None
+        if unit_type.uses_formations and not self.game.formations[unit.formation].can_charge:
+            return None
+        if self.terrain_at(unit.hex).no_combat:
+            return None
+        enemy = self.unit_at(neighbour(unit.hex, unit.facing))  # type: ignore[arg-type]
+        if enemy is None or enemy.player == unit.player or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
+            return None
+        return enemy
+
+    def undiscovered_edge(self) -> list[Hex]:
+        """Hidden hexes next to a revealed one: where a drawn tile may go (R3)."""
+        out = []
+        for h in self.game.board:
+            if h in self.terrain:
+                continue
+            if any(neighbour(h, d) in self.terrain for d in range(6)):
+                out.append(h)
+        return sorted(out, key=to_offset)
+
+    # ----- legal actions -----------------------------------------------------------------
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.phase == "over":
+            return []
+        if player is None:
+            player = self.current
+        concede = Action("concede", player, {})
+        if player != self.current:
+            return [concede] if player in (0, 1) else []
+        out: list[Action] = []
+        if self.phase == "deploy":
+            mine = self._undeployed(player)
+            hexes = [h for h in self.game.home_hexes[player] if self._deploy_hex_ok(h)]
+            for uid in mine:
+                for h in hexes:
+                    out.append(Action("deploy", player, {"unit": uid, "hex": hex_id(h)}))
+            out.append(Action("quick_start", player, {}))
+            out.append(concede)
+            return out
+        if self.pending_tile is not None:
+            out = [Action("place_tile", player, {"hex": hex_id(h)}) for h in self.undiscovered_edge()]
+            out.append(concede)
+            return out
+        for unit in self.alive(player):
+            self._unit_actions(unit, out)
+        if self.actions_left > 0:
+            if self.tile_deck and len(self.terrain) < len(self.game.board):
+                out.append(Action("draw_terrain", player, {}))
+            if self._can_draw_bonus():
+                out.append(Action("draw_bonus", player, {}))
+        self._card_actions(player, out)
+        out.append(Action("end_turn", player, {}))
+        out.append(concede)
+        return out
+
+    def _can_draw_bonus(self) -> bool:
+        return (self.actions_left > 0 and not self.last_was_draw
+                and len(self.hands[self.current]) < self.game.rules.bonus_hand_limit
+                and bool(self.bonus_deck or self.discard))
+
+    def _unit_actions(self, unit: Unit, out: list[Action]) -> None:
+        p = unit.player
+        uid = unit.id
+        if uid == self.last_unit and uid != self.double_time_ready:
+            return
+        paid = self.actions_left > 0
+        unit_type = self.unit_type(unit)
+        if uid != self.last_unit:
+            if paid or self.effects.free_moves:
+                ids = self.game.ids
+                for (h, f) in self.reachable(unit):
+                    out.append(Action("move", p, {"unit": uid, "to": ids[h], "facing": f}))
+            if paid:
+                if unit_type.can_pivot:
+                    for f in range(6):
+                        if f != unit.facing:
+                            out.append(Action("pivot", p, {"unit": uid, "facing": f}))
+                if unit_type.uses_formations and not self.is_broken(unit):
+                    for fid in self.game.formations:
+                        if fid != unit.formation:
+                            out.append(Action("formation", p, {"unit": uid, "formation": fid}))
+                if unit.strength < unit_type.strength:
+                    out.append(Action("repair", p, {"unit": uid}))
+        if paid or uid in self.effects.barrage or uid == self.double_time_ready:
+            target = self.melee_target(unit)
+            if target is not None:
+                out.append(Action("attack", p, {"unit": uid, "target": target.id, "mode": "melee"}))
+            for enemy in self.fire_targets(unit):
+                out.append(Action("attack", p, {"unit": uid, "target": enemy.id, "mode": "fire"}))
+
+    def _card_actions(self, player: int, out: list[Action]) -> None:
+        cards = self.game.cards
+        for card in self.hands[player]:
+            design = cards[card].design
+            for args in self._card_targets(player, design):
+                out.append(Action("play_card", player, {"card": card, **args}))
+            out.append(Action("discard_card", player, {"card": card}))
+
+    def _card_targets(self, player: int, design: Any) -> list[dict[str, Any]]:
+        """Every choice a card can be played with now; an empty list means it cannot be played."""
+        mine = self.alive(player)
+        effect = design.effect
+        if effect == "extra_action":
+            return [{}] if self.actions_granted + design.amount <= self.game.rules.max_actions else []
+        if design.target == "none":
+            return [{}]
+        if design.target == "own_unit":
+            return [{"unit": u.id} for u in mine]
+        damaged = [u.id for u in mine if u.strength < self.max_strength(u)]
+        if design.target == "own_damaged_unit":
+            return [{"unit": uid} for uid in damaged]
+        if design.target == "own_damaged_units":
+            return [{"units": list(c)} for n in range(1, design.amount + 1)
+                    for c in itertools.combinations(damaged, n)]
+        if design.target == "own_infantry":
+            infantry = [u for u in mine if self.unit_type(u).uses_formations and not self.is_broken(u)]
+            if effect == "regroup":
+                return [{"unit": u.id, "formation": fid} for u in infantry
+                        for fid in self.game.formations if fid != u.formation]
+            return [{"unit": u.id} for u in infantry]
+        if design.target == "own_artillery":
+            return [{"unit": u.id} for u in mine if self.unit_type(u).kind == "artillery" and not self.is_broken(u)]
+        return [{"unit": u.id} for u in mine if self.unit_type(u).range > 0 and not self.is_broken(u)]
+
+    # ----- verify --------------------------------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        if action.player not in (0, 1):
+            if action.kind == "concede":
+                raise Refusal("Only a player in this battle can concede; spectators cannot.")
+            raise Refusal("Only the two players can act in this battle.")
+        if self.phase == "over":
+            raise Refusal("The battle is over.")
+        if action.kind == "concede":
+            return
+        if action.player != self.current:
+            raise Refusal(f"It is {self.names[self.current]}'s turn.")
+        if self.phase == "deploy":
+            self._verify_deploy(action)
+            return
+        if self.pending_tile is not None:
+            if action.kind != "place_tile":
+                raise Refusal(f"Place the drawn {self.game.terrain[self.pending_tile].name} tile first.")
+            h = parse_hex(action.get("hex"))
+            if h not in self.game.board:
+                raise Refusal("That hex is not on the map.")
+            if h in self.terrain:
+                raise Refusal("That hex is already revealed.")
+            if not any(neighbour(h, d) in self.terrain for d in range(6)):
+                raise Refusal("A tile must be placed next to a revealed hex.")
+            return
+        kind = action.kind
+        if kind == "end_turn":
+            return
+        if kind in ("play_card", "discard_card"):
+            self._verify_card(action)
+            return
+        if kind == "draw_terrain":
+            self._need_action()
+            if not self.tile_deck or len(self.terrain) == len(self.game.board):
+                raise Refusal("There are no terrain tiles left to draw.")
+            return
+        if kind == "draw_bonus":
+            self._need_action()
+            if self.last_was_draw:
+                raise Refusal("You cannot draw two bonus cards in a row; take another action first.")
+            if len(self.hands[self.current]) >= self.game.rules.bonus_hand_limit:
+                raise Refusal(f"You already hold {self.game.rules.bonus_hand_limit} bonus cards; "
+                              "play or discard one first.")
+            if not self.bonus_deck and not self.discard:
+                raise Refusal("There are no bonus cards left to draw.")
+            return
+        if kind not in UNIT_ACTIONS:
+            raise Refusal(f"Unknown action '{kind}'.")
+        unit = self._own_unit(action.get("unit"))
+        free = self._is_free(action)
+        if not free:
+            self._need_action()
+        if unit.id == self.last_unit and not (kind == "attack" and unit.id == self.double_time_ready):
+            raise Refusal(f"{self.unit_name(unit)} acted last; use a different unit or action first.")
+        getattr(self, f"_verify_{kind}")(action, unit)
+
+    def _need_action(self) -> None:
+        if self.actions_left <= 0:
+            raise Refusal("You have no actions left this turn; end your turn.")
+
+    def _is_free(self, action: Action) -> bool:
+        uid = action.get("unit")
+        if action.kind == "move":
+            return self.effects.free_moves > 0
+        if action.kind == "attack":
+            return uid in self.effects.barrage or uid == self.double_time_ready
+        return False
+
+    def _own_unit(self, uid: Any) -> Unit:
+        unit = self.units.get(uid) if isinstance(uid, str) else None
+        if unit is None:
+            raise Refusal(f"There is no unit called {uid!r}.")
+        if unit.player != self.current:
+            raise Refusal(f"{self.unit_name(unit)} is not yours.")
+        if unit.destroyed:
+            raise Refusal(f"{self.unit_name(unit)} has been destroyed.")
+        if unit.hex is None:
+            raise Refusal(f"{self.unit_name(unit)} is not on the field yet.")
+        return unit
+
+    def _verify_deploy(self, action: Action) -> None:
+        if action.kind == "quick_start":
+            return
+        if action.kind != "deploy":
+            raise Refusal("Deploy your units first.")
+        uid = action.get("unit")
+        unit = self.units.get(uid) if isinstance(uid, str) else None
+        if unit is None:
+            raise Refusal(f"There is no unit called {uid!r}.")
+        if unit.player != self.current:
+            raise Refusal(f"{self.unit_name(unit)} is not yours.")
+        if unit.hex is not None:
+            raise Refusal(f"{self.unit_name(unit)} is already deployed.")
+        h = parse_hex(action.get("hex"))
+        if h not in self.game.home_hexes[self.current]:
+            raise Refusal("Units deploy on your own starting row.")
+        if h in self.at:
+            raise Refusal("That hex is occupied.")
+        if self.terrain.get(h) != self.game.rules.start_terrain:
+            raise Refusal("Units can only be placed on open terrain.")
+
+    def _verify_move(self, action: Action, unit: Unit) -> None:
+        h = parse_hex(action.get("to"))
+        facing = action.get("facing", unit.facing)
+        if h not in self.game.board:
+            raise Refusal("That hex is not on the map.")
+        if not isinstance(facing, int) or not 0 <= facing < 6:
+            raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
+        if self.movement_points(unit) <= 0:
+            raise Refusal(f"{self.unit_name(unit)} cannot move in its present formation.")
+        if h != unit.hex:
+            t = self.terrain_at(h)
+            if t is None:
+                raise Refusal("That hex is not revealed yet; draw terrain first.")
+            if t.impassable:
+                raise Refusal(f"No unit may enter {t.name}.")
+            if t.infantry_only and not self.unit_type(unit).enters_infantry_only_terrain:
+                raise Refusal(f"Only infantry may enter {t.name}.")
+            if h in self.at:
+                raise Refusal("That hex is occupied.")
+        if (h, facing) not in self.reachable(unit):
+            raise Refusal(f"{self.unit_name(unit)} cannot reach {hex_id(h)} facing "
+                          f"{FACING_NAMES[facing]} with {self.movement_points(unit)} movement points.")
+
+    def _verify_pivot(self, action: Action, unit: Unit) -> None:
+        facing = action.get("facing")
+        if not self.unit_type(unit).can_pivot:
+            raise Refusal("Artillery cannot pivot; it turns one step when it fires.")
+        if not isinstance(facing, int) or not 0 <= facing < 6:
+            raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
+        if facing == unit.facing:
+            raise Refusal(f"{self.unit_name(unit)} already faces {FACING_NAMES[facing]}.")
+
+    def _verify_formation(self, action: Action, unit: Unit) -> None:
+        self._check_formation_change(unit, action.get("formation"))
+
+    def _check_formation_change(self, unit: Unit, formation: Any) -> None:
+        if not self.unit_type(unit).uses_formations:
+            raise Refusal("Only infantry change formation.")
+        if self.is_broken(unit):
+            raise Refusal(f"{self.unit_name(unit)} is broken and cannot change formation.")
+        if formation not in self.game.formations:
+            raise Refusal(f"Unknown formation {formation!r} (known: {', '.join(self.game.formations)}).")
+        if formation == unit.formation:
+            raise Refusal(f"{self.unit_name(unit)} is already in {self.game.formations[formation].name}.")
+
+    def _verify_repair(self, action: Action, unit: Unit) -> None:
+        if unit.strength >= self.max_strength(unit):
+            raise Refusal(f"{self.unit_name(unit)} is at full strength.")
+
+    def _verify_attack(self, action: Action, unit: Unit) -> None:
+        target = self.units.get(action.get("target")) if isinstance(action.get("target"), str) else None
+        mode = action.get("mode")
+        if target is None or not target.on_board:
+            raise Refusal("There is no enemy unit there to attack.")
+        if target.player == unit.player:
+            raise Refusal("You cannot attack your own unit.")
+        if self.is_broken(unit):
+            raise Refusal(f"{self.unit_name(unit)} is broken and cannot attack.")
+        if self.terrain_at(unit.hex).no_combat:
+            raise Refusal(f"Units in {self.terrain_at(unit.hex).name} cannot attack.")
+        if self.terrain_at(target.hex).no_combat:
+            raise Refusal(f"Units in {self.terrain_at(target.hex).name} cannot be attacked.")
+        if mode == "melee":
+            if self.melee_target(unit) is not target:
+                unit_type = self.unit_type(unit)
+                if not unit_type.can_melee:
+                    raise Refusal(f"{unit_type.name} never fights in close combat; it fires.")
+                if unit_type.uses_formations and not self.game.formations[unit.formation].can_charge:
+                    raise Refusal(f"Infantry in {self.game.formations[unit.formation].name} cannot charge.")
+                raise Refusal("A charge needs the enemy in the hex the unit faces; pivot first.")
+            return
+        if mode != "fire":
+            raise Refusal("Choose close combat ('melee') or ranged fire ('fire').")
+        unit_type = self.unit_type(unit)
+        if unit_type.range <= 0:
+            raise Refusal(f"{unit_type.name} has no ranged attack.")
+        if distance(unit.hex, target.hex) > unit_type.range:  # type: ignore[arg-type]
+            raise Refusal(f"{self.unit_name(target)} is out of range ({unit_type.range} hexes).")
+        if self.fire_facing(unit, target.hex) is None:  # type: ignore[arg-type]
+            raise Refusal(f"{self.unit_name(target)} is outside {self.unit_name(unit)}'s arc of fire; pivot first.")
+        seen = self.sight(unit.hex, target.hex)  # type: ignore[arg-type]
+        if seen.blocked:
+            raise Refusal(f"No line of sight: hex {seen.blocker} is in the way.")
+
+    def _verify_card(self, action: Action) -> None:
+        card = action.get("card")
+        if card not in self.hands[self.current]:
+            raise Refusal("You do not hold that card.")
+        if action.kind == "discard_card":
+            return
+        design = self.game.cards[card].design
+        args = {k: v for k, v in action.args.items() if k != "card"}
+        if args in self._card_targets(self.current, design):
+            return
+        if design.effect == "extra_action":
+            raise Refusal(f"A turn cannot have more than {self.game.rules.max_actions} actions.")
+        wanted = {"none": "no choice", "own_unit": "one of your units",
+                  "own_damaged_unit": "one of your damaged units",
+                  "own_damaged_units": f"up to {design.amount} of your damaged units",
+                  "own_infantry": "one of your infantry units (not broken)",
+                  "own_artillery": "one of your artillery units (not broken)",
+                  "own_shooter": "one of your units that can fire (not broken)"}[design.target]
+        if design.effect == "regroup":
+            wanted += " and a new formation"
+        raise Refusal(f"{design.name} needs {wanted}.")
+
+    # ----- apply ---------------------------------------------------------------------------
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        self.events = []
+        kind = action.kind
+        if kind == "concede":
+            self._finish(1 - action.player, "concede")
+            return
+        if self.phase == "deploy":
+            self._apply_deploy(action, rng)
+            return
+        if kind == "place_tile":
+            self._place_tile(parse_hex(action["hex"]), rng)  # type: ignore[arg-type]
+            return
+        if kind == "end_turn":
+            self._end_turn()
+            return
+        if kind == "play_card":
+            self._play_card(action, rng)
+            self._check_victory()
+            return
+        if kind == "discard_card":
+            self.hands[self.current].remove(action["card"])
+            self.discard.append(action["card"])
+            self.events.append({"event": "discard", "player": self.current, "card": action["card"]})
+            return
+        free = self._is_free(action)
+        follow_up = self.double_time_ready
+        self.double_time_ready = None
+        if kind in UNIT_ACTIONS:
+            self.last_unit = action["unit"]
+        else:
+            self.last_unit = None
+        if kind == "draw_bonus":
+            self.actions_left -= 1
+            self._draw_bonus(rng)
+            self.last_was_draw = True
+            return
+        self.last_was_draw = False
+        if not free:
+            self.actions_left -= 1
+        if kind == "draw_terrain":
+            self.tiles_to_place = max(1, self.effects.engineers)
+            self.effects.engineers = 0
+            self._draw_tile()
+        elif kind == "move":
+            if free:
+                self.effects.free_moves -= 1
+            self._move(action, rng)
+        elif kind == "pivot":
+            self.units[action["unit"]].facing = action["facing"]
+        elif kind == "formation":
+            self.units[action["unit"]].formation = action["formation"]
+        elif kind == "repair":
+            self.units[action["unit"]].strength += 1
+            self.events.append({"event": "repair", "unit": action["unit"]})
+        elif kind == "attack":
+            unit = self.units[action["unit"]]
+            if free and unit.id != follow_up:
+                self.effects.barrage.discard(unit.id)
+            if action["mode"] == "melee":
+                self._melee(unit, self.units[action["target"]], rng)
+            else:
+                self._fire(unit, self.units[action["target"]], rng)
+        self._check_victory()
+
+    def _apply_deploy(self, action: Action, rng: random.Random) -> None:
+        p = self.current
+        if action.kind == "quick_start":
+            placed = self._quick_deploy(p, rng)
+            self.events.append({"event": "quick_start", "player": p, "units": placed})
+        else:
+            self._place(self.units[action["unit"]], parse_hex(action["hex"]))  # type: ignore[arg-type]
+        other = 1 - p
+        if self._undeployed(other):
+            self.current = other
+        elif not self._undeployed(p):
+            self._start_battle()
+
+    def _draw_tile(self) -> None:
+        self.pending_tile = self.tile_deck.pop()
+        self.tiles_to_place -= 1
+        self.events.append({"event": "tile_drawn", "terrain": self.pending_tile})
+
+    def _place_tile(self, h: Hex, rng: random.Random) -> None:
+        self.terrain[h] = self.pending_tile  # type: ignore[assignment]
+        self.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": self.pending_tile})
+        self.pending_tile = None
+        if self.tiles_to_place > 0 and self.tile_deck and len(self.terrain) < len(self.game.board):
+            self._draw_tile()
+        else:
+            self.tiles_to_place = 0
+
+    def _draw_bonus(self, rng: random.Random) -> None:
+        if not self.bonus_deck:
+            self.bonus_deck = self.discard
+            self.discard = []
+            rng.shuffle(self.bonus_deck)
+            self.events.append({"event": "bonus_reshuffled"})
+        card = self.bonus_deck.pop()
+        design = self.game.cards[card].design
+        if design.kind == "nothing":
+            self.discard.append(card)
+            self.events.append({"event": "bonus_drawn", "player": self.current, "card": card, "nothing": True})
+        else:
+            self.hands[self.current].append(card)
+            self.events.append({"event": "bonus_drawn", "player": self.current, "card": card,
+                                "private_to": self.current})
+
+    def _move(self, action: Action, rng: random.Random) -> None:
+        unit = self.units[action["unit"]]
+        start = unit.hex
+        to = parse_hex(action["to"])
+        start_terrain = self.terrain_at(start)  # type: ignore[arg-type]
+        del self.at[start]  # type: ignore[arg-type]
+        unit.hex = to
+        unit.facing = action.get("facing", unit.facing)
+        self.at[to] = unit.id  # type: ignore[index]
+        if to != start and start_terrain.exit_formation is not None and self.unit_type(unit).uses_formations:
+            unit.formation = start_terrain.exit_formation
+        self.effects.forced.pop(unit.id, None)
+        self.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),  # type: ignore[arg-type]
+                            "facing": unit.facing})
+        if unit.id in self.effects.double_time:
+            self.effects.double_time.discard(unit.id)
+            self.double_time_ready = unit.id
+        self._reserve_fire(unit, rng)
+
+    def _reserve_fire(self, mover: Unit, rng: random.Random) -> None:
+        """A Reserve Fire guard shoots at the first enemy that ends a Move where it can be hit (R33)."""
+        for guard in list(self.guards):
+            if guard.effect != "reserve_fire" or guard.owner == mover.player:
+                continue
+            shooter = self.units[guard.unit]  # type: ignore[index]
+            if not mover.on_board or not shooter.on_board:
+                continue
+            if mover in self.fire_targets(shooter):
+                self.guards.remove(guard)
+                self.discard.append(guard.card)
+                self.events.append({"event": "guard", "card": guard.card, "effect": guard.effect,
+                                    "player": guard.owner, "unit": shooter.id})
+                self._fire(shooter, mover, rng, reserve=True)
+                return
+
+    # ----- combat ----------------------------------------------------------------------------
+
+    def melee_modifiers(self, attacker: Unit, defender: Unit, ambush: bool = False) -> dict[str, Any]:
+        """Dice counts and per-die modifiers of a close combat, each part named (R17–R20)."""
+        rules = self.game.rules
+        a_type, d_type = self.unit_type(attacker), self.unit_type(defender)
+        a_bonus = (self.game.formations[attacker.formation].melee_attack_bonus if a_type.uses_formations
+                   else a_type.melee_bonus)
+        a_dice = attacker.strength
+        if a_type.kind == "cavalry" and attacker.player == self.current:
+            a_dice += self.effects.charge
+        if d_type.uses_formations:
+            formation = self.game.formations[defender.formation]
+            d_bonus = formation.melee_defence_bonus
+            if a_type.kind == "cavalry" and formation.defence_vs_cavalry is not None:
+                d_bonus = formation.defence_vs_cavalry
+            if a_type.kind == "infantry" and formation.defence_vs_infantry is not None:
+                d_bonus = formation.defence_vs_infantry
+            immune = formation.facing_immune
+        else:
+            d_bonus = d_type.melee_bonus
+            immune = False
+        terrain = self.terrain_at(defender.hex)  # type: ignore[arg-type]
+        terrain_bonus = 0 if ambush else terrain.melee_defence_bonus
+        if terrain_bonus and terrain.replaces_formation_bonus and d_type.uses_formations:
+            d_bonus = 0
+        side = (direction_to(defender.hex, attacker.hex) - defender.facing) % 6  # type: ignore[arg-type,operator]
+        penalty = 0 if immune else [0, rules.front_flank_penalty, rules.side_flank_penalty, rules.rear_penalty][
+            turn_steps(0, side)]
+        return {"attacker_dice": a_dice, "attacker_modifier": a_bonus,
+                "defender_dice": defender.strength, "defender_unit_bonus": d_bonus,
+                "defender_terrain_bonus": terrain_bonus, "defender_facing_penalty": penalty,
+                "defender_modifier": d_bonus + terrain_bonus - penalty, "attack_side": turn_steps(0, side)}
+
+    def _melee(self, attacker: Unit, defender: Unit, rng: random.Random) -> None:
+        ambush = self.effects.ambush
+        self.effects.ambush = False
+        mods = self.melee_modifiers(attacker, defender, ambush)
+        d_dice = mods["defender_dice"]
+        entrench = self._take_guard("entrench", defender)
+        if entrench is not None:
+            d_dice += entrench.amount
+        if defender.strength == 0:
+            # A broken unit cannot reply; the charge finishes it (R24).
+            event = {"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
+                     "result": None, "broken_defender": True}
+            self.events.append(event)
+            self._lose(defender, 1)
+            return
+        a_roll = [self.roll(rng) for _ in range(mods["attacker_dice"])]
+        d_roll = [self.roll(rng) for _ in range(d_dice)]
+        result = close_combat(a_roll, d_roll, mods["attacker_modifier"], mods["defender_modifier"])
+        self.events.append({"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
+                            "result": result.to_json()})
+        self._lose(attacker, result.attacker_losses, enemy_attack=False)
+        self._lose(defender, result.defender_losses)
+        if self.effects.rout:
+            self.effects.rout = False
+            if defender.on_board and result.defender_losses > result.attacker_losses:
+                back = neighbour(defender.hex, direction_to(attacker.hex, defender.hex))  # type: ignore[arg-type]
+                if back in self.game.board and self.can_enter(defender, back):
+                    del self.at[defender.hex]  # type: ignore[arg-type]
+                    defender.hex = back
+                    self.at[back] = defender.id
+                    self.events.append({"event": "rout", "unit": defender.id, "to": hex_id(back)})
+
+    def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False) -> dict[str, Any]:
+        """Dice, hit number and damage multiplier of a ranged attack, each part named (R14–R16)."""
+        rules = self.game.rules
+        s_type, t_type = self.unit_type(shooter), self.unit_type(target)
+        artillery = s_type.kind == "artillery"
+        dice = self.fire_dice(shooter)
+        if shooter.player == self.current:
+            if artillery and self.effects.volley:
+                dice *= self.effects.volley
+            dice += self.effects.cannon.get(shooter.id, 0)
+        base = rules.counter_battery_hit_max if artillery and t_type.kind == "artillery" else rules.hit_max
+        formation_bonus = 0
+        if artillery and t_type.uses_formations:
+            formation_bonus = self.game.formations[target.formation].artillery_hit_bonus
+        terrain = 0
+        if not ambush:
+            terrain = (self.terrain_at(shooter.hex).fire_from_modifier  # type: ignore[arg-type]
+                       + self.terrain_at(target.hex).fire_into_modifier)  # type: ignore[arg-type]
+        point_blank = artillery and distance(shooter.hex, target.hex) <= rules.point_blank_range  # type: ignore[arg-type]
+        return {"dice": dice, "base_hit_max": base, "formation_bonus": formation_bonus, "terrain_modifier": terrain,
+                "hit_max": max(0, base + formation_bonus + terrain),
+                "multiplier": rules.point_blank_multiplier if point_blank else 1, "point_blank": point_blank}
+
+    def _fire(self, shooter: Unit, target: Unit, rng: random.Random, reserve: bool = False) -> None:
+        own_turn = shooter.player == self.current
+        ambush = own_turn and self.effects.ambush
+        if own_turn:
+            self.effects.ambush = False
+        mods = self.fire_modifiers(shooter, target, ambush)
+        if own_turn:
+            if self.unit_type(shooter).kind == "artillery":
+                self.effects.volley = 0
+            self.effects.cannon.pop(shooter.id, None)
+        shooter.facing = self.fire_facing(shooter, target.hex)  # type: ignore[arg-type,assignment]
+        event: dict[str, Any] = {"event": "fire", "attacker": shooter.id, "defender": target.id, "modifiers": mods,
+                                 "reserve_fire": reserve, "result": None}
+        self.events.append(event)
+        screen = self._screen(target.player)
+        if screen is not None:
+            event["screened"] = screen.card
+            return
+        sight = self.sight(shooter.hex, target.hex)  # type: ignore[arg-type]
+        sight_dice = {h: self.roll(rng) for h in sight.contested}
+        event["sight_dice"] = sight_dice
+        blocked = [h for h, d in sight_dice.items() if split_blocks(d, self.game.rules.split_block_max)]
+        if blocked:
+            event["blocked_by"] = blocked[0]
+            return
+        roll = [self.roll(rng) for _ in range(mods["dice"])]
+        result = ranged_fire(roll, mods["hit_max"], mods["multiplier"])
+        event["result"] = result.to_json()
+        self._lose(target, result.losses)
+
+    def _screen(self, player: int) -> Guard | None:
+        """Spend a Skirmisher Screen of `player` if its screening unit is fit (R35)."""
+        screen_type = self.game.rules.screen_unit
+        fit = any(u.type == screen_type and u.strength > 0 for u in self.alive(player))
+        for guard in self.guards:
+            if guard.owner == player and guard.effect == "skirmisher_screen" and fit:
+                self.guards.remove(guard)
+                self.discard.append(guard.card)
+                self.events.append({"event": "guard", "card": guard.card, "effect": guard.effect, "player": player})
+                return guard
+        return None
+
+    def _take_guard(self, effect: str, unit: Unit) -> Guard | None:
+        for guard in self.guards:
+            if guard.effect == effect and guard.unit == unit.id and guard.owner != self.current:
+                self.guards.remove(guard)
+                self.discard.append(guard.card)
+                self.events.append({"event": "guard", "card": guard.card, "effect": effect,
+                                    "player": guard.owner, "unit": unit.id})
+                return guard
+        return None
+
+    def _lose(self, unit: Unit, losses: int, enemy_attack: bool = True) -> None:
+        """Take losses one at a time: strength 0 is broken, a loss at 0 destroys the unit (R23)."""
+        if losses <= 0 or unit.destroyed:
+            return
+        if enemy_attack and self._take_guard("heroic_defence", unit) is not None:
+            losses -= 1
+        for _ in range(losses):
+            if unit.strength > 0:
+                unit.strength -= 1
+            else:
+                unit.destroyed = True
+                del self.at[unit.hex]  # type: ignore[arg-type]
+                self.events.append({"event": "destroyed", "unit": unit.id})
+                return
+        if unit.strength == 0:
+            self.events.append({"event": "broken", "unit": unit.id})
+
+    # ----- cards, turns, victory -------------------------------------------------------------
+
+    def _play_card(self, action: Action, rng: random.Random) -> None:
+        p = self.current
+        card = action["card"]
+        design = self.game.cards[card].design
+        self.hands[p].remove(card)
+        event = {"event": "card_played", "player": p, "card": card, "kind": design.kind}
+        if design.kind == "defensive":
+            event["private_to"] = p
+        self.events.append(event)
+        uid = action.get("unit")
+        effect, amount = design.effect, design.amount
+        if design.kind == "defensive":
+            self.guards.append(Guard(card, p, effect, amount, uid))
+            return
+        self.discard.append(card)
+        fx = self.effects
+        if effect == "free_move":
+            fx.free_moves += amount
+        elif effect == "charge_dice":
+            fx.charge += amount
+        elif effect == "volley_fire":
+            fx.volley = amount
+        elif effect == "forced_march":
+            fx.forced[uid] = amount
+        elif effect == "rally":
+            unit = self.units[uid]
+            unit.strength = min(self.max_strength(unit), unit.strength + amount)
+        elif effect == "ambush":
+            fx.ambush = True
+        elif effect == "fog_of_war":
+            self.fog[1 - p] += amount
+        elif effect == "extra_action":
+            self.actions_left += amount
+            self.actions_granted += amount
+        elif effect == "artillery_barrage":
+            fx.barrage = {u.id for u in self.alive(p) if self.unit_type(u).kind == "artillery"}
+        elif effect == "regroup":
+            self.units[uid].formation = action["formation"]
+        elif effect == "supply_run":
+            for other in action["units"]:
+                self.units[other].strength += 1
+        elif effect == "bold_advance":
+            fx.bold += amount
+        elif effect == "engineers":
+            fx.engineers = amount
+        elif effect == "double_time":
+            fx.double_time.add(uid)
+        elif effect == "cannon_blast":
+            fx.cannon[uid] = fx.cannon.get(uid, 0) + amount
+        elif effect == "rout":
+            fx.rout = True
+
+    def _end_turn(self) -> None:
+        p = self.current
+        # Guards of the other player have now lasted through this player's full turn (R32).
+        self.discard.extend(g.card for g in self.guards if g.owner != p)
+        self.guards = [g for g in self.guards if g.owner == p]
+        self.events.append({"event": "end_turn", "player": p})
+        if p == 1:
+            if self.turn >= self.game.rules.turn_limit:
+                self._finish(None, "turn_limit")
+                return
+            self.turn += 1
+        self.current = 1 - p
+        self._begin_turn()
+
+    def _check_victory(self) -> None:
+        order = (self.current, 1 - self.current)
+        for p in order:
+            if not self.alive(1 - p):
+                self._finish(p, "annihilation")
+                return
+        for p in order:
+            for unit in self.alive(p):
+                if self.unit_type(unit).kind == "infantry" and to_offset(unit.hex)[1] == self.game.goal_row[p]:  # type: ignore[arg-type]
+                    self._finish(p, "breakthrough")
+                    return
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        self.phase = "over"
+        self._winner = winner
+        self.result = reason
+        self.events.append({"event": "game_over", "winner": winner, "reason": reason})
+
+    # ----- presentation ----------------------------------------------------------------------
+
+    def unit_name(self, unit: Unit) -> str:
+        name = self.unit_type(unit).name
+        copies = self.unit_type(unit).copies
+        if copies > 1:
+            name += f" {unit.id.rsplit('-', 1)[1]}"
+        return f"{self.game.armies[unit.player].colour} {name}"
+
+    def label(self, action: Action) -> str:
+        kind = action.kind
+        unit = self.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
+        who = self.unit_name(unit) if unit else ""
+        if kind == "deploy":
+            return f"Deploy {who} at {action['hex']}"
+        if kind == "move":
+            return f"Move {who} to {action['to']} facing {FACING_NAMES[action.get('facing', 0) % 6]}"
+        if kind == "pivot":
+            return f"Pivot {who} to face {FACING_NAMES[action['facing'] % 6]}"
+        if kind == "attack":
+            target = self.units.get(action["target"])
+            verb = "Charge" if action.get("mode") == "melee" else "Fire at"
+            return f"{who}: {verb} {self.unit_name(target) if target else action['target']}"
+        if kind == "formation":
+            return f"{who}: form {self.game.formations[action['formation']].name}"
+        if kind == "repair":
+            return f"Repair {who}"
+        if kind in ("play_card", "discard_card"):
+            design = self.game.cards[action["card"]].design
+            extra = f" on {who}" if who else ""
+            return f"{'Play' if kind == 'play_card' else 'Discard'} {design.name}{extra}"
+        return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
+                "place_tile": f"Place the tile at {action.get('hex')}", "draw_bonus": "Draw a bonus card",
+                "end_turn": "End turn", "concede": "Concede the battle"}.get(kind, str(action))
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        game = self.game
+        units = []
+        for unit in self.units.values():
+            col_row = to_offset(unit.hex) if unit.hex is not None else None
+            units.append({"id": unit.id, "player": unit.player, "type": unit.type, "name": self.unit_name(unit),
+                          "kind": self.unit_type(unit).kind, "hex": hex_id(unit.hex) if unit.hex else None,
+                          "col": col_row[0] if col_row else None, "row": col_row[1] if col_row else None,
+                          "facing": unit.facing, "facing_name": FACING_NAMES[unit.facing],
+                          "strength": unit.strength, "max_strength": self.max_strength(unit),
+                          "formation": unit.formation, "broken": unit.strength == 0 and not unit.destroyed,
+                          "destroyed": unit.destroyed})
+        players = []
+        for p, army in enumerate(game.armies):
+            own = player == p
+            players.append({
+                "seat": p, "name": self.names[p], "army": army.id, "army_name": army.name, "colour": army.colour,
+                "colour_hex": army.colour_hex, "home_row": game.home_row[p], "goal_row": game.goal_row[p],
+                "hand": list(self.hands[p]) if own else None, "hand_size": len(self.hands[p]),
+                "guards": [{"card": g.card, "effect": g.effect, "unit": g.unit} for g in self.guards
+                           if g.owner == p] if own else None,
+                "guard_count": sum(1 for g in self.guards if g.owner == p),
+                "fog": self.fog[p]})
+        events = [e if e.get("private_to", player) == player else {**e, "card": None} for e in self.events]
+        return {
+            "game": game.id, "phase": self.phase, "turn": self.turn, "turn_limit": game.rules.turn_limit,
+            "current_player": self.current_player, "actions_left": self.actions_left,
+            "actions_this_turn": self.actions_granted, "last_unit": self.last_unit,
+            "last_was_draw": self.last_was_draw, "double_time_ready": self.double_time_ready,
+            "map": {"columns": game.columns, "rows": game.rows, "orientation": "flat", "offset": "odd-q",
+                    "terrain": {hex_id(h): t for h, t in sorted(self.terrain.items(), key=lambda i: to_offset(i[0]))}},
+            "units": units, "players": players,
+            "tile_deck": len(self.tile_deck), "pending_tile": self.pending_tile, "tiles_to_place": self.tiles_to_place,
+            "bonus_deck": len(self.bonus_deck), "discard": list(self.discard),
+            "effects": self.effects.to_json() if self.phase == "battle" else None,
+            "events": events, "winner": self._winner, "result": self.result,
+        }
+
+
+def make_game(data: GameData) -> HexbattleGame:
+    return HexbattleGame(data)
+
+
+def line_of_sight(state: HexbattleState, a: str, b: str) -> Sight:
+    """Line of sight between two hexes given as "col,row" ids, seen by the unit on `a` (if any)."""
+    ha, hb = parse_hex(a), parse_hex(b)
+    if ha not in state.game.board or hb not in state.game.board:
+        raise Refusal("Both hexes must be on the map.")
+    return state.sight(ha, hb)  # type: ignore[arg-type]
+
+
+__all__ = ["CombatResult", "FireResult", "HexbattleGame", "HexbattleState", "Sight", "close_combat", "line_of_sight",
+           "make_game", "ranged_fire"]

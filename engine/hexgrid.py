@@ -1,0 +1,120 @@
+"""Hex maths for a rectangular board of flat-topped hexes (Red Blob Games' axial and cube formulas).
+
+Positions are axial `(q, r)` tuples inside the engine; players and printed boards use offset
+`"col,row"` ids ("odd-q": odd columns sit half a hex lower), with row 0 at the top.
+Facing 0 is north (towards row 0) and the numbers go clockwise: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+Hex = tuple[int, int]
+
+DIRECTIONS: tuple[Hex, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+FACING_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
+
+
+def from_offset(col: int, row: int) -> Hex:
+    return col, row - (col - (col & 1)) // 2
+
+
+def to_offset(h: Hex) -> tuple[int, int]:
+    q, r = h
+    return q, r + (q - (q & 1)) // 2
+
+
+def hex_id(h: Hex) -> str:
+    col, row = to_offset(h)
+    return f"{col},{row}"
+
+
+def parse_hex(text: object) -> Hex | None:
+    """The hex an id like "3,5" names, or None if it is not such an id."""
+    if not isinstance(text, str):
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        return from_offset(int(parts[0]), int(parts[1]))
+    except ValueError:
+        return None
+
+
+def neighbour(h: Hex, facing: int) -> Hex:
+    dq, dr = DIRECTIONS[facing % 6]
+    return h[0] + dq, h[1] + dr
+
+
+def distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def direction_to(a: Hex, b: Hex) -> int | None:
+    """The facing from `a` to an adjacent `b`, or None if they are not neighbours."""
+    try:
+        return DIRECTIONS.index((b[0] - a[0], b[1] - a[1]))
+    except ValueError:
+        return None
+
+
+def turn_steps(a: int, b: int) -> int:
+    """Sixty-degree steps between two facings (0..3)."""
+    d = (b - a) % 6
+    return min(d, 6 - d)
+
+
+@lru_cache(maxsize=None)
+def _wedge(facing: int, dq: int, dr: int) -> bool:
+    # The 120-degree cone of a facing is spanned by the two directions beside it:
+    # offset = a*left + b*right with a, b >= 0 (left + right is the facing's own direction).
+    lq, lr = DIRECTIONS[(facing - 1) % 6]
+    rq, rr = DIRECTIONS[(facing + 1) % 6]
+    det = lq * rr - lr * rq
+    a = (dq * rr - dr * rq) / det
+    b = (lq * dr - lr * dq) / det
+    return a >= 0 and b >= 0
+
+
+def in_arc(source: Hex, facing: int, target: Hex) -> bool:
+    """Whether `target` lies in the ±60° cone ahead of a unit at `source` facing `facing` (edges included)."""
+    if source == target:
+        return False
+    return _wedge(facing % 6, target[0] - source[0], target[1] - source[1])
+
+
+def _cube_round(x: float, z: float) -> Hex:
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return int(rx), int(rz)
+
+
+_NUDGE = 1e-6
+
+
+@lru_cache(maxsize=200_000)
+def sight_line(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], ...]:
+    """The hexes strictly between `a` and `b` along the straight line of centres.
+
+    Each step is a 1-tuple, or a 2-tuple when the line runs exactly along the edge between
+    two hexes (a "split hex"). Found by drawing the line nudged to either side of the edge.
+    """
+    n = distance(a, b)
+    steps: list[tuple[Hex, ...]] = []
+    ax, az = a[0], a[1]
+    bx, bz = b[0], b[1]
+    for i in range(1, n):
+        t = i / n
+        x = ax + (bx - ax) * t
+        z = az + (bz - az) * t
+        one = _cube_round(x + _NUDGE, z - 2 * _NUDGE)
+        two = _cube_round(x - _NUDGE, z + 2 * _NUDGE)
+        steps.append((one,) if one == two else (one, two))
+    return tuple(steps)
