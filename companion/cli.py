@@ -96,6 +96,22 @@ def cmd_app(args: argparse.Namespace) -> int:
     return run_app(port, data_dir, companion_url(port))
 
 
+def cmd_start(args: argparse.Namespace) -> int:
+    """Build every printable with QR codes pointing at this machine's companion, then start it."""
+    from companion.server import companion_url, run_app
+    from generator.build import BuildError, build_all
+
+    port, data_dir = _app_args(args)
+    url = companion_url(port)
+    print(f"Building every printable into {args.output}/ with QR codes for {url} …", flush=True)
+    try:
+        written = build_all(out=Path(args.output), url=url)
+    except BuildError as err:
+        raise UsageError(str(err)) from None
+    print(f"{len(written)} printable files are ready in {args.output}/.", flush=True)
+    return run_app(port, data_dir, url)
+
+
 def _add_app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8501, metavar="N", help="port to serve on (default 8501)")
     p.add_argument("--data-dir", metavar="DIR",
@@ -119,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("app", help="run the phone companion on this machine's network address")
     _add_app_options(p)
     p.set_defaults(run=cmd_app)
+
+    p = sub.add_parser("start", help="build every printable for this machine's companion address, then run the companion")
+    _add_app_options(p)
+    p.add_argument("--output", metavar="DIR", default="output", help="where the printables go (default output/)")
+    p.set_defaults(run=cmd_start)
 
     return parser
 

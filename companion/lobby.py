@@ -9,7 +9,7 @@ import streamlit as st
 
 from companion import context
 from companion.store import StoreError
-from companion.tables import Tables, catalogue
+from companion.tables import Tables
 from engine.core import Refusal
 
 
@@ -26,7 +26,7 @@ def render(service: Tables) -> None:
 
 def _join_form(service: Tables) -> None:
     with st.form("join", border=True):
-        code = st.text_input("Join a table by its code", max_chars=12, placeholder="e.g. K7MPQ")
+        code = st.text_input("Join a table by its code", max_chars=12, placeholder="e.g. K7MPQ", key="join-code")
         if st.form_submit_button("Join", type="primary", width="stretch"):
             table = service.store.table_by_code(code)
             if table is None:
@@ -42,9 +42,8 @@ def _tables_in_progress(service: Tables) -> None:
     playing = service.store.tables("playing")
     if not playing:
         st.caption("No tables yet. Start one below.")
-    games = catalogue()
     for table in playing[:30]:
-        name = games[table.game].name if table.game in games else table.game
+        name = service.game_name(table.game)
         players = ", ".join(s.name for s in table.seats)
         with st.container(border=True):
             st.markdown(f"**{name}** · `{table.code}`  \n{players}  \n*active {context.ago(table.last_activity)}*")
@@ -64,7 +63,7 @@ def _records(service: Tables) -> None:
 
 def _new_table_form(service: Tables) -> None:
     st.subheader("New table")
-    entries = list(catalogue().values())
+    entries = list(service.entries().values())
     playable = [g for g in entries if g.id in service.game_ids()]
     for g in entries:
         if g.id not in service.game_ids() and g.problem:

@@ -17,7 +17,7 @@ import streamlit as st
 from companion import context, panels
 from companion import render as draw
 from companion.store import Seat, StoreError, TableInfo
-from companion.tables import ReplayError, Snapshot, Tables, catalogue
+from companion.tables import ReplayError, Snapshot, Tables
 from engine.core import Action, Refusal
 
 POLL_SECONDS = 1.5
@@ -47,7 +47,7 @@ class TableContext:
 
     @property
     def data(self) -> Any:
-        entry = catalogue().get(self.table.game)
+        entry = self.service.entries().get(self.table.game)
         return entry.data if entry else None
 
     @property
@@ -98,9 +98,7 @@ def render(service: Tables, code: str, token: str | None) -> None:
         st.button("Back to the lobby", on_click=context.go, width="stretch", key="back-missing")
         return
     seat = table.seat_by_token(token)
-    games = catalogue()
-    game_name = games[table.game].name if table.game in games else table.game
-    st.markdown(f"### {game_name} · `{table.code}`")
+    st.markdown(f"### {service.game_name(table.game)} · `{table.code}`")
     if token and seat is None:
         st.warning("This seat link is not valid for this table; you are watching as a spectator.")
     st.caption(f"You are **{seat.name}**." if seat else "You are watching as a spectator.")
@@ -192,8 +190,8 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
     for action in legal:
         examples.setdefault(action.kind, action)
     with st.expander("Other move (type its details)"):
+        kind = st.selectbox("Kind", list(examples), format_func=context.pretty, key="other-kind")
         with st.form("other-move"):
-            kind = st.selectbox("Kind", list(examples), format_func=context.pretty)
             sample = examples[kind] if kind else None
             fields = {key: st.text_input(context.pretty(key), value=json.dumps(value), key=f"arg-{kind}-{key}")
                       for key, value in (sample.args.items() if sample else [])}

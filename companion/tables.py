@@ -104,10 +104,18 @@ class Tables:
             raise Refusal(f"The game '{game_id}' cannot be played here yet.")
         return found
 
-    def game_ids(self) -> list[str]:
+    def entries(self) -> dict[str, GameEntry]:
+        """The games this service offers (all five, or the ones it was given), playable or not."""
         if self._games is not None:
-            return list(self._games)
-        return [g.id for g in catalogue().values() if g.playable]
+            return {gid: GameEntry(gid, getattr(g, "data", None), g) for gid, g in self._games.items()}
+        return catalogue()
+
+    def game_ids(self) -> list[str]:
+        return [g.id for g in self.entries().values() if g.playable]
+
+    def game_name(self, game_id: str) -> str:
+        entry = self.entries().get(game_id)
+        return entry.name if entry else game_id
 
     # -- creating --------------------------------------------------------------------------
 

@@ -1,0 +1,213 @@
+"""The companion's pages, run headless with Streamlit's AppTest: lobby, table (seat and spectator), look-up, CLI errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from companion_game import RaceGame  # noqa: E402
+
+from companion import cli, context, lookup  # noqa: E402
+from companion.store import Store  # noqa: E402
+from companion.tables import Tables  # noqa: E402
+
+APP = str(Path(context.__file__).with_name("app.py"))
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    svc = Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for e in at.error] + [e.value for e in at.info] + [e.value for e in at.success]
+    parts += [e.value for e in at.warning] + [h.value for h in at.subheader] + [h.value for h in at.title]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_lobby_lists_tables_and_records(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 1})
+    service.create("race", ["Cy", "Di"], {"players": 2})
+    service.act(table, 0, __import__("engine").act("roll", 0))
+    at = page()
+    assert not at.exception
+    body = texts(at)
+    assert "Tables in progress" in body and "Cy, Di" in body
+    assert "| Ann | 1 | 0 | 0 |" in body and "| Bob | 0 | 1 | 0 |" in body
+
+
+def test_create_table_from_the_form_then_hand_out_seats(service: Tables) -> None:
+    at = page()
+    at.text_input(key="seat-race-0").input("Ann")
+    at.text_input(key="seat-race-1").input("Bob")
+    at.button(key="FormSubmitter:new-race-Create table").click().run()
+    assert not at.exception, at.exception
+    tables = service.store.tables()
+    assert len(tables) == 1 and [s.name for s in tables[0].seats] == ["Ann", "Bob"]
+    assert at.query_params["table"] == tables[0].code
+    assert "open this seat" in texts(at)
+
+
+def test_create_refusal_is_shown_not_raised(service: Tables) -> None:
+    at = page()
+    at.text_area(key="opts-race").input('{"players": 2, "target": -3}')
+    at.button(key="FormSubmitter:new-race-Create table").click().run()
+    assert not at.exception
+    assert any("target must be" in e.value for e in at.error)
+    at.text_area(key="opts-race").input("{not json")
+    at.button(key="FormSubmitter:new-race-Create table").click().run()
+    assert any("not valid JSON" in e.value for e in at.error)
+    assert service.store.tables() == []
+
+
+def test_join_by_code(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page()
+    at.text_input(key="join-code").input(table.code.lower())
+    at.button(key="FormSubmitter:join-Join").click().run()
+    assert at.query_params["table"] == table.code
+    at = page()
+    at.text_input(key="join-code").input("ZZZZZ")
+    at.button(key="FormSubmitter:join-Join").click().run()
+    assert any("No table has the code" in e.value for e in at.error)
+
+
+def test_seat_sees_its_card_and_moves(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    state = service.snapshot(table).state
+    at = page(table=table.code, seat=table.seats[0].token)
+    assert not at.exception
+    body = texts(at)
+    assert "You are **Ann**" in body and state.view(0)["your_card"] in body
+    assert state.view(1)["your_card"] not in body
+    at.button(key="move-0").click().run()
+    assert service.store.head(table.id)[0] == 1
+    assert "Waiting for Bob" in texts(at)
+
+
+def test_spectator_sees_no_private_card_and_cannot_act(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    state = service.snapshot(table).state
+    at = page(table=table.code)
+    body = texts(at)
+    assert "spectator" in body
+    assert state.view(0)["your_card"] not in body and state.view(1)["your_card"] not in body
+    keys = {b.key for b in at.button}
+    assert not {"move-0", "undo", "concede"} & keys
+
+
+def test_forged_seat_token_is_a_spectator(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page(table=table.code, seat="forged-token")
+    assert "not valid for this table" in texts(at)
+    assert "move-0" not in {b.key for b in at.button}
+
+
+def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page(table=table.code, seat=table.seats[0].token)
+    at.selectbox(key="other-kind").set_value("bank").run()
+    at.text_input(key="arg-bank-amount").input("7")
+    at.button(key="FormSubmitter:other-move-Try this move").click().run()
+    assert not at.exception
+    assert any("exactly 1 point" in e.value for e in at.error)
+    assert service.store.head(table.id) == (0, 0)
+
+
+def test_undo_button_takes_back_own_move_only(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    ann.button(key="move-0").click().run()
+    bob = page(table=table.code, seat=table.seats[1].token)
+    assert bob.button(key="undo").disabled
+    ann = page(table=table.code, seat=table.seats[0].token)
+    ann.button(key="undo").click().run()
+    assert service.store.head(table.id) == (0, 0)
+
+
+def test_concede_ends_the_table(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page(table=table.code, seat=table.seats[1].token)
+    at.button(key="concede").click().run()
+    assert "Bob conceded" in texts(at) and "Ann wins" in texts(at)
+    assert "move-0" not in {b.key for b in at.button}
+
+
+def test_unknown_table_code(service: Tables) -> None:
+    at = page(table="NOPE1")
+    assert any("no table with the code" in e.value for e in at.error)
+
+
+def test_lookup_search_and_deep_link(service: Tables) -> None:
+    entry = next(e for e in lookup.index() if e.kind == "card")
+    at = page(page="lookup")
+    at.text_input(key="lookup-q").input(entry.title).run()
+    assert not at.exception
+    hit = next(b for b in at.button if entry.title in b.label)
+    hit.click().run()
+    assert at.query_params["game"] == entry.game
+    at = page(**entry.params)
+    assert not at.exception and entry.title in texts(at)
+
+
+def test_deep_link_to_a_missing_card_explains(service: Tables) -> None:
+    at = page(game="warfare", card="no-such-card")
+    assert any("has no card 'no-such-card'" in e.value for e in at.error)
+
+
+def test_lookup_finds_cards_of_every_game_with_data() -> None:
+    games = {e.game for e in lookup.index() if e.kind == "card"}
+    assert {"warfare", "medieval"} <= games
+    assert lookup.search("zzzz-nothing") == []
+
+
+def test_rule_entries_parse_headings_and_bold_rulings() -> None:
+    text = ("# Rules\nIntro.\n## Rulings\n**R1 Morale rounds down.** Half of 7 is 3.\n"
+            "**R2. Ties.** Replay.\n### R3: Heading ruling\nBody.\n## End\nBye.\n")
+    entries = lookup.rule_entries("warfare", text)
+    rules = {e.key: e for e in entries if e.kind == "rule"}
+    assert rules["R1"].title == "R1 Morale rounds down" and rules["R1"].text == "Half of 7 is 3."
+    assert rules["R3"].text == "Body."
+    assert lookup.find({"game": "warfare", "rule": "r2"}, entries) is rules["R2"]
+    assert [e.title for e in entries if e.kind == "section"] == ["Rules", "Rulings", "End"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["app", "--port", "0"], "out of range"),
+    (["app", "--port", "70000"], "out of range"),
+    (["start", "--port", "99999"], "out of range"),
+])
+def test_cli_bad_port(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_unwritable_data_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert cli.main(["app", "--data-dir", str(blocker)]) == 2
+    assert "is a file" in capsys.readouterr().err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not __import__("os").access(locked, __import__("os").W_OK):
+            assert cli.main(["app", "--data-dir", str(locked)]) == 2
+            assert "not writable" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o700)

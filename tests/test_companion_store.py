@@ -1,0 +1,235 @@
+"""The table store and the table service: persistence, concurrency, undo, seat authorisation, damaged files."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from companion_game import RaceGame, TallyGame  # noqa: E402
+
+from companion.store import Store, StoreError, check_data_dir, default_data_dir  # noqa: E402
+from companion.tables import Tables  # noqa: E402
+from engine.core import Action, Refusal  # noqa: E402
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Tables:
+    return Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame(), "tally": TallyGame()})
+
+
+def roll(service: Tables, table, seat: int):
+    return service.act(table, seat, Action("roll", seat))
+
+
+def test_create_gives_code_and_private_tokens(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob", "Cy"], {"players": 3})
+    assert len(table.code) == 5 and table.code.isupper()
+    assert [s.name for s in table.seats] == ["Ann", "Bob", "Cy"]
+    assert len({s.token for s in table.seats}) == 3
+    assert service.store.table_by_code(table.code.lower()) == table
+    assert table.seat_by_token(table.seats[1].token).seat == 1
+    assert table.seat_by_token("forged") is None and table.seat_by_token(None) is None
+
+
+def test_create_refuses_bad_options_and_names(service: Tables) -> None:
+    with pytest.raises(Refusal, match="2 to 4 players"):
+        service.create("race", ["A", "B"], {"players": 9})
+    with pytest.raises(StoreError, match="same name"):
+        service.create("race", ["Ann", "ann"], {"players": 2})
+    with pytest.raises(Refusal, match="cannot be played"):
+        service.create("chess", ["A", "B"], {})
+
+
+def test_log_survives_a_new_process(tmp_path: Path) -> None:
+    first = Tables(Store(tmp_path / "m.sqlite3"), {"race": RaceGame()})
+    table = first.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    for seat in (0, 1, 0, 1):
+        roll(first, table, seat)
+    before = first.snapshot(table).state.view(None)
+    second = Tables(Store(tmp_path / "m.sqlite3"), {"race": RaceGame()})  # a restart: empty cache
+    after = second.snapshot(second.store.table_by_code(table.code))
+    assert after.head[0] == 4
+    assert after.state.view(None) == before
+
+
+def test_undo_is_not_a_reroll(service: Tables) -> None:
+    """Chance comes from the seed and the sequence number, so undoing and redoing rolls the same die."""
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll(service, table, 0)
+    first = service.snapshot(table).state.rolls[-1]
+    service.undo(table, 0)
+    assert service.snapshot(table).state.rolls == []
+    roll(service, table, 0)
+    assert service.snapshot(table).state.rolls[-1] == first
+
+
+def test_undo_only_own_last_action(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll(service, table, 0)
+    with pytest.raises(Refusal, match="Only the player who took"):
+        service.undo(table, 1)
+    with pytest.raises(Refusal, match="Spectators"):
+        service.undo(table, None)
+    service.undo(table, 0)
+    with pytest.raises(Refusal, match="nothing to undo"):
+        service.undo(table, 0)
+
+
+def test_seat_acts_only_for_itself_and_spectators_never(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    with pytest.raises(Refusal, match="own seat"):
+        service.act(table, 1, Action("roll", 0))
+    with pytest.raises(Refusal, match="Spectators cannot act"):
+        service.act(table, None, Action("roll", 0))
+    with pytest.raises(Refusal, match="not your turn"):
+        roll(service, table, 1)
+    with pytest.raises(Refusal, match="Spectators cannot concede"):
+        service.concede(table, None)
+    assert service.store.head(table.id) == (0, 0)
+
+
+def test_refusal_leaves_log_and_cache_unchanged(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    roll(service, table, 0)
+    before = service.snapshot(table)
+    with pytest.raises(Refusal, match="exactly 1"):
+        service.act(table, 1, Action("bank", 1, {"amount": 5}))
+    after = service.snapshot(table)
+    assert after.head == before.head and after.state.view(None) == before.state.view(None)
+
+
+def test_private_view_is_private(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    state = service.snapshot(table).state
+    assert "your_card" not in state.view(None)
+    assert state.view(0)["your_card"] != state.view(1)["your_card"]
+
+
+def test_game_end_records_results_and_blocks_further_moves(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 1})
+    roll(service, table, 0)
+    ended = service.store.table(table.id)
+    assert ended.status == "ended" and ended.winner == 0
+    records = {r.name: (r.wins, r.losses) for r in service.store.records()}
+    assert records == {"Ann": (1, 0), "Bob": (0, 1)}
+    with pytest.raises(StoreError, match="has ended"):
+        roll(service, ended, 1)
+    with pytest.raises(Refusal, match="has ended"):
+        service.undo(ended, 0)
+
+
+def test_concede_two_players_and_many(service: Tables) -> None:
+    duel = service.create("race", ["Ann", "Bob"], {"players": 2})
+    service.concede(duel, 1)
+    assert service.store.table(duel.id).winner == 0
+    crowd = service.create("race", ["Ann", "Bob", "Cy"], {"players": 3})
+    service.concede(crowd, 2)
+    assert service.store.table(crowd.id).winner is None
+    records = {r.name: (r.wins, r.losses) for r in service.store.records()}
+    assert records == {"Ann": (1, 0), "Bob": (0, 1), "Cy": (0, 1)}
+    with pytest.raises(Refusal, match="already ended"):
+        service.concede(crowd, 0)
+
+
+def test_concurrent_phones_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    """Six threads, each its own Tables (as separate server processes would be), race to add to one tally."""
+    path = tmp_path / "m.sqlite3"
+    setup = Tables(Store(path), {"tally": TallyGame()})
+    table = setup.create("tally", [f"P{i}" for i in range(6)], {"players": 6})
+    shared = Tables(Store(path), {"tally": TallyGame()})
+    per_thread = 40
+    accepted: list[list[int]] = [[] for _ in range(6)]
+    errors: list[BaseException] = []
+
+    def phone(seat: int) -> None:
+        service = shared if seat % 2 else Tables(Store(path), {"tally": TallyGame()})
+        done = 0
+        while done < per_thread:
+            snap = service.snapshot(table)
+            action = snap.state.legal_actions(seat)[0]
+            try:
+                result = service.act(table, seat, action)
+            except Refusal:
+                continue  # another phone got there first: the engine re-verified and refused a stale count
+            except BaseException as err:  # pragma: no cover - reported below
+                errors.append(err)
+                return
+            accepted[seat].append(result.head[0])
+            done += 1
+
+    threads = [threading.Thread(target=phone, args=(s,)) for s in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    log = setup.store.log(table.id)
+    seqs = [e.seq for e in log]
+    assert seqs == list(range(1, 6 * per_thread + 1))
+    assert sorted(s for a in accepted for s in a) == seqs
+    assert [e.action["args"]["n"] for e in log] == seqs
+    assert setup.snapshot(table).state.counts == [per_thread] * 6
+
+
+def test_unique_seq_is_enforced_by_the_database(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    roll(service, table, 0)
+    with sqlite3.connect(service.store.path) as conn, pytest.raises(sqlite3.IntegrityError):
+        conn.execute("INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?, 1, 0, '{}', 0)", (table.id,))
+
+
+def test_cache_follows_undo_then_new_action(tmp_path: Path) -> None:
+    """Another process undoes and acts again at the same seq: the cache must notice the different action."""
+    path = tmp_path / "m.sqlite3"
+    a = Tables(Store(path), {"race": RaceGame()})
+    b = Tables(Store(path), {"race": RaceGame()})
+    table = a.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll(a, table, 0)
+    assert a.snapshot(table).state.rolls
+    b.undo(table, 0)
+    b.act(table, 0, Action("bank", 0, {"amount": 1}))
+    assert a.snapshot(table).state.rolls == [1]
+
+
+def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    path.write_bytes(b"this is not a database at all" * 100)
+    store = Store(path)
+    assert store.notice and "could not be read" in store.notice
+    kept = list(tmp_path.glob("muster.sqlite3.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_bytes().startswith(b"this is not")
+    assert store.tables() == []
+    path.write_bytes(b"garbage again" * 100)
+    Store(path)
+    assert len(list(tmp_path.glob("muster.sqlite3.corrupt-*"))) == 2  # the first one is never overwritten
+
+
+def test_foreign_sqlite_file_is_kept_aside(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+    store = Store(path)
+    assert store.notice and "not a Muster table store" in store.notice
+    assert len(list(tmp_path.glob("muster.sqlite3.corrupt-*"))) == 1
+
+
+def test_missing_file_starts_fresh_without_a_warning(tmp_path: Path) -> None:
+    store = Store(tmp_path / "new" / "muster.sqlite3")
+    assert store.notice is None and store.tables() == []
+
+
+def test_data_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MUSTER_DATA_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert default_data_dir() == tmp_path / "xdg" / "muster"
+    monkeypatch.setenv("MUSTER_DATA_DIR", str(tmp_path / "mine"))
+    assert default_data_dir() == tmp_path / "mine"
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(StoreError, match="is a file"):
+        check_data_dir(tmp_path / "file")
