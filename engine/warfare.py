@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations, product
+from itertools import combinations, product, repeat
 from typing import Any, Protocol
 
 from cards.load import GameData
@@ -159,10 +159,11 @@ class WarfareGame(Game["WarfareState"]):
         self.counters: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in r.counters.items()}
         # Per-card lookups, so listing moves is a few list reads per card.
         self.is_unit = [t in self.unit_types for t in self.types]
-        self.powers: list[tuple[str, ...]] = [
-            tuple(k for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
-            for t in self.types]
-        self.harasses = [t in self.harass_types for t in self.types]
+        self.powers: list[tuple[tuple[str, int], ...]] = [
+            tuple((k, c) for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
+            for c, t in enumerate(self.types)]
+        self.harass_moves: list[tuple[str, int] | None] = [
+            ("harass", c) if t in self.harass_types else None for c, t in enumerate(self.types)]
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -274,14 +275,16 @@ class WarfareState(State):
         if step == DEPLOY:
             harass = bool(self.hands[1 - who])
             powers = g.powers
-            harasses = g.harasses
-            for c in hand:
-                for kind in powers[c]:
-                    out.append((kind, c))
-                if harass and harasses[c]:
-                    out.append(("harass", c))
+            harass_moves = g.harass_moves
             is_unit = g.is_unit
-            if any(is_unit[c] for c in hand):
+            has_unit = False
+            for c in hand:
+                out.extend(powers[c])
+                if harass and harass_moves[c]:
+                    out.append(harass_moves[c])  # type: ignore[arg-type]
+                if is_unit[c]:
+                    has_unit = True
+            if has_unit:
                 out.append(("attack", None))
             out.append(("hold", None))
         elif step == BLUNDER:
@@ -294,7 +297,7 @@ class WarfareState(State):
                     by_type.setdefault(types[c], []).append(c)
             for group in by_type.values():
                 for size in range(1, len(group) + 1):
-                    out.extend(("units", combo) for combo in combinations(group, size))
+                    out.extend(zip(repeat("units"), combinations(group, size)))
         elif step == COUNTER:
             for c in hand:
                 allowed = g.counters.get(types[c])
@@ -302,27 +305,29 @@ class WarfareState(State):
                     out.extend(("counter", (c, u)) for u in self.units if types[u] in allowed)
             out.append(("pass", None))
         elif step == SUPPORT:
-            out = [("support", combo) for combo in self._support_choices()]
+            out = list(zip(repeat("support"), self._support_choices()))
         elif step == MORALE:
             if self.morale_used < g.rules.morale_per_attack:
                 out = [("morale", c) for c in hand if types[c] in g.morale_types]
             out.append(("pass", None))
         elif step == EXCHANGE:
             for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
-                out.extend(("exchange", combo) for combo in combinations(hand, size))
+                out.extend(zip(repeat("exchange"), combinations(hand, size)))
         elif step == DISCARD:
             out = [("discard", c) for c in hand]
         return out
 
-    def play_random(self, rng: random.Random) -> None:
-        """Play uniformly random legal moves to the end: the fast path for benchmarks and soak tests.
+    def play_random(self, rng: random.Random, max_moves: int | None = None) -> None:
+        """Play uniformly random legal moves (to the end, or `max_moves` of them): the fast path for playouts.
 
         It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())`
         followed by `apply(action, rng)`, without building, verifying or translating actions.
         """
-        while self.step != OVER:
+        left = -1 if max_moves is None else max_moves
+        while self.step != OVER and left != 0:
             kind, payload = rng.choice(self._moves())
             self._do(kind, payload, rng)
+            left -= 1
 
     def _support_choices(self) -> list[tuple[int, ...]]:
         """Every legal support set: any matching tactics, and up to the limit of each Strategy type."""

@@ -1,0 +1,169 @@
+"""Napoleonic Warfare over many seeded random games: invariants, determinism, undo and golden replays.
+
+Run `python tests/test_warfare_random.py --write` to re-record the golden games after a deliberate
+rules change (then review the diff of tests/golden/warfare_*.json).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cards import load_game
+from engine.core import Action, Match, random_policy
+from engine.warfare import OVER, WarfareState, make_game
+
+GAME = make_game(load_game("warfare"))
+RULES = GAME.rules
+GOLDEN = Path(__file__).parent / "golden"
+GOLDEN_SEEDS = {"warfare_random_7.json": ("random", 7), "warfare_random_2024.json": ("random", 2024),
+                "warfare_aggressive_11.json": ("aggressive", 11)}
+
+
+def check_invariants(state: WarfareState) -> None:
+    """Every card in exactly one place; nothing negative; the table is empty outside an attack."""
+    piles = state.hands[0] + state.hands[1] + state.deck + state.discard + state.units + state.support
+    assert len(piles) == len(set(piles)) == len(GAME.cards)
+    assert all(0 <= t <= RULES.starting_troops for t in state.troops)
+    assert state.actions <= RULES.action_limit and state.turn <= RULES.turn_limit
+    if state.step in ("deploy", "blunder", "units", "exchange", "discard", "over"):
+        assert not state.units and not state.support
+    if state.is_terminal:
+        assert state.legal_actions() == [] and state.players_to_act() == []
+        if state.end_reason == "troops":
+            assert state.troops[1 - state.winner] == 0  # type: ignore[index]
+    else:
+        assert state.players_to_act() == [state.current_player]
+        assert state.legal_actions()
+
+
+def play_stepwise(seed: int) -> WarfareState:
+    """A random game through the public API, checking invariants after every action."""
+    rng = random.Random(seed)
+    state = GAME.new_state(rng, {})
+    check_invariants(state)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        action = rng.choice(legal)
+        assert state.can(action)
+        state.apply(action, rng)
+        check_invariants(state)
+    return state
+
+
+def test_invariants_over_many_random_games() -> None:
+    ends = set()
+    for seed in range(100):
+        ends.add(play_stepwise(seed).end_reason)
+    assert "troops" in ends
+
+
+def test_every_fast_random_game_ends_within_the_limits() -> None:
+    """Fifteen hundred games on the fast path, with the invariants checked every few moves."""
+    winners = {0: 0, 1: 0, None: 0}
+    for seed in range(1000, 2500):
+        rng = random.Random(seed)
+        state = GAME.new_state(rng, {})
+        while not state.is_terminal:
+            state.play_random(rng, max_moves=25)
+            check_invariants(state)
+        winners[state.winner] += 1
+    assert winners[0] > 400 and winners[1] > 400
+
+
+def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
+    for seed in range(5):
+        slow = play_stepwise(seed)
+        rng = random.Random(seed)
+        fast = GAME.new_state(rng, {})
+        fast.play_random(rng)
+        assert fast.snapshot() == slow.snapshot()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_same_seed_same_game(seed: int) -> None:
+    def run() -> tuple[list[Action], dict[str, Any]]:
+        match = Match(GAME, seed)
+        match.play_out(random_policy, random.Random(seed), max_actions=300)
+        return match.log, match.state.snapshot()
+
+    assert run() == run()
+
+
+def test_clone_is_independent() -> None:
+    rng = random.Random(3)
+    state = GAME.new_state(rng, {})
+    copy = state.clone()
+    before = copy.snapshot()
+    state.play_random(rng)
+    assert copy.snapshot() == before and copy.legal_actions()
+
+
+@pytest.mark.parametrize(("policy_name", "seed", "cap"), [("random", 1, 150), ("random", 2, 150),
+                                                         ("aggressive", 11, None)])
+def test_undo_to_the_start_retraces_every_state(policy_name: str, seed: int, cap: int | None) -> None:
+    """Undo after every step of a game (the aggressive one complete) gives back each earlier state."""
+    policy = aggressive_policy if policy_name == "aggressive" else random_policy
+    match = Match(GAME, seed)
+    rng = random.Random(seed)
+    snapshots = [match.state.snapshot()]
+    while not match.state.is_terminal and (cap is None or len(match.log) < cap):
+        match.apply(policy(match.state, match.state.legal_actions(), rng))
+        snapshots.append(match.state.snapshot())
+    assert cap is not None or match.state.is_terminal
+    snapshots.pop()
+    while match.log:
+        match.undo()
+        assert match.state.snapshot() == snapshots.pop()
+    assert not snapshots
+
+
+def aggressive_policy(state: Any, legal: list[Action], rng: random.Random) -> Action:
+    """Attack whenever possible with the most cards; defend with every card allowed."""
+    by_kind: dict[str, list[Action]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    for kind in ("attack", "blunder", "counter", "morale"):
+        if kind in by_kind:
+            return rng.choice(by_kind[kind])
+    for kind in ("units", "support"):
+        if kind in by_kind:
+            return max(by_kind[kind], key=lambda a: len(a.args["cards"]))
+    return rng.choice(legal)
+
+
+def final_summary(state: WarfareState) -> dict[str, Any]:
+    snap = state.snapshot()
+    keys = ("turn", "active", "step", "troops", "hand_counts", "deck_count", "winner", "end_reason", "hands", "discard")
+    return {k: snap[k] for k in keys}
+
+
+def record(policy_name: str, seed: int) -> dict[str, Any]:
+    policy = aggressive_policy if policy_name == "aggressive" else random_policy
+    match = Match(GAME, seed)
+    match.play_out(policy, random.Random(seed))
+    return {"game": "warfare", "seed": seed, "options": {}, "policy": policy_name,
+            "log": [a.to_json() for a in match.log], "final": final_summary(match.state)}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_SEEDS))
+def test_golden_game_replays_to_its_recorded_end(name: str) -> None:
+    golden = json.loads((GOLDEN / name).read_text())
+    match = Match(GAME, golden["seed"], golden["options"], [Action.from_json(a) for a in golden["log"]])
+    assert match.state.step == OVER
+    assert final_summary(match.state) == golden["final"]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        GOLDEN.mkdir(exist_ok=True)
+        for file_name, (policy_name, golden_seed) in GOLDEN_SEEDS.items():
+            (GOLDEN / file_name).write_text(json.dumps(record(policy_name, golden_seed), indent=0) + "\n")
