@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import Action, Game, Refusal, State
 
@@ -60,8 +60,19 @@ class MedievalGame(Game["MedievalState"]):
         self.beside: list[bool] = [c.design.beside for c in self.cards]
         self.event: list[bool] = [c.design.kind == "event" for c in self.cards]
         self.design: list[str] = [c.design.id for c in self.cards]
+        # For a hand of k cards, every placement as: column -> position in the hand, or None.
+        self.slots: list[list[tuple[int | None, ...]]] = [self._slots(k) for k in range(self.columns + 1)]
         self.column_names: list[str] = (["left", "centre", "right"] if self.columns == 3
                                         else [f"column {c + 1}" for c in range(self.columns)])
+
+    def _slots(self, k: int) -> list[tuple[int | None, ...]]:
+        out = []
+        for cols in itertools.permutations(range(self.columns), k):
+            slots: list[int | None] = [None] * self.columns
+            for position, col in enumerate(cols):
+                slots[col] = position
+            out.append(tuple(slots))
+        return out
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """The only option is `decks`: stacked draw decks (top card first) for lessons and tests (R13)."""
@@ -104,8 +115,7 @@ class MedievalGame(Game["MedievalState"]):
         return state
 
 
-@dataclass(frozen=True)
-class ColumnResult:
+class ColumnResult(NamedTuple):
     """How one column of a finished battle ended, kept so players can see what happened."""
 
     cards: tuple[tuple[Entry, ...], tuple[Entry, ...]]
@@ -128,6 +138,7 @@ class MedievalState(State):
         self.beside: list[list[int]] = [[], []]
         self.table: list[list[list[Entry]]] = [[[], []] for _ in range(cols)]
         self.pending: list[list[int | None] | None] = [None, None]
+        self._legal: list[list[Action] | None] = [None, None]  # this battle's placements, built once
         self.battle = 0
         self.over = False
         self._winner: int | None = None
@@ -151,20 +162,18 @@ class MedievalState(State):
         out: list[Action] = []
         for p in self.players_to_act():
             if player is None or p == player:
-                out.extend(Action(PLACE, p, {"cards": cards}) for cards in self._placements(p))
+                cached = self._legal[p]
+                if cached is None:
+                    cached = self._legal[p] = [Action(PLACE, p, {"cards": cards}) for cards in self._placements(p)]
+                out.extend(cached)
         return out
 
     def _placements(self, player: int) -> list[list[str | None]]:
         """Every way to put the hand one card per column (R3); a short hand leaves columns empty."""
         ids = self.game.ids
         hand = self.hands[player]
-        out = []
-        for cols in itertools.permutations(range(self.game.columns), len(hand)):
-            cards: list[str | None] = [None] * self.game.columns
-            for card, col in zip(hand, cols):
-                cards[col] = ids[card]
-            out.append(cards)
-        return out
+        return [[None if slot is None else ids[hand[slot]] for slot in slots]
+                for slots in self.game.slots[len(hand)]]
 
     def verify(self, action: Action) -> None:
         g = self.game
@@ -354,6 +363,7 @@ class MedievalState(State):
                         self._play(p, col, card, False, rng)
             self.hands[p] = []
             self.pending[p] = None
+            self._legal[p] = None
         self._resolve(rng)
         self._next_battle(rng)
 
@@ -399,7 +409,7 @@ class MedievalState(State):
             sides = self.table[c]
             for p in (0, 1):
                 pile = self.survivors[p] if winner == p else self.graveyard[p]
-                pile.extend(card for card, _ in sides[p])
+                pile.extend([card for card, _ in sides[p]])
             results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome, rounds[c]))
             self.table[c] = [[], []]
         self.last_battle = results
