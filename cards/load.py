@@ -79,6 +79,7 @@ class PhysicalCard:
     id: str
     design: CardRow
     copy: int
+    table: str = "cards"
 
     @property
     def name(self) -> str:
@@ -116,17 +117,21 @@ class GameData:
             copies = getattr(row, "copies", 1)
             for k in range(1, copies + 1):
                 card_id = row.id if copies == 1 else f"{row.id}-{k}"
-                cards.append(PhysicalCard(card_id, row, k))
+                cards.append(PhysicalCard(card_id, row, k, table))
         return cards
+
+    def card_tables(self) -> list[str]:
+        """The tables whose rows are printed pieces with copies, in file order."""
+        return [name for name, rows in self.tables.items() if rows and isinstance(rows[0], CardRow)]
+
+    def all_cards(self) -> list[PhysicalCard]:
+        """Every physical piece of every card table (decks, tokens, tiles)."""
+        return [card for name in self.card_tables() for card in self.deck(name)]
 
     @cached_property
     def card_index(self) -> dict[str, PhysicalCard]:
-        """Physical card id -> card, over every table that has copies."""
-        index: dict[str, PhysicalCard] = {}
-        for name, rows in self.tables.items():
-            if rows and isinstance(rows[0], CardRow):
-                index.update((c.id, c) for c in self.deck(name))
-        return index
+        """Physical card id -> card, over every card table (ids are unique across them)."""
+        return {card.id: card for card in self.all_cards()}
 
 
 def game_ids(root: Path | None = None) -> list[str]:
@@ -199,6 +204,7 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
         rows, table_problems = read_table(path, model)
         tables[name] = rows
         problems.extend(table_problems)
+    problems.extend(_shared_ids(tables, files))
     if problems:
         raise DataError(problems)
     data = GameData(header.id, header.name, header.min_players, header.max_players,
@@ -253,6 +259,22 @@ def read_table(path: Path, model: type[Row]) -> tuple[list[Row], list[Problem]]:
             seen[row.id] = line
             rows.append(row)
     return rows, problems
+
+
+def _shared_ids(tables: dict[str, list[Row]], files: dict[str, Path]) -> list[Problem]:
+    """Design ids are the printed QR codes' targets, so two card tables may not share one."""
+    owner: dict[str, str] = {}
+    problems = []
+    for name, rows in tables.items():
+        if not rows or not isinstance(rows[0], CardRow):
+            continue
+        for row in rows:
+            if row.id in owner:
+                problems.append(Problem(str(files[name]), f"id is already used in table '{owner[row.id]}'",
+                                        field="id", value=row.id))
+            else:
+                owner[row.id] = name
+    return problems
 
 
 def _schema(game_id: str, game_file: Path) -> ModuleType:

@@ -42,8 +42,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 def deck_entries(game: GameData) -> list[dict[str, object]]:
     """One entry per physical card, with every field of its design."""
     entries = []
-    for card in game.deck():
+    tables = game.card_tables()
+    for card in game.all_cards():
         entry: dict[str, object] = {"id": card.id, "name": card.name, "type": card.type}
+        if len(tables) > 1:
+            entry["table"] = card.table
         for key, value in card.design.model_dump().items():
             if key not in ("id", "name", "type", "copies"):
                 entry[key] = value

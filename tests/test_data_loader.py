@@ -158,3 +158,11 @@ def test_fuzzed_cell_either_loads_or_names_its_place(tmp_path_factory, cell: str
         for problem in err.problems:
             assert problem.file == str(path) or problem.file.endswith("game.toml")
             assert problem.message
+
+
+def test_design_ids_are_unique_across_card_tables(cards_copy: Path) -> None:
+    """Printed QR codes name a design by id alone, so tables of one game may not share ids."""
+    path = cards_copy / "imperial" / "tokens.csv"
+    rewrite_csv(path, lambda rows: rows[1].__setitem__(0, "pikemen"))
+    messages = problems_of(cards_copy, "imperial")
+    assert f"{path}: [id = 'pikemen'] id is already used in table 'military'" in messages
