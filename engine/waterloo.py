@@ -2,9 +2,9 @@
 
 One `WaterlooState` runs a whole game: hand after hand of ante, deal, betting, drawing
 turns, final betting, reserve swap, showdown and Scout burns, until one player holds every
-chip. Bets stay in front of their owners until the hand is settled (R4), raises are capped
-so nobody is ever forced short (R3), and the draw pile, reserves and community cards live
-across hands (R9, R10). Every physical card is always in exactly one place.
+chip. Bets stay in front of their owners until the hand is settled (R15), raises are capped
+so nobody is ever forced short (R4), and the draw pile, reserves and community cards live
+across hands (R18, R19). Every physical card is always in exactly one place.
 """
 
 from __future__ import annotations
@@ -134,14 +134,14 @@ class WaterlooState(State):
         return max(self.bets) - self.bets[p]
 
     def _raise_cap(self) -> tuple[int, int]:
-        """The largest raise every live player could match (R3), and the player who limits it."""
+        """The largest raise every live player could match (R4), and the player who limits it."""
         top = max(self.bets)
         poorest = min(self._live(), key=lambda q: self.bets[q] + self.chips[q])
         return self.bets[poorest] + self.chips[poorest] - top, poorest
 
     # -- setup and hand flow ------------------------------------------------------------------
     def _deal_table(self) -> None:
-        """Reserves (one card per slot) for every player still in, and the community cards (R10)."""
+        """Reserves (one card per slot) for every player still in, and the community cards (R19)."""
         for p in range(self.n):
             self.reserves[p] = {} if self.out[p] else {slot: self.deck.pop() for slot in self.rules.reserve_slots}
         self.community = [self.deck.pop() for _ in range(self.rules.community_cards)]
@@ -219,13 +219,13 @@ class WaterlooState(State):
             self._settle(winners, rng)
 
     def _scout_saving(self, p: int) -> int:
-        """Chips a Scout burn saves (R7): a share of the bet rounded down, or all of it with an Officer."""
+        """Chips a Scout burn saves (R17): a share of the bet rounded down, or all of it with an Officer."""
         officer = any(c in self.game.officers for c in self.hands[p])
         percent = self.rules.scout_save_percent_with_officer if officer else self.rules.scout_save_percent
         return self.bets[p] * percent // 100
 
     def _settle(self, winners: list[int], rng: random.Random) -> None:
-        """Winners collect every bet not saved by a Scout; a tie splits it, odd chips from the button's left (R5)."""
+        """Winners collect every bet not saved by a Scout; a tie splits it, odd chips from the button's left (R16)."""
         for p in range(self.n):
             self.chips[p] += self.saved[p]
             self.bets[p] -= self.saved[p]

@@ -49,21 +49,25 @@ Role = tuple[int, int, int]
 Group = tuple[int, int, int, bool, tuple[int, ...]]
 
 
-@dataclass(frozen=True)
 class Layout:
-    """One way of reading a hand: its matching sets and its loose cards."""
+    """One way of reading a hand: its matching sets and its loose cards, indexed for the detectors."""
 
-    kinds: tuple[int, ...]
-    values: tuple[int, ...]
-    sets: tuple[Group, ...]
-    loose: tuple[int, ...]
-    stands: dict[int, int]
+    __slots__ = ("kinds", "values", "sets", "loose", "stands", "_loose_by_kind")
+
+    def __init__(self, kinds: tuple[int, ...], values: tuple[int, ...], sets: list[Group],
+                 loose: tuple[int, ...], stands: dict[int, int]) -> None:
+        self.kinds, self.values, self.loose, self.stands = kinds, values, loose, stands
+        self.sets = sorted(sets, key=lambda g: g[2] + (WILD if g[3] else 0))
+        by_kind: dict[int, list[int]] = {}
+        for p in sorted(loose, key=self.code):
+            by_kind.setdefault(kinds[p], []).append(p)
+        self._loose_by_kind = by_kind
 
     def code(self, pos: int) -> int:
         return self.values[pos] or NO_VALUE
 
     def set_roles(self, group: Group) -> list[Role]:
-        size, _kind, value, wild, members = group
+        _size, _kind, value, wild, members = group
         code = value + (WILD if wild else 0)
         return [(p, code, self.stands.get(p, -1)) for p in members]
 
@@ -72,12 +76,12 @@ class Layout:
         return sorted(((p, self.code(p), -1) for p in rest), key=lambda r: r[1])
 
     def loose_of(self, kind: int) -> list[int]:
-        return sorted((p for p in self.loose if self.kinds[p] == kind), key=self.code)
+        """Loose cards of a kind, strongest first."""
+        return self._loose_by_kind.get(kind, [])
 
     def sets_of(self, size: int, kind: int | None = None, natural: bool = False) -> list[Group]:
-        found = [g for g in self.sets if g[0] == size and (kind is None or g[1] == kind)
-                 and not (natural and g[3])]
-        return sorted(found, key=lambda g: g[2] + (WILD if g[3] else 0))
+        """Sets of exactly `size` cards (of `kind`; without wilds if `natural`), strongest first."""
+        return [g for g in self.sets if g[0] == size and (kind is None or g[1] == kind) and not (natural and g[3])]
 
 
 Detector = Callable[[Layout], list[Role] | None]
@@ -158,8 +162,10 @@ def _two_pair(officer: bool) -> Detector:
 def _fix_bayonets(size: int) -> Detector:
     def detect(layout: Layout) -> list[Role] | None:
         bayonets = layout.loose_of(FB)
+        if not bayonets:
+            return None
         groups = layout.sets_of(size, INF, natural=size > 2)
-        if not bayonets or not groups:
+        if not groups:
             return None
         return _complete(layout, [(bayonets[0], NO_VALUE, -1)] + layout.set_roles(groups[0]))
     return detect
@@ -280,7 +286,7 @@ class Evaluator:
             sets += [(2, kinds[t], values[t], True, (t, w)) for w, t in stands.items()]
             grouped = {p for g in sets for p in g[4]}
             loose = tuple(p for p in range(len(designs)) if p not in grouped)
-            yield Layout(kinds, values, tuple(sets), loose, stands)
+            yield Layout(kinds, values, sets, loose, stands)
 
     def score(self, cards: Sequence[str]) -> Score:
         """Score a hand of physical card ids."""
@@ -324,13 +330,27 @@ class Evaluator:
 
     @cached_property
     def card_primes(self) -> dict[str, int]:
-        """Physical card id -> its design's prime, for `strength`."""
+        """Physical card id -> its design's prime; a hand's product names its design multiset."""
         return {c: self._primes[d.index] for c, d in self.design_of.items()}
+
+    @cached_property
+    def ranker(self) -> Callable[[Sequence[str]], int]:
+        """A fast `strength` for hot loops: the table and primes are bound into a closure."""
+        primes, table = self.card_primes, self.table
+
+        def strength(cards: Sequence[str]) -> int:
+            a, b, c, d, e = cards
+            return table[primes[a] * primes[b] * primes[c] * primes[d] * primes[e]]
+        return strength
+
+    def rank_many(self, hands: Sequence[Sequence[str]]) -> list[int]:
+        """Strengths of many hands in one call (a table's showdown, a benchmark batch)."""
+        primes, table = self.card_primes, self.table
+        return [table[primes[a] * primes[b] * primes[c] * primes[d] * primes[e]] for a, b, c, d, e in hands]
 
     def strength(self, cards: Sequence[str]) -> int:
         """Dense strength from the lookup table: higher is stronger, equal means a tie."""
-        p = self.card_primes
-        return self.table[p[cards[0]] * p[cards[1]] * p[cards[2]] * p[cards[3]] * p[cards[4]]]
+        return self.ranker(cards)
 
 
 def hands_of(designs: Sequence[Design], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
