@@ -1,0 +1,82 @@
+"""Napoleonic Warfare benchmark: complete random games per second on one core.
+
+Three figures: the playout fast path (`WarfareState.play_random`: same choices as the public API,
+without building or verifying actions), uniformly random play through the public API
+(`legal_actions` + `apply`), and the same through `engine.core.Match` (per-step seeded chance,
+as the companion plays). Each is the best of three runs, timed by wall clock and by the
+process's CPU time (the second is steadier on a shared machine). Run: python bench/bench_warfare.py
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import random
+import time
+from collections.abc import Callable
+
+import cards
+from engine.core import Match, random_policy
+from engine.warfare import WarfareGame, make_game
+
+
+def fast_games(game: WarfareGame, seeds: range) -> int:
+    """One random game per seed on the fast path; returns the decisions made."""
+    actions = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(rng, {})
+        state.play_random(rng)
+        actions += state.actions
+    return actions
+
+
+def api_games(game: WarfareGame, seeds: range) -> int:
+    actions = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(rng, {})
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()), rng)
+        actions += state.actions
+    return actions
+
+
+def match_games(game: WarfareGame, seeds: range) -> int:
+    actions = 0
+    for seed in seeds:
+        match = Match(game, seed)
+        match.play_out(random_policy, random.Random(seed))
+        actions += len(match.log)
+    return actions
+
+
+def rate(run: Callable[[WarfareGame, range], int], game: WarfareGame, games: int) -> tuple[float, float, float]:
+    """Best of three: (games per wall second, games per CPU second, decisions per game)."""
+    wall = cpu = float("inf")
+    actions = 0
+    for _ in range(3):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        actions = run(game, range(games))
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return games / wall, games / cpu, actions / games
+
+
+def main() -> None:
+    game = make_game(cards.load_game("warfare"))
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+               platform.processor())
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{now}; machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}")
+    for label, run, games in (("random games, fast path", fast_games, 1000),
+                              ("random games, engine API", api_games, 300),
+                              ("random games, through Match", match_games, 100)):
+        wall, per_cpu, actions = rate(run, game, games)
+        print(f"{label:30s} {wall:7.0f} games/s wall  {per_cpu:7.0f} games/s CPU  "
+              f"({actions:.0f} decisions per game, {games} games)")
+
+
+if __name__ == "__main__":
+    main()
