@@ -307,8 +307,7 @@ class WarfareState(State):
         elif step == SUPPORT:
             out = list(zip(repeat("support"), self._support_choices()))
         elif step == MORALE:
-            if self.morale_used < g.rules.morale_per_attack:
-                out = [("morale", c) for c in hand if types[c] in g.morale_types]
+            out = [("morale", c) for c in hand if types[c] in g.morale_types]
             out.append(("pass", None))
         elif step == EXCHANGE:
             for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
@@ -381,11 +380,8 @@ class WarfareState(State):
                     raise Refusal("Your opponent has no cards left to discard.")
             if kind == "blunder" and t not in g.blunder_types:
                 raise Refusal(f"{what} cannot call off an attack: only {_names(rules.blunder_types)} cards can.")
-            if kind == "morale":
-                if t not in g.morale_types:
-                    raise Refusal(f"{what} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
-                if self.morale_used >= rules.morale_per_attack:
-                    raise Refusal("You have already reduced the casualties of this attack.")
+            if kind == "morale" and t not in g.morale_types:
+                raise Refusal(f"{what} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
             if kind == "counter":
                 target = self._card_in(self.units, action.get("target"), "the attack")
                 verify_counter(row, g.rows[target], rules)

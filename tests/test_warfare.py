@@ -401,3 +401,33 @@ def test_views_are_json_ready_and_hide_hands() -> None:
     assert "hand" not in spectator and "opponent_hand" not in spectator
     assert json.loads(json.dumps(state.view(0))) == state.view(0)
     assert isinstance(GAME, WarfareGame) and state.step == DEPLOY and OVER == "over"
+
+
+def test_r12_a_designer_may_allow_two_morale_cards() -> None:
+    """morale_per_attack is data: with 2, the defender may halve twice (21 -> 10 -> 5)."""
+    import dataclasses
+    data = load_game("warfare")
+    game = make_game(dataclasses.replace(data, rules=data.rules.model_copy(update={"morale_per_attack": 2})))
+    ix = game.index
+    units = ["grenadiers", "old-guard", "musketeers", "sappers"]
+    state = WarfareState(game, [], [[ix[c] for c in units + ["square-formation", "volley-fire", "captain"]],
+                                    [ix["rally"], ix["discipline"], ix["lost-orders"]]])
+    state.deck = [ix[c] for c in game.ids if c not in units + ["square-formation", "volley-fire", "captain",
+                                                                "rally", "discipline", "lost-orders"]]
+    attack_with(state, units)
+    do(state, "pass", 1)
+    do(state, "support", 0, cards=["square-formation", "volley-fire", "captain"])
+    do(state, "morale", 1, card="rally")
+    assert state.step == MORALE and state.view(None)["attack"]["casualties"]["inflicted"] == 10
+    do(state, "morale", 1, card="discipline")
+    assert state.troops == [100, 95]
+
+
+def test_r18_random_discards_are_public() -> None:
+    state = position(["mortars", "grenadiers"], ["broken", "redoubt"])
+    do(state, "harass", 0, card="mortars", seed=1)
+    spectator = state.view(None)
+    lost = state.last["lost"] if state.last else None
+    assert spectator["discard"] == ["mortars", lost] and lost in ("broken", "redoubt")
+    assert spectator["last"] == {"event": "harass", "player": 0, "card": "mortars", "lost": lost}
+    assert spectator["hand_counts"] == [1, 1] and "deck" not in spectator
