@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from cards.load import GameData
@@ -73,8 +74,25 @@ class Config:
     rout_ratio: int
     reinforcement_calls: int
     supply: tuple[str, ...]
+    supply_by_type: Mapping[str, tuple[str, ...]]
     kind: Mapping[str, str]
     defaults: Mapping[str, Any]
+
+
+Pile = dict[str, list[str]]
+"""Cards of one place, by type: copies of a type are interchangeable, so only counts matter to play."""
+
+
+def _pile() -> Pile:
+    return {PIKEMEN: [], MUSKETEERS: [], CAVALRY: []}
+
+
+def _size(pile: Pile) -> int:
+    return len(pile[PIKEMEN]) + len(pile[MUSKETEERS]) + len(pile[CAVALRY])
+
+
+def _counts(pile: Pile) -> dict[str, int]:
+    return {PIKEMEN: len(pile[PIKEMEN]), MUSKETEERS: len(pile[MUSKETEERS]), CAVALRY: len(pile[CAVALRY])}
 
 
 def _names(types: list[str]) -> str:
@@ -85,29 +103,41 @@ def _names(types: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _sorted(types: list[str]) -> list[str]:
-    return sorted(types, key=TYPES.index)
+@lru_cache(maxsize=None)
+def _choices(counts: tuple[int, int, int], size: int, allowed: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct choice of `size` cards by type, given (pikemen, musketeers, cavalry) counts."""
+    have = dict(zip(TYPES, counts))
+    out: list[tuple[str, ...]] = []
 
-
-def _multisets(counts: Mapping[str, int], size: int, allowed: tuple[str, ...] = TYPES) -> list[list[str]]:
-    """Every distinct choice of `size` cards by type from `counts`, in canonical order."""
-    out: list[list[str]] = []
-
-    def walk(i: int, left: int, chosen: list[str]) -> None:
+    def walk(i: int, left: int, chosen: tuple[str, ...]) -> None:
         if i == len(allowed) - 1:
-            if counts.get(allowed[i], 0) >= left:
-                out.append(chosen + [allowed[i]] * left)
+            if have[allowed[i]] >= left:
+                out.append(chosen + (allowed[i],) * left)
             return
-        for n in range(min(left, counts.get(allowed[i], 0)), -1, -1):
-            walk(i + 1, left - n, chosen + [allowed[i]] * n)
+        for n in range(min(left, have[allowed[i]]), -1, -1):
+            walk(i + 1, left - n, chosen + (allowed[i],) * n)
 
-    walk(0, size, [])
-    return out
+    walk(0, size, ())
+    return tuple(out)
+
+
+def _key(pile: Pile) -> tuple[int, int, int]:
+    return len(pile[PIKEMEN]), len(pile[MUSKETEERS]), len(pile[CAVALRY])
+
+
+@lru_cache(maxsize=None)
+def _action(kind: str, player: int, what: str | tuple[str, ...] | None = None) -> Action:
+    """Shared action objects for legal_actions (actions are values; nobody mutates them)."""
+    if what is None:
+        return Action(kind, player, {})
+    if isinstance(what, str):
+        return Action(kind, player, {"type": what})
+    return Action(kind, player, {"types": list(what)})
 
 
 class ImperialState(State):
-    """One position of a battle. Cards are physical ids held in four kinds of place:
-    the supply, a side's hand, a side's discard pile, or face down on the table."""
+    """One position of a battle. Every card is in one place: the supply, a side's hand, a side's
+    discard pile, or face down on the table; places hold cards by type (`Pile`)."""
 
     def __init__(self, cfg: Config, options: Mapping[str, Any]) -> None:
         self.cfg = cfg
@@ -117,12 +147,9 @@ class ImperialState(State):
         self.gold: list[int] = list(options["gold"])
         self.marker: list[int] = list(options["reinforcements"])
         self.reserves: list[int] = [0, 0]
-        self.supply: list[str] = list(cfg.supply)
-        self.stock: dict[str, int] = {t: 0 for t in TYPES}
-        for card in self.supply:
-            self.stock[cfg.kind[card]] += 1
-        self.hands: list[list[str]] = [[], []]
-        self.discards: list[list[str]] = [[], []]
+        self.supply: Pile = {t: list(cards) for t, cards in cfg.supply_by_type.items()}
+        self.hands: list[Pile] = [_pile(), _pile()]
+        self.discards: list[Pile] = [_pile(), _pile()]
         self.table: list[str | None] = [None, None]
         self.phase: str = EXCHANGE
         self.queue: list[int] = []
@@ -142,27 +169,33 @@ class ImperialState(State):
     # --- setup -------------------------------------------------------------------------
 
     def _setup(self, rng: random.Random) -> None:
-        """R2-R5: automatic win, the draw, then the exchange and buying steps."""
+        """R3-R5: automatic win, the draw, then the exchange and buying steps."""
         for p in SIDES:
             mine, theirs = self.ip[p], self.ip[1 - p]
             if mine > theirs and mine >= self.cfg.auto_win_ratio * theirs:
                 self._end(AUTOMATIC, [1 - p])
                 return
-        rng.shuffle(self.supply)
         for p in self.initiative:
             drawn = min(self.ip[p], self.cfg.max_draw)
             self.reserves[p] = self.ip[p] - drawn
-            for _ in range(drawn):
-                self._draw(p)
+            self._draw(p, drawn, rng)
         k = self.cfg.exchange_count
-        self.queue = [p for p in self.initiative if k > 0 and len(self.hands[p]) >= k]
+        self.queue = [p for p in self.initiative if k > 0 and _size(self.hands[p]) >= k]
         if not self.queue:
             self._start_buying()
 
-    def _draw(self, p: int) -> None:
-        card = self.supply.pop()
-        self.stock[self.cfg.kind[card]] -= 1
-        self.hands[p].append(card)
+    def _draw(self, p: int, n: int, rng: random.Random) -> None:
+        """`n` cards at random from the whole supply, one at a time (each card equally likely)."""
+        supply, hand = self.supply, self.hands[p]
+        pikes, muskets, horses = supply[PIKEMEN], supply[MUSKETEERS], supply[CAVALRY]
+        for _ in range(n):
+            r = int(rng.random() * (len(pikes) + len(muskets) + len(horses)))
+            if r < len(pikes):
+                hand[PIKEMEN].append(pikes.pop())
+            elif r < len(pikes) + len(muskets):
+                hand[MUSKETEERS].append(muskets.pop())
+            else:
+                hand[CAVALRY].append(horses.pop())
 
     def _start_buying(self) -> None:
         self.phase = BUY
@@ -170,20 +203,20 @@ class ImperialState(State):
         self._skip_buyers()
 
     def _can_buy(self, p: int) -> bool:
-        return self.gold[p] >= self.cfg.gold_cost and bool(self.supply)
+        return self.gold[p] >= self.cfg.gold_cost and _size(self.supply) > 0
 
     def _skip_buyers(self) -> None:
-        """R5: a side with too little Gold, or facing an empty supply, is not asked."""
+        """R6-R7: a side with too little Gold, or facing an empty supply, is not asked."""
         while self.queue and not self._can_buy(self.queue[0]):
             self.queue.pop(0)
         if not self.queue:
             self._begin_fight()
 
     def _begin_fight(self) -> None:
-        """R13: a side with no cards when the fight would start has already run out."""
+        """R16: a side with no cards when the fight would start has already run out."""
         self.queue = []
         self.battle_round = 1
-        empty = [p for p in SIDES if not self.hands[p]]
+        empty = [p for p in SIDES if not _size(self.hands[p])]
         if empty:
             self._end(ROUT, empty)
         else:
@@ -193,7 +226,7 @@ class ImperialState(State):
 
     @property
     def current_player(self) -> int | None:
-        """None while both sides pick at once (R7) and once the battle is over."""
+        """None while both sides pick at once (R9) and once the battle is over."""
         if self.phase in (OVER, PLAY):
             return None
         return self.players_to_act()[0]
@@ -207,6 +240,14 @@ class ImperialState(State):
         if phase in (INFANTRY_LOSS, RIFLING):
             return [self.pending]  # type: ignore[list-item]
         return self.queue[:1]
+
+    def _may_act(self, p: int) -> bool:
+        phase = self.phase
+        if phase == PLAY:
+            return self.table[p] is None
+        if phase in (INFANTRY_LOSS, RIFLING):
+            return self.pending == p
+        return bool(self.queue) and self.queue[0] == p
 
     @property
     def is_terminal(self) -> bool:
@@ -226,32 +267,23 @@ class ImperialState(State):
     def _legal_for(self, p: int) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            counts = self._counts(self.hands[p])
-            return [Action("play", p, {"type": t}) for t in TYPES
-                    if counts[t] and not (t == CAVALRY and self.banned[p])]
+            hand = self.hands[p]
+            return [_action("play", p, t) for t in TYPES if hand[t] and not (t == CAVALRY and self.banned[p])]
         if phase == EXCHANGE:
-            counts = self._counts(self.hands[p])
-            return [Action("pass", p)] + [Action("exchange", p, {"types": c})
-                                          for c in _multisets(counts, self.cfg.exchange_count)]
+            choices = _choices(_key(self.hands[p]), self.cfg.exchange_count, TYPES)
+            return [_action("pass", p)] + [_action("exchange", p, c) for c in choices]
         if phase == BUY:
-            return [Action("buy", p, {"type": t}) for t in TYPES if self.stock[t]] + [Action("pass", p)]
+            return [_action("buy", p, t) for t in TYPES if self.supply[t]] + [_action("pass", p)]
         if phase == INFANTRY_LOSS:
-            counts = self._counts(self.hands[p])
-            return [Action("discard_infantry", p, {"types": c})
-                    for c in _multisets(counts, self.cfg.cavalry_infantry_discards, INFANTRY)]
+            choices = _choices(_key(self.hands[p]), self.cfg.cavalry_infantry_discards, INFANTRY)
+            return [_action("discard_infantry", p, c) for c in choices]
         if phase == RIFLING:
-            return [Action("name_type", p, {"type": t}) for t in TYPES if t not in self.named]
-        counts = self._counts(self.discards[p])
-        most = min(self.marker[p], len(self.discards[p]))
-        return [Action("pass", p)] + [Action("reinforce", p, {"types": c})
-                                      for n in range(1, most + 1) for c in _multisets(counts, n)]
-
-    def _counts(self, cards: list[str]) -> dict[str, int]:
-        kind = self.cfg.kind
-        counts = {PIKEMEN: 0, MUSKETEERS: 0, CAVALRY: 0}
-        for card in cards:
-            counts[kind[card]] += 1
-        return counts
+            return [_action("name_type", p, t) for t in TYPES if t not in self.named]
+        pile = self.discards[p]
+        key = _key(pile)
+        most = min(self.marker[p], _size(pile))
+        return [_action("pass", p)] + [_action("reinforce", p, c)
+                                       for n in range(1, most + 1) for c in _choices(key, n, TYPES)]
 
     # --- verify ------------------------------------------------------------------------
 
@@ -267,7 +299,7 @@ class ImperialState(State):
                           f"(moves: {', '.join(KIND_PHASES)}).")
         if self.phase not in phases:
             raise Refusal(f"You cannot {VERBS[action.kind]} now: {WAITING[self.phase]}.")
-        if p not in self.players_to_act():
+        if not self._may_act(p):
             raise Refusal(self._not_your_turn(p))
         getattr(self, f"_verify_{action.kind}")(action)
 
@@ -279,17 +311,17 @@ class ImperialState(State):
                 return "You have already called for reinforcements in this battle."
             if self.marker[p] == 0:
                 return "Your Reinforcement marker shows 0: you have no reinforcements to call."
-            if not self.discards[p]:
+            if not _size(self.discards[p]):
                 return "Your discard pile is empty: there is nothing to call back."
             return "You have already decided about reinforcements after this round."
         if self.phase == BUY and p not in self.queue:
             if self.gold[p] < self.cfg.gold_cost:
                 return f"A card costs {self.cfg.gold_cost} Gold and you have {self.gold[p]}."
-            if not self.supply:
+            if not _size(self.supply):
                 return "The supply is empty: there is nothing left to buy."
             return "You have already finished buying."
         if self.phase == EXCHANGE and p not in self.queue:
-            if len(self.hands[p]) < self.cfg.exchange_count:
+            if _size(self.hands[p]) < self.cfg.exchange_count:
                 return f"You need {self.cfg.exchange_count} cards in hand to exchange."
             return "You have already decided whether to exchange."
         return "It is your opponent's turn."
@@ -308,12 +340,12 @@ class ImperialState(State):
             raise Refusal(f'Say which cards as a list of unit types, such as ["pikemen", "cavalry"] (not {value!r}).')
         return value
 
-    def _need(self, cards: list[str], types: list[str], where: str) -> None:
-        counts = self._counts(cards)
+    @staticmethod
+    def _need(pile: Pile, types: list[str], where: str) -> None:
         for t in TYPES:
-            if types.count(t) > counts[t]:
-                have = counts[t]
-                raise Refusal(f"You asked for {types.count(t)} {TYPE_NAMES[t]} but your {where} holds {have}.")
+            wanted, have = types.count(t), len(pile[t])
+            if wanted > have:
+                raise Refusal(f"You asked for {wanted} {TYPE_NAMES[t]} but your {where} holds {have}.")
 
     def _verify_pass(self, action: Action) -> None:
         """Declining is always allowed in the steps that offer it."""
@@ -327,7 +359,7 @@ class ImperialState(State):
 
     def _verify_buy(self, action: Action) -> None:
         t = self._type_arg(action)
-        if not self.stock[t]:
+        if not self.supply[t]:
             raise Refusal(f"There are no {TYPE_NAMES[t]} left in the supply.")
 
     def _verify_play(self, action: Action) -> None:
@@ -335,7 +367,7 @@ class ImperialState(State):
         p = action.player
         if t == CAVALRY and self.banned[p]:
             raise Refusal("Your Cavalry may not play this round: Pikemen beat it last round.")
-        if t not in (self.cfg.kind[c] for c in self.hands[p]):
+        if not self.hands[p][t]:
             raise Refusal(f"You have no {TYPE_NAMES[t]} in your hand.")
 
     def _verify_discard_infantry(self, action: Action) -> None:
@@ -356,21 +388,14 @@ class ImperialState(State):
         if not types:
             raise Refusal("Call back at least one card, or pass.")
         if len(types) > self.marker[p]:
-            raise Refusal(f"Your Reinforcement marker allows at most {self.marker[p]} cards.")
+            n = self.marker[p]
+            raise Refusal(f"Your Reinforcement marker allows at most {n} card{'s' if n != 1 else ''}.")
         self._need(self.discards[p], types, "discard pile")
 
     # --- apply -------------------------------------------------------------------------
 
     def _apply(self, action: Action, rng: random.Random) -> None:
         getattr(self, f"_do_{action.kind}")(action, rng)
-
-    def _take(self, cards: list[str], t: str) -> str:
-        """Remove and return the last card of type `t` (copies are interchangeable)."""
-        kind = self.cfg.kind
-        for i in range(len(cards) - 1, -1, -1):
-            if kind[cards[i]] == t:
-                return cards.pop(i)
-        raise AssertionError(f"no {t} to take: verify should have refused")
 
     def _do_pass(self, action: Action, rng: random.Random) -> None:
         if self.phase == EXCHANGE:
@@ -388,98 +413,96 @@ class ImperialState(State):
             self.phase = PLAY
 
     def _do_exchange(self, action: Action, rng: random.Random) -> None:
-        """R4: replacements come off the supply first; the exchanged cards are then shuffled back in."""
+        """R5: replacements come from the supply first; the exchanged cards then go back into it."""
         p = action.player
-        out = [self._take(self.hands[p], t) for t in action["types"]]
-        for _ in out:
-            self._draw(p)
+        hand = self.hands[p]
+        out = [hand[t].pop() for t in action["types"]]
+        self._draw(p, len(out), rng)
         for card in out:
-            self.supply.insert(rng.randrange(len(self.supply) + 1), card)
-            self.stock[self.cfg.kind[card]] += 1
+            self.supply[self.cfg.kind[card]].append(card)
         self.exchanged[p] = True
         self.queue.pop(0)
         self._next_in_queue()
 
     def _do_buy(self, action: Action, rng: random.Random) -> None:
-        """R5: one card of the buyer's chosen type, for gold_cost Gold; he may keep buying."""
+        """R6: one card of the buyer's chosen type, for gold_cost Gold; he may keep buying."""
         p, t = action.player, action["type"]
-        self.hands[p].append(self._take(self.supply, t))
-        self.stock[t] -= 1
+        self.hands[p][t].append(self.supply[t].pop())
         self.gold[p] -= self.cfg.gold_cost
         self.bought[p] += 1
         self._skip_buyers()
 
     def _do_play(self, action: Action, rng: random.Random) -> None:
         p = action.player
-        self.table[p] = self._take(self.hands[p], action["type"])
+        self.table[p] = self.hands[p][action["type"]].pop()
         if self.table[0] is not None and self.table[1] is not None:
             self._resolve()
 
     def _resolve(self) -> None:
-        """R7-R11: reveal both cards and settle the round; some outcomes wait for a decision."""
+        """R9-R14: reveal both cards and settle the round; some outcomes wait for a decision."""
         kind = self.cfg.kind
-        cards = (self.table[0], self.table[1])
-        played = [kind[cards[0]], kind[cards[1]]]  # type: ignore[index]
+        cards: list[str] = self.table  # type: ignore[assignment]
+        played = [kind[cards[0]], kind[cards[1]]]
         self.table = [None, None]
         self.banned = [False, False]
         self.round = {"number": self.battle_round, "played": played, "lost": [[], []],
                       "returned": [None, None], "lacked": [], "cavalry_banned": None}
         if played[0] == played[1]:
-            for p in SIDES:
-                self._lose(p, cards[p])  # type: ignore[arg-type]
+            self._lose(0, cards[0])
+            self._lose(1, cards[1])
             self._finish_round([])
             return
         w = 0 if BEATS[played[0]] == played[1] else 1
         loser = 1 - w
-        self._lose(loser, cards[loser])  # type: ignore[arg-type]
-        self.hands[w].append(cards[w])  # type: ignore[arg-type]
+        self._lose(loser, cards[loser])
+        self.hands[w][played[w]].append(cards[w])
         self.round["returned"][w] = played[w]
         hand = self.hands[loser]
         if played[w] == PIKEMEN:
             self.banned[loser] = True
             self.round["cavalry_banned"] = loser
-            only_cavalry = bool(hand) and all(kind[c] == CAVALRY for c in hand)
+            only_cavalry = bool(hand[CAVALRY]) and not hand[PIKEMEN] and not hand[MUSKETEERS]
             self._finish_round([loser] if only_cavalry else [])
         elif played[w] == MUSKETEERS:
-            if self.game_round in self.cfg.rifling_rounds and hand:
+            if self.game_round in self.cfg.rifling_rounds and _size(hand):
                 self.phase, self.pending, self.named = RIFLING, w, []
             else:
                 self._finish_round([])
         else:
             need = self.cfg.cavalry_infantry_discards
-            counts = self._counts(hand)
-            if counts[PIKEMEN] + counts[MUSKETEERS] < need:
+            if len(hand[PIKEMEN]) + len(hand[MUSKETEERS]) < need:
                 self._finish_round([loser])
                 return
-            choices = _multisets(counts, need, INFANTRY)
+            choices = _choices(_key(hand), need, INFANTRY)
             if len(choices) == 1:
                 self._lose_infantry(loser, choices[0])
             else:
                 self.phase, self.pending = INFANTRY_LOSS, loser
 
     def _lose(self, p: int, card: str) -> None:
-        self.discards[p].append(card)
-        self.round["lost"][p].append(self.cfg.kind[card])  # type: ignore[index]
+        t = self.cfg.kind[card]
+        self.discards[p][t].append(card)
+        self.round["lost"][p].append(t)  # type: ignore[index]
 
-    def _lose_infantry(self, p: int, types: list[str]) -> None:
-        """R10-R11: the extra infantry go, then the Cavalry side's card count may rout the loser."""
+    def _lose_infantry(self, p: int, types: tuple[str, ...] | list[str]) -> None:
+        """R13-R14: the extra infantry go, then the Cavalry side's card count may rout the loser."""
+        hand = self.hands[p]
         for t in types:
-            self._lose(p, self._take(self.hands[p], t))
-        rout = len(self.hands[1 - p]) >= self.cfg.rout_ratio * len(self.hands[p])
+            self._lose(p, hand[t].pop())
+        rout = _size(self.hands[1 - p]) >= self.cfg.rout_ratio * _size(hand)
         self._finish_round([p] if rout else [])
 
     def _do_discard_infantry(self, action: Action, rng: random.Random) -> None:
-        self._lose_infantry(action.player, list(action["types"]))
+        self._lose_infantry(action.player, action["types"])
 
     def _do_name_type(self, action: Action, rng: random.Random) -> None:
-        """R9: a named type the Pikemen side holds is lost; otherwise he says so and another is named."""
-        t = action["type"]
-        self._rifle(1 - action.player, t)
+        self._rifle(1 - action.player, action["type"])
 
     def _rifle(self, target: int, t: str) -> None:
+        """R12: a named type the Pikemen side holds is lost; otherwise he says so and another is named."""
         hand = self.hands[target]
-        if any(self.cfg.kind[c] == t for c in hand):
-            self._lose(target, self._take(hand, t))
+        if hand[t]:
+            self._lose(target, hand[t].pop())
             self._finish_round([])
             return
         self.named.append(t)
@@ -489,30 +512,30 @@ class ImperialState(State):
             self._rifle(target, left[0])
 
     def _finish_round(self, routs: list[int]) -> None:
-        """R12-R13: routs and running out are settled at once; otherwise reinforcements, then the next round."""
+        """R15-R17: routs and running out are settled at once; otherwise reinforcements, then the next round."""
         self.pending = None
-        out = sorted(set(routs) | {p for p in SIDES if not self.hands[p]})
+        out = sorted(set(routs) | {p for p in SIDES if not _size(self.hands[p])})
         if out:
             self._end(ROUT, out)
             return
         self.battle_round += 1
         self.queue = [p for p in self.initiative
-                      if self.calls_left[p] > 0 and self.marker[p] > 0 and self.discards[p]]
+                      if self.calls_left[p] > 0 and self.marker[p] > 0 and _size(self.discards[p])]
         self.phase = REINFORCE if self.queue else PLAY
 
     def _do_reinforce(self, action: Action, rng: random.Random) -> None:
-        """R12: chosen cards come back from the side's own discard pile to its hand, shown."""
+        """R15: chosen cards come back from the side's own discard pile to its hand, shown."""
         p = action.player
-        types = _sorted(list(action["types"]))
+        types = sorted(action["types"], key=TYPES.index)
         for t in types:
-            self.hands[p].append(self._take(self.discards[p], t))
+            self.hands[p][t].append(self.discards[p][t].pop())
         self.calls_left[p] -= 1
         self.called[p] = self.called[p] + types
         self.queue.pop(0)
         self._next_in_queue()
 
     def _end(self, result: str, losers: list[int]) -> None:
-        """R13-R14: one side out loses; both out at once is Inconclusive (no winner)."""
+        """R16-R17: one side out loses; both out at once is Inconclusive (no winner)."""
         self.phase = OVER
         self.queue = []
         self.pending = None
@@ -524,8 +547,14 @@ class ImperialState(State):
 
     # --- what players see --------------------------------------------------------------
 
+    def cards(self) -> list[str]:
+        """Every physical card id, wherever it is (for checks that nothing is lost or doubled)."""
+        places = [self.supply, *self.hands, *self.discards]
+        out = [card for pile in places for t in TYPES for card in pile[t]]
+        return out + [c for c in self.table if c is not None]
+
     def view(self, player: int | None) -> dict[str, Any]:
-        """Hands and face-down picks are shown only to their owner (R7); the rest is public."""
+        """Hands and face-down picks are shown only to their owner (R8-R9); the rest is public."""
         sides = []
         for p in SIDES:
             own = player == p
@@ -536,9 +565,9 @@ class ImperialState(State):
                 "gold": self.gold[p],
                 "reinforcement_marker": self.marker[p],
                 "reinforcement_calls_left": self.calls_left[p],
-                "hand_count": len(self.hands[p]),
-                "hand": self._counts(self.hands[p]) if own else None,
-                "discard": self._counts(self.discards[p]),
+                "hand_count": _size(self.hands[p]),
+                "hand": _counts(self.hands[p]) if own else None,
+                "discard": _counts(self.discards[p]),
                 "exchanged": self.exchanged[p],
                 "bought": self.bought[p],
                 "reinforcements_shown": list(self.called[p]),
@@ -555,7 +584,7 @@ class ImperialState(State):
             "battle_round": self.battle_round,
             "initiative": list(self.initiative),
             "to_act": self.players_to_act(),
-            "supply_count": len(self.supply),
+            "supply_count": _size(self.supply),
             "sides": sides,
             "last_round": None if rnd is None else {
                 "number": rnd["number"], "played": list(rnd["played"]),
@@ -588,12 +617,12 @@ class ImperialState(State):
         """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""
         new = object.__new__(ImperialState)
         new.__dict__.update(self.__dict__)
-        for name in ("ip", "gold", "marker", "reserves", "supply", "table", "queue", "banned",
+        for name in ("ip", "gold", "marker", "reserves", "table", "queue", "banned",
                      "calls_left", "exchanged", "bought", "named", "routed"):
             setattr(new, name, list(getattr(self, name)))
-        new.stock = dict(self.stock)
-        new.hands = [list(h) for h in self.hands]
-        new.discards = [list(d) for d in self.discards]
+        new.supply = {t: list(cs) for t, cs in self.supply.items()}
+        new.hands = [{t: list(cs) for t, cs in h.items()} for h in self.hands]
+        new.discards = [{t: list(cs) for t, cs in d.items()} for d in self.discards]
         new.called = [list(c) for c in self.called]
         if self.round is not None:
             new.round = {**self.round, "played": list(self.round["played"]),
@@ -615,6 +644,7 @@ class ImperialGame(Game[ImperialState]):
             gold_cost=r.gold_cost, rifling_rounds=frozenset(r.rifling_rounds),
             cavalry_infantry_discards=r.cavalry_infantry_discards, rout_ratio=r.rout_ratio,
             reinforcement_calls=r.reinforcement_calls, supply=tuple(c.id for c in deck),
+            supply_by_type={t: tuple(c.id for c in deck if c.design.type == t) for t in TYPES},
             kind={c.id: c.design.type for c in deck}, defaults=r.default_options.model_dump())
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
