@@ -132,6 +132,29 @@ def verify_counter(counter: CardLike, target: CardLike, rules: Any) -> None:
                       f"{_names(allowed)} cards, not {target.name} ({_type_name(target.type)}).")
 
 
+def can_units(cards: Sequence[CardLike], rules: Any) -> bool:
+    """Whether these cards may start an attack (for an attack builder that greys out choices)."""
+    return _passes(verify_units, cards, rules)
+
+
+def can_support(unit_type: str, cards: Sequence[CardLike], rules: Any) -> bool:
+    """Whether these cards may back an attack by units of `unit_type`."""
+    return _passes(verify_support, unit_type, cards, rules)
+
+
+def can_counter(counter: CardLike, target: CardLike, rules: Any) -> bool:
+    """Whether discarding `counter` may remove the attacking unit `target`."""
+    return _passes(verify_counter, counter, target, rules)
+
+
+def _passes(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except Refusal:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- the game
 
 class WarfareGame(Game["WarfareState"]):
@@ -323,9 +346,10 @@ class WarfareState(State):
         followed by `apply(action, rng)`, without building, verifying or translating actions.
         """
         left = -1 if max_moves is None else max_moves
+        moves, do, choice = self._moves, self._do, rng.choice
         while self.step != OVER and left != 0:
-            kind, payload = rng.choice(self._moves())
-            self._do(kind, payload, rng)
+            kind, payload = choice(moves())
+            do(kind, payload, rng)
             left -= 1
 
     def _support_choices(self) -> list[tuple[int, ...]]:

@@ -10,8 +10,8 @@ import pytest
 from cards import load_game
 from engine.core import Action, Match, Refusal, act
 from engine.warfare import (BLUNDER, COUNTER, DEPLOY, DISCARD, EXCHANGE, MORALE, OVER, SUPPORT, UNITS,
-                            WarfareGame, WarfareState, casualties, halve, make_game, verify_counter,
-                            verify_support, verify_units, with_morale)
+                            WarfareGame, WarfareState, can_counter, can_support, can_units, casualties, halve,
+                            make_game, verify_counter, verify_support, verify_units, with_morale)
 
 GAME = make_game(load_game("warfare"))
 RULES = GAME.rules
@@ -384,6 +384,10 @@ def test_verify_helpers_take_card_rows() -> None:
     verify_counter(ROWS["redoubt"], ROWS["howitzers"], RULES)
     with pytest.raises(Refusal):
         verify_counter(ROWS["grenadiers"], ROWS["howitzers"], RULES)
+    assert can_units([ROWS["hussars"]], RULES) and not can_units([ROWS["hussars"], ROWS["sappers"]], RULES)
+    assert can_support("IU", [ROWS["bayonets"], ROWS["rally"]], RULES)
+    assert not can_support("IU", [ROWS["canister"]], RULES)
+    assert can_counter(ROWS["riflemen"], ROWS["mortars"], RULES) and not can_counter(ROWS["riflemen"], ROWS["hussars"], RULES)
 
 
 def test_labels_read_like_buttons() -> None:
@@ -431,3 +435,8 @@ def test_r18_random_discards_are_public() -> None:
     assert spectator["discard"] == ["mortars", lost] and lost in ("broken", "redoubt")
     assert spectator["last"] == {"event": "harass", "player": 0, "card": "mortars", "lost": lost}
     assert spectator["hand_counts"] == [1, 1] and "deck" not in spectator
+
+
+def test_engine_package_finds_this_engine() -> None:
+    import engine
+    assert isinstance(engine.make_game(load_game("warfare")), WarfareGame)
