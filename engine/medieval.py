@@ -125,6 +125,14 @@ class ColumnResult(NamedTuple):
     tie_rounds: int
 
 
+class BattleReport(NamedTuple):
+    """A finished battle: its number, the Events that stood beside it, and each column's result."""
+
+    battle: int
+    beside: tuple[tuple[int, ...], tuple[int, ...]]
+    columns: tuple[ColumnResult, ...]
+
+
 class MedievalState(State):
     """One position: always waiting for reenforcement placements, or the war is over."""
 
@@ -143,8 +151,8 @@ class MedievalState(State):
         self.over = False
         self._winner: int | None = None
         self.end_reason = ""
-        self.last_battle: list[ColumnResult] = []
-        self.last_beside: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        # Battles fought since the previous decision: usually one, more when late battles need no choice.
+        self.reports: list[BattleReport] = []
 
     # --- the State interface -------------------------------------------------------------
 
@@ -261,13 +269,14 @@ class MedievalState(State):
             "columns": [{"name": g.column_names[c],
                          "cards": [[self._entry_json(e) for e in self.table[c][p]] for p in (0, 1)],
                          "totals": [totals[0][c], totals[1][c]]} for c in range(g.columns)],
-            "last_battle": {
-                "beside": [[ids[i] for i in side] for side in self.last_beside],
+            "battles": [{
+                "battle": report.battle,
+                "beside": [[ids[i] for i in side] for side in report.beside],
                 "columns": [{"name": g.column_names[c],
                              "cards": [[self._entry_json(e) for e in side] for side in r.cards],
                              "totals": list(r.totals), "winner": r.winner, "outcome": r.outcome,
-                             "tie_rounds": r.tie_rounds} for c, r in enumerate(self.last_battle)],
-            },
+                             "tie_rounds": r.tie_rounds} for c, r in enumerate(report.columns)],
+            } for report in self.reports],
         }
 
     def _entry_json(self, entry: Entry) -> dict[str, Any]:
@@ -355,6 +364,7 @@ class MedievalState(State):
 
     def _reveal_and_resolve(self, rng: random.Random) -> None:
         """Both have committed: reveal together, follow chains, resolve, then start the next battle."""
+        self.reports = []
         for p in (0, 1):
             placement = self.pending[p]
             if placement is not None:
@@ -412,8 +422,8 @@ class MedievalState(State):
                 pile.extend([card for card, _ in sides[p]])
             results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome, rounds[c]))
             self.table[c] = [[], []]
-        self.last_battle = results
-        self.last_beside = (tuple(self.beside[0]), tuple(self.beside[1]))
+        self.reports.append(BattleReport(self.battle, (tuple(self.beside[0]), tuple(self.beside[1])),
+                                         tuple(results)))
         for p in (0, 1):
             self.graveyard[p].extend(self.beside[p])
             self.beside[p] = []
@@ -468,15 +478,20 @@ def make_game(data: Any) -> MedievalGame:
 
 @dataclass(frozen=True)
 class Outcome:
-    """One placement and how it is expected to fare: columns won (a tie counts half)."""
+    """One placement and how it is expected to fare.
+
+    `expected_cards`: opposing cards expected to fall minus your own (the war is won by
+    attrition, so this is what `best_placement` maximises); `expected_columns`: columns
+    expected to be won, a tie counting half; `per_column`: each column's chance of winning."""
 
     action: Action
+    expected_cards: float
     expected_columns: float
     per_column: tuple[float, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action.to_json(), "expected_columns": self.expected_columns,
-                "per_column": list(self.per_column)}
+        return {"action": self.action.to_json(), "expected_cards": self.expected_cards,
+                "expected_columns": self.expected_columns, "per_column": list(self.per_column)}
 
 
 def _chain_mean(game: MedievalGame, pool: Sequence[int]) -> float:
@@ -512,13 +527,14 @@ def _reenforcement_points(game: MedievalGame, card: int, chain_mean: float) -> t
 
 
 def expected_outcomes(state: MedievalState, player: int) -> list[Outcome]:
-    """Every legal placement for `player` with its expected columns won, best first.
+    """Every legal placement for `player` with its expected result, best first.
 
     Uses only what the player may know: the table, their own hand, and the make-up (not the
     order) of the opponent's unseen cards. The opponent's face-down cards are modelled as a
     random placement of cards drawn from those unseen cards, so by linearity each column
     faces one uniformly drawn unseen card with probability (their hand size / columns); the
-    sum over columns is then exact, with chains counted at their mean."""
+    sums over columns are then exact, with chains counted at their mean and a tie as a coin
+    toss."""
     g = state.game
     cols = g.columns
     me, foe = player, 1 - player
@@ -530,41 +546,48 @@ def expected_outcomes(state: MedievalState, player: int) -> list[Outcome]:
         own, every = _reenforcement_points(g, card, foe_chain)
         foe_values[own + every] += 1
     foe_n = len(foe_unseen)
-    foe_hand = len(state.hands[foe])
-    p_card = min(1.0, foe_hand / cols) if foe_n else 0.0
+    p_card = min(1.0, len(state.hands[foe]) / cols) if foe_n else 0.0
     my_chain = _chain_mean(g, state.decks[me] + state.survivors[me])
     floor = g.min_total
     outcomes = []
     for action in state.legal_actions(me):
         cards = action["cards"]
         own_add = [0.0] * cols
+        extra = [0] * cols
         every = 0
         for c, cid in enumerate(cards):
             if cid is not None:
-                own, all_cols = _reenforcement_points(g, g.index[cid], my_chain)
+                card = g.index[cid]
+                own, all_cols = _reenforcement_points(g, card, my_chain)
                 own_add[c] += own
                 every += all_cols
+                extra[c] = 1 + (g.amount[card] if g.effect[card] == PLAY_ANOTHER and not g.event[card] else 0)
         per_column = []
+        balance = 0.0
         for c in range(cols):
-            mine_present = base[me][c] is not None or cards[c] is not None
-            if not mine_present:
+            my_cards = len(state.table[c][me]) + extra[c]
+            if not my_cards:
                 per_column.append(0.0)
                 continue
             mine = max(floor, (base[me][c] or 0) + own_add[c] + every)
             foe_base = base[foe][c]
-            # No opposing card arrives: the column is as it stands.
-            if foe_base is None:
-                score = (1.0 - p_card) * 1.0
-            else:
-                score = (1.0 - p_card) * _compare(mine, float(foe_base))
+            foe_cards = len(state.table[c][foe])
+            # Either no opposing reenforcement arrives and the column is as it stands...
+            win = 1.0 if foe_base is None else _compare(mine, float(foe_base))
+            chance = (1.0 - p_card) * win
+            balance += (1.0 - p_card) * (win * foe_cards - (1.0 - win) * my_cards)
+            # ...or one of the opponent's unseen cards joins it.
             if p_card:
-                acc = 0.0
                 for points, count in foe_values.items():
-                    acc += count * _compare(mine, max(floor, (foe_base or 0) + points))
-                score += p_card * acc / foe_n
-            per_column.append(score)
-        outcomes.append(Outcome(action, sum(per_column), tuple(per_column)))
-    outcomes.sort(key=lambda o: -o.expected_columns)
+                    weight = p_card * count / foe_n
+                    win = _compare(mine, max(floor, (foe_base or 0) + points))
+                    chance += weight * win
+                    balance += weight * (win * (foe_cards + 1) - (1.0 - win) * my_cards)
+            per_column.append(chance)
+        # Rounded so that equal placements compare equal despite float noise.
+        outcomes.append(Outcome(action, round(balance, 9), round(sum(per_column), 9),
+                                tuple(round(x, 9) for x in per_column)))
+    outcomes.sort(key=lambda o: (-o.expected_cards, -o.expected_columns))
     return outcomes
 
 
@@ -576,7 +599,7 @@ def _compare(mine: float, theirs: float) -> float:
 
 
 def best_placement(state: MedievalState, player: int) -> Action:
-    """The placement with the most expected columns won (the first listed among equals)."""
+    """The placement with the best expected card balance, then the most columns won (first listed among equals)."""
     outcomes = expected_outcomes(state, player)
     if not outcomes:
         raise Refusal("You have no reenforcements to place in this battle.")

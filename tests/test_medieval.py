@@ -39,7 +39,7 @@ def ids(cards: list[int]) -> list[str]:
 
 
 def last(state: MedievalState, col: int) -> dict[str, Any]:
-    return state.view(None)["last_battle"]["columns"][col]
+    return state.view(None)["battles"][-1]["columns"][col]
 
 
 # --- setup and the opening lay ------------------------------------------------------------
@@ -176,7 +176,8 @@ def test_r6_beside_event_is_replaced_and_goes_to_its_owners_graveyard() -> None:
     place(match, 0, *PEASANTS)
     state = place(match, 1, *PEASANTS)
     assert [last(state, c)["winner"] for c in range(3)] == [0, 0, 0]
-    assert state.view(None)["last_battle"]["beside"] == [["plague-1"], []]
+    assert state.view(None)["battles"] == [state.view(0)["battles"][0]]
+    assert state.view(None)["battles"][0]["beside"] == [["plague-1"], []]
     assert "plague-1" in ids(state.graveyard[0]) and state.beside == [[], []]
 
 
@@ -371,10 +372,15 @@ def test_policy_scores_every_placement_exactly_when_the_opponent_has_no_reenforc
     assert scores[("archer-1", "pikeman-1", "knight-1")] == 3.0
     assert scores[("pikeman-1", "knight-1", "archer-1")] == 2.5  # 4 against 4 is a tie: half a column
     assert sorted(scores.values()) == [2.5, 2.5, 3.0, 3.0, 3.0, 3.0]
+    balance = {tuple(o.action["cards"]): o.expected_cards for o in expected_outcomes(state, 0)}
+    # Winning a column sends Azure's one card there to the Graveyard; the tie risks Crimson's two.
+    assert balance[("archer-1", "pikeman-1", "knight-1")] == 3.0
+    assert balance[("pikeman-1", "knight-1", "archer-1")] == 2 + 0.5 * 1 - 0.5 * 2
     best = best_placement(state, 0)
     assert best.player == 0 and best["cards"][2] != "archer-1"
     outcome = expected_outcomes(state, 0)[0]
     assert outcome.to_json()["per_column"] == [1.0, 1.0, 1.0]
+    assert outcome.to_json()["expected_cards"] == 3.0
 
 
 def test_policy_weighs_the_opponents_unseen_cards() -> None:

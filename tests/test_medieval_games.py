@@ -120,7 +120,7 @@ def test_golden_files_exist() -> None:
 
 
 def test_policy_beats_random_placement() -> None:
-    """Over 300 wars, alternating seats, the policy wins clearly more than half (it won ~70% when tuned)."""
+    """Over 300 wars, alternating seats, the policy wins clearly more than half (about 73% when measured)."""
     wins = 0
     games = 300
     for seed in range(games):
@@ -153,4 +153,15 @@ def test_policy_advice_is_legal_and_best(seed: int, battles: int) -> None:
         assert sorted(map(str, (o.action for o in outcomes))) == sorted(map(str, legal))
         assert all(0.0 <= o.expected_columns <= DATA.rules.columns for o in outcomes)
         assert best_placement(state, p) == outcomes[0].action
-        assert outcomes[0].expected_columns == max(o.expected_columns for o in outcomes)
+        assert outcomes[0].expected_cards == max(o.expected_cards for o in outcomes)
+        assert all(-DECK * 2 <= o.expected_cards <= DECK * 2 for o in outcomes)
+
+
+def test_r3_battles_fought_without_a_decision_are_all_reported() -> None:
+    """In the stacked endgame, battle 3 needs no placement: the last action reports battles 2 and 3."""
+    golden = json.loads((GOLDEN / "medieval_stacked_endgame.json").read_text(encoding="utf-8"))
+    match = Match(GAME, golden["seed"], golden["options"], [Action.from_json(a) for a in golden["log"]])
+    assert [b["battle"] for b in match.state.view(None)["battles"]] == [2, 3]
+    assert match.state.view(None)["battles"][1]["columns"][1]["outcome"] == "deadlock"
+    match.undo()  # back to battle 2 with one placement committed: battle 1's report is still shown
+    assert [b["battle"] for b in match.state.view(None)["battles"]] == [1]
