@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from cards.load import CARDS_ROOT, CardRow, GameData, _line_of, _problems
+from cards.load import CARDS_ROOT, GameData, _line_of, _problems
 from cards.problems import DataError, Problem
 
 LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"
@@ -253,11 +253,6 @@ def game_layout(data: GameData) -> GameLayout:
         raise DataError(_problems(err, str(game_file), prefix="layout", text=text)) from None
 
 
-def card_tables(data: GameData) -> list[str]:
-    """The tables whose rows are cards (printed as decks)."""
-    return [name for name, rows in data.tables.items() if rows and isinstance(rows[0], CardRow)]
-
-
 def layout_for(data: GameData, table: str, kind: str) -> Layout:
     """The layout a card of `table` with CardFace.kind `kind` is drawn with."""
     game = game_layout(data)
@@ -287,7 +282,7 @@ def check(games: dict[str, GameData]) -> list[Problem]:
             continue
         names = {game.layout, *game.kinds.values(), *game.tables.values(), *game.layouts}
         for table in game.tables:
-            if table not in card_tables(data):
+            if table not in data.card_tables():
                 problems.append(Problem(where, f"[layout] tables: '{table}' is not a card table of this game",
                                         field="layout.tables", value=table))
         for name in sorted(names):

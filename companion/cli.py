@@ -31,7 +31,14 @@ def _cards_dir(value: str | None) -> Path | None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from generator.build import check as print_check
+
     games = load_all(_cards_dir(args.cards))
+    problems, warnings = print_check(games)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if problems:
+        raise DataError(problems)
     for game in games.values():
         counts = ", ".join(f"{name}: {len(rows)}" for name, rows in game.tables.items())
         print(f"ok  {game.id:<10} {game.name} ({counts})")
@@ -115,6 +122,25 @@ def cmd_start(args: argparse.Namespace) -> int:
     return run_app(port, data_dir, url)
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build printables with a progress bar, then say what was written where."""
+    from generator.build import BuildError, build_with_progress, summary
+
+    def listed(value: str | None) -> list[str] | None:
+        return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+    try:
+        written = build_with_progress(games=args.games or None, formats=listed(args.format) or [],
+                                      paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
+                                      url=args.companion_url, backs=args.backs, force=args.force)
+    except BuildError as err:
+        raise UsageError(str(err)) from None
+    for line in summary(written):
+        print(line)
+    print(f"{len(written)} files in {args.out}/.")
+    return 0
+
+
 def _add_app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8501, metavar="N", help="port to serve on (default 8501)")
     p.add_argument("--data-dir", metavar="DIR",
@@ -134,6 +160,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["json", "csv", "table"], default="table")
     p.add_argument("--cards", metavar="DIR", help="a cards folder to read instead of the shipped one")
     p.set_defaults(run=cmd_cards)
+
+    p = sub.add_parser("build", help="draw the print-and-play files (PDF, SVG, PNG) into output/")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to build (default: all)")
+    p.add_argument("--format", default="pdf,svg,png", help="comma-separated formats: pdf, svg, png (default: all)")
+    p.add_argument("--paper", help="only the home-printing profile for this paper (a4 or letter)")
+    p.add_argument("--profile", help="comma-separated print profiles from cards/profiles.toml (default: all)")
+    p.add_argument("--out", default="output", metavar="DIR", help="output folder (default output/)")
+    p.add_argument("--companion-url", metavar="URL",
+                   help="base URL the QR codes open (default: $MUSTER_COMPANION_URL; neither = no QR codes)")
+    p.add_argument("--backs", action=argparse.BooleanOptionalAction, default=True, help="print card backs")
+    p.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
+    p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("app", help="run the phone companion on this machine's network address")
     _add_app_options(p)

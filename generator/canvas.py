@@ -13,10 +13,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 import svgwrite
+from reportlab import rl_config
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas as PdfCanvas
 
@@ -25,6 +28,14 @@ from generator.fonts import PT
 
 Point = tuple[float, float]
 Anchor = Literal["start", "middle", "end"]
+
+
+def _fmt(v: float) -> str:
+    """Numbers rounded to 1/1000 mm so files are small and stable."""
+    if type(v) is int:
+        return str(v)
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 @dataclass(frozen=True)
@@ -121,6 +132,14 @@ class Document(ABC):
 
 # ---------------------------------------------------------------- PDF (reportlab)
 
+rl_config.useA85 = 0  # binary streams: ASCII85 only makes the files bigger and slower to write
+
+
+@cache
+def _pdf_colour(hex_colour: str) -> Color:
+    return HexColor(hex_colour)
+
+
 class PdfPageCanvas(Canvas):
     """Draws onto a reportlab canvas whose user space has been flipped to mm, top-left origin."""
 
@@ -129,9 +148,9 @@ class PdfPageCanvas(Canvas):
 
     def _paint(self, fill: str | None, stroke: str | None, width: float) -> dict[str, int]:
         if fill is not None:
-            self._pdf.setFillColor(fill)
+            self._pdf.setFillColor(_pdf_colour(fill))
         if stroke is not None:
-            self._pdf.setStrokeColor(stroke)
+            self._pdf.setStrokeColor(_pdf_colour(stroke))
             self._pdf.setLineWidth(width)
         return {"fill": int(fill is not None), "stroke": int(stroke is not None)}
 
@@ -153,13 +172,16 @@ class PdfPageCanvas(Canvas):
 
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
-        path = self._pdf.beginPath()
+        # Written as PDF operators directly: reportlab's path object formats numbers slowly, and
+        # a QR code is hundreds of rings.
+        ops = []
         for ring in rings:
-            path.moveTo(*ring[0])
-            for point in ring[1:]:
-                path.lineTo(*point)
-            path.close()
-        self._pdf.drawPath(path, **self._paint(fill, stroke, width))
+            ops.append(f"{_fmt(ring[0][0])} {_fmt(ring[0][1])} m")
+            ops.extend(f"{_fmt(x)} {_fmt(y)} l" for x, y in ring[1:])
+            ops.append("h")
+        paint = self._paint(fill, stroke, width)
+        ops.append({(1, 0): "f", (0, 1): "S", (1, 1): "B", (0, 0): "n"}[paint["fill"], paint["stroke"]])
+        self._pdf.addLiteral(" ".join(ops))
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
                stroke: str | None = None, width: float = 0.25) -> None:
@@ -171,7 +193,7 @@ class PdfPageCanvas(Canvas):
         self._pdf.saveState()
         self._pdf.translate(x, y)
         self._pdf.scale(1, -1)
-        self._pdf.setFillColor(fill)
+        self._pdf.setFillColor(_pdf_colour(fill))
         self._pdf.setFont(font, size * PT)
         draw = {"start": self._pdf.drawString, "middle": self._pdf.drawCentredString,
                 "end": self._pdf.drawRightString}[anchor]
@@ -238,12 +260,6 @@ class PdfDocument(Document):
 
 
 # ---------------------------------------------------------------- SVG (svgwrite)
-
-def _fmt(v: float) -> str:
-    """Numbers rounded to 1/1000 mm so SVG files are small and stable."""
-    text = f"{v:.3f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
 
 class SvgPageCanvas(Canvas):
     """Builds one SVG drawing in mm user units; clip paths get sequential ids (no random ids)."""
@@ -340,13 +356,18 @@ class SvgDocument(Document):
         yield SvgPageCanvas(drawing)
         self._drawings.append(drawing)
 
+    def strings(self) -> list[str]:
+        """Each page as SVG text (for embedding in a web page instead of writing files)."""
+        return [drawing.tostring() + "\n" for drawing in self._drawings]
+
     def save(self) -> list[Path]:
         self.folder.mkdir(parents=True, exist_ok=True)
         paths = []
-        for number, drawing in enumerate(self._drawings, start=1):
-            name = f"{self.stem}.svg" if len(self._drawings) == 1 else f"{self.stem}-p{number:02d}.svg"
+        pages = self.strings()
+        for number, text in enumerate(pages, start=1):
+            name = f"{self.stem}.svg" if len(pages) == 1 else f"{self.stem}-p{number:02d}.svg"
             path = self.folder / name
-            path.write_text(drawing.tostring() + "\n", encoding="utf-8")
+            path.write_text(text, encoding="utf-8")
             paths.append(path)
         return paths
 

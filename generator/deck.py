@@ -9,7 +9,7 @@ import importlib
 from dataclasses import dataclass
 from functools import partial
 
-from cards.layout import Layout, Region, card_tables, game_layout, layout_for
+from cards.layout import Layout, Region, game_layout, layout_for
 from cards.load import CardFace, GameData, PhysicalCard
 from cards.problems import Problem
 from generator import fonts
@@ -109,7 +109,7 @@ def decks(game: GameData, skip: frozenset[str] = frozenset()) -> list[Deck]:
     """The printed decks: every card table (less `skip`), once per named deck colour if the game has them."""
     settings = game_layout(game)
     out = []
-    for table in card_tables(game):
+    for table in game.card_tables():
         if table in skip:
             continue
         if settings.deck_names:
@@ -133,7 +133,7 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
     back_key = f"back-{prefix}{deck.table}".rstrip("-")
     return Piece(
         name=f"{prefix}{card.id}", design=f"{prefix}{card.design.id}",
-        width=layout.width, height=layout.height,
+        width=layout.width, height=layout.height, bleed=layout.bleed,
         front=partial(draw_front, layout=layout, face=face, link=link),
         back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour),
         back_key=back_key,

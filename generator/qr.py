@@ -10,12 +10,13 @@ from qrcode.constants import ERROR_CORRECT_M
 from generator.canvas import Box, Canvas, Point
 
 QUIET = 4  # modules of blank margin the QR standard asks for
+MASK = 0   # a fixed mask pattern: choosing the "best" one costs 8x the time and any mask decodes
 
 
 @cache
 def matrix(data: str) -> tuple[tuple[bool, ...], ...]:
     """The smallest QR symbol for `data` (error correction M), without quiet zone."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=MASK)
     code.add_data(data)
     code.make(fit=True)
     return tuple(tuple(row) for row in code.get_matrix())
@@ -42,9 +43,7 @@ def draw_qr(c: Canvas, box: Box, data: str, ink: str = "#000000", paper: str = "
             start = col
             while col < n and row[col]:
                 col += 1
-            left = x0 + (QUIET + start) * module
-            right = x0 + (QUIET + col) * module
-            top = y0 + (QUIET + r) * module
-            bottom = top + module
-            rings.append([(left, top), (right, top), (right, bottom), (left, bottom)])
-    c.polygons(rings, fill=ink)
+            rings.append([(start, r), (col, r), (col, r + 1), (start, r + 1)])
+    # Whole-module coordinates in a scaled group keep the output small and fast to write.
+    with c.group(x0 + QUIET * module, y0 + QUIET * module, scale=module):
+        c.polygons(rings, fill=ink)

@@ -11,7 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cards.layout import CutMarks, SheetProfile, SingleProfile
-from generator.canvas import Box, Canvas, Document
+from pathlib import Path
+
+from generator.canvas import Box, Canvas, Document, SvgDocument
 
 Draw = Callable[[Canvas, float], None]
 """Draws one side of a piece: draw(canvas, bleed)."""
@@ -25,6 +27,7 @@ class Piece:
     name: str
     width: float
     height: float
+    bleed: float
     front: Draw
     back: Draw | None = None
     back_key: str = "back"
@@ -106,15 +109,14 @@ def cut_marks(c: Canvas, slots: Sequence[Slot], page: tuple[float, float], marks
 
 
 def draw_sheets(doc: Document, pieces: Sequence[Piece], profile: SheetProfile, page: tuple[float, float],
-                bleed: float, backs: bool = True) -> int:
-    """Pieces (all one size) on as many pages as needed: each front page followed by its mirrored backs.
-
-    Returns the number of pages drawn."""
+                backs: bool = True) -> int:
+    """Pieces (all one size and bleed) on as many pages as needed: each front page followed by its
+    mirrored backs. Returns the number of pages drawn."""
     if not pieces:
         return 0
-    width, height = pieces[0].width, pieces[0].height
-    if any((p.width, p.height) != (width, height) for p in pieces):
-        raise ValueError("draw_sheets needs pieces of one size; call it once per size")
+    width, height, bleed = pieces[0].width, pieces[0].height, pieces[0].bleed
+    if any((p.width, p.height, p.bleed) != (width, height, bleed) for p in pieces):
+        raise ValueError("draw_sheets needs pieces of one size and bleed; call it once per size")
     slots = grid(page, profile, width, height, bleed)
     backs_slots = mirrored(slots, page[0])
     pages = 0
@@ -169,3 +171,13 @@ def draw_singles(doc: Document, pieces: Sequence[Piece], profile: SingleProfile,
                 side(c, bleed)
         stems.append(stem)
     return stems
+
+
+def piece_svg(piece: Piece, back: bool = False) -> str:
+    """One side of a piece as an SVG string at its trim size (e.g. a hexbattle counter for the board view)."""
+    side = piece.back if back and piece.back is not None else piece.front
+    doc = SvgDocument(Path("."), piece.name)
+    with doc.page(piece.width, piece.height) as c:
+        with c.group(clip=Box(0, 0, piece.width, piece.height)):
+            side(c, 0.0)
+    return doc.strings()[0]

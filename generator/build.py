@@ -1,0 +1,374 @@
+"""`muster build`: every printable of every game, per print profile and format, rebuilt only when its inputs change.
+
+Output goes to `<out>/<game>/`: sheet PDFs `<game>-<set>-<profile>.pdf`, SVG pages under
+`svg/`, print-shop PDFs and PNGs under `png/<profile>/<set>/`. Each (format, profile) job
+of a game stores a content hash of its inputs in `<out>/<game>/.build-hash` and is skipped
+while the hash is unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cards.layout import LAYOUTS_FILE, PROFILES_FILE, SheetProfile, SingleProfile, load_profiles
+from cards.layout import check as layout_check
+from cards.load import CARDS_ROOT, GameData, game_ids, load_game
+from cards.problems import Problem
+from generator import deck
+from generator.canvas import Canvas, Document, PdfDocument, SvgDocument
+from generator.deck import PieceSet
+from generator.sheets import Piece, draw_sheets, draw_singles
+
+FORMATS = ("pdf", "svg", "png")
+URL_ENV = "MUSTER_COMPANION_URL"
+HASH_FILE = ".build-hash"
+GENERATOR_DIR = Path(__file__).resolve().parent
+PNG_COMPRESSION = 3  # zlib level: level 9 files are barely smaller and take far longer
+SHOP_BLEED_TOLERANCE = 1.0  # mm: a shop profile fits pieces whose own bleed is within this of the shop's
+
+
+class BuildError(ValueError):
+    """A build request that cannot be met (unknown game, format or profile, unwritable folder)."""
+
+
+@dataclass(frozen=True)
+class PageSet:
+    """Full pages (a reference sheet): each is draw(canvas, width, height) on a page of the profile's paper."""
+
+    name: str
+    pages: list[Callable[[Canvas, float, float], None]]
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What a printable needs besides the game: the QR base URL (None = no QR codes) and claimed tables."""
+
+    companion_url: str | None
+    claimed: frozenset[str] = frozenset()
+
+
+Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]
+
+
+@dataclass(frozen=True)
+class Printable:
+    """A kind of printable; `claims` names, per game, the card tables it draws itself."""
+
+    name: str
+    make: Make
+    claims: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
+def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
+    return list(deck.piece_sets(game, ctx.companion_url, ctx.claimed))
+
+
+PRINTABLES: tuple[Printable, ...] = (
+    Printable("cards", _decks),
+)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One output of one game: a format for a profile."""
+
+    game: str
+    fmt: str
+    profile: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.fmt}:{self.profile}"
+
+
+def companion_url(explicit: str | None) -> str | None:
+    """The QR codes' base URL: --companion-url, else $MUSTER_COMPANION_URL, else none (no QR codes)."""
+    url = explicit if explicit is not None else os.environ.get(URL_ENV) or None
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise BuildError(f"companion URL '{url}' must start with http:// or https://")
+    return url
+
+
+def plan(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, paper: str | None = None,
+         profiles: Sequence[str] | None = None, cards_root: Path | None = None) -> list[Job]:
+    """The jobs a build request means, or BuildError saying what is wrong with it."""
+    known_games = game_ids(cards_root)
+    chosen = list(games) if games else known_games
+    unknown = [g for g in chosen if g not in known_games]
+    if unknown:
+        raise BuildError(f"unknown game {', '.join(unknown)} (games: {', '.join(known_games)})")
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise BuildError(f"unknown format {', '.join(bad) or '(none)'} (formats: {', '.join(FORMATS)})")
+    library = load_profiles()
+    names = list(profiles) if profiles else list(library.profiles)
+    missing = [p for p in names if p not in library.profiles]
+    if missing:
+        raise BuildError(f"unknown profile {', '.join(missing)} (profiles: {', '.join(library.profiles)})")
+    if paper is not None and paper not in library.papers:
+        raise BuildError(f"unknown paper '{paper}' (papers: {', '.join(library.papers)})")
+    jobs = []
+    for game in chosen:
+        for name in names:
+            profile = library.profiles[name]
+            sheet = isinstance(profile, SheetProfile)
+            if sheet and paper is not None and profile.paper != paper:
+                continue
+            for fmt in formats:
+                if fmt == "pdf" or (fmt == "svg" and sheet) or (fmt == "png" and not sheet):
+                    jobs.append(Job(game, fmt, name))
+    if any(j.fmt == "png" for j in jobs) and shutil.which("pdftoppm") is None:
+        raise BuildError("PNG export needs pdftoppm (install poppler-utils), or leave png out of --format")
+    if not jobs:
+        raise BuildError("nothing to build: SVG is made for sheet profiles and PNG for print-shop profiles "
+                         f"({', '.join(f'{n} ({p.kind})' for n, p in library.profiles.items())})")
+    return jobs
+
+
+def writable(out: Path) -> Path:
+    """The output folder, created, or BuildError if it cannot be written."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".muster-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        raise BuildError(f"cannot write to output folder '{out}': {err.strerror or err}") from None
+    return out
+
+
+def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, *,
+              paper: str | None = None, profiles: Sequence[str] | None = None, out: Path = Path("output"),
+              url: str | None = None, backs: bool = True, force: bool = False,
+              cards_root: Path | None = None,
+              on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
+    """Build the requested printables and return every file written or already up to date.
+
+    `url` overrides $MUSTER_COMPANION_URL; `on_job(job, skipped)` is called after each job
+    (the CLI's progress bar)."""
+    jobs = plan(games, formats, paper, profiles, cards_root)
+    writable(out)
+    base = companion_url(url)
+    written: list[Path] = []
+    by_game: dict[str, list[Job]] = {}
+    for job in jobs:
+        by_game.setdefault(job.game, []).append(job)
+    for game_id, game_jobs in by_game.items():
+        written.extend(build_game(load_game(game_id, cards_root), game_jobs, out / game_id, base, backs, force, on_job))
+    return written
+
+
+def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
+    """What `muster check` adds for printing: (errors in layouts and profiles, warnings about cards that
+    print badly: missing glyphs, text shrunk below its min_size)."""
+    problems = layout_check(dict(games))
+    return problems, ([] if problems else deck.check(dict(games)))
+
+
+def build_with_progress(**kwargs: object) -> list[Path]:
+    """build_all with a progress bar on the terminal (arguments as for build_all)."""
+    jobs = plan(kwargs.get("games"), kwargs.get("formats", FORMATS), kwargs.get("paper"),  # type: ignore[arg-type]
+                kwargs.get("profiles"), kwargs.get("cards_root"))  # type: ignore[arg-type]
+    with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), transient=True) as progress:
+        task = progress.add_task("building", total=len(jobs))
+
+        def advance(job: Job, skipped: bool) -> None:
+            state = "up to date" if skipped else "built"
+            progress.update(task, advance=1, description=f"{job.game} {job.fmt} {job.profile} {state}")
+
+        return build_all(**kwargs, on_job=advance)  # type: ignore[arg-type]
+
+
+def summary(files: Sequence[Path]) -> list[str]:
+    """One line per folder: its PDFs by name, SVG and PNG files counted."""
+    folders: dict[Path, list[Path]] = {}
+    for path in files:
+        folders.setdefault(path.parent, []).append(path)
+    lines = []
+    for folder, paths in sorted(folders.items()):
+        pdfs = sorted(p.name for p in paths if p.suffix == ".pdf")
+        others: dict[str, int] = {}
+        for p in paths:
+            if p.suffix != ".pdf":
+                others[p.suffix[1:].upper()] = others.get(p.suffix[1:].upper(), 0) + 1
+        counted = ", ".join(f"{n} {kind} files" for kind, n in sorted(others.items()))
+        lines.append(f"{folder}/: " + ", ".join(pdfs + ([counted] if counted else [])))
+    return lines
+
+
+def _inputs_hash(game: GameData, url: str | None, backs: bool) -> str:
+    """Everything a game's printables depend on: its data, the schema, layouts, profiles, generator code."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in game.folder.rglob("*") if p.is_file())
+    files += [CARDS_ROOT / "schemas" / f"{game.id}.py", LAYOUTS_FILE, PROFILES_FILE]
+    files += sorted(GENERATOR_DIR.rglob("*.py")) + sorted((GENERATOR_DIR / "fonts").glob("*"))
+    for path in files:
+        digest.update(str(path.name).encode())
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    digest.update(json.dumps({"url": url, "backs": backs}).encode())
+    return digest.hexdigest()
+
+
+def _read_manifest(folder: Path) -> dict[str, dict[str, object]]:
+    try:
+        return json.loads((folder / HASH_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def build_game(game: GameData, jobs: Sequence[Job], folder: Path, url: str | None, backs: bool = True,
+               force: bool = False, on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
+    """Run one game's jobs, skipping those whose inputs are unchanged and whose files still exist."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = _read_manifest(folder)
+    digest = _inputs_hash(game, url, backs)
+    profiles = load_profiles()
+    sets: list[PieceSet | PageSet] | None = None
+    written: list[Path] = []
+    for job in jobs:
+        entry = manifest.get(job.key, {})
+        old = [folder / str(f) for f in entry.get("files", [])]  # type: ignore[union-attr]
+        if not force and entry.get("hash") == digest and all(p.is_file() for p in old):
+            written.extend(old)
+            if on_job:
+                on_job(job, True)
+            continue
+        for path in old:
+            path.unlink(missing_ok=True)
+        if sets is None:
+            claimed = frozenset(t for p in PRINTABLES for t in p.claims.get(game.id, ()))
+            ctx = BuildContext(url, claimed)
+            sets = [s for p in PRINTABLES for s in p.make(game, ctx)]
+        files = run_job(game.id, job, profiles.profiles[job.profile], sets, folder, backs,
+                        profiles.papers.get(getattr(profiles.profiles[job.profile], "paper", ""), (0.0, 0.0)))
+        manifest[job.key] = {"hash": digest, "files": [str(p.relative_to(folder)) for p in files]}
+        (folder / HASH_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        written.extend(files)
+        if on_job:
+            on_job(job, False)
+    return written
+
+
+def _by_size(pieces: Sequence[Piece]) -> list[list[Piece]]:
+    """Runs of pieces of one size, in order (a sheet holds one size)."""
+    groups: list[list[Piece]] = []
+    for piece in pieces:
+        last = groups[-1][0] if groups else None
+        if last is not None and (last.width, last.height, last.bleed) == (piece.width, piece.height, piece.bleed):
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    return groups
+
+
+def _shop_fits(piece_set: PieceSet, profile: SingleProfile) -> bool:
+    width, height = profile.size_mm
+    return bool(piece_set.pieces) and all(
+        abs((width - p.width) / 2 - p.bleed) <= SHOP_BLEED_TOLERANCE
+        and abs((height - p.height) / 2 - p.bleed) <= SHOP_BLEED_TOLERANCE for p in piece_set.pieces)
+
+
+def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Sequence[PieceSet | PageSet],
+            folder: Path, backs: bool, paper: tuple[float, float]) -> list[Path]:
+    """Draw every set for one (format, profile) and return the files written."""
+    files: list[Path] = []
+    for piece_set in sets:
+        stem = f"{game}-{piece_set.name}-{job.profile}"
+        doc: Document
+        if isinstance(profile, SheetProfile):
+            doc = PdfDocument(folder / f"{stem}.pdf", stem) if job.fmt == "pdf" else SvgDocument(folder / "svg", stem)
+            if isinstance(piece_set, PageSet):
+                for draw in piece_set.pages:
+                    with doc.page(*paper) as c:
+                        draw(c, *paper)
+            else:
+                for group in _by_size(piece_set.pieces):
+                    draw_sheets(doc, group, profile, paper, backs)
+            files.extend(doc.save())
+        elif isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
+            if job.fmt == "pdf":
+                doc = PdfDocument(folder / f"{stem}.pdf", stem)
+                draw_singles(doc, piece_set.pieces, profile, backs)
+                files.extend(doc.save())
+            else:
+                files.extend(export_png(piece_set, profile, folder / "png" / job.profile / piece_set.name, backs))
+    return files
+
+
+def export_png(piece_set: PieceSet, profile: SingleProfile, folder: Path, backs: bool) -> list[Path]:
+    """One PNG per physical card (and per distinct back) at the shop's exact pixel size.
+
+    Each distinct design is drawn once into a temporary PDF, rasterised by pdftoppm on
+    every core, and copied for its other copies."""
+    unique: dict[str, Piece] = {}
+    for piece in piece_set.pieces:
+        unique.setdefault(piece.design or piece.name, piece)
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = PdfDocument(Path(tmp) / "sides.pdf")
+        stems = draw_singles(doc, list(unique.values()), profile, backs)
+        doc.save()
+        pages = _rasterise(doc.path, len(stems), profile)
+        rendered: dict[str, Path] = {}
+        for stem, page in zip(stems, pages):
+            target = folder / f"{stem}.png"
+            shutil.move(page, target)
+            rendered[stem] = target
+    files = list(rendered.values())
+    names = {p.name: p for p in unique.values()}
+    for piece in piece_set.pieces:
+        first = unique[piece.design or piece.name]
+        if piece.name not in names:
+            target = folder / f"{piece.name}.png"
+            shutil.copyfile(rendered[first.name], target)
+            files.append(target)
+    return sorted(files)
+
+
+def _rasterise(pdf: Path, count: int, profile: SingleProfile) -> list[Path]:
+    """Every page of the PDF as a PNG of exactly the profile's pixel size.
+
+    pdftoppm renders page ranges on every core as raw PPM (its own PNG encoder is several
+    times slower than Pillow's), then Pillow writes the PNGs."""
+    workers = max(1, min(os.cpu_count() or 1, count))
+    chunk = -(-count // workers)
+    procs = []
+    for k in range(workers):
+        first, last = k * chunk + 1, min((k + 1) * chunk, count)
+        if first > last:
+            continue
+        procs.append(subprocess.Popen(
+            ["pdftoppm", "-r", str(profile.dpi), "-scale-to-x", str(profile.width_px),
+             "-scale-to-y", str(profile.height_px), "-f", str(first), "-l", str(last),
+             str(pdf), str(pdf.parent / f"part{k}")], stderr=subprocess.PIPE))
+    for proc in procs:
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"pdftoppm failed: {err.decode(errors='replace').strip()}")
+    pages = sorted(pdf.parent.glob("part*-*.ppm"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+    if len(pages) != count:
+        raise RuntimeError(f"pdftoppm wrote {len(pages)} pages of {count}")
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(_to_png, pages))
+
+
+def _to_png(ppm: Path) -> Path:
+    png = ppm.with_suffix(".png")
+    with Image.open(ppm) as image:
+        image.save(png, optimize=False, compress_level=PNG_COMPRESSION)
+    ppm.unlink()
+    return png
