@@ -266,7 +266,8 @@ class HexbattleState(State):
         self.at[h] = unit.id
 
     def _undeployed(self, player: int) -> list[str]:
-        return [uid for uid, _ in self.game.roster[player] if self.units[uid].hex is None]
+        return [uid for uid, _ in self.game.roster[player]
+                if self.units[uid].hex is None and not self.units[uid].destroyed]
 
     def _deploy_hex_ok(self, h: Hex) -> bool:
         return h not in self.at and self.terrain.get(h) == self.game.rules.start_terrain
@@ -1067,7 +1068,7 @@ class HexbattleState(State):
 
     def _take_guard(self, effect: str, unit: Unit) -> Guard | None:
         for guard in self.guards:
-            if guard.effect == effect and guard.unit == unit.id and guard.owner != self.current:
+            if guard.effect == effect and guard.unit == unit.id:
                 self.guards.remove(guard)
                 self.discard.append(guard.card)
                 self.events.append({"event": "guard", "card": guard.card, "effect": effect,
@@ -1087,6 +1088,7 @@ class HexbattleState(State):
             else:
                 unit.destroyed = True
                 del self.at[unit.hex]  # type: ignore[arg-type]
+                unit.hex = None
                 self.events.append({"event": "destroyed", "unit": unit.id})
                 return
         if unit.strength == 0:

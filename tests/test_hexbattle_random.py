@@ -1,0 +1,172 @@
+"""Hexbattle under random play: invariants, determinism, undo, legal-action counts and golden games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core import Action, Match, Refusal, act
+from engine.hexbattle import HexbattleState
+from test_hexbattle_setup import GAME, battle, u
+
+GOLDEN = Path(__file__).parent / "golden"
+RESULTS = {"annihilation", "breakthrough", "turn_limit", "concede"}
+CARDS = len(GAME.data.deck("bonus_cards"))
+TILES = len(GAME.data.deck("terrain"))
+
+
+def no_concede(state: HexbattleState, legal: list[Action], rng: random.Random) -> Action:
+    """Uniform random play that never gives up, so battles run to a real end."""
+    return rng.choice([a for a in legal if a.kind != "concede"])
+
+
+def aggressive(state: HexbattleState, legal: list[Action], rng: random.Random) -> Action:
+    """Random play that seeks battle: attacks first, reveals ground, plays cards, marches on the enemy row."""
+    by_kind: dict[str, list[Action]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    for kind, chance in (("attack", 0.9), ("place_tile", 1.0), ("draw_terrain", 0.25), ("play_card", 0.3),
+                         ("draw_bonus", 0.1)):
+        if kind in by_kind and rng.random() < chance:
+            return rng.choice(by_kind[kind])
+    moves = by_kind.get("move", [])
+    if moves and rng.random() < 0.8:
+        goal = GAME.goal_row[state.current]
+        return min(moves, key=lambda a: (abs(int(a["to"].split(",")[1]) - goal), rng.random()))
+    return no_concede(state, legal, rng)
+
+
+def check_invariants(state: HexbattleState) -> None:
+    on_board = 0
+    for unit in state.units.values():
+        assert 0 <= unit.strength <= state.max_strength(unit), unit
+        if unit.destroyed:
+            assert unit.hex is None
+            continue
+        if unit.hex is None:
+            assert state.phase == "deploy"
+            continue
+        on_board += 1
+        terrain = state.terrain_at(unit.hex)
+        assert terrain is not None and not terrain.impassable, unit
+        assert not terrain.infantry_only or state.unit_type(unit).enters_infantry_only_terrain, unit
+        assert state.at[unit.hex] == unit.id
+        if unit.formation is not None:
+            assert unit.formation in GAME.formations
+    assert len(state.at) == on_board, "one unit per hex, and every occupied hex holds a live unit"
+    assert 0 <= state.actions_left <= GAME.rules.max_actions
+    assert all(len(hand) <= GAME.rules.bonus_hand_limit for hand in state.hands)
+    cards = len(state.bonus_deck) + len(state.discard) + sum(map(len, state.hands)) + len(state.guards)
+    assert cards == CARDS, "bonus cards are neither lost nor copied"
+    placed = len(state.terrain) - 2 * GAME.columns
+    assert len(state.tile_deck) + placed + (state.pending_tile is not None) == TILES
+
+
+def play(seed: int, options: dict[str, Any] | None = None, checks: bool = True, policy=no_concede) -> Match:
+    match = Match(GAME, seed, options if options is not None else {"quick_start": True})
+    rng = random.Random(seed)
+    while not match.state.is_terminal:
+        match.apply(policy(match.state, match.state.legal_actions(), rng))
+        if checks:
+            check_invariants(match.state)
+    return match
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_random_battles_keep_every_invariant_and_end(block: int) -> None:
+    results: Counter[str] = Counter()
+    for seed in range(block * 8, block * 8 + 8):
+        match = play(seed, {"quick_start": True} if seed % 2 else {}, policy=no_concede if block < 2 else aggressive)
+        state = match.state
+        assert state.result in RESULTS and state.result != "concede"
+        assert state.turn <= GAME.rules.turn_limit
+        assert (state.winner is None) == (state.result == "turn_limit")
+        results[state.result] += 1
+    assert sum(results.values()) == 8
+
+
+def test_every_legal_action_verifies_and_refusals_change_nothing() -> None:
+    match = Match(GAME, 99, {"quick_start": True})
+    rng = random.Random(99)
+    junk = [act("move", 0, unit="french-infantry-1", to="0,0", facing=9), act("attack", 1, unit="nobody"),
+            act("play_card", 0, card="charge"), act("fly", 0), act("place_tile", 0, hex="99,99"),
+            act("repair", 1, unit="french-infantry-1"), act("pivot", 0, unit="french-heavy-artillery", facing=1)]
+    for _ in range(300):
+        state = match.state
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        for action in legal:
+            assert state.can(action), action
+        before = json.dumps(state.view(None), sort_keys=True)
+        for action in junk:
+            if action not in legal:
+                with pytest.raises(Refusal):
+                    state.apply(action, random.Random(0))
+        assert json.dumps(state.view(None), sort_keys=True) == before
+        match.apply(no_concede(state, legal, rng))
+
+
+def test_same_seed_same_battle() -> None:
+    one, two = play(5, checks=False), play(5, checks=False)
+    assert one.log == two.log
+    assert one.state.view(0) == two.state.view(0)
+
+
+def test_undo_back_to_the_start_restores_the_start() -> None:
+    match = Match(GAME, 12, {})
+    start = json.dumps(match.state.view(None), sort_keys=True)
+    rng = random.Random(12)
+    for _ in range(40):
+        match.apply(no_concede(match.state, match.state.legal_actions(), rng))
+    middle = json.dumps(match.state.view(0), sort_keys=True)
+    log = list(match.log)
+    while match.log:
+        match.undo()
+    assert json.dumps(match.state.view(None), sort_keys=True) == start
+    for action in log:
+        match.apply(action)
+    assert json.dumps(match.state.view(0), sort_keys=True) == middle
+
+
+def kinds(state: HexbattleState) -> dict[str, int]:
+    return dict(sorted(Counter(a.kind for a in state.legal_actions()).items()))
+
+
+def test_legal_action_counts_on_fixed_positions() -> None:
+    """A perft-like table: the number of legal actions by kind in positions that must not drift."""
+    deploy = GAME.new_state(random.Random(0), {})
+    assert kinds(deploy) == {"concede": 1, "deploy": 88, "quick_start": 1}
+    opening = GAME.new_state(random.Random(0), {"quick_start": True})
+    assert kinds(opening) == {"concede": 1, "draw_bonus": 1, "draw_terrain": 1, "end_turn": 1,
+                              "formation": 6, "move": 42, "pivot": 25}
+    # Blue Line infantry faces Red Column infantry; a light gun sits behind; two cards in hand.
+    skirmish = battle({"french-infantry-1": u("4,5", formation="line"), "french-light-artillery": u("4,7"),
+                       "french-light-cavalry": u("6,6", 5), "british-infantry-1": u("4,4", 3),
+                       "british-heavy-artillery": u("2,2", 3)}, {"3,6": "woods", "5,6": "mud"},
+                      hands=[["rally", "cannon-blast"], []])
+    assert kinds(skirmish) == {"attack": 3, "concede": 1, "discard_card": 2, "draw_bonus": 1, "end_turn": 1,
+                               "formation": 2, "move": 52, "pivot": 10, "play_card": 1}
+    lone = battle({"french-heavy-artillery": u("0,8"), "british-infantry-1": u("10,0", 3)})
+    assert kinds(lone) == {"concede": 1, "draw_bonus": 1, "end_turn": 1, "move": 3}
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("hexbattle_*.json")), ids=lambda p: p.stem)
+def test_golden_battle_replays_to_its_recorded_end(path: Path) -> None:
+    golden = json.loads(path.read_text())
+    match = Match(GAME, golden["seed"], golden["options"], [Action.from_json(a) for a in golden["log"]])
+    assert summary(match.state) == golden["final"]
+
+
+def summary(state: HexbattleState) -> dict[str, Any]:
+    """The parts of a final position a golden file pins down."""
+    view = state.view(None)
+    return {"phase": view["phase"], "turn": view["turn"], "winner": view["winner"], "result": view["result"],
+            "revealed": len(view["map"]["terrain"]),
+            "units": {x["id"]: [x["hex"], x["facing"], x["strength"], x["formation"], x["destroyed"]]
+                      for x in view["units"]}}
