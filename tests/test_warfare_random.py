@@ -60,22 +60,22 @@ def play_stepwise(seed: int) -> WarfareState:
 
 def test_invariants_over_many_random_games() -> None:
     ends = set()
-    for seed in range(100):
+    for seed in range(60):
         ends.add(play_stepwise(seed).end_reason)
     assert "troops" in ends
 
 
 def test_every_fast_random_game_ends_within_the_limits() -> None:
-    """Fifteen hundred games on the fast path, with the invariants checked every few moves."""
+    """A thousand games on the fast path, with the invariants checked every few moves."""
     winners = {0: 0, 1: 0, None: 0}
-    for seed in range(1000, 2500):
+    for seed in range(1000, 2000):
         rng = random.Random(seed)
         state = GAME.new_state(rng, {})
         while not state.is_terminal:
             state.play_random(rng, max_moves=25)
             check_invariants(state)
         winners[state.winner] += 1
-    assert winners[0] > 400 and winners[1] > 400
+    assert winners[0] > 300 and winners[1] > 300
 
 
 def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
