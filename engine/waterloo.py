@@ -236,6 +236,7 @@ class WaterlooState(State):
         for p, amount in won.items():
             self.chips[p] += amount
         self.last_result = {"hand": self.hand_number, "winners": order, "won": {str(p): w for p, w in won.items()},
+                            "chips": list(self.chips),
                             "bets": list(self.bets), "saved": list(self.saved),
                             "showdown": None if self.showdown is None else
                             {"hands": {str(p): h for p, h in self.showdown["hands"].items()}}}
