@@ -14,6 +14,7 @@ enough to simulate in bulk; ids only appear in actions and views.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from collections import Counter
@@ -49,7 +50,7 @@ class MedievalGame(Game["MedievalState"]):
         self.tie_cards: int = rules.tie_cards
         self.max_battles: int = rules.max_battles
         self.min_total: int = rules.min_total
-        self.deck_names: list[str] = list(data.layout.get("deck_names", ["Player 1", "Player 2"]))
+        self.deck_names: list[str] = list(data.layout["deck_names"])  # check() requires one per player
         self.cards = data.deck("cards")
         self.ids: list[str] = [c.id for c in self.cards]
         self.index: dict[str, int] = {cid: i for i, cid in enumerate(self.ids)}
@@ -59,7 +60,6 @@ class MedievalGame(Game["MedievalState"]):
         self.amount: list[int] = [c.design.amount for c in self.cards]
         self.beside: list[bool] = [c.design.beside for c in self.cards]
         self.event: list[bool] = [c.design.kind == "event" for c in self.cards]
-        self.design: list[str] = [c.design.id for c in self.cards]
         # For a hand of k cards, every placement as: column -> position in the hand, or None.
         self.slots: list[list[tuple[int | None, ...]]] = [self._slots(k) for k in range(self.columns + 1)]
         self.column_names: list[str] = (["left", "centre", "right"] if self.columns == 3
@@ -144,7 +144,7 @@ class MedievalState(State):
         self.graveyard: list[list[int]] = [[], []]
         self.hands: list[list[int]] = [[], []]
         self.beside: list[list[int]] = [[], []]
-        self.table: list[list[list[Entry]]] = [[[], []] for _ in range(cols)]
+        self.table: list[list[list[Entry]]] = [[[], []] for _ in range(cols)]  # [column][player]
         self.pending: list[list[int | None] | None] = [None, None]
         self._legal: list[list[Action] | None] = [None, None]  # this battle's placements, built once
         self.battle = 0
@@ -153,6 +153,10 @@ class MedievalState(State):
         self.end_reason = ""
         # Battles fought since the previous decision: usually one, more when late battles need no choice.
         self.reports: list[BattleReport] = []
+
+    def clone(self) -> MedievalState:
+        """A deep copy that shares the (unchanging) game, so look-ahead does not copy the card data."""
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     # --- the State interface -------------------------------------------------------------
 
@@ -206,9 +210,9 @@ class MedievalState(State):
         for cid in cards:
             if cid is None:
                 continue
-            if cid not in hand:
+            if not isinstance(cid, str) or cid not in hand:
                 held = ", ".join(g.ids[i] for i in self.hands[p])
-                raise Refusal(f"'{cid}' is not one of your reenforcements (you hold {held}).")
+                raise Refusal(f"{cid!r} is not one of your reenforcements (you hold {held}).")
             if cid in placed:
                 raise Refusal(f"'{cid}' is placed twice; each reenforcement goes to exactly one column.")
             placed.add(cid)

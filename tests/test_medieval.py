@@ -303,6 +303,9 @@ def test_refusals_explain_themselves_and_change_nothing() -> None:
          "Give one entry per column (3, left to right): a card from your hand, or nothing."),
         (act("place", 0, cards=["knight-1", *PEASANTS[:2]]),
          "'knight-1' is not one of your reenforcements (you hold peasant-levy-1, peasant-levy-2, peasant-levy-3)."),
+        (act("place", 0, cards=[["peasant-levy-1"], "peasant-levy-2", "peasant-levy-3"]),
+         "['peasant-levy-1'] is not one of your reenforcements "
+         "(you hold peasant-levy-1, peasant-levy-2, peasant-levy-3)."),
         (act("place", 0, cards=["peasant-levy-1", "peasant-levy-1", "peasant-levy-2"]),
          "'peasant-levy-1' is placed twice; each reenforcement goes to exactly one column."),
         (act("place", 0, cards=["peasant-levy-1", None, "peasant-levy-2"]),
@@ -398,3 +401,12 @@ def test_policy_refuses_when_there_is_nothing_to_place() -> None:
     state = stacked(["archer-1", "archer-2", "archer-3"], ["archer-1", "archer-2", "archer-3", *PEASANTS]).state
     with pytest.raises(Refusal):
         best_placement(state, 0)
+
+
+def test_clone_is_independent_and_shares_the_game() -> None:
+    match = stacked(["archer-1", "archer-2", "archer-3", *PEASANTS, "knight-1"],
+                    ["archer-1", "archer-2", "archer-3", *PEASANTS, "knight-1"])
+    copy = match.state.clone()
+    assert copy.game is GAME and copy.view(None) == match.state.view(None)
+    copy.apply(act("place", 0, cards=PEASANTS), random.Random(0))
+    assert not match.state.pending[0] and copy.pending[0]
