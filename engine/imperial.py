@@ -301,7 +301,7 @@ class ImperialState(State):
             raise Refusal(f"You cannot {VERBS[action.kind]} now: {WAITING[self.phase]}.")
         if not self._may_act(p):
             raise Refusal(self._not_your_turn(p))
-        getattr(self, f"_verify_{action.kind}")(action)
+        _VERIFY[action.kind](self, action)
 
     def _not_your_turn(self, p: int) -> str:
         if self.phase == PLAY:
@@ -395,7 +395,7 @@ class ImperialState(State):
     # --- apply -------------------------------------------------------------------------
 
     def _apply(self, action: Action, rng: random.Random) -> None:
-        getattr(self, f"_do_{action.kind}")(action, rng)
+        _DO[action.kind](self, action, rng)
 
     def _do_pass(self, action: Action, rng: random.Random) -> None:
         if self.phase == EXCHANGE:
@@ -631,6 +631,11 @@ class ImperialState(State):
         return new
 
 
+_VERIFY = {kind: getattr(ImperialState, f"_verify_{kind}") for kind in KIND_PHASES}
+_DO = {kind: getattr(ImperialState, f"_do_{kind}") for kind in KIND_PHASES}
+"""Each action kind's check and effect, looked up once rather than on every step."""
+
+
 class ImperialGame(Game[ImperialState]):
     """Rules and supply of Imperial battles; options are the battle's inputs from the empire game."""
 
@@ -665,7 +670,7 @@ class ImperialGame(Game[ImperialState]):
                               f"like [6, 4] (not {options[key]!r}).")
         if "initiative" in options:
             value = options["initiative"]
-            if not isinstance(value, (list, tuple)) or sorted(value) != [0, 1] or not _pair(value):
+            if not _pair(value) or sorted(value) != [0, 1]:
                 raise Refusal(f"initiative must list the two sides in order, [0, 1] or [1, 0] (not {value!r}).")
         if "game_round" in options:
             value = options["game_round"]

@@ -395,6 +395,7 @@ def test_refusals_for_wrong_moves() -> None:
     ({"reinforcements": [True, 2]}, "reinforcements must give each side's Reinforcement marker as two whole numbers "
                                     "of 0 or more, like [6, 4] (not [True, 2])."),
     ({"initiative": [0, 0]}, "initiative must list the two sides in order, [0, 1] or [1, 0] (not [0, 0])."),
+    ({"initiative": ["a", 0]}, "initiative must list the two sides in order, [0, 1] or [1, 0] (not ['a', 0])."),
     ({"game_round": 0}, "game_round must be a whole number of 1 or more (not 0)."),
     ({"game_round": "4"}, "game_round must be a whole number of 1 or more (not '4')."),
     ({"era": 2}, "Unknown battle option 'era' (known: imperial_power, gold, reinforcements, initiative, game_round)."),

@@ -121,7 +121,9 @@ def test_refused_actions_leave_the_state_unchanged() -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(["imperial_power", "gold", "reinforcements", "initiative", "game_round"]),
-                       st.one_of(st.integers(-3, 30), st.lists(st.integers(-2, 30), max_size=3), st.text(max_size=3))))
+                       st.one_of(st.integers(-3, 30), st.lists(st.integers(-2, 30), max_size=3),
+                                 st.lists(st.one_of(st.integers(0, 2), st.text(max_size=1), st.booleans()), max_size=3),
+                                 st.text(max_size=3))))
 def test_any_options_are_either_refused_or_start_a_battle(options: dict[str, Any]) -> None:
     try:
         GAME.check_options(options)
