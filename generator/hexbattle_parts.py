@@ -1,0 +1,638 @@
+"""Hexbattle's printed parts: terrain tiles, unit counters, formation and strength markers, the map board.
+
+Every number and name comes from the hexbattle tables (`cards/hexbattle/`); sizes, colours
+and fonts from the layouts its `[layout]` names. Tile art is chosen by the terrain's
+`symbol`, and a tile's effect icons are derived from its effect columns, so a new terrain
+row prints correctly without code changes. Each part is a `Piece`, so the companion can
+draw one as SVG with `tile_svg` / `counter_svg`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from cards.layout import Layout, game_layout, load_profiles, resolve
+from cards.load import GameData
+from generator.canvas import Box, Canvas, Point
+from generator.deck import PieceSet
+from generator.drawing import SQRT3, ellipse, hex_half_width, hexagon, mix
+from generator.sheets import Piece, piece_svg
+from generator.symbols import draw_symbol
+from generator.text import draw_text
+
+if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported lazily here
+    from generator.build import BuildContext, PageSet
+
+GAME = "hexbattle"
+WHITE = "#ffffff"
+MINUS = "\u2212"
+
+
+def _layout(game: GameData, key: str) -> Layout:
+    return resolve(game.layout[key], game_layout(game))
+
+
+def _font(c: Canvas, layout: Layout, style: str, box: Box, text: str, fill: str, **kw: Any) -> None:
+    f = layout.fonts[style]
+    draw_text(c, box, text, f.font, f.size, f.min_size, fill, **kw)
+
+
+def signed(n: int) -> str:
+    """+1 / −1 with a true minus sign, as printed."""
+    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "0"
+
+
+# ---------------------------------------------------------------- terrain art, by symbol
+
+Art = Callable[[Canvas, Box, str], None]
+"""Draws a terrain's picture into a box in its detail colour (the ground is already painted)."""
+
+
+def _tree(c: Canvas, x: float, y: float, r: float, colour: str) -> None:
+    c.rect(x - r * 0.15, y + r * 0.5, r * 0.3, r * 0.9, fill=mix(colour, "#000000", 0.3))
+    c.circle(x, y, r, fill=colour, stroke=mix(colour, "#000000", 0.35), width=r * 0.12)
+
+
+def _open(c: Canvas, b: Box, ink: str) -> None:
+    """Grass tufts on open ground."""
+    for fx, fy in ((0.2, 0.35), (0.55, 0.2), (0.8, 0.55), (0.35, 0.75), (0.65, 0.85)):
+        x, y, s = b.x + fx * b.w, b.y + fy * b.h, b.h * 0.13
+        for dx in (-s * 0.5, 0.0, s * 0.5):
+            c.line(x, y, x + dx, y - s * (0.8 if dx else 1.0), stroke=mix(ink, "#000000", 0.4), width=0.4)
+
+
+def _hills(c: Canvas, b: Box, ink: str) -> None:
+    """Contour lines, each ring a little darker."""
+    for k, t in enumerate((1.0, 0.68, 0.38)):
+        c.polygon(ellipse(b.cx, b.cy + b.h * 0.08 * (1 - t), b.w / 2 * t, b.h / 2 * t),
+                  fill=mix(ink, WHITE, 0.75 - 0.2 * k), stroke=ink, width=0.35)
+
+
+def _woods(c: Canvas, b: Box, ink: str) -> None:
+    """A stand of trees."""
+    r = b.h * 0.2
+    for fx, fy in ((0.2, 0.3), (0.45, 0.22), (0.72, 0.3), (0.32, 0.62), (0.6, 0.6), (0.85, 0.65), (0.1, 0.68)):
+        _tree(c, b.x + fx * b.w, b.y + fy * b.h, r, ink)
+
+
+def _wheat(c: Canvas, b: Box, ink: str) -> None:
+    """Rows of wheat: furrows with ears along them."""
+    rows = 5
+    for k in range(rows):
+        y = b.y + b.h * (k + 0.5) / rows
+        c.line(b.x, y, b.right, y, stroke=ink, width=0.3)
+        for j in range(9):
+            x = b.x + b.w * (j + 0.5) / 9
+            c.line(x, y, x + b.h * 0.06, y - b.h * 0.12, stroke=ink, width=0.35)
+
+
+def _orchards(c: Canvas, b: Box, ink: str) -> None:
+    """Fruit trees planted in a regular grid."""
+    cols, rows = 4, 2
+    r = min(b.w / cols, b.h / rows) * 0.28
+    for j in range(rows):
+        for i in range(cols):
+            _tree(c, b.x + b.w * (i + 0.5) / cols, b.y + b.h * (j + 0.4) / rows, r, ink)
+
+
+def _rough(c: Canvas, b: Box, ink: str) -> None:
+    """Scattered stones."""
+    shape = ((-1.0, 0.1), (-0.4, -0.8), (0.5, -0.7), (1.0, 0.0), (0.6, 0.7), (-0.5, 0.8))
+    for fx, fy, s in ((0.15, 0.3, 1.0), (0.42, 0.2, 0.7), (0.7, 0.35, 1.1), (0.3, 0.7, 0.8),
+                      (0.58, 0.72, 0.6), (0.87, 0.7, 0.9)):
+        r = b.h * 0.13 * s
+        x, y = b.x + fx * b.w, b.y + fy * b.h
+        c.polygon([(x + px * r, y + py * r * 0.7) for px, py in shape],
+                  fill=mix(ink, WHITE, 0.35), stroke=ink, width=0.3)
+
+
+def _mud(c: Canvas, b: Box, ink: str) -> None:
+    """Puddles."""
+    for fx, fy, rx, ry in ((0.25, 0.35, 0.2, 0.14), (0.65, 0.3, 0.16, 0.1), (0.5, 0.72, 0.26, 0.15)):
+        c.polygon(ellipse(b.x + fx * b.w, b.y + fy * b.h, rx * b.w, ry * b.h),
+                  fill=ink, stroke=mix(ink, "#000000", 0.3), width=0.3)
+
+
+def _farm(c: Canvas, b: Box, ink: str) -> None:
+    """A farmhouse and a barn behind a fence."""
+    wall = mix(ink, WHITE, 0.8)
+    for fx, fw, fh in ((0.12, 0.36, 0.42), (0.55, 0.34, 0.52)):
+        x, w, h = b.x + fx * b.w, fw * b.w, fh * b.h
+        base = b.y + b.h * 0.8
+        c.rect(x, base - h, w, h, fill=wall, stroke=ink, width=0.3)
+        c.polygon([(x - w * 0.08, base - h), (x + w / 2, base - h - b.h * 0.25), (x + w * 1.08, base - h)],
+                  fill=ink)
+        c.rect(x + w * 0.4, base - h * 0.45, w * 0.2, h * 0.45, fill=ink)
+    y = b.y + b.h * 0.92
+    c.line(b.x, y, b.right, y, stroke=ink, width=0.3)
+    for k in range(9):
+        x = b.x + b.w * k / 8
+        c.line(x, y - b.h * 0.08, x, y + b.h * 0.04, stroke=ink, width=0.3)
+
+
+def _pond(c: Canvas, b: Box, ink: str) -> None:
+    """Open water with ripples."""
+    c.polygon(ellipse(b.cx, b.cy, b.w * 0.48, b.h * 0.46), fill=ink, stroke=mix(ink, "#000000", 0.3), width=0.35)
+    light = mix(ink, WHITE, 0.55)
+    for fx, fy in ((0.35, 0.4), (0.6, 0.55), (0.45, 0.68)):
+        x, y, s = b.x + fx * b.w, b.y + fy * b.h, b.w * 0.08
+        c.line(x - s, y, x, y - s * 0.3, stroke=light, width=0.35)
+        c.line(x, y - s * 0.3, x + s, y, stroke=light, width=0.35)
+
+
+ART: dict[str, Art] = {"open": _open, "hills": _hills, "woods": _woods, "wheat": _wheat, "orchards": _orchards,
+                       "rough": _rough, "mud": _mud, "farm": _farm, "pond": _pond}
+
+
+def draw_terrain_art(c: Canvas, symbol: str, box: Box, colours: dict[str, str]) -> None:
+    """The picture of a terrain `symbol` in its detail colour (KeyError naming the known symbols)."""
+    if symbol not in ART:
+        raise KeyError(f"no terrain art for symbol '{symbol}' (known: {', '.join(ART)})")
+    ART[symbol](c, box, colours.get(f"{symbol}_detail", colours["ink"]))
+
+
+# ---------------------------------------------------------------- effect icons, from the effect columns
+
+@dataclass(frozen=True)
+class Effect:
+    """One icon on a tile: `kind` picks the pictogram, `label` is printed under it."""
+
+    kind: str
+    label: str
+    meaning: str
+
+
+def effects(t: Any) -> list[Effect]:
+    """A terrain row's effects as icons, in a fixed order; open ground has none."""
+    out: list[Effect] = []
+    if t.impassable:
+        out.append(Effect("impassable", "", "Impassable"))
+    if t.move_cost > 1:
+        out.append(Effect("move", f"\u00d7{t.move_cost}", f"Costs {t.move_cost} movement points to enter"))
+    if t.takes_all_movement:
+        out.append(Effect("stop", "", "Entering or leaving ends the move"))
+    if t.infantry_only:
+        out.append(Effect("infantry", "only", "Infantry only"))
+    if t.blocks_los:
+        out.append(Effect("sight", "", "Blocks line of sight"))
+    if t.no_combat:
+        out.append(Effect("no_combat", "", "No combat into or out of it"))
+    if t.melee_defence_bonus:
+        out.append(Effect("defence", signed(t.melee_defence_bonus),
+                          f"Defender {signed(t.melee_defence_bonus)} in close combat"))
+    if t.fire_from_modifier and t.fire_from_modifier == t.fire_into_modifier:
+        out.append(Effect("fire", signed(t.fire_from_modifier),
+                          f"{signed(t.fire_from_modifier)} to hit, firing from or into it"))
+    else:
+        if t.fire_from_modifier:
+            out.append(Effect("fire_from", signed(t.fire_from_modifier),
+                              f"{signed(t.fire_from_modifier)} to hit when firing from it"))
+        if t.fire_into_modifier:
+            out.append(Effect("fire_into", signed(t.fire_into_modifier),
+                              f"{signed(t.fire_into_modifier)} to hit when firing into it"))
+    return out
+
+
+def _no(c: Canvas, b: Box, ink: str) -> None:
+    r = min(b.w, b.h) / 2
+    c.circle(b.cx, b.cy, r * 0.9, stroke=ink, width=r * 0.18)
+    d = r * 0.9 * math.sqrt(0.5)
+    c.line(b.cx - d, b.cy - d, b.cx + d, b.cy + d, stroke=ink, width=r * 0.18)
+
+
+def _crosshair(c: Canvas, b: Box, ink: str) -> None:
+    r = min(b.w, b.h) / 2 * 0.8
+    c.circle(b.cx, b.cy, r * 0.7, stroke=ink, width=r * 0.16)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        c.line(b.cx + dx * r * 0.3, b.cy + dy * r * 0.3, b.cx + dx * r, b.cy + dy * r, stroke=ink, width=r * 0.16)
+
+
+def _small_arrow(c: Canvas, b: Box, ink: str, outward: bool) -> None:
+    """A short arrow beside a crosshair: out of the hex (firing from) or into it."""
+    s = min(b.w, b.h)
+    x0, x1 = b.right - s * 0.05, b.right + s * 0.35
+    y = b.y + s * 0.1
+    tip, tail = (x1, x0) if outward else (x0, x1)
+    c.line(tail, y, tip, y, stroke=ink, width=s * 0.08)
+    d = s * 0.14 * (1 if tip > tail else -1)
+    c.polygon([(tip, y), (tip - d, y - s * 0.1), (tip - d, y + s * 0.1)], fill=ink)
+
+
+def _pictogram(c: Canvas, kind: str, b: Box, ink: str, paper: str) -> None:
+    s = min(b.w, b.h)
+    x, y = b.cx - s / 2, b.cy - s / 2
+    if kind == "impassable":
+        _no(c, b, ink)
+    elif kind == "move":
+        for dx in (0.0, 0.3):
+            c.polygon([(x + s * (0.15 + dx), y + s * 0.15), (x + s * (0.5 + dx), y + s * 0.5),
+                       (x + s * (0.15 + dx), y + s * 0.85), (x + s * (0.3 + dx), y + s * 0.5)], fill=ink)
+    elif kind == "stop":
+        c.polygon([(x + s * 0.05, y + s * 0.35), (x + s * 0.45, y + s * 0.35), (x + s * 0.45, y + s * 0.15),
+                   (x + s * 0.75, y + s * 0.5), (x + s * 0.45, y + s * 0.85), (x + s * 0.45, y + s * 0.65),
+                   (x + s * 0.05, y + s * 0.65)], fill=ink)
+        c.rect(x + s * 0.8, y + s * 0.1, s * 0.13, s * 0.8, fill=ink)
+    elif kind == "infantry":
+        draw_symbol(c, "infantry", b.inset(s * 0.05), ink, paper)
+    elif kind == "sight":
+        c.polygon(ellipse(b.cx, b.cy, s * 0.45, s * 0.25, 20), fill=paper, stroke=ink, width=s * 0.08)
+        c.circle(b.cx, b.cy, s * 0.14, fill=ink)
+        c.line(x + s * 0.1, y + s * 0.9, x + s * 0.9, y + s * 0.1, stroke=ink, width=s * 0.1)
+    elif kind == "defence":
+        c.polygon([(x + s * 0.15, y + s * 0.1), (x + s * 0.85, y + s * 0.1), (x + s * 0.85, y + s * 0.5),
+                   (b.cx, y + s * 0.95), (x + s * 0.15, y + s * 0.5)], fill=ink)
+    elif kind == "no_combat":
+        c.line(x + s * 0.25, y + s * 0.2, x + s * 0.75, y + s * 0.8, stroke=ink, width=s * 0.09)
+        c.line(x + s * 0.75, y + s * 0.2, x + s * 0.25, y + s * 0.8, stroke=ink, width=s * 0.09)
+        _no(c, b, ink)
+    elif kind in ("fire", "fire_from", "fire_into"):
+        inner = Box(b.x, b.y, b.w * (0.8 if kind != "fire" else 1.0), b.h)
+        _crosshair(c, inner, ink)
+        if kind != "fire":
+            _small_arrow(c, Box(inner.cx - s * 0.3, inner.y, s * 0.5, s), ink, kind == "fire_from")
+    else:
+        raise KeyError(f"no pictogram for effect '{kind}'")
+
+
+def draw_effect_icon(c: Canvas, effect: Effect, box: Box, layout: Layout) -> None:
+    """A rounded badge: the pictogram, with its label (×2, +1, −1, only) underneath when it has one."""
+    col = layout.colours
+    c.rect(box.x, box.y, box.w, box.h, fill=col["icon"], radius=box.w * 0.18)
+    pad = box.w * 0.1
+    if effect.label:
+        pic = Box(box.x + pad, box.y + pad * 0.6, box.w - 2 * pad, box.h * 0.6 - pad * 0.6)
+        _font(c, layout, "icon", Box(box.x + pad * 0.3, box.y + box.h * 0.6, box.w - pad * 0.6, box.h * 0.36),
+              effect.label, col["icon_ink"])
+    else:
+        pic = box.inset(pad)
+    _pictogram(c, effect.kind, pic, col["icon_ink"], col["icon"])
+
+
+# ---------------------------------------------------------------- terrain tiles
+
+def _hex_centre(layout: Layout) -> Point:
+    return layout.width / 2, layout.height / 2
+
+
+def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float, *,
+                   icons: bool = True, name: bool = True) -> None:
+    """A terrain hex centred on (cx, cy) at the layout's size: ground, art, name and effect icons.
+
+    The board draws its starting rows with the same call, so a printed tile and a board hex match."""
+    col = layout.colours
+    w, h = layout.width, layout.height
+    c.polygon(hexagon(cx, cy, w, h), fill=col.get(terrain.symbol, col["panel"]))
+    left, top = cx - w / 2, cy - h / 2
+    art = Box(left + w * 0.2, top + h * 0.07, w * 0.6, h * 0.46)
+    draw_terrain_art(c, terrain.symbol, art, col)
+    if name:
+        band = Box(left + w * 0.17, top + h * 0.56, w * 0.66, h * 0.15)
+        c.rect(band.x, band.y, band.w, band.h, fill=col["label"], radius=band.h * 0.3)
+        _font(c, layout, "title", band.inset(band.h * 0.08), terrain.name, col["ink"])
+    marks = effects(terrain) if icons else []
+    if marks:
+        y0, y1 = top + h * 0.74, top + h * 0.93
+        room = 2 * hex_half_width(w, h, y1 - cy) - w * 0.06
+        gap = w * 0.015
+        size = min(y1 - y0, (room - gap * (len(marks) - 1)) / len(marks))
+        x = cx - (len(marks) * size + (len(marks) - 1) * gap) / 2
+        for effect in marks:
+            draw_effect_icon(c, effect, Box(x, y0, size, size), layout)
+            x += size + gap
+
+
+def _cut_line(c: Canvas, layout: Layout) -> None:
+    cx, cy = _hex_centre(layout)
+    c.polygon(hexagon(cx, cy, layout.width, layout.height), stroke=layout.colours["cut"], width=layout.border)
+
+
+def _tile_front(c: Canvas, bleed: float, *, terrain: Any, layout: Layout) -> None:
+    c.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed,
+           fill=layout.colours.get(terrain.symbol, layout.colours["panel"]))
+    draw_tile_face(c, terrain, layout, *_hex_centre(layout))
+    _cut_line(c, layout)
+
+
+def _tile_back(c: Canvas, bleed: float, *, layout: Layout, title: str) -> None:
+    """The face-down side: the undiscovered map, the same for every tile."""
+    col = layout.colours
+    w, h = layout.width, layout.height
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col["back"])
+    cx, cy = _hex_centre(layout)
+    for k in (0.8, 0.6):
+        c.polygon(hexagon(cx, cy, w * k, h * k), stroke=col["back_ink"], width=0.3)
+    _font(c, layout, "back_title", Box(cx - w * 0.25, cy - h * 0.1, w * 0.5, h * 0.2), title, col["back_ink"])
+    _cut_line(c, layout)
+
+
+def tile_piece(game: GameData, terrain_id: str, copy: int = 1) -> Piece:
+    """One terrain tile; fronts of one terrain share a design, every back is the same."""
+    layout = _layout(game, "tile_layout")
+    terrain = game.by_id("terrain")[terrain_id]
+    return Piece(name=terrain_id if terrain.copies == 1 else f"{terrain_id}-{copy}", width=layout.width,
+                 height=layout.height, bleed=layout.bleed,
+                 front=partial(_tile_front, terrain=terrain, layout=layout),
+                 back=partial(_tile_back, layout=layout, title=game.name),
+                 back_key="tile-back", design=terrain_id)
+
+
+def tiles(game: GameData) -> list[Piece]:
+    """Every physical terrain tile: one piece per copy in terrain.csv."""
+    return [tile_piece(game, card.design.id, card.copy) for card in game.deck("terrain")]
+
+
+# ---------------------------------------------------------------- unit counters and markers
+
+def _army_square(c: Canvas, bleed: float, layout: Layout, colour: str) -> None:
+    """A counter's ground in the army colour with a thin light frame inside the trim."""
+    w, h = layout.width, layout.height
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour)
+    inset = layout.border
+    c.rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=layout.colours["paper"], width=0.25,
+           radius=layout.radius)
+
+
+def _counter_front(c: Canvas, bleed: float, *, unit: Any, colour: str, layout: Layout) -> None:
+    col, w, h, safe = layout.colours, layout.width, layout.height, layout.safe
+    _army_square(c, bleed, layout, colour)
+    # Facing: a notch on the top edge points the way the unit faces.
+    notch = w * 0.11
+    c.polygon([(w / 2, layout.border + 0.25), (w / 2 + notch, layout.border + 0.25 + notch * 0.9),
+               (w / 2 - notch, layout.border + 0.25 + notch * 0.9)], fill=col["paper"])
+    _font(c, layout, "title", Box(safe + 1.0, h * 0.15, w - 2 * safe - 2.0, h * 0.14), unit.name, col["paper"])
+    draw_symbol(c, unit.symbol, Box(w * 0.24, h * 0.31, w * 0.52, h * 0.34), col["ink"], col["paper"])
+    values = (str(unit.strength), str(unit.range) if unit.range else "\u2013", str(unit.movement))
+    labels = ("STR", "RNG", "MOV")
+    third = (w - 2 * safe) / 3
+    for k, (value, label) in enumerate(zip(values, labels)):
+        x = safe + k * third
+        _font(c, layout, "corner", Box(x, h * 0.66, third, h * 0.19), value, col["paper"])
+        _font(c, layout, "kind", Box(x, h * 0.85, third, h * 0.1), label, col["paper"])
+
+
+def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1) -> Piece:
+    """One unit counter of an army (single-sided: damage is shown with strength markers)."""
+    layout = _layout(game, "counter_layout")
+    army = game.by_id("armies")[army_id]
+    unit = game.by_id("units")[unit_id]
+    name = f"{army_id}-{unit_id}" + (f"-{copy}" if unit.copies > 1 else "")
+    return Piece(name=name, width=layout.width, height=layout.height, bleed=layout.bleed,
+                 front=partial(_counter_front, unit=unit, colour=army.colour_hex, layout=layout),
+                 design=f"{army_id}-{unit_id}")
+
+
+def counters(game: GameData) -> list[Piece]:
+    """Every unit counter of both armies (units.csv copies per army)."""
+    return [counter_piece(game, army.id, card.design.id, card.copy)
+            for army in game.table("armies") for card in game.deck("units")]
+
+
+def _ranks(c: Canvas, b: Box, cols: int, rows: int, ink: str, hollow: bool = False) -> None:
+    """Blocks of men in ranks and files, as on a drill diagram."""
+    cell = min(b.w / cols, b.h / rows)
+    x0, y0 = b.cx - cell * cols / 2, b.cy - cell * rows / 2
+    for j in range(rows):
+        for i in range(cols):
+            if hollow and 0 < i < cols - 1 and 0 < j < rows - 1:
+                continue
+            c.rect(x0 + i * cell + cell * 0.12, y0 + j * cell + cell * 0.12, cell * 0.76, cell * 0.76, fill=ink)
+
+
+FORMATION_ART: dict[str, Callable[[Canvas, Box, str], None]] = {
+    "column": lambda c, b, ink: _ranks(c, b, 2, 4, ink),
+    "line": lambda c, b, ink: _ranks(c, b, 6, 1, ink),
+    "square": lambda c, b, ink: _ranks(c, b, 4, 4, ink, hollow=True),
+}
+"""Drill pictograms by formation id; a formation without one prints its name and numbers only."""
+
+
+def _marker_ground(c: Canvas, bleed: float, layout: Layout, colour: str) -> None:
+    """Marker ground: light paper with a broad frame in the army colour."""
+    w, h = layout.width, layout.height
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour)
+    c.rect(layout.border + 0.6, layout.border + 0.6, w - 2 * layout.border - 1.2, h - 2 * layout.border - 1.2,
+           fill=layout.colours["paper"], radius=layout.radius)
+
+
+def _formation_front(c: Canvas, bleed: float, *, formation: Any, colour: str, layout: Layout) -> None:
+    col, w, h = layout.colours, layout.width, layout.height
+    _marker_ground(c, bleed, layout, colour)
+    inner = Box(layout.border + 1.2, layout.border + 1.0, w - 2 * layout.border - 2.4, h - 2 * layout.border - 2.0)
+    _font(c, layout, "kind", Box(inner.x, inner.y, inner.w, inner.h * 0.2),
+          f"Move {formation.movement} \u00b7 CC {signed(formation.melee_attack_bonus)}", col["ink"])
+    art = FORMATION_ART.get(formation.id)
+    if art is not None:
+        art(c, Box(inner.x + inner.w * 0.15, inner.y + inner.h * 0.24, inner.w * 0.7, inner.h * 0.46), colour)
+    _font(c, layout, "title", Box(inner.x, inner.y + inner.h * 0.74, inner.w, inner.h * 0.26), formation.name,
+          col["ink"])
+
+
+def _strength_front(c: Canvas, bleed: float, *, value: int, colour: str, layout: Layout) -> None:
+    col, w, h = layout.colours, layout.width, layout.height
+    if value == 0:
+        _army_square(c, bleed, layout, colour)
+        c.line(w * 0.25, h * 0.2, w * 0.75, h * 0.62, stroke=col["paper"], width=w * 0.06)
+        c.line(w * 0.75, h * 0.2, w * 0.25, h * 0.62, stroke=col["paper"], width=w * 0.06)
+        _font(c, layout, "title", Box(layout.safe, h * 0.68, w - 2 * layout.safe, h * 0.2), "Broken", col["paper"])
+        return
+    _marker_ground(c, bleed, layout, colour)
+    _font(c, layout, "corner", Box(layout.safe, h * 0.16, w - 2 * layout.safe, h * 0.48), str(value), col["ink"])
+    _font(c, layout, "title", Box(layout.safe, h * 0.66, w - 2 * layout.safe, h * 0.2), "Strength", col["ink"])
+
+
+def markers(game: GameData) -> list[Piece]:
+    """Per army: a formation marker of each formation for every unit that uses formations, and
+    strength markers: for each value below full, one per unit that can be reduced to it; 0 is Broken."""
+    layout = _layout(game, "marker_layout")
+    units = game.table("units")
+    drilled = sum(u.copies for u in units if u.uses_formations)
+    pieces: list[Piece] = []
+
+    def add(name: str, design: str, front: Callable[..., None]) -> None:
+        pieces.append(Piece(name=name, width=layout.width, height=layout.height, bleed=layout.bleed,
+                            front=front, design=design))
+
+    for army in game.table("armies"):
+        for formation in game.table("formations"):
+            for k in range(1, drilled + 1):
+                add(f"{army.id}-{formation.id}-{k}", f"{army.id}-{formation.id}",
+                    partial(_formation_front, formation=formation, colour=army.colour_hex, layout=layout))
+        top = max(u.strength for u in units)
+        for value in range(top - 1, -1, -1):
+            count = sum(u.copies for u in units if u.strength > value)
+            label = "broken" if value == 0 else f"strength-{value}"
+            for k in range(1, count + 1):
+                add(f"{army.id}-{label}-{k}", f"{army.id}-{label}",
+                    partial(_strength_front, value=value, colour=army.colour_hex, layout=layout))
+    return pieces
+
+
+# ---------------------------------------------------------------- the map board
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the hexes of the map sit on the (unsplit) board, in mm from its top-left corner."""
+
+    columns: int
+    rows: int
+    hex_w: float
+    hex_h: float
+    margin: float
+
+    @property
+    def width(self) -> float:
+        return 2 * self.margin + self.hex_w * (1 + 0.75 * (self.columns - 1))
+
+    @property
+    def height(self) -> float:
+        return 2 * self.margin + self.hex_h * (self.rows + (0.5 if self.columns > 1 else 0))
+
+    def centre(self, col: int, row: int) -> Point:
+        """Odd-q offset: odd columns sit half a hex lower (the engine's `col,row` ids)."""
+        x = self.margin + self.hex_w / 2 + col * 0.75 * self.hex_w
+        y = self.margin + self.hex_h / 2 + row * self.hex_h + (self.hex_h / 2 if col % 2 else 0)
+        return x, y
+
+
+def board_geometry(game: GameData) -> BoardGeometry:
+    layout = _layout(game, "tile_layout")
+    return BoardGeometry(game.rules.map_columns, game.rules.map_rows, layout.width, layout.height,
+                         float(game.layout["board"]["margin"]))
+
+
+def start_rows(game: GameData) -> dict[int, Any]:
+    """Row index -> the army that deploys on it (its home edge)."""
+    last = game.rules.map_rows - 1
+    return {0 if army.home_edge == "top" else last: army for army in game.table("armies")}
+
+
+def draw_board(c: Canvas, game: GameData) -> None:
+    """The whole map at full size: hex outlines with their ids, the starting rows in army colours."""
+    layout = _layout(game, "tile_layout")
+    col = layout.colours
+    geo = board_geometry(game)
+    tint = float(game.layout["board"]["start_tint"])
+    start = game.by_id("terrain")[game.rules.start_terrain]
+    homes = start_rows(game)
+    c.rect(0, 0, geo.width, geo.height, fill=col["board"])
+    for army_row, army in homes.items():
+        label_y = geo.margin * 0.1 if army_row == 0 else geo.height - geo.margin * 0.9
+        band = Box(geo.margin, label_y, geo.width - 2 * geo.margin, geo.margin * 0.8)
+        for align in ("start", "end"):  # at both ends, so each half of a split board shows it
+            _font(c, layout, "label", band, f"{army.name}: starting row", army.colour_hex, align=align)
+    for column in range(geo.columns):
+        for row in range(geo.rows):
+            cx, cy = geo.centre(column, row)
+            army = homes.get(row)
+            if army is not None:
+                draw_tile_face(c, start, layout, cx, cy, icons=False, name=False)
+                c.polygon(hexagon(cx, cy, geo.hex_w * 0.9, geo.hex_h * 0.9),
+                          stroke=mix(army.colour_hex, WHITE, tint), width=geo.hex_h * 0.05)
+            c.polygon(hexagon(cx, cy, geo.hex_w, geo.hex_h), stroke=col["grid"], width=0.35)
+            _font(c, layout, "coord", Box(cx - geo.hex_w * 0.2, cy + geo.hex_h * 0.3, geo.hex_w * 0.4,
+                                          geo.hex_h * 0.15), f"{column},{row}", col["coord"])
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One page's window onto the board: the part it shows plus the glue strips under its neighbours."""
+
+    col: int
+    row: int
+    window: Box
+    glue_right: float
+    glue_bottom: float
+
+
+def board_pages(game: GameData, paper: tuple[float, float]) -> tuple[int, int, list[BoardPage]]:
+    """Split the board into windows that fit `paper` (columns, rows, pages in reading order)."""
+    geo = board_geometry(game)
+    settings = game.layout["board"]
+    margin, glue = float(settings["page_margin"]), float(settings["glue"])
+    room_w, room_h = paper[0] - 2 * margin - glue, paper[1] - 2 * margin - glue - 12.0
+    cols = 1 if geo.width <= paper[0] - 2 * margin else math.ceil(geo.width / room_w)
+    rows = 1 if geo.height <= paper[1] - 2 * margin - 12.0 else math.ceil(geo.height / room_h)
+    w, h = geo.width / cols, geo.height / rows
+    pages = [BoardPage(i, j, Box(i * w, j * h, w, h), glue if i < cols - 1 else 0.0, glue if j < rows - 1 else 0.0)
+             for j in range(rows) for i in range(cols)]
+    return cols, rows, pages
+
+
+def _hatch(c: Canvas, box: Box, colour: str, pitch: float = 2.5) -> None:
+    """Diagonal hatching over a box, leaving what is under it readable (glue strips)."""
+    with c.group(clip=box):
+        k = 0.0
+        while k < box.w + box.h:
+            c.line(box.x + k, box.y, box.x + k - box.h, box.bottom, stroke=colour, width=0.5)
+            k += pitch
+
+
+def _page_name(col: int, row: int) -> str:
+    return f"{chr(ord('A') + row)}{col + 1}"
+
+
+def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardPage, cols: int, rows: int) -> None:
+    layout = _layout(game, "tile_layout")
+    sheet = resolve("sheet", game_layout(game))
+    col = layout.colours
+    win = page.window
+    x0 = (pw - win.w - page.glue_right) / 2
+    y0 = float(game.layout["board"]["page_margin"]) + 12.0
+    with c.group(x0 - win.x, y0 - win.y, clip=Box(win.x, win.y, win.w + page.glue_right, win.h + page.glue_bottom)):
+        draw_board(c, game)
+    for strip in (Box(x0 + win.w, y0, page.glue_right, win.h + page.glue_bottom),
+                  Box(x0, y0 + win.h, win.w, page.glue_bottom)):
+        if strip.w > 0 and strip.h > 0:
+            _hatch(c, strip, col["glue"])
+    c.rect(x0, y0, win.w, win.h, stroke=col["cut"], width=0.3)
+    f = sheet.fonts["small"]
+    if cols * rows == 1:
+        note = f"{game.name} map, {game.rules.map_columns} \u00d7 {game.rules.map_rows} hexes."
+    else:
+        joins = [f"{_page_name(page.col - 1, page.row)} on the left" if page.col else "",
+                 f"{_page_name(page.col, page.row - 1)} above" if page.row else ""]
+        join = " and ".join(j for j in joins if j)
+        note = (f"{game.name} map, {game.rules.map_columns} \u00d7 {game.rules.map_rows} hexes, page "
+                f"{_page_name(page.col, page.row)} of {cols} \u00d7 {rows}. The board spans {cols * rows} pages: "
+                f"cut along the frame" + (f", then lay this page over the shaded strip of {join}" if join else "")
+                + "; shaded strips go under the next page.")
+    draw_text(c, Box(x0, y0 - 11.0, max(win.w, 120.0), 10.0), note, f.font, f.size + 1.5, f.min_size,
+              col["ink"], align="start")
+
+
+def board_pageset(game: GameData) -> PageSet:
+    """The board split for the smallest paper of any profile, so every paper prints the same pages."""
+    from generator.build import PageSet
+
+    papers = load_profiles().papers.values()
+    smallest = (min(p[0] for p in papers), min(p[1] for p in papers))
+    cols, rows, pages = board_pages(game, smallest)
+    return PageSet("board", [partial(_board_page, game=game, page=p, cols=cols, rows=rows) for p in pages])
+
+
+# ---------------------------------------------------------------- build and companion entry points
+
+def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
+    """Hexbattle's tiles, counters, markers and board (nothing for other games)."""
+    if game.id != GAME:
+        return []
+    return [PieceSet("tiles", tiles(game)), PieceSet("counters", counters(game)),
+            PieceSet("markers", markers(game)), board_pageset(game)]
+
+
+CLAIMS = {GAME: frozenset({"terrain", "units"})}
+"""The card tables these parts replace in the generic decks."""
+
+
+def tile_svg(game: GameData, terrain_id: str) -> str:
+    """A terrain tile's face as SVG at its trim size (the companion's board view)."""
+    return piece_svg(tile_piece(game, terrain_id))
+
+
+def counter_svg(game: GameData, army_id: str, unit_id: str) -> str:
+    """A unit counter as SVG at its trim size, facing up (rotate it by 60° per facing step)."""
+    return piece_svg(counter_piece(game, army_id, unit_id))
