@@ -119,13 +119,31 @@ def render(service: Tables, code: str, token: str | None) -> None:
         except Refusal as err:
             st.error(str(err))
     else:
-        draw.view(ctx.view(), ctx.names)
+        _generic_view(ctx)
     if table.playing and seat is not None:
         _moves(ctx)
         _seat_tools(ctx)
     _log(ctx)
     _share(table)
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
+
+
+def _generic_view(ctx: TableContext) -> None:
+    """The engine's view; what only this seat may see (keys a spectator's view lacks) is set apart."""
+    mine = ctx.view()
+    public = ctx.state.view(None)
+    secret = {k: v for k, v in mine.items() if k not in public or public[k] != v}
+    draw.view(mine, ctx.names, skip=list(secret))
+    private_view(ctx, secret)
+
+
+def private_view(ctx: TableContext, secret: dict[str, Any]) -> None:
+    """This seat's hidden information, boxed so a glance tells what to keep from the table."""
+    if ctx.player is None or not secret:
+        return
+    with st.container(border=True, key="private"):
+        st.markdown("🔒 **Only you can see this**")
+        draw.view(secret, ctx.names)
 
 
 def _watch(service: Tables, table_id: int, seen: tuple[int, int, str]) -> None:
@@ -163,6 +181,12 @@ def _moves(ctx: TableContext) -> None:
     if state.is_terminal or ctx.player not in state.players_to_act():
         return
     legal: list[Action] = state.legal_actions(ctx.player)
+    with st.container(key="moves"):
+        _move_buttons(ctx, legal)
+
+
+def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
+    state = ctx.state
     st.markdown("**Your moves**")
     if not legal:
         st.caption("No move is open to you right now.")

@@ -1,0 +1,178 @@
+"""The companion in a real browser (Playwright + system Chromium) at phone size, against a real `muster app` process.
+
+Three phones: the host (creates the table, then plays Ann), Bob on his private seat
+link, and a spectator on the table link. They play a few moves of Napoleonic Warfare,
+the spectator is checked for no moves and no private cards, then a refresh and a server
+restart must lose nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+PHONE = {"width": 390, "height": 844}
+TIMEOUT = 30_000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`muster app` as a child process; restartable on the same port and data folder."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.port = free_port()
+        self.data_dir = data_dir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = dict(os.environ, MUSTER_RULES_DIR=os.environ.get("MUSTER_RULES_DIR", ""))
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(self.port),
+                                      "--data-dir", str(self.data_dir)], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError("the companion did not start within 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM,
+                                     args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        yield chromium
+        chromium.close()
+
+
+def local(url: str, server: Server) -> str:
+    """Seat links carry the LAN address; the test talks to the same server on 127.0.0.1."""
+    parts = urlsplit(url)
+    return f"{server.url}{parts.path}?{parts.query}"
+
+
+def moves_so_far(page: object) -> int:
+    label = page.get_by_text(re.compile(r"Moves so far \(\d+\)"))  # type: ignore[attr-defined]
+    if label.count() == 0:
+        return 0
+    return int(re.search(r"\((\d+)\)", label.first.inner_text()).group(1))  # type: ignore[union-attr]
+
+
+def wait_moves(page: object, n: int) -> None:
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        if moves_so_far(page) == n:
+            return
+        page.wait_for_timeout(200)  # type: ignore[attr-defined]
+    raise AssertionError(f"expected {n} moves on the page, saw {moves_so_far(page)}")
+
+
+def test_three_phones_play_refresh_and_restart(server: Server, browser: object) -> None:
+    host = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+    host.goto(server.url)
+    host.get_by_text("New table").wait_for(timeout=TIMEOUT)
+    host.locator(".st-key-new-game button[aria-label=Open]").click()
+    host.get_by_role("option", name="Napoleonic Warfare").click()
+    host.locator(".st-key-seat-warfare-0 input").fill("Ann")
+    host.locator(".st-key-seat-warfare-1 input").fill("Bob")
+    host.get_by_role("button", name="Create table").click()
+    host.get_by_text("Hand out the seats").wait_for(timeout=TIMEOUT)
+    host.locator("a", has_text="open this seat").nth(1).wait_for(timeout=TIMEOUT)
+    links = [a.get_attribute("href") for a in host.locator("a", has_text="open this seat").all()]
+    assert len(links) == 2
+    code = re.search(r"table=([A-Z0-9]+)", links[0]).group(1)  # type: ignore[union-attr]
+
+    ann = host
+    ann.goto(local(links[0], server))
+    bob = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+    bob.goto(local(links[1], server))
+    watcher = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+    watcher.goto(f"{server.url}/?table={code}")
+    for page, who in ((ann, "You are Ann."), (bob, "You are Bob."), (watcher, "watching as a spectator")):
+        page.get_by_text(who).wait_for(timeout=TIMEOUT)
+
+    played = 0
+    for _ in range(4):
+        mover = None
+        deadline = time.time() + 15
+        while mover is None and time.time() < deadline:
+            for page in (ann, bob):
+                if page.locator(".st-key-moves .stButton button").count():
+                    mover = page
+                    break
+            else:
+                ann.wait_for_timeout(200)
+        assert mover is not None, "neither seat was offered a move"
+        mover.locator(".st-key-moves .stButton button").first.click()
+        played += 1
+        wait_moves(watcher, played)  # the spectator's phone follows without a reload
+        wait_moves(ann, played)
+        wait_moves(bob, played)
+
+    assert watcher.locator(".st-key-moves").count() == 0
+    assert watcher.get_by_role("button", name=re.compile("Undo|Concede")).count() == 0
+    assert watcher.locator(".st-key-private").count() == 0
+    assert ann.locator(".st-key-private").count() == 1 and bob.locator(".st-key-private").count() == 1
+    ann_secret = ann.locator(".st-key-private").inner_text()
+    bob_secret = bob.locator(".st-key-private").inner_text()
+    assert ann_secret != bob_secret
+    assert bob_secret not in ann.locator("body").inner_text()
+
+    ann.reload()
+    ann.get_by_text("You are Ann.").wait_for(timeout=TIMEOUT)
+    wait_moves(ann, played)
+
+    server.stop()
+    server.start()
+    for page in (ann, bob, watcher):
+        page.reload()
+    ann.get_by_text("You are Ann.").wait_for(timeout=TIMEOUT)
+    for page in (ann, bob, watcher):
+        wait_moves(page, played)
+    assert ann.locator(".st-key-private").inner_text() == ann_secret
