@@ -176,7 +176,7 @@ def test_r7_six_actions_then_end_turn() -> None:
     assert state.turn == 2 and state.current_player == FR
 
 
-def test_r5_change_formation_and_repair() -> None:
+def test_r6_change_formation_and_repair_are_unit_actions() -> None:
     state = battle({INF: u("4,6", strength=2), LC: u("6,6", strength=3), E_INF: u("8,0", 3)})
     do(state, "formation", unit=INF, formation="square")
     assert state.units[INF].formation == "square"
@@ -203,7 +203,7 @@ def test_draw_terrain_places_next_to_revealed_hexes() -> None:
 
 # ----- close combat ----------------------------------------------------------------------
 
-def test_r18_close_combat_pairs_highest_and_ties_cost_nobody() -> None:
+def test_r18_r21_close_combat_pairs_highest_and_ties_cost_nobody() -> None:
     result = close_combat([6, 5, 2, 1], [4, 4, 3, 1], 1, 2)
     assert [(p.attacker, p.defender, p.loser) for p in result.pairs] == \
         [(7, 6, "defender"), (6, 6, ""), (3, 5, "attacker"), (2, 3, "attacker")]
@@ -265,7 +265,7 @@ def test_r22_artillery_never_charges_and_fires_point_blank_double() -> None:
     assert state.units[E_INF].strength == 0 and not state.units[E_INF].destroyed
 
 
-def test_r21_woods_forbid_combat_both_ways() -> None:
+def test_woods_forbid_combat_both_ways() -> None:
     state = battle({INF: u("4,5"), E_INF: u("4,4", 3), INF2: u("6,6"), E_LA: u("6,4", 3)},
                    {"4,4": "woods", "6,6": "woods"})
     assert refusal(state, act("attack", FR, unit=INF, target=E_INF, mode="melee")) == \
