@@ -169,7 +169,7 @@ class ImperialState(State):
     # --- setup -------------------------------------------------------------------------
 
     def _setup(self, rng: random.Random) -> None:
-        """R3-R5: automatic win, the draw, then the exchange and buying steps."""
+        """R3-R5: automatic win, then the draw (rest to Reserves), then the exchange step."""
         for p in SIDES:
             mine, theirs = self.ip[p], self.ip[1 - p]
             if mine > theirs and mine >= self.cfg.auto_win_ratio * theirs:
@@ -317,8 +317,6 @@ class ImperialState(State):
         if self.phase == BUY and p not in self.queue:
             if self.gold[p] < self.cfg.gold_cost:
                 return f"A card costs {self.cfg.gold_cost} Gold and you have {self.gold[p]}."
-            if not _size(self.supply):
-                return "The supply is empty: there is nothing left to buy."
             return "You have already finished buying."
         if self.phase == EXCHANGE and p not in self.queue:
             if _size(self.hands[p]) < self.cfg.exchange_count:

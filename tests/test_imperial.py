@@ -432,3 +432,40 @@ def test_clone_is_independent() -> None:
     play(copy, P, P)
     assert size(state, 0) == 2 and state.battle_round == 1 and copy.battle_round == 2
     assert copy.view(0) != state.view(0)
+
+
+def test_refusals_out_of_turn_in_the_sequential_steps() -> None:
+    state = new(imperial_power=[6, 6], gold=[1, 2])
+    do(state, "pass", 0)
+    assert refused(state, act("exchange", 0, types=[P, P])) == "You have already decided whether to exchange."
+    do(state, "pass", 1)
+    do(state, "pass", 0)
+    assert refused(state, act("buy", 0, type=P)) == "You have already finished buying."
+    state = new(imperial_power=[6, 6], gold=[0, 2])
+    do(state, "pass", 0)
+    do(state, "pass", 1)
+    assert state.players_to_act() == [1]
+    assert refused(state, act("buy", 0, type=P)) == "A card costs 1 Gold and you have 0."
+    state = play(battle("PM", "PM", markers=(2, 2)), P, P)
+    assert refused(state, act("reinforce", 1, types=[P])) == "It is your opponent's turn."
+    do(state, "pass", 0)
+    assert refused(state, act("reinforce", 0, types=[P])) == "You have already decided about reinforcements after this round."
+    assert refused(state, act("play", 0, type=M)) == \
+        "You cannot play a card now: the sides are deciding whether to call for reinforcements."
+
+
+def test_r6_an_empty_supply_ends_buying() -> None:
+    state = new(imperial_power=[12, 12], gold=[40, 5])
+    do(state, "pass", 0)
+    do(state, "pass", 1)
+    while supply_size(state):
+        t = next(t for t, cards in state.supply.items() if cards)
+        do(state, "buy", 0, type=t)
+    assert state.phase == PLAY and size(state, 0) == 48 and state.gold == [4, 5]  # side 1 is never asked
+
+
+def test_engine_package_finds_this_engine() -> None:
+    import engine
+
+    game = engine.make_game(load_game("imperial"))
+    assert isinstance(game, ImperialGame) and game.id == "imperial"
