@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from itertools import combinations, product, repeat
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from cards.load import GameData
 from cards.schemas.warfare import TYPE_NAMES
@@ -45,9 +44,11 @@ class CardLike(Protocol):
 
 # ---------------------------------------------------------------- helpers for the companion
 
-@dataclass(frozen=True)
-class Casualties:
-    """The casualty arithmetic of one attack, spelled out for display (R11, R12)."""
+class Casualties(NamedTuple):
+    """The casualty arithmetic of one attack, spelled out for display (R11, R12).
+
+    A named tuple rather than a dataclass: one is built per attack in every playout.
+    """
 
     forces: int        # sum of the forces of the cards that count
     cards: int         # how many cards count
@@ -58,8 +59,7 @@ class Casualties:
     inflicted: int     # what the defender loses before the floor at 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"forces": self.forces, "cards": self.cards, "extra_cards": self.extra_cards, "bonus": self.bonus,
-                "total": self.total, "halved": self.halved, "inflicted": self.inflicted}
+        return self._asdict()
 
 
 def halve(total: int, rules: Any) -> int:
@@ -80,7 +80,7 @@ def casualties(cards: Sequence[CardLike], rules: Any, halved: bool = False) -> C
 
 def with_morale(result: Casualties, rules: Any) -> Casualties:
     """The same attack after the defender spends a Morale card."""
-    return replace(result, halved=True, inflicted=halve(result.total, rules))
+    return result._replace(halved=True, inflicted=halve(result.total, rules))
 
 
 def _type_name(code: str) -> str:
@@ -355,13 +355,19 @@ class WarfareState(State):
     def _support_choices(self) -> list[tuple[int, ...]]:
         """Every legal support set: any matching tactics, and up to the limit of each Strategy type."""
         g = self.game
-        hand = self.hands[self.active]
-        tactic = g.rules.tactic_for_unit[g.types[self.units[0]]]
-        tactics = [c for c in hand if g.types[c] == tactic]
+        types = g.types
+        tactic = g.rules.tactic_for_unit[types[self.units[0]]]
+        strategies = g.strategy_types
+        tactics: list[int] = []
         per_type: dict[str, list[int]] = {}
-        for c in hand:
-            if g.types[c] in g.strategy_types:
-                per_type.setdefault(g.types[c], []).append(c)
+        for c in self.hands[self.active]:
+            t = types[c]
+            if t == tactic:
+                tactics.append(c)
+            elif t in strategies:
+                per_type.setdefault(t, []).append(c)
+        if not tactics and not per_type:
+            return [()]
         limit = g.rules.strategy_per_type
         pools: list[list[tuple[int, ...]]] = [
             [combo for size in range(len(tactics) + 1) for combo in combinations(tactics, size)]]
@@ -519,7 +525,7 @@ class WarfareState(State):
             if not self.pending.halved:
                 self.pending = with_morale(self.pending, rules)
             else:
-                self.pending = replace(self.pending, inflicted=halve(self.pending.inflicted, rules))
+                self.pending = self.pending._replace(inflicted=halve(self.pending.inflicted, rules))
             if self.morale_used >= rules.morale_per_attack or not self.hands[d]:
                 self._inflict(rng)
         elif kind == "exchange":
@@ -626,7 +632,6 @@ class WarfareState(State):
     def _decide_on_troops(self, reason: str) -> None:
         """At a limit the side with more troop points wins; equal troops is a draw (R17)."""
         a, b = self.troops
-        self.units, self.support = [], []
         self._finish(0 if a > b else 1 if b > a else None, reason)
 
     def _finish(self, winner: int | None, reason: str) -> None:

@@ -440,3 +440,14 @@ def test_r18_random_discards_are_public() -> None:
 def test_engine_package_finds_this_engine() -> None:
     import engine
     assert isinstance(engine.make_game(load_game("warfare")), WarfareGame)
+
+
+def test_r17_action_limit_in_mid_attack_returns_the_table_to_the_discard_pile() -> None:
+    state = position(["hussars", "lancers"], ["broken"])
+    do(state, "attack", 0)
+    do(state, "pass", 1)
+    state.actions = RULES.action_limit - 1
+    do(state, "units", 0, cards=["hussars", "lancers"])
+    assert state.is_terminal and state.winner is None and state.end_reason == "action limit"
+    assert state.view(None)["discard"][-2:] == ["hussars", "lancers"]
+    assert len(state.deck) + len(state.discard) + len(state.hands[0]) + len(state.hands[1]) == 97
