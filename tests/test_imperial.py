@@ -177,7 +177,7 @@ def test_r16_a_side_with_no_cards_at_the_start_routs() -> None:
 
 # --- rounds: R8-R14 -------------------------------------------------------------------
 
-def test_r9_first_choice_is_hidden_until_both_have_chosen() -> None:
+def test_r8_r9_first_choice_is_hidden_until_both_have_chosen() -> None:
     state = battle("PM", "CM")
     assert state.current_player is None and state.players_to_act() == [0, 1]
     do(state, "play", 1, type=C)
