@@ -314,10 +314,10 @@ class MedievalState(State):
         is replaced by another card (R6)."""
         g = self.game
         stack = self.table[col][p]
+        deck = self.decks[p]  # _draw refills this same list, so it stays valid
         owed = 1
         while True:
             owed -= 1
-            effect = g.effect[card]
             if g.event[card] and not active:
                 stack.append((card, False))
             elif g.beside[card]:
@@ -325,11 +325,11 @@ class MedievalState(State):
                 owed += 1
             else:
                 stack.append((card, True))
-                if effect == PLAY_ANOTHER:
+                if g.effect[card] == PLAY_ANOTHER:
                     owed += g.amount[card]
             if owed <= 0:
                 return
-            drawn = self._draw(p, rng)
+            drawn = deck.pop() if deck else self._draw(p, rng)
             if drawn is None:
                 return
             card = drawn
@@ -433,7 +433,7 @@ class MedievalState(State):
             self.beside[p] = []
 
     def _next_battle(self, rng: random.Random) -> None:
-        """Check for the end (R10, R12), else lay the opening cards and draw reenforcements (R3).
+        """Check for the end (R12), else lay the opening cards and draw reenforcements (R3).
 
         A battle in which nobody has reenforcements needs no decision, so it is fought at once."""
         g = self.game
@@ -451,15 +451,17 @@ class MedievalState(State):
                 return
             self.battle += 1
             for p in (0, 1):
+                deck = self.decks[p]
                 for c in range(g.columns):
-                    card = self._draw(p, rng)
+                    card = deck.pop() if deck else self._draw(p, rng)
                     if card is None:
                         break
                     self._play(p, c, card, True, rng)
             for p in (0, 1):
+                deck = self.decks[p]
                 hand = self.hands[p]
                 for _ in range(g.reenforcements):
-                    card = self._draw(p, rng)
+                    card = deck.pop() if deck else self._draw(p, rng)
                     if card is None:
                         break
                     hand.append(card)
