@@ -5,6 +5,19 @@ counters, support), Casualty (total, Morale) and Maneuver (exchange, hand limit)
 decision is one action, so the defender's replies (Blunder, counters, Morale) are actions of
 the defender in the middle of the attacker's turn. Rulings R1… are in docs/rules/warfare.md.
 
+Actions (`kind` {args}, card values are physical card ids), by step (`view()["step"]`):
+  deploy   (attacker)  draw {card}  scout {card}  harass {card}  attack {}  hold {}
+  blunder  (defender)  blunder {card}  pass {}
+  units    (attacker)  units {cards: [ids]}
+  counter  (defender)  counter {card, target}  pass {}
+  support  (attacker)  support {cards: [ids]}   (possibly empty)
+  morale   (defender)  morale {card}  pass {}
+  exchange (attacker)  exchange {cards: [ids]}  (0 to rules.maneuver_max_exchange)
+  discard  (attacker)  discard {card}            (down to rules.hand_limit)
+Option: `first_player` (0 or 1; default: a coin flip from the seed).
+Companion helpers: `casualties`, `with_morale`, `halve`, and `verify_units` / `verify_support` /
+`verify_counter` with their `can_*` twins, all taking card rows and `data.rules`.
+
 Cards are held as small ints (positions in `GameData.deck()`) so random playouts are cheap;
 actions and views use the physical card ids.
 """

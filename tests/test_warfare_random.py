@@ -78,6 +78,23 @@ def test_every_fast_random_game_ends_within_the_limits() -> None:
     assert winners[0] > 300 and winners[1] > 300
 
 
+def test_low_limits_end_games_anywhere_without_losing_cards() -> None:
+    """With tiny turn and action limits, games stop in every step (mid-attack too) and keep every card."""
+    import dataclasses
+    data = load_game("warfare")
+    game = make_game(dataclasses.replace(data, rules=data.rules.model_copy(update={"turn_limit": 9, "action_limit": 40})))
+    reasons = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = game.new_state(rng, {})
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()), rng)
+        piles = state.hands[0] + state.hands[1] + state.deck + state.discard + state.units + state.support
+        assert len(piles) == len(set(piles)) == len(GAME.cards) and not state.units and not state.support
+        reasons.add(state.end_reason)
+    assert reasons == {"turn limit", "action limit"}
+
+
 def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
     for seed in range(5):
         slow = play_stepwise(seed)
