@@ -42,7 +42,9 @@ def infantry(c: Canvas, box: Box, ink: str, paper: str) -> None:
 
 def light(c: Canvas, box: Box, ink: str, paper: str) -> None:
     """Infantry with a bugle-horn bar: the cross plus a short bar above the frame's centre."""
-    f = _unit(c, box, ink, paper)
+    below = Box(box.x, box.y + box.h * 0.2, box.w, box.h * 0.8)
+    f = _frame(below)
+    c.rect(f.x, f.y, f.w, f.h, fill=paper, stroke=ink, width=_stroke(box))
     _cross(c, f, ink, _stroke(box))
     c.rect(f.cx - f.w / 6, f.y - f.h / 5, f.w / 3, f.h / 10, fill=ink)
 
