@@ -308,7 +308,12 @@ class WaterlooState(State):
             raise Refusal(f"It is not your turn: waiting for P{self.current_player}.")
         if action.kind not in PHASE_KINDS[self.phase]:
             raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
-        getattr(self, f"_verify_{self.phase}")(action)
+        if self.phase == BET:
+            self._verify_bet(action)
+        elif self.phase == DRAW:
+            self._verify_draw(action)
+        elif self.phase == SWAP:
+            self._verify_swap(action)
 
     def _verify_bet(self, action: Action) -> None:
         p, owed = action.player, self._to_call(action.player)
@@ -354,9 +359,6 @@ class WaterlooState(State):
                 raise Refusal("That card is not in your hand.")
             if action.get("slot") not in self.rules.reserve_slots:
                 raise Refusal("Choose your face-up or face-down reserve card: slot 'up' or 'down'.")
-
-    def _verify_scout(self, action: Action) -> None:
-        """Only queued losers reach here; both choices are always open to them."""
 
     def _apply(self, action: Action, rng: random.Random) -> None:
         p, kind = action.player, action.kind

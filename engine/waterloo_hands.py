@@ -38,10 +38,6 @@ class Design:
     militia: bool
     copies: int
 
-    @property
-    def strength(self) -> int:
-        return self.value if self.value else NO_VALUE
-
 
 # A role is one card's place in a combo: (position in the hand, tie-break code, position it stands for or -1).
 Role = tuple[int, int, int]
@@ -52,11 +48,11 @@ Group = tuple[int, int, int, bool, tuple[int, ...]]
 class Layout:
     """One way of reading a hand: its matching sets and its loose cards, indexed for the detectors."""
 
-    __slots__ = ("kinds", "values", "sets", "loose", "stands", "_loose_by_kind")
+    __slots__ = ("kinds", "values", "sets", "stands", "_loose_by_kind")
 
     def __init__(self, kinds: tuple[int, ...], values: tuple[int, ...], sets: list[Group],
                  loose: tuple[int, ...], stands: dict[int, int]) -> None:
-        self.kinds, self.values, self.loose, self.stands = kinds, values, loose, stands
+        self.kinds, self.values, self.stands = kinds, values, stands
         self.sets = sorted(sets, key=lambda g: g[2] + (WILD if g[3] else 0))
         by_kind: dict[int, list[int]] = {}
         for p in sorted(loose, key=self.code):
@@ -92,19 +88,11 @@ def _complete(layout: Layout, roles: list[Role]) -> list[Role]:
     return roles + layout.kickers({r[0] for r in roles})
 
 
-def _set_with_loose(size: int, kind: int | None, natural: bool, loose: tuple[int, ...] = ()) -> Detector:
-    """A set of `size` (of `kind`) plus one loose card of each kind in `loose`, placed first."""
+def _set(size: int, natural: bool) -> Detector:
+    """The strongest set of exactly `size` cards, the rest as kickers."""
     def detect(layout: Layout) -> list[Role] | None:
-        groups = layout.sets_of(size, kind, natural)
-        if not groups:
-            return None
-        lead: list[Role] = []
-        for want in loose:
-            cards = [p for p in layout.loose_of(want) if p not in {r[0] for r in lead}]
-            if not cards:
-                return None
-            lead.append((cards[0], layout.code(cards[0]), -1))
-        return _complete(layout, lead + layout.set_roles(groups[0]))
+        groups = layout.sets_of(size, natural=natural)
+        return _complete(layout, layout.set_roles(groups[0])) if groups else None
     return detect
 
 
@@ -188,7 +176,7 @@ DETECTORS: dict[str, Detector] = {
     "bombs_away": _bombs_away,
     "fix_bayonets_3": _fix_bayonets(3),
     "cavalry_charge": _cavalry_charge,
-    "five_of_a_kind": _set_with_loose(5, None, natural=True),
+    "five_of_a_kind": _set(5, natural=True),
     "battalion": _battalion,
     "fix_bayonets_2": _fix_bayonets(2),
     "four_of_a_kind": _four(officer=False),
@@ -196,10 +184,10 @@ DETECTORS: dict[str, Detector] = {
     "fire_and_advance": _three_two(INF, ART),
     "flank": _three_two(INF, CAV),
     "full_house": _three_two(None, None),
-    "trips": _set_with_loose(3, None, natural=True),
+    "trips": _set(3, natural=True),
     "two_pair_officer": _two_pair(officer=True),
     "two_pair": _two_pair(officer=False),
-    "pair": _set_with_loose(2, None, natural=False),
+    "pair": _set(2, natural=False),
     "high_card": _high_card,
 }
 
