@@ -258,6 +258,13 @@ class ImperialState(State):
         return self._winner
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.phase == PLAY:  # the most frequent step, kept short for bulk simulation
+            plays: list[Action] = []
+            for p in self.initiative:
+                if self.table[p] is None and (player is None or p == player):
+                    hand, banned = self.hands[p], self.banned[p]
+                    plays.extend(_action("play", p, t) for t in TYPES if hand[t] and not (banned and t == CAVALRY))
+            return plays
         actions: list[Action] = []
         for p in self.players_to_act():
             if player is None or p == player:
@@ -266,9 +273,6 @@ class ImperialState(State):
 
     def _legal_for(self, p: int) -> list[Action]:
         phase = self.phase
-        if phase == PLAY:
-            hand = self.hands[p]
-            return [_action("play", p, t) for t in TYPES if hand[t] and not (t == CAVALRY and self.banned[p])]
         if phase == EXCHANGE:
             choices = _choices(_key(self.hands[p]), self.cfg.exchange_count, TYPES)
             return [_action("pass", p)] + [_action("exchange", p, c) for c in choices]
