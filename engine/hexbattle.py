@@ -197,6 +197,8 @@ class HexbattleState(State):
         self.events: list[dict[str, Any]] = []
         self.units: dict[str, Unit] = {}
         self.at: dict[Hex, str] = {}
+        # Move options by (unit, hex, facing, points); emptied whenever a unit or tile changes the board.
+        self._reach_cache: dict[tuple[str, Hex, int, int], dict[tuple[Hex, int], int]] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -261,9 +263,14 @@ class HexbattleState(State):
             placed.append(uid)
         return placed
 
-    def _place(self, unit: Unit, h: Hex) -> None:
+    def _place(self, unit: Unit, h: Hex | None) -> None:
+        """Put a unit on `h` (None: off the board), keeping the hex index and move cache right."""
+        if unit.hex is not None and self.at.get(unit.hex) == unit.id:
+            del self.at[unit.hex]
         unit.hex = h
-        self.at[h] = unit.id
+        if h is not None:
+            self.at[h] = unit.id
+        self._reach_cache.clear()
 
     def _undeployed(self, player: int) -> list[str]:
         return [uid for uid, _ in self.game.roster[player]
@@ -354,6 +361,10 @@ class HexbattleState(State):
         mp = self.movement_points(unit)
         if unit.hex is None or mp <= 0:
             return {}
+        key = (unit.id, unit.hex, unit.facing, mp)
+        cached = self._reach_cache.get(key)
+        if cached is not None:
+            return cached
         can_reverse = self.unit_type(unit).can_reverse
         infantry_ok = self.unit_type(unit).enters_infantry_only_terrain
         turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
@@ -387,6 +398,7 @@ class HexbattleState(State):
                     best[(nh, nf)] = nc
                     heapq.heappush(heap, (nc, nh, nf))
         del best[start]
+        self._reach_cache[key] = best
         return best
 
     def fire_all_round(self, unit: Unit) -> bool:
@@ -438,14 +450,17 @@ class HexbattleState(State):
                 contested.extend(hex_id(h) for h in step if self._blocks(h, guns_over_units))
         return Sight(False, None, tuple(contested))
 
-    def fire_targets(self, unit: Unit) -> list[Unit]:
+    def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
         """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
         unit_type = self.unit_type(unit)
         if unit_type.range <= 0 or not unit.on_board or self.is_broken(unit) or self.terrain_at(unit.hex).no_combat:
             return []
         out = []
-        for enemy in self.alive(1 - unit.player):
-            if distance(unit.hex, enemy.hex) > unit_type.range or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
+        q, r = unit.hex  # type: ignore[misc]
+        reach = unit_type.range
+        for enemy in self.alive(1 - unit.player) if enemies is None else enemies:
+            dq, dr = enemy.hex[0] - q, enemy.hex[1] - r  # type: ignore[index]
+            if abs(dq) + abs(dr) + abs(dq + dr) > 2 * reach or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
                 continue
             if self.fire_facing(unit, enemy.hex) is None:  # type: ignore[arg-type]
                 continue
@@ -501,8 +516,9 @@ class HexbattleState(State):
             out = [Action("place_tile", player, {"hex": hex_id(h)}) for h in self.undiscovered_edge()]
             out.append(concede)
             return out
+        enemies = self.alive(1 - player)
         for unit in self.alive(player):
-            self._unit_actions(unit, out)
+            self._unit_actions(unit, enemies, out)
         if self.actions_left > 0:
             if self.tile_deck and len(self.terrain) < len(self.game.board):
                 out.append(Action("draw_terrain", player, {}))
@@ -518,7 +534,7 @@ class HexbattleState(State):
                 and len(self.hands[self.current]) < self.game.rules.bonus_hand_limit
                 and bool(self.bonus_deck or self.discard))
 
-    def _unit_actions(self, unit: Unit, out: list[Action]) -> None:
+    def _unit_actions(self, unit: Unit, enemies: list[Unit], out: list[Action]) -> None:
         p = unit.player
         uid = unit.id
         if uid == self.last_unit and uid != self.double_time_ready:
@@ -545,7 +561,7 @@ class HexbattleState(State):
             target = self.melee_target(unit)
             if target is not None:
                 out.append(Action("attack", p, {"unit": uid, "target": target.id, "mode": "melee"}))
-            for enemy in self.fire_targets(unit):
+            for enemy in self.fire_targets(unit, enemies):
                 out.append(Action("attack", p, {"unit": uid, "target": enemy.id, "mode": "fire"}))
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
@@ -877,6 +893,7 @@ class HexbattleState(State):
 
     def _place_tile(self, h: Hex, rng: random.Random) -> None:
         self.terrain[h] = self.pending_tile  # type: ignore[assignment]
+        self._reach_cache.clear()
         self.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": self.pending_tile})
         self.pending_tile = None
         if self.tiles_to_place > 0 and self.tile_deck and len(self.terrain) < len(self.game.board):
@@ -905,10 +922,8 @@ class HexbattleState(State):
         start = unit.hex
         to = parse_hex(action["to"])
         start_terrain = self.terrain_at(start)  # type: ignore[arg-type]
-        del self.at[start]  # type: ignore[arg-type]
-        unit.hex = to
+        self._place(unit, to)
         unit.facing = action.get("facing", unit.facing)
-        self.at[to] = unit.id  # type: ignore[index]
         if to != start and start_terrain.exit_formation is not None and self.unit_type(unit).uses_formations:
             unit.formation = start_terrain.exit_formation
         self.effects.forced.pop(unit.id, None)
@@ -996,9 +1011,7 @@ class HexbattleState(State):
             if defender.on_board and result.defender_losses > result.attacker_losses:
                 back = neighbour(defender.hex, direction_to(attacker.hex, defender.hex))  # type: ignore[arg-type]
                 if back in self.game.board and self.can_enter(defender, back):
-                    del self.at[defender.hex]  # type: ignore[arg-type]
-                    defender.hex = back
-                    self.at[back] = defender.id
+                    self._place(defender, back)
                     self.events.append({"event": "rout", "unit": defender.id, "to": hex_id(back)})
 
     def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False) -> dict[str, Any]:
@@ -1087,8 +1100,7 @@ class HexbattleState(State):
                 unit.strength -= 1
             else:
                 unit.destroyed = True
-                del self.at[unit.hex]  # type: ignore[arg-type]
-                unit.hex = None
+                self._place(unit, None)
                 self.events.append({"event": "destroyed", "unit": unit.id})
                 return
         if unit.strength == 0:
