@@ -16,10 +16,10 @@ import importlib
 import os
 import re
 from collections.abc import Iterable
+from fractions import Fraction
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from cards import CardRow, GameData
 from companion.tables import catalogue
@@ -94,42 +94,45 @@ def card_entries(data: GameData) -> list[Entry]:
 
 
 def combo_entries(game_id: str, data: GameData) -> list[Entry]:
-    """The engine's combo table (waterloo), with exact odds where the engine gives them."""
-    if game_id != "waterloo":
+    """The showdown combo table (waterloo's `rules.combos`, strongest first) with the engine's exact odds."""
+    combos = getattr(data.rules, "combos", None)
+    if not combos:
         return []
+    odds: dict[str, Fraction] = {}
     try:
-        waterloo = importlib.import_module("engine.waterloo")
-    except ModuleNotFoundError:
-        return []
-    rows = _combo_rows(waterloo, data)
-    return [Entry("combo", game_id, key, title, subtitle, text, {"game": game_id, "combo": key}, extra)
-            for key, title, subtitle, text, extra in rows]
+        odds = dict(importlib.import_module(f"engine.{game_id}").combo_odds(data))
+    except (ModuleNotFoundError, AttributeError):
+        pass
+    takes = _combo_descriptions(game_id)
+    out = []
+    for rank, combo in enumerate(combos, start=1):
+        extra: list[tuple[str, str]] = [("rank", f"{rank} of {len(combos)} (1 is strongest)")]
+        if combo.name in odds:
+            extra.append(("odds of being dealt", odds_text(odds[combo.name])))
+        out.append(Entry("combo", game_id, combo.id, combo.name, f"Combo {rank}", takes.get(combo.name, ""),
+                         {"game": game_id, "combo": combo.id}, tuple(extra)))
+    return out
 
 
-def _combo_rows(waterloo: Any, data: GameData) -> list[tuple[str, str, str, str, tuple[tuple[str, str], ...]]]:
-    table = data.tables.get("combos", [])
-    odds: dict[str, Any] = {}
-    combo_odds = getattr(waterloo, "combo_odds", None)
-    if combo_odds is not None:
-        try:
-            odds = dict(combo_odds(data))
-        except TypeError:
-            odds = dict(combo_odds())
-    rows = []
-    for rank, row in enumerate(table, start=1):
-        fields = row.model_dump()
-        text = " ".join(str(v) for k, v in fields.items() if k not in ("id", "name") and isinstance(v, str))
-        extra = [(k, str(v)) for k, v in fields.items() if k not in ("id", "name") and v not in (None, "")]
-        if row.id in odds:
-            extra.append(("odds", _odds_text(odds[row.id])))
-        rows.append((row.id, row.name, f"Combo {rank}", text, tuple(extra)))
-    return rows
+def odds_text(p: Fraction) -> str:
+    """'1 in 1,657 (0.0604%)' — how a player reads a chance."""
+    if p == 0:
+        return "impossible with this deck"
+    return f"1 in {round(1 / p):,} ({float(p):.4%})"
 
 
-def _odds_text(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4%}" if value < 1 else f"{value:g}"
-    return str(value)
+def _combo_descriptions(game_id: str) -> dict[str, str]:
+    """'What it takes' per combo name, from the rules document's combo table."""
+    folder = rules_dir()
+    path = folder / f"{game_id}.md" if folder else None
+    if path is None or not path.is_file():
+        return {}
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].isdigit():
+            found[cells[1]] = cells[2]
+    return found
 
 
 def rule_entries(game_id: str, text: str) -> list[Entry]:
@@ -151,14 +154,14 @@ def rule_entries(game_id: str, text: str) -> list[Entry]:
             current = found.group(1) if found else None
             in_section = found is None
             if found:
-                rulings.setdefault(found.group(1), (found.group(2).strip(" *"), []))
+                rulings.setdefault(found.group(1), (found.group(2).strip(" *.:-–—"), []))
             else:
                 sections.append((title, []))
             continue
         if bold:
             current = bold.group(1)
             rest = bold.group(3).strip()
-            rulings.setdefault(current, (bold.group(2).strip(" ."), [rest] if rest else []))
+            rulings.setdefault(current, (bold.group(2).strip(" .:-–—"), [rest] if rest else []))
         elif current is not None:
             rulings[current][1].append(line)
         if in_section and sections:

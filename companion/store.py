@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import secrets
 import sqlite3
 import time
@@ -27,6 +28,7 @@ SCHEMA_VERSION = 1
 DB_NAME = "muster.sqlite3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+POOL_SIZE = 8
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,6 +164,7 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.notice: str | None = None
+        self._pool: queue.Queue[sqlite3.Connection] = queue.Queue(maxsize=POOL_SIZE)
         self._open()
 
     # -- opening, and recovery from a damaged file ---------------------------------------
@@ -172,6 +175,7 @@ class Store:
         try:
             self._init_schema(check=existed)
         except sqlite3.DatabaseError as err:
+            self.close()
             kept = self._set_aside()
             self._init_schema(check=False)
             self.notice = (f"The table store at {self.path} could not be read ({err}). "
@@ -207,13 +211,32 @@ class Store:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        """A pooled connection: reopening per call would checkpoint the WAL on every close (slow)."""
         try:
+            conn = self._pool.get_nowait()
+        except queue.Empty:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a crash of the app loses nothing committed
+        try:
             yield conn
         finally:
-            conn.close()
+            if conn.in_transaction:
+                conn.close()
+            else:
+                try:
+                    self._pool.put_nowait(conn)
+                except queue.Full:
+                    conn.close()
+
+    def close(self) -> None:
+        """Close pooled connections (tests and tools that reopen the same file)."""
+        while True:
+            try:
+                self._pool.get_nowait().close()
+            except queue.Empty:
+                return
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

@@ -205,6 +205,9 @@ def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> 
     kept = list(tmp_path.glob("muster.sqlite3.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_bytes().startswith(b"this is not")
     assert store.tables() == []
+    store.close()
+    for side in tmp_path.glob("muster.sqlite3-*"):
+        side.unlink()
     path.write_bytes(b"garbage again" * 100)
     Store(path)
     assert len(list(tmp_path.glob("muster.sqlite3.corrupt-*"))) == 2  # the first one is never overwritten
