@@ -793,7 +793,14 @@ class HexbattleState(State):
             return
         design = self.game.cards[card].design
         args = {k: v for k, v in action.args.items() if k != "card"}
-        if args in self._card_targets(self.current, design):
+        if isinstance(args.get("units"), list | tuple):
+            # Supply Run: the order the player lists its units in does not matter.
+            args["units"] = sorted(args["units"], key=str)
+            choices = [{**c, "units": sorted(c["units"])} if "units" in c else c
+                       for c in self._card_targets(self.current, design)]
+        else:
+            choices = self._card_targets(self.current, design)
+        if args in choices:
             return
         if design.effect == "extra_action":
             raise Refusal(f"A turn cannot have more than {self.game.rules.max_actions} actions.")

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.core import act
 from engine.hexbattle import close_combat, line_of_sight, ranged_fire
 from engine.hexgrid import from_offset, hex_id, in_arc, neighbour, sight_line, to_offset
@@ -377,3 +380,29 @@ def test_view_hides_hands_and_guards() -> None:
     assert theirs["events"][0]["card"] is None and spectator["events"][0]["card"] is None
     assert spectator["players"][BR]["hand"] is None and mine["players"][BR]["hand"] is None
     json.dumps(mine)
+
+
+def test_labels_read_like_orders() -> None:
+    state = battle({INF: u("4,6"), LA: u("6,7"), E_INF: u("4,4", 3)}, hands=[["rally"], []])
+    assert state.label(act("move", FR, unit=INF, to="4,5", facing=1)) == "Move Blue Infantry 1 to 4,5 facing NE"
+    assert state.label(act("attack", FR, unit=INF, target=E_INF, mode="fire")) == \
+        "Blue Infantry 1: Fire at Red Infantry 1"
+    assert state.label(act("attack", FR, unit=INF, target=E_INF, mode="melee")) == \
+        "Blue Infantry 1: Charge Red Infantry 1"
+    assert state.label(act("formation", FR, unit=INF, formation="line")) == "Blue Infantry 1: form Line"
+    assert state.label(act("play_card", FR, card=state.hands[FR][0], unit=LA)) == \
+        "Play Rally! on Blue Light Artillery"
+    assert state.label(act("end_turn", FR)) == "End turn"
+
+
+@settings(max_examples=200, deadline=None)
+@given(att=st.lists(st.integers(1, 6), max_size=8), dfn=st.lists(st.integers(1, 6), max_size=8),
+       a_mod=st.integers(-3, 6), d_mod=st.integers(-3, 9))
+def test_r18_close_combat_losses_never_exceed_the_pairs(att, dfn, a_mod, d_mod) -> None:
+    result = close_combat(att, dfn, a_mod, d_mod)
+    assert len(result.pairs) == min(len(att), len(dfn))
+    assert result.attacker_losses + result.defender_losses <= len(result.pairs)
+    assert all(p.attacker >= q.attacker and p.defender >= q.defender
+               for p, q in zip(result.pairs, result.pairs[1:]))
+    swapped = close_combat(dfn, att, d_mod, a_mod)
+    assert (swapped.attacker_losses, swapped.defender_losses) == (result.defender_losses, result.attacker_losses)

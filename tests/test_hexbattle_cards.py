@@ -118,7 +118,9 @@ def test_regroup_changes_formation_for_free() -> None:
 
 def test_supply_run_repairs_two_units() -> None:
     state = battle({INF: u("4,6", strength=2), LA: u("6,6", strength=1), **FOE}, hands=[["supply-run"], []])
-    play(state, "supply-run", units=[INF, LA])
+    assert refusal(state, act("play_card", FR, card=card(state, "supply-run"), units=[INF, INF2])) == \
+        "Supply Run needs up to 2 of your damaged units."
+    play(state, "supply-run", units=[LA, INF])
     assert (state.units[INF].strength, state.units[LA].strength) == (3, 2)
 
 
