@@ -734,9 +734,7 @@ class HexbattleState(State):
             raise Refusal(f"{self.unit_name(unit)} already faces {FACING_NAMES[facing]}.")
 
     def _verify_formation(self, action: Action, unit: Unit) -> None:
-        self._check_formation_change(unit, action.get("formation"))
-
-    def _check_formation_change(self, unit: Unit, formation: Any) -> None:
+        formation = action.get("formation")
         if not self.unit_type(unit).uses_formations:
             raise Refusal("Only infantry change formation.")
         if self.is_broken(unit):
@@ -826,7 +824,7 @@ class HexbattleState(State):
             self._apply_deploy(action, rng)
             return
         if kind == "place_tile":
-            self._place_tile(parse_hex(action["hex"]), rng)  # type: ignore[arg-type]
+            self._place_tile(parse_hex(action["hex"]))  # type: ignore[arg-type]
             return
         if kind == "end_turn":
             self._end_turn()
@@ -898,7 +896,7 @@ class HexbattleState(State):
         self.tiles_to_place -= 1
         self.events.append({"event": "tile_drawn", "terrain": self.pending_tile})
 
-    def _place_tile(self, h: Hex, rng: random.Random) -> None:
+    def _place_tile(self, h: Hex) -> None:
         self.terrain[h] = self.pending_tile  # type: ignore[assignment]
         self._reach_cache.clear()
         self.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": self.pending_tile})
