@@ -32,7 +32,8 @@ WHITE = "#ffffff"
 MINUS = "\u2212"
 
 
-def _layout(game: GameData, key: str) -> Layout:
+def part_layout(game: GameData, key: str) -> Layout:
+    """The resolved layout a part uses: `key` names it in the game's [layout] (e.g. "tile_layout")."""
     return resolve(game.layout[key], game_layout(game))
 
 
@@ -331,7 +332,7 @@ def _tile_back(c: Canvas, bleed: float, *, layout: Layout, title: str) -> None:
 
 def tile_piece(game: GameData, terrain_id: str, copy: int = 1) -> Piece:
     """One terrain tile; fronts of one terrain share a design, every back is the same."""
-    layout = _layout(game, "tile_layout")
+    layout = part_layout(game, "tile_layout")
     terrain = game.by_id("terrain")[terrain_id]
     return Piece(name=terrain_id if terrain.copies == 1 else f"{terrain_id}-{copy}", width=layout.width,
                  height=layout.height, bleed=layout.bleed,
@@ -376,7 +377,7 @@ def _counter_front(c: Canvas, bleed: float, *, unit: Any, colour: str, layout: L
 
 def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1) -> Piece:
     """One unit counter of an army (single-sided: damage is shown with strength markers)."""
-    layout = _layout(game, "counter_layout")
+    layout = part_layout(game, "counter_layout")
     army = game.by_id("armies")[army_id]
     unit = game.by_id("units")[unit_id]
     name = f"{army_id}-{unit_id}" + (f"-{copy}" if unit.copies > 1 else "")
@@ -447,7 +448,7 @@ def _strength_front(c: Canvas, bleed: float, *, value: int, colour: str, layout:
 def markers(game: GameData) -> list[Piece]:
     """Per army: a formation marker of each formation for every unit that uses formations, and
     strength markers: for each value below full, one per unit that can be reduced to it; 0 is Broken."""
-    layout = _layout(game, "marker_layout")
+    layout = part_layout(game, "marker_layout")
     units = game.table("units")
     drilled = sum(u.copies for u in units if u.uses_formations)
     pieces: list[Piece] = []
@@ -499,7 +500,7 @@ class BoardGeometry:
 
 
 def board_geometry(game: GameData) -> BoardGeometry:
-    layout = _layout(game, "tile_layout")
+    layout = part_layout(game, "tile_layout")
     return BoardGeometry(game.rules.map_columns, game.rules.map_rows, layout.width, layout.height,
                          float(game.layout["board"]["margin"]))
 
@@ -512,7 +513,7 @@ def start_rows(game: GameData) -> dict[int, Any]:
 
 def draw_board(c: Canvas, game: GameData) -> None:
     """The whole map at full size: hex outlines with their ids, the starting rows in army colours."""
-    layout = _layout(game, "tile_layout")
+    layout = part_layout(game, "tile_layout")
     col = layout.colours
     geo = board_geometry(game)
     tint = float(game.layout["board"]["start_tint"])
@@ -576,7 +577,7 @@ def _page_name(col: int, row: int) -> str:
 
 
 def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardPage, cols: int, rows: int) -> None:
-    layout = _layout(game, "tile_layout")
+    layout = part_layout(game, "tile_layout")
     sheet = resolve("sheet", game_layout(game))
     col = layout.colours
     win = page.window

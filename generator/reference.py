@@ -1,0 +1,580 @@
+"""One full-page reference sheet per game: what a player looks up at the table, numbers and names from data.
+
+A `Sheet` fills a page top to bottom (title, headings, paragraphs, numbered steps, tables,
+diagrams) in the style of the `sheet` layout, with a QR code to the sheet's companion page
+when a companion URL is set. The prose is ours and follows docs/rules/<game>.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+from cards.layout import Layout, game_layout, resolve
+from cards.load import GameData
+from generator.canvas import Box, Canvas, Point, RecordingCanvas
+from generator.drawing import arrow
+from generator.links import sheet_link
+from generator.qr import draw_qr
+from generator.symbols import draw_symbol
+from generator.text import draw_text, fit
+
+if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported lazily here
+    from generator.build import BuildContext, PageSet
+
+SHEET = "reference"
+QR_SIZE = 24.0           # mm, QR code in the top-right corner (quiet zone included)
+GAP = 2.5                # mm between blocks
+MIN_SCALE = 0.85         # a sheet too long for its paper is scaled down, never below this
+Cell = str | Callable[[Canvas, Box], None]
+"""A table cell: text, or a function drawing into the cell's box (e.g. an icon)."""
+
+
+def sheet_layout(game: GameData) -> Layout:
+    """The `sheet` layout with the game's colour and font overrides."""
+    return resolve("sheet", game_layout(game))
+
+
+# ---------------------------------------------------------------- the page writer
+
+class SheetOverflow(ValueError):
+    """The content does not fit the page."""
+
+
+def fitted(draw: Callable[..., None], c: Canvas, width: float, height: float, **kw: Any) -> float:
+    """Draw a sheet at full size, or scaled down just enough to fit a shorter paper; returns the scale.
+
+    Each try is drawn on a recording canvas first, so nothing is painted twice."""
+    scale = 1.0
+    while True:
+        try:
+            draw(RecordingCanvas(width / scale, height / scale), width / scale, height / scale, **kw)
+            break
+        except SheetOverflow:
+            scale = round(scale - 0.02, 4)
+            if scale < MIN_SCALE:
+                raise
+    with c.group(scale=scale):
+        draw(c, width / scale, height / scale, **kw)
+    return scale
+
+
+@dataclass
+class Sheet:
+    """A column of a page being filled from the top; `y` is where the next block starts."""
+
+    c: Canvas
+    layout: Layout
+    area: Box
+    y: float = field(default=0.0)
+
+    def __post_init__(self) -> None:
+        self.y = self.y or self.area.y
+
+    def _style(self, name: str) -> tuple[str, float, float]:
+        f = self.layout.fonts[name]
+        return f.font, f.size, f.min_size
+
+    def measure(self, text: str, style: str, width: float) -> float:
+        """Height of `text` wrapped to `width` at the style's full size."""
+        font, size, min_size = self._style(style)
+        return fit(text, font, size, min_size, Box(0, 0, width, 10_000)).height
+
+    def take(self, height: float) -> Box:
+        """Reserve the next `height` mm of the column."""
+        box = Box(self.area.x, self.y, self.area.w, height)
+        if box.bottom > self.area.bottom + 0.01:
+            raise SheetOverflow(f"the sheet overflows its page by {box.bottom - self.area.bottom:.1f} mm")
+        self.y += height
+        return box
+
+    def write(self, box: Box, text: str, style: str, fill: str | None = None,
+              align: Literal["start", "middle", "end"] = "start") -> None:
+        font, size, min_size = self._style(style)
+        draw_text(self.c, box, text, font, size, min_size, fill or self.layout.colours["ink"], align=align,
+                  valign="middle")
+
+    def heading(self, text: str) -> None:
+        self.y += GAP
+        box = self.take(self.measure(text, "heading", self.area.w) + 0.8)
+        self.write(box, text, "heading", self.layout.colours["accent"])
+        self.c.line(box.x, box.bottom, box.right, box.bottom, stroke=self.layout.colours["rule"], width=0.3)
+        self.y += 1.0
+
+    def paragraph(self, text: str, style: str = "body") -> None:
+        self.write(self.take(self.measure(text, style, self.area.w)), text, style)
+        self.y += 1.0
+
+    def steps(self, items: Sequence[tuple[str, str]], numbered: bool = True) -> None:
+        """Numbered (or bulleted) steps, each a bold lead-in and its explanation."""
+        indent = 5.0
+        width = self.area.w - indent
+        for k, (lead, text) in enumerate(items, start=1):
+            body = f"{lead}. {text}" if lead else text
+            box = self.take(self.measure(body, "body", width) + 0.6)
+            self.write(Box(box.x, box.y, indent, min(box.h, 4.0)), f"{k}." if numbered else "\u2022", "cell_bold")
+            self.write(Box(box.x + indent, box.y, width, box.h), body, "body")
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
+              align: Sequence[Literal["start", "middle", "end"]] | None = None, min_row: float = 0.0) -> None:
+        """A table with a header band and striped rows; `widths` are fractions of the column width."""
+        col = self.layout.colours
+        pad = 1.0
+        xs = [self.area.x]
+        for w in widths:
+            xs.append(xs[-1] + w * self.area.w)
+        aligns = list(align or ["start"] * len(headers))
+
+        def height(cells: Sequence[Cell], style: str, least: float) -> float:
+            texts = [self.measure(cell, style, xs[i + 1] - xs[i] - 2 * pad)
+                     for i, cell in enumerate(cells) if isinstance(cell, str)]
+            return max([least, *texts]) + 2 * pad * 0.6
+
+        def row(cells: Sequence[Cell], style: str, fill: str | None, least: float = 0.0) -> None:
+            box = self.take(height(cells, style, least))
+            if fill:
+                self.c.rect(box.x, box.y, box.w, box.h, fill=fill)
+            for i, cell in enumerate(cells):
+                inner = Box(xs[i] + pad, box.y + pad * 0.4, xs[i + 1] - xs[i] - 2 * pad, box.h - pad * 0.8)
+                if isinstance(cell, str):
+                    self.write(inner, cell, style, align=aligns[i])
+                else:
+                    cell(self.c, inner)
+
+        row(headers, "cell_bold", col["band"])
+        for k, cells in enumerate(rows):
+            row(cells, "cell", col["stripe"] if k % 2 else None, min_row)
+        self.c.line(self.area.x, self.y, self.area.right, self.y, stroke=col["rule"], width=0.3)
+        self.y += 1.0
+
+    def split(self, fractions: Sequence[float], gap: float = 6.0) -> list[Sheet]:
+        """Side-by-side columns from here down; call `join` with them when they are filled."""
+        free = self.area.w - gap * (len(fractions) - 1)
+        out, x = [], self.area.x
+        for f in fractions:
+            out.append(Sheet(self.c, self.layout, Box(x, self.area.y, free * f, self.area.h), self.y))
+            x += free * f + gap
+        return out
+
+    def join(self, columns: Sequence[Sheet]) -> None:
+        self.y = max(s.y for s in columns)
+
+
+def start_sheet(c: Canvas, width: float, height: float, game: GameData, subtitle: str,
+                ctx: BuildContext | None, sheet: str = SHEET, title: str = "reference") -> Sheet:
+    """A page with the game's title band, and a QR code to the sheet's companion page when a URL is set."""
+    layout = sheet_layout(game)
+    margin = layout.safe
+    area = Box(margin, margin, width - 2 * margin, height - 2 * margin)
+    s = Sheet(c, layout, area)
+    url = ctx.companion_url if ctx else None
+    text_w = area.w - (QR_SIZE + 3.0 if url else 0.0)
+    s.write(Box(area.x, area.y, text_w, 10.0), f"{game.name} \u2014 {title}", "sheet_title",
+            layout.colours["accent"])
+    s.write(Box(area.x, area.y + 10.5, text_w, 5.0), subtitle, "subtitle")
+    if url:
+        draw_qr(c, Box(area.right - QR_SIZE, area.y - 2.0, QR_SIZE, QR_SIZE), sheet_link(url, game.id, sheet),
+                layout.colours["qr"], layout.colours["qr_background"])
+    s.y = area.y + max(17.0, QR_SIZE if url else 0.0)
+    return s
+
+
+# ---------------------------------------------------------------- diagrams
+
+@dataclass(frozen=True)
+class Node:
+    """A diagram box: a symbol (generator.symbols) and a name."""
+
+    name: str
+    symbol: str | None
+
+
+def _edge_point(centre: Point, towards: Point, half: tuple[float, float], gap: float) -> Point:
+    """Where the line from a box's centre towards a point leaves the box, plus a gap."""
+    dx, dy = towards[0] - centre[0], towards[1] - centre[1]
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    t = min(half[0] / abs(ux) if ux else math.inf, half[1] / abs(uy) if uy else math.inf) + gap
+    return centre[0] + ux * t, centre[1] + uy * t
+
+
+def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tuple[int, int]],
+                  centre: Node | None = None, centre_edges: Sequence[int] = ()) -> None:
+    """Nodes on a circle (the first at the top), an arrow from each winner to what it beats.
+
+    `edges` index `ring`; `centre_edges` are the ring nodes the centre node beats."""
+    col = s.layout.colours
+    node_w, node_h = min(box.w * 0.3, 44.0), min(box.h * 0.2, 15.0)
+    rx, ry = box.w / 2 - node_w / 2, box.h / 2 - node_h / 2
+    places = [(box.cx + rx * math.sin(2 * math.pi * k / len(ring)),
+               box.cy - ry * math.cos(2 * math.pi * k / len(ring))) for k in range(len(ring))]
+    half = (node_w / 2, node_h / 2)
+    head = 3.0
+
+    def link(a: Point, b: Point) -> None:
+        arrow(s.c, _edge_point(a, b, half, 1.0), _edge_point(b, a, half, 1.0), col["arrow"], 0.6, head)
+
+    for i, j in edges:
+        link(places[i], places[j])
+    if centre is not None:
+        for j in centre_edges:
+            link((box.cx, box.cy), places[j])
+    for node, (x, y) in [*zip(ring, places), *([(centre, (box.cx, box.cy))] if centre else [])]:
+        b = Box(x - node_w / 2, y - node_h / 2, node_w, node_h)
+        s.c.rect(b.x, b.y, b.w, b.h, fill=col["band"], stroke=col["rule"], width=0.3, radius=1.5)
+        text_x = b.x + 1.5
+        if node.symbol:
+            draw_symbol(s.c, node.symbol, Box(b.x + 1.5, b.y + 2.0, b.h * 0.9, b.h - 4.0), col["node_ink"],
+                        col["symbol_fill"])
+            text_x = b.x + b.h * 0.9 + 3.0
+        s.write(Box(text_x, b.y + 1.0, b.right - text_x - 1.0, b.h - 2.0), node.name, "node", col["node_ink"])
+
+
+def ring_order(beats: dict[str, list[str]], members: Sequence[str]) -> list[str]:
+    """Members ordered so each beats the next where the relation allows (a cycle reads round the ring)."""
+    order: list[str] = []
+    current: str | None = members[0] if members else None
+    while current is not None and current not in order:
+        order.append(current)
+        nxt = [t for t in beats.get(current, []) if t in members and t not in order]
+        current = nxt[0] if len(nxt) == 1 else None
+    return order + [m for m in members if m not in order]
+
+
+# ---------------------------------------------------------------- number formats
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage with three significant digits (never in e-notation)."""
+    if p <= 0:
+        return "0%"
+    value = float(p) * 100
+    decimals = max(0, 2 - math.floor(math.log10(value)))
+    return f"{value:.{decimals}f}%"
+
+
+def one_in(p: Fraction) -> str:
+    """A probability as "1 in N", N to three significant digits."""
+    if p <= 0:
+        return "never"
+    n = 1 / float(p)
+    if n < 100:
+        return f"1 in {n:.3g}"
+    return f"1 in {round(n, 2 - math.floor(math.log10(n))):,.0f}"
+
+
+def names(codes: Sequence[str], table: dict[str, str]) -> str:
+    """"A, B or C" from codes and their display names."""
+    words = [table[c] for c in codes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> None:
+    """Every design of a card table as printed on its face: name, kind, corner value, copies, text."""
+    from generator.deck import face_of
+
+    rows = []
+    for row in game.table(table):
+        face = face_of(game, row)
+        rows.append([row.name, face.kind, face.corner or "\u2013", str(row.copies), face.text])
+    s.table(["Card", "Kind", value, "Copies", "What it does"], rows, [0.18, 0.11, 0.065, 0.065, 0.58],
+            ["start", "start", "middle", "middle", "start"])
+
+
+# ---------------------------------------------------------------- waterloo
+
+def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    from engine.waterloo import combo_odds
+
+    r = game.rules
+    s = start_sheet(c, width, height, game, f"{game.min_players}\u2013{game.max_players} players \u00b7 "
+                    f"{r.starting_chips} chips each \u00b7 a {r.deck_size}-card deck \u00b7 lower values are stronger",
+                    ctx)
+    left, right = s.split([0.55, 0.45])
+    left.heading("Combo table, strongest first")
+    odds = combo_odds(game)
+    left.table(["#", "Combo", "Chance", "Odds"],
+               [[str(k), name, percent(p), one_in(p)] for k, (name, p) in enumerate(odds, start=1)],
+               [0.08, 0.46, 0.2, 0.26], ["middle", "start", "end", "end"])
+    left.paragraph(f"Chance: how often a {r.hand_size}-card hand dealt from the full deck has this as its best "
+                   "combo (exact, counting every hand). Magazines and Dragoons are wild; ties share the chips.",
+                   "small")
+    right.heading("A hand, in order")
+    right.steps([
+        ("Ante", f"Everyone still playing puts {r.ante} chip in front of them. Bets stay in front of "
+                 "their owner until the showdown; there is no central pot."),
+        ("Deal", f"Each player gets {r.hand_cards_dealt} hand cards."),
+        ("Bet", "From the button's left: pass, call, raise or fold. A raise adds 1 chip, up to "
+                f"{r.max_raise}; at most {r.max_raises_per_round} raises a round. Folding gives up your bets."),
+        ("Draw", "Round the table, draw the top card, then keep or swap one hand card for a community "
+                 f"card. Repeat until every hand holds {r.hand_size} cards."),
+        ("Bet again", "A second betting round, the same way."),
+        ("Reserve swap", "Once, if you like: trade one hand card for one of your reserve cards; it takes "
+                         "that card's place, face up or face down."),
+        ("Showdown", "The best combo takes every chip bet this hand. A loser with a Scout face down in "
+                     f"reserve may burn it to keep {r.scout_save_percent}% of the bet "
+                     f"({r.scout_save_percent_with_officer}% with an Officer)."),
+        ("Next hand", "The button moves left. Reserves and community cards are renewed every "
+                      f"{' / '.join(str(n) for n in r.return_after_options)} hands, as agreed."),
+    ])
+    right.heading("The table")
+    right.paragraph(f"Each player: {len(r.reserve_slots)} reserve cards ({' and '.join(r.reserve_slots)}). "
+                    f"In the middle: {r.community_cards} community cards. Reserves and community cards stay "
+                    "from hand to hand. A player with no chips is out; the last player with chips wins.")
+    s.join([left, right])
+    s.heading("The deck")
+    card_list(s, game, "cards")
+
+
+# ---------------------------------------------------------------- warfare
+
+def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    from cards.schemas.warfare import SYMBOLS, TYPE_NAMES
+
+    r = game.rules
+    s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.starting_troops} troop points each \u00b7 "
+                    f"one shared {r.deck_size}-card deck \u00b7 {r.opening_hand} cards to start", ctx)
+    s.heading("A turn: four phases")
+    s.steps([
+        ("Deploy", f"Draw {r.draw_per_turn} cards (reshuffle the discards when the deck runs out). You may "
+                   f"discard {names(r.draw_types, TYPE_NAMES)} cards to draw cards equal to their force, "
+                   f"{names(r.scout_types, TYPE_NAMES)} cards to look at your opponent's hand, and "
+                   f"{names(r.harass_types, TYPE_NAMES)} cards to make your opponent discard a random card each."),
+        ("Attack", "If you attack, lay one or more unit cards of one type face up. Your opponent may call the "
+                   f"attack off with {names(r.blunder_types, TYPE_NAMES)}, or counter-discard (below). If any "
+                   "attackers remain you may add Tactics of their type and up to "
+                   f"{r.strategy_per_type} Strategy card of each type."),
+        ("Casualty", "Add up the force of every card you played (see below); your opponent loses that many "
+                     "troop points."),
+        ("Maneuver", f"If you did not attack, you may discard up to {r.maneuver_max_exchange} cards and draw "
+                     f"replacements. Then discard down to {r.hand_limit} cards."),
+    ])
+    s.heading("Counter-discards: an arrow points from the defender's discard to the attacker it removes")
+    units = [u for u in r.unit_types]
+    beats = {d: list(a) for d, a in r.counters.items()}
+    ring = ring_order(beats, units)
+    outer = [d for d in beats if d not in ring]
+    centre = outer[0] if outer else None
+    edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
+    diagram = s.take(84.0)
+    beats_diagram(s, Box(diagram.x + diagram.w * 0.08, diagram.y + 1.0, diagram.w * 0.84, diagram.h - 2.0),
+                  [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
+                  Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
+                  [ring.index(a) for a in beats.get(centre, [])] if centre else [])
+    s.paragraph("Each discard removes one attacking card just played. "
+                + (f"{TYPE_NAMES[centre]} removes an attacker of any type." if centre else ""))
+    s.heading("Casualties")
+    example = [3, 3, 2, 2, 1, 2, 1]
+    total = sum(example)
+    extra = max(0, len(example) - r.free_cards_per_attack)
+    hit = total + extra * r.bonus_per_extra_card
+    div = hit // r.morale_divisor if r.morale_rounding == "down" else -(-hit // r.morale_divisor)
+    s.steps([
+        ("", "Add the force of every card the attack played: units, tactics and strategy."),
+        ("", f"Add {r.bonus_per_extra_card} for each card beyond the first {r.free_cards_per_attack}."),
+        ("", f"The defender may discard {r.morale_per_attack} {names(r.morale_types, TYPE_NAMES)} card to "
+             f"divide the total by {r.morale_divisor}, rounding {r.morale_rounding}."),
+        ("", f"Example: {len(example)} cards of force {' + '.join(map(str, example))} = {total}; "
+             f"{extra} extra card{'s' if extra != 1 else ''} add {extra * r.bonus_per_extra_card}: {hit} "
+             f"casualties, or {div} with Morale."),
+    ], numbered=False)
+    s.paragraph(f"The first player to bring the opponent to 0 troop points wins. Track troops on the "
+                f"troop-point track (0\u2013{r.starting_troops}).")
+
+
+# ---------------------------------------------------------------- hexbattle
+
+def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed
+
+    r = game.rules
+    d = r.die_sides
+    s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.actions_per_turn} actions a turn (never more "
+                    f"than {r.max_actions}) \u00b7 {r.map_columns} \u00d7 {r.map_rows} hex map \u00b7 "
+                    f"draw after {r.turn_limit} rounds", ctx)
+    units = game.table("units")
+    s.heading("Units (counter: strength \u00b7 range \u00b7 movement; the notch shows the facing)")
+    s.table(["Unit", "Str", "Move", "Range", "CC", "Notes"],
+            [[u.name, str(u.strength), "formation" if u.uses_formations else str(u.movement),
+              str(u.range) if u.range else "\u2013", "formation" if u.uses_formations else signed(u.melee_bonus),
+              u.text] for u in units],
+            [0.16, 0.05, 0.09, 0.07, 0.09, 0.54], ["start", "middle", "middle", "middle", "middle", "start"])
+    left, right = s.split([0.5, 0.5])
+    left.heading("Close combat")
+    left.steps([
+        ("", "The target must be in the attacker's front hex. Both sides roll one d"
+             f"{d} per strength point and add their bonus to every die."),
+        ("", "Pair the dice highest with highest: the lower die of each pair costs its side 1 strength. "
+             "Unpaired dice do nothing."),
+        ("", f"The defender's dice lose {r.front_flank_penalty} when attacked from a front flank, "
+             f"{r.side_flank_penalty} from a side flank, {r.rear_penalty} from the rear"
+             + "".join(f" ({f.name} is immune)" for f in game.table("formations") if f.facing_immune) + "."),
+    ], numbered=False)
+    right.heading("Ranged fire")
+    right.steps([
+        ("", f"Each d{d} at or under {r.hit_max} is a hit (artillery firing at artillery: {r.counter_battery_hit_max}"
+             "). Terrain moves the hit number (see the tiles)."),
+        ("", f"Artillery within {r.point_blank_range} hex: every hit costs {r.point_blank_multiplier} strength."),
+        ("", "Artillery rolls a die per strength; infantry by formation. Fire needs range and line of sight."),
+    ], numbered=False)
+    s.join([left, right])
+    s.heading("Formations (infantry)")
+    formations = game.table("formations")
+
+    def vs(f: Any) -> str:
+        parts = [f"{signed(f.defence_vs_cavalry)} vs cavalry" if f.defence_vs_cavalry is not None else "",
+                 f"{signed(f.defence_vs_infantry)} vs infantry" if f.defence_vs_infantry is not None else ""]
+        return ", ".join(p for p in parts if p)
+
+    s.table(["Formation", "Move", "CC attack", "CC defence", "Fire dice", "Notes"],
+            [[f.name, str(f.movement), signed(f.melee_attack_bonus), vs(f) or signed(f.melee_defence_bonus),
+              "1 per strength" if f.full_volley else str(f.fire_dice), f.text] for f in formations],
+            [0.11, 0.07, 0.1, 0.19, 0.12, 0.41], ["start", "middle", "middle", "middle", "middle", "start"])
+    s.heading("Terrain tiles")
+    tile = part_layout(game, "tile_layout")
+
+    def icons(t: Any) -> Cell:
+        def draw(cv: Canvas, box: Box) -> None:
+            size = min(box.h, 6.0)
+            for k, e in enumerate(effects(t)):
+                draw_effect_icon(cv, e, Box(box.x + k * (size + 0.8), box.cy - size / 2, size, size), tile)
+        return draw
+
+    s.table(["Terrain", "Tiles", "Icons", "Effects"],
+            [[t.name, str(t.copies), icons(t), "; ".join(e.meaning for e in effects(t)) or "No effect"]
+             for t in game.table("terrain")],
+            [0.15, 0.07, 0.2, 0.58], ["start", "middle", "start", "start"], min_row=6.0)
+    left, right = s.split([0.5, 0.5])
+    left.heading("Actions (a unit never acts twice in a row)")
+    left.steps([
+        ("", "Move a unit (turning costs movement too), pivot it, attack, change an infantry formation or "
+             "repair 1 strength of a damaged unit."),
+        ("", f"Draw a terrain tile and place it at once, or draw a bonus card (hold up to {r.bonus_hand_limit})."),
+    ], numbered=False)
+    right.heading("Victory")
+    right.steps([
+        ("", "Destroy every enemy unit, or"),
+        ("", "move an infantry unit onto the enemy's starting row."),
+    ], numbered=False)
+    s.join([left, right])
+
+
+# ---------------------------------------------------------------- imperial
+
+def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    from cards.schemas.imperial import SYMBOLS, TYPE_NAMES, TYPES
+    from engine.imperial import BEATS
+
+    r = game.rules
+    s = start_sheet(c, width, height, game, f"2 sides \u00b7 a shared supply of {r.supply_size} Military "
+                    f"cards \u00b7 up to {r.max_draw} cards a side", ctx)
+    s.heading("Who beats whom: an arrow points from the winner to the card it beats")
+    ring = ring_order({k: [v] for k, v in BEATS.items()}, list(TYPES))
+    diagram = s.take(70.0)
+    beats_diagram(s, Box(diagram.x + diagram.w * 0.15, diagram.y + 1.0, diagram.w * 0.7, diagram.h - 2.0),
+                  [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
+                  [(ring.index(w), ring.index(l)) for w, l in BEATS.items()])
+    s.paragraph("Both sides lay one card face down and turn them up together. The same type: both are lost. "
+                "Otherwise the beaten card is lost and the winner goes back to its owner's hand.")
+    left, right = s.split([0.5, 0.5])
+    left.heading("A battle, in order")
+    left.steps([
+        ("Compare", f"A side with {r.auto_win_ratio} times the other's Imperial Power (and more) wins "
+                    "without a fight."),
+        ("Draw", f"One Military card per Imperial Power, at most {r.max_draw}; the rest is Reserve."),
+        ("Exchange", f"In initiative order, put back {r.exchange_count} cards and draw {r.exchange_count} new "
+                     "ones, or keep your hand."),
+        ("Buy", f"Pay {r.gold_cost} Gold per extra card of the type you choose."),
+        ("Fight", "Play rounds until a side routs."),
+        ("Reinforce", f"{r.reinforcement_calls} time{'s' if r.reinforcement_calls != 1 else ''} a battle, after a "
+                      "round: take cards back from your discard pile, up to your Reinforcement marker."),
+    ])
+    right.heading("Routs")
+    right.steps([
+        ("", "Pikemen beat Cavalry: that side may not play Cavalry next round, and routs at once if its hand "
+             "holds only Cavalry."),
+        ("", f"Cavalry beat Musketeers: that side also loses {r.cavalry_infantry_discards} infantry of its "
+             "choice, or routs if it cannot."),
+        ("", f"Then, if the Cavalry side holds {r.rout_ratio} times as many cards, the Musketeers side routs."),
+        ("", "A side with no cards left routs. Both rout at once: the battle is Inconclusive."),
+        ("", f"Advanced Rifling (game rounds {', '.join(map(str, r.rifling_rounds))}): Musketeers beating "
+             "Pikemen also take a card of a type they name."),
+    ], numbered=False)
+    s.join([left, right])
+    s.heading("Military cards and tokens")
+    card_list(s, game, "military", "Value")
+    card_list(s, game, "tokens", "Value")
+
+
+# ---------------------------------------------------------------- medieval
+
+def medieval(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    r = game.rules
+    cols = r.columns
+    s = start_sheet(c, width, height, game, f"2 players \u00b7 a {r.deck_size}-card deck each \u00b7 "
+                    f"{cols} battle columns", ctx)
+    s.heading("The battlefield")
+    _battlefield(s, s.take(42.0), game)
+    s.heading("A battle, step by step")
+    s.steps([
+        ("Lay out", f"Both players turn up {cols} cards from their own deck, one per column, facing the "
+                    "opponent's cards."),
+        ("Play another", "A card that says \u201cplay another\u201d is covered at once by the next card of your deck, "
+                         "overlapping so the values below still show. Keep going until none is left."),
+        ("Reenforce", f"Draw {r.reenforcements} cards into your hand and put them face down, at most one per "
+                      "column. When both players have placed theirs, turn them up together."),
+        ("Events", "Event cards add to or take from your columns; some stay beside the battlefield for this "
+                   "battle. An Event drawn as a reenforcement or in a tie counts 0 and does nothing."),
+        ("Resolve", "In each column the higher total wins: the winner's cards go face up to its owner's "
+                    "Survivors pile, the loser's to its owner's Graveyard."),
+        ("Ties", f"Each side adds {r.tie_cards} card from its deck to the tied column (playing another if it "
+                 "says so) and compares again, as often as needed."),
+        ("Next battle", "When the battlefield is clear, start again. An empty deck is replaced by the "
+                        "shuffled Survivors pile."),
+    ])
+    s.heading("Winning")
+    s.paragraph("The last player with fighters left wins. When your deck runs low, play what you have "
+                "wherever you can.")
+    s.heading("The cards (each deck)")
+    card_list(s, game, "cards")
+
+
+def _battlefield(s: Sheet, box: Box, game: GameData) -> None:
+    """Both players' rows of columns facing each other, with each player's deck and piles."""
+    col = s.layout.colours
+    cols = game.rules.columns
+    decks = game_layout(game).deck_names or ["Player 1", "Player 2"]
+    card_w, card_h = 13.0, 18.0
+    gap = 5.0
+    row_w = cols * card_w + (cols - 1) * gap
+    piles_w = 3 * card_w + 6 * gap  # Survivors, Deck and Graveyard to the left of the columns
+    x0 = box.cx - (row_w + piles_w) / 2 + piles_w
+    for y, label in ((box.y + 1.0, decks[0]), (box.bottom - card_h - 1.0, decks[-1])):
+        for k in range(cols):
+            x = x0 + k * (card_w + gap)
+            s.c.rect(x, y, card_w, card_h, fill=col["band"], stroke=col["rule"], width=0.3, radius=1.0)
+            s.write(Box(x, y, card_w, card_h), f"Column {k + 1}", "small", align="middle")
+        piles = (("Survivors", x0 - gap * 6 - card_w * 3), ("Deck", x0 - gap * 4 - card_w * 2),
+                 ("Graveyard", x0 - gap * 2 - card_w))
+        for name, x in piles:
+            s.c.rect(x, y, card_w, card_h, stroke=col["ink"], width=0.3, radius=1.0)
+            s.write(Box(x, y, card_w, card_h), name, "small", align="middle")
+        s.write(Box(x0 + row_w + gap * 2, y, box.right - (x0 + row_w + gap * 2), card_h),
+                label, "cell_bold")
+
+
+# ---------------------------------------------------------------- build entry point
+
+SHEETS: dict[str, Callable[..., None]] = {"waterloo": waterloo, "warfare": warfare, "hexbattle": hexbattle,
+                                          "imperial": imperial, "medieval": medieval}
+
+
+def printables(game: GameData, ctx: BuildContext) -> list[PageSet]:
+    """The game's reference sheet as a one-page set (nothing for a game without one)."""
+    from generator.build import PageSet
+
+    draw = SHEETS.get(game.id)
+    return [PageSet(SHEET, [partial(fitted, draw, game=game, ctx=ctx)])] if draw else []
