@@ -193,13 +193,14 @@ class WarfareGame(Game["WarfareState"]):
         self.blunder_types = frozenset(r.blunder_types)
         self.morale_types = frozenset(r.morale_types)
         self.counters: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in r.counters.items()}
-        # Per-card lookups, so listing moves is a few list reads per card.
-        self.is_unit = [t in self.unit_types for t in self.types]
-        self.powers: list[tuple[tuple[str, int], ...]] = [
+        # Per-card Deploy moves, with and without the harass power, so listing them is one += per card.
+        self.unit_cards = frozenset(c for c, t in enumerate(self.types) if t in self.unit_types)
+        self.deploy_plain: list[tuple[tuple[str, int], ...]] = [
             tuple((k, c) for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
             for c, t in enumerate(self.types)]
-        self.harass_moves: list[tuple[str, int] | None] = [
-            ("harass", c) if t in self.harass_types else None for c, t in enumerate(self.types)]
+        self.deploy_harass: list[tuple[tuple[str, int], ...]] = [
+            moves + ((("harass", c),) if self.types[c] in self.harass_types else ())
+            for c, moves in enumerate(self.deploy_plain)]
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -309,20 +310,12 @@ class WarfareState(State):
         types = g.types
         out: list[tuple[str, Any]] = []
         if step == DEPLOY:
-            harass = bool(self.hands[1 - who])
-            powers = g.powers
-            harass_moves = g.harass_moves
-            is_unit = g.is_unit
-            has_unit = False
+            table = g.deploy_harass if self.hands[1 - who] else g.deploy_plain
             for c in hand:
-                out.extend(powers[c])
-                if harass and harass_moves[c]:
-                    out.append(harass_moves[c])  # type: ignore[arg-type]
-                if is_unit[c]:
-                    has_unit = True
-            if has_unit:
-                out.append(("attack", None))
-            out.append(("hold", None))
+                out += table[c]
+            if not g.unit_cards.isdisjoint(hand):
+                out.append(_ATTACK)
+            out.append(_HOLD)
         elif step == BLUNDER:
             out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
             out.append(("pass", None))
@@ -349,7 +342,7 @@ class WarfareState(State):
             for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
                 out.extend(zip(repeat("exchange"), combinations(hand, size)))
         elif step == DISCARD:
-            out = [("discard", c) for c in hand]
+            out = list(zip(repeat("discard"), hand))
         return out
 
     def play_random(self, rng: random.Random, max_moves: int | None = None) -> None:
@@ -740,6 +733,8 @@ class WarfareState(State):
 
 
 _LIST_KINDS = frozenset({"units", "support", "exchange"})
+_ATTACK = ("attack", None)
+_HOLD = ("hold", None)
 
 _KINDS: dict[str, tuple[str, ...]] = {
     DEPLOY: ("draw", "scout", "harass", "attack", "hold"),
