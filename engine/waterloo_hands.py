@@ -218,9 +218,8 @@ class Evaluator:
         rows = data.table("cards")
         self.designs: tuple[Design, ...] = tuple(
             Design(i, r.id, r.name, KIND_CODES[r.kind], r.value or 0, r.militia, r.copies) for i, r in enumerate(rows))
-        self.design_of: dict[str, Design] = {c.id: self.designs[by_id[c.design.id]]
-                                             for by_id in [{d.id: d.index for d in self.designs}]
-                                             for c in data.deck()}
+        by_id = {d.id: d for d in self.designs}
+        self.design_of: dict[str, Design] = {c.id: by_id[c.design.id] for c in data.deck()}
         self.order: tuple[str, ...] = tuple(c.id for c in data.rules.combos)
         self.names: dict[str, str] = {c.id: c.name for c in data.rules.combos}
         self._detectors = tuple(DETECTORS[c] for c in self.order)
@@ -339,6 +338,20 @@ class Evaluator:
     def strength(self, cards: Sequence[str]) -> int:
         """Dense strength from the lookup table: higher is stronger, equal means a tie."""
         return self.ranker(cards)
+
+    def encode(self, cards: Sequence[str]) -> list[int]:
+        """Card ids as integers (their design's prime), like treys' integer cards, for `rank_encoded`."""
+        return [self.card_primes[c] for c in cards]
+
+    @cached_property
+    def rank_encoded(self) -> Callable[[Sequence[int]], int]:
+        """Strength of an encoded hand: the product of its cards is the lookup key."""
+        table = self.table
+
+        def strength(cards: Sequence[int]) -> int:
+            a, b, c, d, e = cards
+            return table[a * b * c * d * e]
+        return strength
 
 
 def hands_of(designs: Sequence[Design], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:

@@ -287,6 +287,7 @@ def test_comparison_is_antisymmetric_and_transitive(a: list[str], b: list[str], 
     # the same three hands through the lookup table agree with the keys
     sa, sb, sc = EV.rank_many([a, b, c])
     assert (ka < kb) == (sa > sb) and (kb < kc) == (sb > sc) and (ka == kc) == (sa == sc)
+    assert EV.strength(a) == sa and EV.rank_encoded(EV.encode(b)) == sb
 
 
 @settings(max_examples=100, deadline=None)
