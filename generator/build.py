@@ -14,8 +14,8 @@ import os
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from cards.layout import LAYOUTS_FILE, PROFILES_FILE, SheetProfile, SingleProfil
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import Problem
-from generator import deck
+from generator import deck, hexbattle_parts, reference, trackers
 from generator.canvas import Canvas, Document, PdfDocument, SvgDocument
 from generator.deck import PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
@@ -78,6 +78,9 @@ def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
 
 PRINTABLES: tuple[Printable, ...] = (
     Printable("cards", _decks),
+    Printable("hexbattle-parts", hexbattle_parts.printables, hexbattle_parts.CLAIMS),
+    Printable("reference", reference.printables),
+    Printable("trackers", trackers.printables),
 )
 
 
@@ -158,17 +161,74 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMA
     """Build the requested printables and return every file written or already up to date.
 
     `url` overrides $MUSTER_COMPANION_URL; `on_job(job, skipped)` is called after each job
-    (the CLI's progress bar)."""
+    (the CLI's progress bar). Jobs whose inputs are unchanged since the last build (same
+    hash in `<out>/<game>/.build-hash`, files present) are skipped unless `force`; the rest
+    run in parallel on every core."""
     jobs = plan(games, formats, paper, profiles, cards_root)
     writable(out)
     base = companion_url(url)
+    ids = list(dict.fromkeys(job.game for job in jobs))
+    digests = {g: _inputs_hash(load_game(g, cards_root), base, backs) for g in ids}
+    manifests = {g: _read_manifest(out / g) for g in ids}
     written: list[Path] = []
-    by_game: dict[str, list[Job]] = {}
+    todo: list[Job] = []
     for job in jobs:
-        by_game.setdefault(job.game, []).append(job)
-    for game_id, game_jobs in by_game.items():
-        written.extend(build_game(load_game(game_id, cards_root), game_jobs, out / game_id, base, backs, force, on_job))
-    return written
+        folder = out / job.game
+        entry = manifests[job.game].get(job.key, {})
+        old = [folder / str(f) for f in entry.get("files", [])]  # type: ignore[union-attr]
+        if not force and entry.get("hash") == digests[job.game] and all(p.is_file() for p in old):
+            written.extend(old)
+            if on_job:
+                on_job(job, True)
+            continue
+        for path in old:
+            path.unlink(missing_ok=True)
+        todo.append(job)
+    for job, files in _run(todo, out, base, backs, cards_root):
+        folder = out / job.game
+        manifests[job.game][job.key] = {"hash": digests[job.game], "files": [str(p.relative_to(folder)) for p in files]}
+        (folder / HASH_FILE).write_text(json.dumps(manifests[job.game], indent=1, sort_keys=True) + "\n",
+                                        encoding="utf-8")
+        written.extend(files)
+        if on_job:
+            on_job(job, False)
+    return sorted(written)
+
+
+def _run(todo: Sequence[Job], out: Path, url: str | None, backs: bool,
+         cards_root: Path | None) -> Iterator[tuple[Job, list[Path]]]:
+    """Each job's files, as jobs finish; in worker processes when there is more than one job and core."""
+    workers = min(os.cpu_count() or 1, len(todo))
+    if workers <= 1:
+        cache: dict[str, list[PieceSet | PageSet]] = {}
+        for job in todo:
+            yield job, run_one(job, out, url, backs, cards_root, cache)
+        return
+    with ProcessPoolExecutor(workers, initializer=_WORKER_SETS.clear) as pool:
+        futures = {pool.submit(run_one, job, out, url, backs, cards_root): job for job in todo}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+_WORKER_SETS: dict[str, list[PieceSet | PageSet]] = {}
+"""A worker's printables per game, made once per build (the pool's initializer empties it)."""
+
+
+def run_one(job: Job, out: Path, url: str | None, backs: bool, cards_root: Path | None,
+            cache: dict[str, list[PieceSet | PageSet]] | None = None) -> list[Path]:
+    """One job, from loading its game to the files written."""
+    cache = _WORKER_SETS if cache is None else cache
+    if job.game not in cache:
+        game = load_game(job.game, cards_root)
+        claimed = frozenset(t for p in PRINTABLES for t in p.claims.get(game.id, ()))
+        ctx = BuildContext(url, claimed)
+        cache[job.game] = [s for p in PRINTABLES for s in p.make(game, ctx)]
+    profiles = load_profiles()
+    profile = profiles.profiles[job.profile]
+    paper = profiles.paper(profile) if isinstance(profile, SheetProfile) else (0.0, 0.0)
+    folder = out / job.game
+    folder.mkdir(parents=True, exist_ok=True)
+    return run_job(job.game, job, profile, cache[job.game], folder, backs, paper)
 
 
 def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
@@ -228,39 +288,6 @@ def _read_manifest(folder: Path) -> dict[str, dict[str, object]]:
         return json.loads((folder / HASH_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-
-
-def build_game(game: GameData, jobs: Sequence[Job], folder: Path, url: str | None, backs: bool = True,
-               force: bool = False, on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
-    """Run one game's jobs, skipping those whose inputs are unchanged and whose files still exist."""
-    folder.mkdir(parents=True, exist_ok=True)
-    manifest = _read_manifest(folder)
-    digest = _inputs_hash(game, url, backs)
-    profiles = load_profiles()
-    sets: list[PieceSet | PageSet] | None = None
-    written: list[Path] = []
-    for job in jobs:
-        entry = manifest.get(job.key, {})
-        old = [folder / str(f) for f in entry.get("files", [])]  # type: ignore[union-attr]
-        if not force and entry.get("hash") == digest and all(p.is_file() for p in old):
-            written.extend(old)
-            if on_job:
-                on_job(job, True)
-            continue
-        for path in old:
-            path.unlink(missing_ok=True)
-        if sets is None:
-            claimed = frozenset(t for p in PRINTABLES for t in p.claims.get(game.id, ()))
-            ctx = BuildContext(url, claimed)
-            sets = [s for p in PRINTABLES for s in p.make(game, ctx)]
-        files = run_job(game.id, job, profiles.profiles[job.profile], sets, folder, backs,
-                        profiles.papers.get(getattr(profiles.profiles[job.profile], "paper", ""), (0.0, 0.0)))
-        manifest[job.key] = {"hash": digest, "files": [str(p.relative_to(folder)) for p in files]}
-        (folder / HASH_FILE).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        written.extend(files)
-        if on_job:
-            on_job(job, False)
-    return written
 
 
 def _by_size(pieces: Sequence[Piece]) -> list[list[Piece]]:
