@@ -45,6 +45,10 @@ class WaterlooGame(Game["WaterlooState"]):
         self.officers = frozenset(c.id for c in data.deck() if c.design.kind == "officer")
         self.names = {c.id: c.name for c in data.deck()}
 
+    def explain(self, hand: list[str]) -> Explanation:
+        """A five-card hand's combo, its cards in order of weight, and what each wild card stood for."""
+        return self.evaluator.explain(hand)
+
     def options(self, options: Mapping[str, Any]) -> dict[str, int]:
         """Options with defaults filled in: 2 players, the first return period, button at seat 0."""
         return {"players": int(options.get("players", self.data.min_players)),
@@ -183,12 +187,9 @@ class WaterlooState(State):
         self.turn = None
 
     def _after_betting(self) -> None:
-        if self.round == 1:
-            self.phase = DRAW
-            self.turn = self._live()[0]
-        else:
-            self.phase = SWAP
-            self.turn = self._live()[0]
+        """The first round leads to the drawing turns, the final round to the reserve swap (R4)."""
+        self.phase = DRAW if self.round == 1 else SWAP
+        self.turn = self._live()[0]
 
     def _next_drawer(self, after: int) -> None:
         short = [p for p in self._seats_after(after) if p in self._live()
@@ -442,8 +443,9 @@ class WaterlooState(State):
             {"winners": list(self.showdown["winners"]),
              "hands": {str(p): dict(h) for p, h in self.showdown["hands"].items()}},
         }
-        if player is not None and player == self.current_player:
+        if player is not None and 0 <= player < self.n:
             view["to_call"] = self._to_call(player) if self.phase == BET else 0
+        if player is not None and player == self.current_player:
             view["drawn"] = self.drawn
             if self.phase == SCOUT:
                 view["scout_saves"] = self._scout_saving(player)
@@ -508,7 +510,7 @@ def make_game(data: GameData) -> WaterlooGame:
 def explain(data_or_game: GameData | WaterlooGame, hand: list[str]) -> Explanation:
     """The combo of a five-card hand, its cards in order of weight, and what each wild card stood for."""
     game = data_or_game if isinstance(data_or_game, WaterlooGame) else WaterlooGame(data_or_game)
-    return game.evaluator.explain(hand)
+    return game.explain(hand)
 
 
 __all__ = ["WaterlooGame", "WaterlooState", "combo_odds", "explain", "make_game"]

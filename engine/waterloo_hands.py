@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from math import prod
+from typing import Any
 
 from cards.load import GameData
 from cards.schemas.waterloo import OFFICER_RANKS
@@ -209,6 +210,9 @@ class Explanation:
     name: str
     cards: tuple[str, ...]
     wilds: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"combo": self.combo, "name": self.name, "cards": list(self.cards), "wilds": dict(self.wilds)}
 
 
 class Evaluator:

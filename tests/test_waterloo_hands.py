@@ -215,6 +215,8 @@ def test_r12_dragoon_with_officer_pairs_once() -> None:
     assert result.combo == "battalion"
     assert result.cards == ("line-infantry-1", "dragoon-1", "cuirassiers-1", "eight-pounders-1", "general-1")
     assert result.wilds == {"dragoon-1": "Line Infantry 2"}
+    assert make_game(DATA).explain(hand("DG I2 GEN C1 A2")).to_json() == {
+        "combo": "battalion", "name": "Battalion", "cards": list(result.cards), "wilds": {"dragoon-1": "Line Infantry 2"}}
 
 
 def test_r12_dragoon_does_not_make_trips() -> None:
