@@ -7,11 +7,11 @@ the defender in the middle of the attacker's turn. Rulings R1… are in docs/rul
 
 Actions (`kind` {args}, card values are physical card ids), by step (`view()["step"]`):
   deploy   (attacker)  draw {card}  scout {card}  harass {card}  attack {}  hold {}
-  blunder  (defender)  blunder {card}  pass {}
+  blunder  (defender)  blunder {card}  allow {}
   units    (attacker)  units {cards: [ids]}
-  counter  (defender)  counter {card, target}  pass {}
+  counter  (defender)  counter {card, target}  stand {}   (stand: no more counters)
   support  (attacker)  support {cards: [ids]}   (possibly empty)
-  morale   (defender)  morale {card}  pass {}
+  morale   (defender)  morale {card}  take {}    (take: accept the casualties)
   exchange (attacker)  exchange {cards: [ids]}  (0 to rules.maneuver_max_exchange)
   discard  (attacker)  discard {card}            (down to rules.hand_limit)
 Option: `first_player` (0 or 1; default: a coin flip from the seed).
@@ -318,7 +318,7 @@ class WarfareState(State):
             out.append(_HOLD)
         elif step == BLUNDER:
             out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
-            out.append(("pass", None))
+            out.append(("allow", None))
         elif step == UNITS:
             by_type: dict[str, list[int]] = {}
             for c in hand:
@@ -332,12 +332,12 @@ class WarfareState(State):
                 allowed = g.counters.get(types[c])
                 if allowed:
                     out.extend(("counter", (c, u)) for u in self.units if types[u] in allowed)
-            out.append(("pass", None))
+            out.append(("stand", None))
         elif step == SUPPORT:
             out = list(zip(repeat("support"), self._support_choices()))
         elif step == MORALE:
             out = [("morale", c) for c in hand if types[c] in g.morale_types]
-            out.append(("pass", None))
+            out.append(("take", None))
         elif step == EXCHANGE:
             for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
                 out.extend(zip(repeat("exchange"), combinations(hand, size)))
@@ -514,13 +514,12 @@ class WarfareState(State):
                 self._maneuver(rng)
             elif not self.hands[d]:
                 self._to_support(rng)
-        elif kind == "pass":
-            if self.step == BLUNDER:
-                self.step = UNITS
-            elif self.step == COUNTER:
-                self._to_support(rng)
-            else:
-                self._inflict(rng)
+        elif kind == "allow":
+            self.step = UNITS
+        elif kind == "stand":
+            self._to_support(rng)
+        elif kind == "take":
+            self._inflict(rng)
         elif kind == "support":
             self.support = self._take(a, payload)
             self._resolve(rng)
@@ -726,9 +725,12 @@ class WarfareState(State):
             return f"Exchange {cards(action['cards'])}" if action["cards"] else "Keep your hand"
         if kind == "discard":
             return f"Discard {card(action['card'])} (hand limit {g.rules.hand_limit})"
-        if kind == "pass":
-            return {BLUNDER: "Let the attack go ahead", COUNTER: "No more counters",
-                    MORALE: "Take the casualties"}.get(self.step, "Pass")
+        if kind == "allow":
+            return "No Enemy Blunder: let the attack go ahead"
+        if kind == "stand":
+            return "No more counters"
+        if kind == "take":
+            return "Take the casualties"
         return str(action)
 
 
@@ -738,11 +740,11 @@ _HOLD = ("hold", None)
 
 _KINDS: dict[str, tuple[str, ...]] = {
     DEPLOY: ("draw", "scout", "harass", "attack", "hold"),
-    BLUNDER: ("blunder", "pass"),
+    BLUNDER: ("blunder", "allow"),
     UNITS: ("units",),
-    COUNTER: ("counter", "pass"),
+    COUNTER: ("counter", "stand"),
     SUPPORT: ("support",),
-    MORALE: ("morale", "pass"),
+    MORALE: ("morale", "take"),
     EXCHANGE: ("exchange",),
     DISCARD: ("discard",),
     OVER: (),
@@ -762,7 +764,8 @@ _PHRASES: dict[str, str] = {
 
 _VERBS: dict[str, str] = {
     "draw": "discard a card to draw", "scout": "scout", "harass": "harass", "attack": "attack",
-    "hold": "hold back", "blunder": "play an Enemy Blunder", "pass": "pass", "units": "choose attacking units",
+    "hold": "hold back", "blunder": "play an Enemy Blunder", "allow": "let the attack go ahead",
+    "stand": "stop countering", "take": "take the casualties", "units": "choose attacking units",
     "counter": "counter-discard", "support": "add support cards", "morale": "play a Morale card",
     "exchange": "exchange cards", "discard": "discard to the hand limit",
 }

@@ -56,7 +56,7 @@ def attack_with(state: WarfareState, units: list[str], attacker: int = 0) -> War
     """Declare, let the defender pass on Blunder, and play the units."""
     do(state, "attack", attacker)
     if state.step == BLUNDER:
-        do(state, "pass", 1 - attacker)
+        do(state, "allow", 1 - attacker)
     return do(state, "units", attacker, cards=units)
 
 
@@ -174,7 +174,7 @@ def test_r6_no_blunder_step_against_an_empty_hand() -> None:
 def test_r7_units_must_share_one_type() -> None:
     state = position(["grenadiers", "hussars", "charge"], ["rally"])
     do(state, "attack", 0)
-    do(state, "pass", 1)
+    do(state, "allow", 1)
     assert refusal(state, "units", 0, cards=["grenadiers", "hussars"]) == (
         "All the units in one attack must be of one type; you chose Infantry Unit and Cavalry Unit.")
     assert refusal(state, "units", 0, cards=["charge"]) == (
@@ -196,7 +196,7 @@ def test_r8_counters_follow_the_table_one_unit_per_counter_card() -> None:
     do(state, "counter", 1, card="redoubt", target="hussars")  # Terrain removes any unit
     assert state.view(None)["attack"]["units"] == ["reiter"]
     assert state.step == COUNTER  # the defender may keep countering while units remain
-    do(state, "pass", 1)
+    do(state, "stand", 1)
     assert state.step == SUPPORT
 
 
@@ -223,9 +223,9 @@ def test_r9_countered_units_count_for_nothing() -> None:
     state = position(["uhlans", "lancers", "cuirassier"], ["grenadiers", "sappers"], active=0)
     attack_with(state, ["uhlans", "lancers", "cuirassier"])
     do(state, "counter", 1, card="grenadiers", target="uhlans")
-    do(state, "pass", 1)
+    do(state, "stand", 1)
     assert state.step == MORALE  # attacker's hand is empty, so no support step
-    do(state, "pass", 1)
+    do(state, "take", 1)
     assert state.troops == [100, 94]  # lancers 3 + cuirassier 3; the countered Uhlans add nothing
 
 
@@ -233,7 +233,7 @@ def test_r10_support_matching_tactics_and_one_strategy_of_each_type() -> None:
     state = position(["hussars", "charge", "overrun", "volley-fire", "rally", "high-morale", "captain", "redoubt"],
                      ["musicians"])
     attack_with(state, ["hussars"])
-    do(state, "pass", 1)
+    do(state, "stand", 1)
     assert refusal(state, "support", 0, cards=["volley-fire"]) == (
         "Volley Fire (Infantry Tactic) cannot back an attack of Cavalry Units: only Cavalry Tactic and Strategy cards can.")
     assert refusal(state, "support", 0, cards=["rally", "high-morale"]) == (
@@ -244,14 +244,14 @@ def test_r10_support_matching_tactics_and_one_strategy_of_each_type() -> None:
     # hussars 2 + charge 2 + overrun 3 + rally 1 + captain 3 + redoubt 3 = 14; six cards, one beyond five: +2
     assert pending == {"forces": 14, "cards": 6, "extra_cards": 1, "bonus": 2, "total": 16,
                        "halved": False, "inflicted": 16}
-    do(state, "pass", 1)
+    do(state, "take", 1)
     assert state.troops == [100, 84]
 
 
 def test_r10_support_choices_are_listed_exactly() -> None:
     state = position(["hussars", "charge", "rally", "high-morale"], ["musicians"])
     attack_with(state, ["hussars"])
-    do(state, "pass", 1)
+    do(state, "stand", 1)
     choices = sorted(sorted(a.args["cards"]) for a in state.legal_actions())
     assert choices == [[], ["charge"], ["charge", "high-morale"], ["charge", "rally"], ["high-morale"], ["rally"]]
 
@@ -276,7 +276,7 @@ def test_r12_morale_halves_rounding_down() -> None:
 def test_r12_defender_spends_one_morale_card() -> None:
     state = position(["grenadiers", "musketeers", "sappers", "fusiliers"], ["rally", "discipline"])
     attack_with(state, ["grenadiers", "musketeers", "sappers", "fusiliers"])
-    do(state, "pass", 1)  # no counters
+    do(state, "stand", 1)  # no counters
     assert state.step == MORALE and state.current_player == 1
     assert refusal(state, "morale", 1, card="grenadiers") == "Grenadiers is not in your hand."
     assert refusal(state, "morale", 1, card="old-guard") == "Old Guard is not in your hand."
@@ -311,9 +311,9 @@ def test_r15_exchange_up_to_two_after_holding() -> None:
 def test_r15_no_exchange_after_attacking() -> None:
     state = position(["grenadiers", "rally"], ["broken"])
     attack_with(state, ["grenadiers"])
-    do(state, "pass", 1)   # counters
+    do(state, "stand", 1)   # counters
     do(state, "support", 0, cards=[])
-    do(state, "pass", 1)   # morale
+    do(state, "take", 1)   # morale
     assert state.troops == [100, 97] and (state.active, state.step) == (1, DEPLOY)
 
 
@@ -396,6 +396,9 @@ def test_labels_read_like_buttons() -> None:
     assert labels == {"draw": "Discard Captain (LS 3) to draw 3 cards", "attack": "Attack",
                       "hold": "Do not attack this turn"}
     assert state.label(Action("units", 0, {"cards": ["grenadiers"]})) == "Attack with Grenadiers (IU 3)"
+    # labels name the decision without needing the step it was made in, so history lines read right later
+    assert [state.label(Action(k, 1, {})) for k in ("allow", "stand", "take")] == [
+        "No Enemy Blunder: let the attack go ahead", "No more counters", "Take the casualties"]
 
 
 def test_views_are_json_ready_and_hide_hands() -> None:
@@ -419,7 +422,7 @@ def test_r12_a_designer_may_allow_two_morale_cards() -> None:
     state.deck = [ix[c] for c in game.ids if c not in units + ["square-formation", "volley-fire", "captain",
                                                                 "rally", "discipline", "lost-orders"]]
     attack_with(state, units)
-    do(state, "pass", 1)
+    do(state, "stand", 1)
     do(state, "support", 0, cards=["square-formation", "volley-fire", "captain"])
     do(state, "morale", 1, card="rally")
     assert state.step == MORALE and state.view(None)["attack"]["casualties"]["inflicted"] == 10
@@ -445,7 +448,7 @@ def test_engine_package_finds_this_engine() -> None:
 def test_r17_action_limit_in_mid_attack_returns_the_table_to_the_discard_pile() -> None:
     state = position(["hussars", "lancers"], ["broken"])
     do(state, "attack", 0)
-    do(state, "pass", 1)
+    do(state, "allow", 1)
     state.actions = RULES.action_limit - 1
     do(state, "units", 0, cards=["hussars", "lancers"])
     assert state.is_terminal and state.winner is None and state.end_reason == "action limit"
