@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context
+from companion import context, panels
 from companion.store import StoreError
 from companion.tables import Tables
 from engine.core import Refusal
@@ -17,7 +17,7 @@ def render(service: Tables) -> None:
     st.title("⚔️ Muster")
     context.show_flashes()
     _join_form(service)
-    st.button("🔎 Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
+    st.button("Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
               key="to-lookup")
     _tables_in_progress(service)
     _records(service)
@@ -79,14 +79,17 @@ def _new_table_form(service: Tables) -> None:
     with st.form(f"new-{game.id}", border=True):
         names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}")
                  for i in range(int(count))]
-        with st.expander("Game options"):
+        form = panels.options_form_for(game.id)
+        chosen = form(game.data) if form and game.data else {}
+        with st.expander("Advanced options (JSON)"):
             raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}",
-                               help="Engine options, e.g. {\"first_player\": 0}. Leave {} for the standard game.")
+                               help="Engine options, merged over the fields above. Leave {} for the standard game.")
         if st.form_submit_button("Create table", type="primary", width="stretch"):
-            _create(service, game.id, names, raw, int(count), low != high)
+            _create(service, game.id, names, raw, int(count), low != high, chosen)
 
 
-def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool) -> None:
+def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool,
+            chosen: dict[str, Any]) -> None:
     seat_names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(names)]
     try:
         options: Any = json.loads(raw or "{}")
@@ -96,6 +99,7 @@ def _create(service: Tables, game_id: str, names: list[str], raw: str, count: in
     if not isinstance(options, dict):
         st.error("The options must be a JSON object, like {\"first_player\": 0}.")
         return
+    options = {**chosen, **options}
     if variable:
         options.setdefault("players", count)
     try:

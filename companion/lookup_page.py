@@ -15,7 +15,7 @@ from companion import context, lookup
 from companion.tables import catalogue
 
 DEEP_KEYS = ("card", "combo", "rule", "section", "sheet")
-KIND_ICONS = {"card": "🂠", "combo": "🃏", "rule": "⚖️", "section": "📖"}
+KIND_NAMES = {"card": "Card", "combo": "Combo", "rule": "Ruling", "section": "Rules"}
 
 
 def is_deep_link(params: Mapping[str, str]) -> bool:
@@ -34,21 +34,21 @@ def _rules_missing_note() -> None:
 
 
 def render_search() -> None:
-    st.title("🔎 Look-up")
+    st.title("Look-up")
     _rules_missing_note()
     query = st.text_input("Search cards, combos and rules", key="lookup-q", placeholder="e.g. morale, cavalry, R3")
     games = [g for g in catalogue().values() if g.data is not None]
     picked = st.multiselect("Games", [g.id for g in games], format_func=_game_name, key="lookup-games",
                             placeholder="All games")
     kinds = st.pills("Show", ["card", "combo", "rule", "section"], selection_mode="multi", key="lookup-kinds",
-                     format_func=lambda k: f"{KIND_ICONS[k]} {k}s")
+                     format_func=lambda k: f"{KIND_NAMES[k]}s")
     hits = lookup.search(query, picked or None, kinds or None) if query.strip() else []
     if query.strip():
         st.caption(f"{len(hits)} match{'es' if len(hits) != 1 else ''}" + (" (first 50)" if len(hits) == 50 else ""))
         if not hits:
             st.info("Nothing matches every word. Try fewer or shorter words.")
     for i, entry in enumerate(hits):
-        label = f"{KIND_ICONS.get(entry.kind, '')} {entry.title} · {_game_name(entry.game)}"
+        label = f"{entry.title} · {KIND_NAMES.get(entry.kind, entry.kind)} · {_game_name(entry.game)}"
         st.button(label, key=f"hit-{i}", on_click=context.go, kwargs=entry.params, width="stretch")
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="lookup-back")
 
@@ -66,7 +66,7 @@ def render_entry(params: Mapping[str, str]) -> None:
         else:
             _entry(entry)
     c1, c2 = st.columns(2)
-    c1.button("🔎 Search", on_click=context.go, kwargs={"page": "lookup"}, width="stretch", key="entry-search")
+    c1.button("Search", on_click=context.go, kwargs={"page": "lookup"}, width="stretch", key="entry-search")
     c2.button("⬅ Lobby", on_click=context.go, width="stretch", key="entry-lobby")
 
 
@@ -96,5 +96,5 @@ def _sheet(game: str, sheet: str) -> None:
         return
     st.write("The rules this sheet summarises, in full:")
     for i, entry in enumerate(sections):
-        st.button(f"{KIND_ICONS[entry.kind]} {entry.title}", key=f"sheet-{i}", on_click=context.go,
+        st.button(f"{entry.title} ({KIND_NAMES[entry.kind]})", key=f"sheet-{i}", on_click=context.go,
                   kwargs=entry.params, width="stretch")

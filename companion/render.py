@@ -60,3 +60,12 @@ def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence
     shown = {k: v for k, v in data.items() if k not in skip}
     if shown:
         st.markdown("\n".join(lines(shown, seat_names)))
+
+
+def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = ()) -> None:
+    """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table."""
+    if player is None or not secret:
+        return
+    with st.container(border=True, key="private"):
+        st.markdown("🔒 **Only you can see this**")
+        view(secret, seat_names)

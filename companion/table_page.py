@@ -33,9 +33,17 @@ class TableContext:
     seat: Seat | None
     snap: Snapshot
 
+    moves_drawn: bool = False
+
     @property
     def state(self) -> Any:
         return self.snap.state
+
+    def moves(self) -> None:
+        """Draw this seat's move buttons here (a panel calls it between its view and its tools)."""
+        if not self.moves_drawn and self.table.playing and self.seat is not None:
+            self.moves_drawn = True
+            _moves(self)
 
     @property
     def player(self) -> int | None:
@@ -120,8 +128,8 @@ def render(service: Tables, code: str, token: str | None) -> None:
             st.error(str(err))
     else:
         _generic_view(ctx)
+    ctx.moves()
     if table.playing and seat is not None:
-        _moves(ctx)
         _seat_tools(ctx)
     _log(ctx)
     _share(table)
@@ -134,16 +142,7 @@ def _generic_view(ctx: TableContext) -> None:
     public = ctx.state.view(None)
     secret = {k: v for k, v in mine.items() if k not in public or public[k] != v}
     draw.view(mine, ctx.names, skip=list(secret))
-    private_view(ctx, secret)
-
-
-def private_view(ctx: TableContext, secret: dict[str, Any]) -> None:
-    """This seat's hidden information, boxed so a glance tells what to keep from the table."""
-    if ctx.player is None or not secret:
-        return
-    with st.container(border=True, key="private"):
-        st.markdown("🔒 **Only you can see this**")
-        draw.view(secret, ctx.names)
+    draw.private(ctx.player, secret, ctx.names)
 
 
 def _watch(service: Tables, table_id: int, seen: tuple[int, int, str]) -> None:
@@ -160,7 +159,7 @@ def _status(ctx: TableContext) -> None:
     if not table.playing:
         if table.ended_by and table.ended_by.startswith("concede:"):
             loser = int(table.ended_by.split(":")[1])
-            st.info(f"🏳 {ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
+            st.info(f"{ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
         elif table.winner is not None:
             st.success(f"🏆 {ctx.name(table.winner)} wins.")
         else:
@@ -237,7 +236,7 @@ def _seat_tools(ctx: TableContext) -> None:
     c1.button("↩ Undo my last move", key="undo", disabled=not mine, on_click=_undo,
               args=(ctx.service, ctx.table.id, ctx.player), width="stretch",
               help="You can take back your own last move while nobody has moved since.")
-    with c2.popover("🏳 Concede", width="stretch"):
+    with c2.popover("Concede", width="stretch"):
         st.write("Give up this game? It counts as a loss.")
         st.button("Yes, concede", key="concede", type="primary", on_click=_concede,
                   args=(ctx.service, ctx.table.id, ctx.player), width="stretch")

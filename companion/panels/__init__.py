@@ -1,24 +1,35 @@
 """Per-game panels for the table page: each draws its game's view better than the generic lines and
 builds moves from the engine's own helpers. A panel never decides a rule; it asks `engine/`.
+
+A panel module offers `render(ctx)` and, optionally, `options_form(data) -> dict`: the
+new-table form's fields for that engine's options (checked by `Game.check_options`).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 PANELS = ("waterloo", "warfare", "hexbattle", "imperial", "medieval")
 
 
-def panel_for(game_id: str) -> Callable[[Any], None] | None:
-    """The game's `render(ctx)`, or None when the game has no panel (the generic view is used)."""
+def module_for(game_id: str) -> ModuleType | None:
     if game_id not in PANELS:
         return None
     try:
-        module = importlib.import_module(f"companion.panels.{game_id}")
+        return importlib.import_module(f"companion.panels.{game_id}")
     except ModuleNotFoundError as err:
         if err.name in (f"companion.panels.{game_id}", f"engine.{game_id}"):
             return None
         raise
-    return getattr(module, "render", None)
+
+
+def panel_for(game_id: str) -> Callable[[Any], None] | None:
+    """The game's `render(ctx)`, or None when the game has no panel (the generic view is used)."""
+    return getattr(module_for(game_id), "render", None)
+
+
+def options_form_for(game_id: str) -> Callable[[Any], dict[str, Any]] | None:
+    return getattr(module_for(game_id), "options_form", None)
