@@ -359,6 +359,7 @@ def test_random_games_conserve_chips_and_cards(seed: int, players: int) -> None:
         assert state.card_count() == 64 and len(state.card_places()) == 64
         legal = state.legal_actions()
         assert legal and all(state.can(a) for a in legal)
+        assert all(state.label(a) != str(a) for a in legal), "every action has its own wording"
         other = next(p for p in range(players) if p != state.current_player)
         if len(match.log) % 25 == 0:
             refused_anyway = Action(legal[0].kind, other, legal[0].args)
