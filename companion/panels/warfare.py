@@ -1,0 +1,124 @@
+"""Napoleonic Warfare at the table: both troop totals, the turn's phase, the attack builder and the casualty arithmetic.
+
+The attack builder lets a player tick cards from their hand; the engine's `verify` says
+whether that play is legal (and why not), and `engine.warfare.casualties` does the sums.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from companion.panels.common import card_names
+from companion.render import private as render_private
+from engine.core import Action, Refusal
+from engine.warfare import casualties, with_morale
+
+PHASES = ("Deploy", "Attack", "Casualties", "Maneuver")
+STEP_PHASE = {"deploy": 0, "units": 1, "blunder": 1, "counter": 1, "support": 1, "morale": 2,
+              "exchange": 3, "discard": 3, "over": 3}
+STEP_HINT = {"deploy": "deploy: play Strategy effects, then attack or not", "units": "choose the attacking units",
+             "blunder": "the defender may play an Enemy Blunder", "counter": "the defender may counter-discard",
+             "support": "back the attack with Tactics and Strategies", "morale": "the defender may spend Morale",
+             "exchange": "exchange cards (no attack this turn)", "discard": "discard down to the hand limit",
+             "over": "the battle is over"}
+BUILDER_STEPS = ("units", "support", "exchange")
+
+
+def render(ctx: Any) -> None:
+    view = ctx.view()
+    data = ctx.data
+    names = card_names(data)
+    start = data.rules.starting_troops
+    for p in (0, 1):
+        troops = view["troops"][p]
+        st.markdown(f"**{ctx.name(p)}** — {troops} troops · {view['hand_counts'][p]} cards in hand")
+        st.progress(max(0.0, min(1.0, troops / start)))
+    phase = STEP_PHASE.get(view["step"], 0)
+    track = " → ".join(f"**{name}**" if i == phase else name for i, name in enumerate(PHASES))
+    st.markdown(f"Turn {view['turn']}, {ctx.name(view['active'])} attacking: {track}  \n"
+                f"*Now: {STEP_HINT.get(view['step'], view['step'])}* · deck {view['deck_count']}")
+    _attack(view, data, names)
+    _last(ctx, view, names)
+    if ctx.player is not None:
+        secret = {"your_hand": _cards(view.get("hand", []), data)}
+        if view.get("opponent_hand") is not None:
+            secret["opponent_hand_(scouted)"] = _cards(view["opponent_hand"], data)
+        render_private(ctx.player, secret, ctx.names)
+        _builder(ctx, view, data)
+    ctx.moves()
+
+
+def _cards(ids: list[str], data: Any) -> str:
+    index = data.card_index
+    return ", ".join(f"{index[c].name} ({index[c].design.type} {index[c].design.force})" for c in ids) or "none"
+
+
+def _arith(c: dict[str, Any], rules: Any) -> str:
+    line = f"forces {c['forces']}"
+    if c["bonus"]:
+        line += (f" + {c['extra_cards']} card(s) beyond {rules.free_cards_per_attack} × "
+                 f"{rules.bonus_per_extra_card} = {c['total']}")
+    else:
+        line += f" ({c['cards']} card(s), no bonus) = {c['total']}"
+    if c["halved"]:
+        line += f"; Morale halves it to **{c['inflicted']}**"
+    else:
+        line += f" → **{c['inflicted']}** casualties"
+    return line
+
+
+def _attack(view: dict[str, Any], data: Any, names: dict[str, str]) -> None:
+    attack = view["attack"]
+    if not attack["units"]:
+        return
+    st.markdown(f"**On the table:** units {_cards(attack['units'], data)}"
+                + (f"; support {_cards(attack['support'], data)}" if attack["support"] else ""))
+    if attack["casualties"]:
+        st.markdown(f"Casualties: {_arith(attack['casualties'], data.rules)}")
+
+
+def _last(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+    last = view.get("last")
+    if last and last.get("event") == "casualties":
+        st.info(f"Last attack by {ctx.name(last['player'])}: {_arith(last['casualties'], ctx.data.rules)}; "
+                f"{last['lost']} troops lost.")
+    if view["over"]:
+        why = view.get("end_reason") or ""
+        st.success(f"{ctx.name(view['winner'])} wins ({why})." if view["winner"] is not None else f"A draw ({why}).")
+
+
+def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
+    """Tick cards for the current attack step; the engine says if the play is legal and what it would cost."""
+    state, me = ctx.state, ctx.player
+    if view["step"] not in BUILDER_STEPS or me not in state.players_to_act():
+        return
+    kind = view["step"]
+    hand = view.get("hand", [])
+    title = {"units": "Attack builder: choose units", "support": "Attack builder: choose support",
+             "exchange": "Choose cards to exchange"}[kind]
+    with st.container(border=True, key="builder"):
+        st.markdown(f"**{title}**")
+        chosen = st.pills("Cards", hand, selection_mode="multi", key=f"build-{kind}-{view['turn']}",
+                          format_func=lambda c: f"{data.card_index[c].name} {data.card_index[c].design.type} "
+                                                f"{data.card_index[c].design.force}") or []
+        action = Action(kind, me, {"cards": list(chosen)})
+        try:
+            state.verify(action)
+        except Refusal as err:
+            st.caption(f"Not legal yet: {err}")
+            return
+        if kind in ("units", "support"):
+            counted = [data.card_index[c].design for c in view["attack"]["units"] + list(chosen)] \
+                if kind == "support" else [data.card_index[c].design for c in chosen]
+            result = casualties(counted, data.rules)
+            st.markdown(f"Would inflict: {_arith(result.to_json(), data.rules)}  \n"
+                        f"(after a Morale card: {with_morale(result, data.rules).inflicted})")
+        ctx.button(state.label(action), action, key=f"build-go-{kind}", primary=True)
+
+
+def options_form(data: Any) -> dict[str, Any]:
+    """Who attacks first: a coin flip (the seed's way) or a chosen seat."""
+    first = st.selectbox("First player", ["coin flip", "seat 1", "seat 2"], key="opt-warfare-first")
+    return {} if first == "coin flip" else {"first_player": 0 if first == "seat 1" else 1}
