@@ -161,12 +161,12 @@ def _status(ctx: TableContext) -> None:
             loser = int(table.ended_by.split(":")[1])
             st.info(f"{ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
         elif table.winner is not None:
-            st.success(f"🏆 {ctx.name(table.winner)} wins.")
+            st.success(f"{ctx.name(table.winner)} wins.")
         else:
             st.info("The game ended without a winner.")
         return
     if state.is_terminal:
-        st.success(f"🏆 {ctx.name(state.winner)} wins." if state.winner is not None else "The game is over: no winner.")
+        st.success(f"{ctx.name(state.winner)} wins." if state.winner is not None else "The game is over: no winner.")
         return
     waiting = state.players_to_act()
     if ctx.player is not None and ctx.player in waiting:

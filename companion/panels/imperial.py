@@ -1,0 +1,87 @@
+"""Imperial battles at the table: each side's Imperial Power, Gold, Reinforcement marker and cards, the simultaneous
+face-down picks (each on its own phone), and how the last round resolved — routs, Advanced Rifling and
+reinforcements all as `engine.imperial` decided them. The battle's inputs are the table options (ruling R2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from companion.render import private as render_private
+
+PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down", "reinforce": "Reinforcements",
+          "over": "Battle over"}
+RESULTS = {"rout": "rout", "automatic": "automatic win (twice the Imperial Power)", "draw": "draw"}
+
+
+def _counts(pile: dict[str, int] | None) -> str:
+    if not pile:
+        return "none"
+    shown = [f"{n} {t.capitalize()}" for t, n in pile.items() if n]
+    return ", ".join(shown) or "none"
+
+
+def render(ctx: Any) -> None:
+    view = ctx.view()
+    rifling = " · **Advanced Rifling**" if view["advanced_rifling"] else ""
+    st.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "
+                f"{PHASES.get(view['phase'], view['phase'])} · supply {view['supply_count']}")
+    for p, side in enumerate(view["sides"]):
+        with st.container(border=True):
+            pick = "picked face down" if side["has_chosen"] else ("choosing" if p in view["to_act"] else "")
+            st.markdown(f"**{ctx.name(p)}**" + (f" — *{pick}*" if pick else "") + "  \n"
+                        f"IP {side['imperial_power']} · Gold {side['gold']} · Reinforcement marker "
+                        f"{side['reinforcement_marker']} ({side['reinforcement_calls_left']} call(s) left)  \n"
+                        f"{side['hand_count']} cards in hand · {side['reserves']} in reserve · lost: "
+                        f"{_counts(side['discard'])}"
+                        + (" · cavalry banned this round" if side["cavalry_banned"] else "")
+                        + (f"  \nreinforcements shown: {', '.join(side['reinforcements_shown'])}"
+                           if side["reinforcements_shown"] else ""))
+    _last_round(ctx, view)
+    if view["result"]:
+        routed = ", ".join(ctx.name(p) for p in view["routed"])
+        st.success(f"{RESULTS.get(view['result'], view['result']).capitalize()}"
+                   + (f": {routed} routed" if routed else "")
+                   + (f" — {ctx.name(view['winner'])} wins." if view["winner"] is not None else "."))
+    me = ctx.player
+    if me is not None:
+        side = view["sides"][me]
+        secret = {"your_hand": _counts(side["hand"])}
+        if side["choice"]:
+            secret["your_face_down_pick"] = side["choice"].capitalize()
+        render_private(me, secret, ctx.names)
+    ctx.moves()
+
+
+def _last_round(ctx: Any, view: dict[str, Any]) -> None:
+    rnd = view.get("last_round")
+    if not rnd:
+        return
+    lines = [f"**Round {rnd['number']}:** " + " vs ".join(
+        f"{ctx.name(p)} {t.capitalize() if t else 'nothing'}" for p, t in enumerate(rnd["played"]))]
+    for p, lost in enumerate(rnd["lost"]):
+        if lost:
+            lines.append(f"- {ctx.name(p)} lost {', '.join(x.capitalize() for x in lost)}")
+    for p, back in enumerate(rnd["returned"]):
+        if back:
+            lines.append(f"- {ctx.name(p)}'s {back.capitalize()} returns to hand")
+    for p in rnd["lacked"]:
+        lines.append(f"- {ctx.name(p)} had no card to play")
+    if rnd.get("cavalry_banned") is not None:
+        lines.append(f"- {ctx.name(rnd['cavalry_banned'])} may not play Cavalry next round")
+    st.markdown("\n".join(lines))
+
+
+def options_form(data: Any) -> dict[str, Any]:
+    """The battle's inputs: each side's Imperial Power, Gold and Reinforcement marker, and the game round."""
+    defaults = data.rules.default_options.model_dump()
+    out: dict[str, Any] = {}
+    for key, label in (("imperial_power", "Imperial Power"), ("gold", "Gold"), ("reinforcements", "Reinforcement marker")):
+        out[key] = [int(st.number_input(f"{label}, seat {p + 1}", min_value=0, max_value=999, value=int(defaults[key][p]),
+                                        key=f"opt-imperial-{key}-{p}")) for p in (0, 1)]
+    out["game_round"] = int(st.number_input("Game round", min_value=1, max_value=99, value=int(defaults["game_round"]),
+                                            key="opt-imperial-round"))
+    first = st.selectbox("Initiative", ["seat 1 first", "seat 2 first"], key="opt-imperial-initiative")
+    out["initiative"] = [0, 1] if first == "seat 1 first" else [1, 0]
+    return out
