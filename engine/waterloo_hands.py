@@ -192,6 +192,17 @@ DETECTORS: dict[str, Detector] = {
     "high_card": _high_card,
 }
 
+# What each pattern cannot do without: kinds of card present (a bit per kind) and the size of its
+# biggest set. A quick test against these lets most hands skip most detectors.
+NEEDS: dict[str, tuple[int, int]] = {
+    "fix_bayonets_4": (1 << FB | 1 << INF, 4), "bombs_away": (1 << OFF | 1 << GREN | 1 << ROCK, 0),
+    "fix_bayonets_3": (1 << FB | 1 << INF, 3), "cavalry_charge": (1 << CAV | 1 << INF, 0),
+    "five_of_a_kind": (0, 5), "battalion": (1 << INF | 1 << CAV | 1 << ART | 1 << OFF, 2),
+    "fix_bayonets_2": (1 << FB | 1 << INF, 2), "four_of_a_kind": (0, 4), "four_of_a_kind_officer": (1 << OFF, 4),
+    "fire_and_advance": (1 << INF | 1 << ART, 3), "flank": (1 << INF | 1 << CAV, 3), "full_house": (0, 3),
+    "trips": (0, 3), "two_pair_officer": (1 << OFF, 2), "two_pair": (0, 2), "pair": (0, 2), "high_card": (0, 0),
+}
+
 
 @dataclass(frozen=True)
 class Score:
@@ -226,7 +237,7 @@ class Evaluator:
         self.design_of: dict[str, Design] = {c.id: by_id[c.design.id] for c in data.deck()}
         self.order: tuple[str, ...] = tuple(c.id for c in data.rules.combos)
         self.names: dict[str, str] = {c.id: c.name for c in data.rules.combos}
-        self._detectors = tuple(DETECTORS[c] for c in self.order)
+        self._detectors = tuple((rank, DETECTORS[c], *NEEDS[c]) for rank, c in enumerate(self.order))
 
     # -- scoring ---------------------------------------------------------------------------
     def score_designs(self, hand: Sequence[int]) -> Score:
@@ -234,11 +245,17 @@ class Evaluator:
         designs = [self.designs[i] for i in hand]
         kinds = tuple(d.kind for d in designs)
         values = tuple(d.value for d in designs)
+        present = 0
+        for kind in kinds:
+            present |= 1 << kind
         best: Score | None = None
         for layout in self._layouts(designs, kinds, values):
-            for rank, detector in enumerate(self._detectors):
+            biggest = max((g[0] for g in layout.sets), default=0)
+            for rank, detector, kinds_needed, set_needed in self._detectors:
                 if best is not None and rank > best.key[0]:
                     break
+                if present & kinds_needed != kinds_needed or biggest < set_needed:
+                    continue
                 roles = detector(layout)
                 if roles is not None:
                     key = (rank, tuple(r[1] for r in roles))
