@@ -162,10 +162,15 @@ class HexbattleGame(Game["HexbattleState"]):
             taken.add(h)
             if spec.get("formation") is not None and spec["formation"] not in self.formations:
                 raise Refusal(f"Unknown formation {spec['formation']!r} for {uid}.")
+        copies = {row.id: row.copies for row in self.data.table("bonus_cards")}
+        wanted: dict[str, int] = {}
         for hand in scenario.get("hands", [[], []]):
             for design in hand:
-                if not any(c.design.id == design for c in self.data.deck("bonus_cards")):
+                if design not in copies:
                     raise Refusal(f"Unknown bonus card {design!r} in the scenario.")
+                wanted[design] = wanted.get(design, 0) + 1
+                if wanted[design] > copies[design]:
+                    raise Refusal(f"The scenario's hands hold more {design!r} cards than the deck has.")
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> HexbattleState:
         self.check_options(options)

@@ -170,3 +170,56 @@ def summary(state: HexbattleState) -> dict[str, Any]:
             "revealed": len(view["map"]["terrain"]),
             "units": {x["id"]: [x["hex"], x["facing"], x["strength"], x["formation"], x["destroyed"]]
                       for x in view["units"]}}
+
+
+def skirmish_options(seed: int) -> dict[str, Any]:
+    """A random small battle on a fully revealed random map: a few units each, random state and cards."""
+    rng = random.Random(seed)
+    tiles = [c.design for c in GAME.data.deck("terrain")]
+    hexes = sorted(GAME.ids.values())
+    terrain = {h: rng.choice(tiles) for h in hexes}
+    units: dict[str, dict[str, Any]] = {}
+    free = [h for h in hexes if not terrain[h].impassable]
+    rng.shuffle(free)
+    for player in (0, 1):
+        for uid, type_id in rng.sample(GAME.roster[player], rng.randint(1, 4)):
+            kind = GAME.unit_types[type_id]
+            spot = next(h for h in free if kind.enters_infantry_only_terrain or not terrain[h].infantry_only)
+            free.remove(spot)
+            units[uid] = {"hex": spot, "facing": rng.randrange(6), "strength": rng.randint(0, kind.strength),
+                          "formation": rng.choice(sorted(GAME.formations)) if kind.uses_formations else None}
+    cards = [c.design.id for c in GAME.data.deck("bonus_cards") if c.design.kind != "nothing"]
+    rng.shuffle(cards)
+    hands = [[cards.pop() for _ in range(rng.randint(0, 3))] for _ in (0, 1)]
+    return {"scenario": {"terrain": {h: t.id for h, t in terrain.items()}, "units": units, "hands": hands,
+                         "current_player": rng.randrange(2)}}
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_thousand_random_skirmishes_keep_every_invariant(block: int) -> None:
+    """1,000 seeded skirmishes (250 per block), 40 decisions each at most, checked after every action."""
+    outcomes: Counter[str] = Counter()
+    for seed in range(block * 250, block * 250 + 250):
+        rng = random.Random(seed)
+        state = GAME.new_state(rng, skirmish_options(seed))
+        for _ in range(40):
+            if state.is_terminal:
+                break
+            state.apply(aggressive(state, state.legal_actions(), rng), rng)
+            check_invariants_skirmish(state)
+        outcomes[state.result or "running"] += 1
+    assert outcomes["annihilation"] > 0 and outcomes["running"] > 0
+
+
+def check_invariants_skirmish(state: HexbattleState) -> None:
+    """The invariants of `check_invariants` that do not assume a full army or a full tile count."""
+    for unit in state.units.values():
+        assert 0 <= unit.strength <= state.max_strength(unit)
+        if unit.on_board:
+            terrain = state.terrain_at(unit.hex)
+            assert not terrain.impassable
+            assert not terrain.infantry_only or state.unit_type(unit).enters_infantry_only_terrain
+            assert state.at[unit.hex] == unit.id
+    assert len(state.at) == sum(u.on_board for u in state.units.values())
+    assert all(len(hand) <= GAME.rules.bonus_hand_limit for hand in state.hands)
+    assert len(state.bonus_deck) + len(state.discard) + sum(map(len, state.hands)) + len(state.guards) == CARDS

@@ -94,6 +94,8 @@ def test_bad_options_are_refused() -> None:
         GAME.check_options({"names": ["solo"]})
     with pytest.raises(Refusal, match="Unit french-infantry-1 is placed off the map"):
         GAME.check_options({"scenario": {"units": {"french-infantry-1": {"hex": "40,2"}}}})
+    with pytest.raises(Refusal, match="The scenario's hands hold more 'artillery-barrage' cards than the deck has"):
+        GAME.check_options({"scenario": {"hands": [["artillery-barrage"], ["artillery-barrage"]]}})
     with pytest.raises(Refusal, match="Two units are placed on hex 2,2"):
         GAME.check_options({"scenario": {"units": {"french-infantry-1": {"hex": "2,2"},
                                                    "british-infantry-1": {"hex": "2,2"}}}})
