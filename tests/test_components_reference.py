@@ -1,0 +1,173 @@
+"""Reference sheets: diagrams traced against the rules data, text read back from the PDFs, QR scanned, pages rendered."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from cards.load import GameData, load_game
+from engine.imperial import BEATS
+from engine.waterloo import combo_odds
+from generator import reference
+from generator.build import BuildContext
+from generator.canvas import PdfDocument, RecordingCanvas, SvgDocument
+from generator.links import sheet_link
+from generator.reference import MIN_SCALE, fitted, one_in, percent, ring_order
+
+BASE = "http://192.168.1.20:8501"
+A4 = (210.0, 297.0)
+LETTER = (215.9, 279.4)
+GAMES = list(reference.SHEETS)
+
+
+@pytest.fixture(scope="module")
+def games() -> dict[str, GameData]:
+    return {g: load_game(g) for g in GAMES}
+
+
+@pytest.fixture(scope="module")
+def pdfs(games: dict[str, GameData], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each game's reference sheet as the build writes it (A4, with a companion URL)."""
+    folder = tmp_path_factory.mktemp("reference")
+    out = {}
+    for game_id, game in games.items():
+        (page_set,) = reference.printables(game, BuildContext(BASE))
+        doc = PdfDocument(folder / f"{game_id}.pdf")
+        for draw in page_set.pages:
+            with doc.page(*A4) as c:
+                draw(c, *A4)
+        out[game_id] = doc.save()[0]
+    return out
+
+
+def recorded(game: GameData) -> RecordingCanvas:
+    canvas = RecordingCanvas(*A4)
+    reference.SHEETS[game.id](canvas, *A4, game=game, ctx=None)
+    return canvas
+
+
+def arrows(canvas: RecordingCanvas, game: GameData) -> int:
+    colour = reference.sheet_layout(game).colours["arrow"]
+    return sum(1 for c in canvas.ops("polygons") if c.args["fill"] == colour)
+
+
+def pdf_text(path: Path) -> str:
+    return " ".join((page.extract_text() or "") for page in PdfReader(path).pages)
+
+
+# ---------------------------------------------------------------- diagrams
+
+def test_warfare_diagram_has_one_arrow_per_counter_pair(games: dict[str, GameData]) -> None:
+    warfare = games["warfare"]
+    pairs = sum(len(v) for v in warfare.rules.counters.values())
+    assert arrows(recorded(warfare), warfare) == pairs
+
+
+def test_warfare_ring_reads_round_the_cycle(games: dict[str, GameData]) -> None:
+    counters = {k: list(v) for k, v in games["warfare"].rules.counters.items()}
+    ring = ring_order(counters, games["warfare"].rules.unit_types)
+    assert ring == ["IU", "CU", "LU", "AU"]  # Infantry > Cavalry > Light Infantry > Artillery > Infantry
+    for a, b in zip(ring, ring[1:] + ring[:1]):
+        assert b in counters[a]
+
+
+def test_imperial_triangle_has_one_arrow_per_matchup(games: dict[str, GameData]) -> None:
+    imperial = games["imperial"]
+    canvas = recorded(imperial)
+    assert arrows(canvas, imperial) == len(BEATS) == 3
+    assert {"Pikemen", "Musketeers", "Cavalry"} <= set(c.args["s"] for c in canvas.ops("text"))
+
+
+# ---------------------------------------------------------------- text, from the PDFs
+
+def test_waterloo_sheet_lists_every_combo_with_its_odds(games: dict[str, GameData], pdfs: dict[str, Path]) -> None:
+    text = pdf_text(pdfs["waterloo"])
+    odds = combo_odds(games["waterloo"])
+    assert len(odds) == len(games["waterloo"].rules.combos)
+    for name, p in odds:
+        assert name in text and percent(p) in text and one_in(p) in text
+
+
+@pytest.mark.parametrize(("game", "expected"), [
+    ("warfare", ["Deploy", "Attack", "Casualty", "Maneuver", "Infantry Unit", "Terrain Strategy"]),
+    ("hexbattle", ["Close combat", "Ranged fire", "Column", "Line", "Square", "Wheat Fields", "Heavy Artillery"]),
+    ("imperial", ["Pikemen", "Musketeers", "Cavalry", "Routs", "Inconclusive"]),
+    ("medieval", ["Survivors", "Graveyard", "Reenforce", "Ties", "Champion"]),
+])
+def test_sheet_text(pdfs: dict[str, Path], game: str, expected: list[str]) -> None:
+    text = pdf_text(pdfs[game])
+    for word in expected:
+        assert word in text
+
+
+def test_hexbattle_numbers_come_from_the_data(games: dict[str, GameData], pdfs: dict[str, Path]) -> None:
+    text = pdf_text(pdfs["hexbattle"])
+    r = games["hexbattle"].rules
+    assert f"at or under {r.hit_max} is a hit" in text
+    assert f"lose {r.front_flank_penalty} when attacked from a front" in text
+
+
+def test_percent_and_one_in_formats() -> None:
+    from fractions import Fraction
+    assert percent(Fraction(1, 1_906_171)) == "0.0000525%"
+    assert percent(Fraction(61, 100)) == "61.0%"
+    assert one_in(Fraction(1, 1_906_171)) == "1 in 1,910,000"
+    assert one_in(Fraction(32, 100)) == "1 in 3.12"
+
+
+# ---------------------------------------------------------------- fitting and rendering
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_sheet_fits_both_papers(games: dict[str, GameData], game: str, paper: tuple[float, float]) -> None:
+    canvas = RecordingCanvas(*paper)
+    scale = fitted(reference.SHEETS[game], canvas, *paper, game=games[game], ctx=BuildContext(BASE))
+    assert MIN_SCALE <= scale <= 1.0
+
+
+def test_sheets_render_and_embed_their_fonts(pdfs: dict[str, Path], tmp_path: Path) -> None:
+    for game, pdf in pdfs.items():
+        subprocess.run(["pdftoppm", "-r", "100", "-png", str(pdf), str(tmp_path / game)], check=True)
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
+        rows = fonts.splitlines()[2:]
+        assert rows and all(" yes " in row for row in rows), fonts
+    assert len(list(tmp_path.glob("*.png"))) == len(pdfs)
+
+
+def test_qr_on_the_sheet_scans_to_its_link(pdfs: dict[str, Path], tmp_path: Path) -> None:
+    subprocess.run(["pdftoppm", "-r", "300", "-png", str(pdfs["waterloo"]), str(tmp_path / "w")], check=True)
+    (png,) = tmp_path.glob("w*.png")
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True).stdout
+    assert scanned.strip() == sheet_link(BASE, "waterloo", "reference")
+
+
+def test_svg_sheet_renders(games: dict[str, GameData], tmp_path: Path) -> None:
+    doc = SvgDocument(tmp_path, "imperial")
+    (page_set,) = reference.printables(games["imperial"], BuildContext(None))
+    with doc.page(*LETTER) as c:
+        page_set.pages[0](c, *LETTER)
+    (svg,) = doc.save()
+    subprocess.run(["rsvg-convert", str(svg), "-o", str(tmp_path / "imperial.png")], check=True)
+    assert (tmp_path / "imperial.png").stat().st_size > 10_000
+
+
+def test_same_sheet_same_bytes(games: dict[str, GameData], pdfs: dict[str, Path], tmp_path: Path) -> None:
+    (page_set,) = reference.printables(games["hexbattle"], BuildContext(BASE))
+    doc = PdfDocument(tmp_path / "again.pdf")
+    with doc.page(*A4) as c:
+        page_set.pages[0](c, *A4)
+    assert doc.save()[0].read_bytes() == pdfs["hexbattle"].read_bytes()
+
+
+def test_no_qr_without_a_companion_url(games: dict[str, GameData]) -> None:
+    ink = reference.sheet_layout(games["imperial"]).colours["qr"]
+
+    def qr_marks(url: str | None) -> int:
+        canvas = RecordingCanvas(*A4)
+        reference.SHEETS["imperial"](canvas, *A4, game=games["imperial"], ctx=BuildContext(url))
+        return sum(1 for c in canvas.calls if c.op in ("rect", "rects", "polygons") and c.args["fill"] == ink)
+
+    assert qr_marks(None) == 0 < qr_marks(BASE)
