@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -410,3 +411,20 @@ def test_labels_read_as_phrases() -> None:
     labels = [state.label(a) for a in state.legal_actions()]
     assert labels[:3] == ["Pass", "Raise by 1 (bet 2)", "Raise by 2 (bet 3)"] and labels[-1] == "Fold"
     assert state.label(act("swap", 0, card="militia-1", slot="down")) == "Swap Militia into your face-down reserve"
+
+
+def test_rule_constants_come_from_the_data() -> None:
+    """A designer's changes to [rules] reach the engine: ante, raise size, raises per round, Scout share."""
+    rules = DATA.rules.model_copy(update={"ante": 2, "max_raise": 2, "max_raises_per_round": 1,
+                                          "scout_save_percent": 25, "starting_chips": 30})
+    game = make_game(dataclasses.replace(DATA, rules=rules))
+    state = game.new_state(random.Random(7), {"players": 2})
+    assert state.chips == [28, 28] and state.bets == [2, 2]
+    refused(state, act("raise", 1, amount=3), "A raise is at most 2 chips.")
+    run(state, act("raise", 1, amount=2))
+    refused(state, act("raise", 0, amount=1), "This betting round has had 1 raises, the limit: call, pass or fold.")
+    state.bets[1] = 11
+    state.hands[1] = ["guard-infantry-1", "lancers-1"]
+    assert state._scout_saving(1) == 2, "25% of 11, rounded down (R17)"
+    state.hands[1] = ["guard-infantry-1", "captain-1"]
+    assert state._scout_saving(1) == 11

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -305,3 +306,14 @@ def test_wild_cards_only_stand_for_cards_they_may_match(cards_: list[str]) -> No
             assert target.kind == 2
         else:
             assert target.kind == 0 and not target.militia and officer
+
+
+def test_r8_reordering_the_table_in_the_data_reorders_the_ranking() -> None:
+    """R8: the ranking is the data's order; swapping Fire and Advance with Flank swaps the winner."""
+    combos = list(DATA.rules.combos)
+    i, j = EV.order.index("fire_and_advance"), EV.order.index("flank")
+    combos[i], combos[j] = combos[j], combos[i]
+    swapped = Evaluator(dataclasses.replace(DATA, rules=DATA.rules.model_copy(update={"combos": combos})))
+    fire, flank = hand("I2 I2 I2 A3 A3"), hand("I2 I2 I2 C3 C3")
+    assert EV.key(fire) < EV.key(flank)
+    assert swapped.key(flank) < swapped.key(fire)
