@@ -1,0 +1,188 @@
+"""Hexbattle at the table: the board (drawn with the generator's own board and tile drawings through its SVG
+canvas), the 6-action counter, units with strength, bonus cards, the last combat die by die, and a
+combat roller that asks the engine for every modifier (`melee_modifiers`, `fire_modifiers`) and pairs
+the dice with `engine.hexbattle_combat`.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import random
+from typing import Any
+
+import streamlit as st
+
+from companion.render import private as render_private
+from engine.core import Refusal
+from engine.hexbattle_combat import close_combat, ranged_fire
+from generator.canvas import SvgDocument
+from generator.hexbattle_parts import board_geometry, draw_board, draw_tile_face, part_layout
+
+FONT = "DejaVuSansCondensed-Bold"
+KIND_LETTER = {"infantry": "I", "cavalry": "C", "artillery": "A"}
+SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
+
+
+def board_svg(data: Any, view: dict[str, Any]) -> str:
+    """The map as SVG: the printed board, every revealed terrain tile, and each unit as a counter facing its way."""
+    geo = board_geometry(data)
+    layout = part_layout(data, "tile_layout")
+    terrain = data.by_id("terrain")
+    start = data.rules.start_terrain
+    doc = SvgDocument(folder=None, stem="board")  # type: ignore[arg-type]  # strings() only; nothing is saved
+    colours = {p["seat"]: p["colour_hex"] for p in view["players"]}
+    with doc.page(geo.width, geo.height) as c:
+        draw_board(c, data)
+        for hex_key, terrain_id in view["map"]["terrain"].items():
+            if terrain_id == start or terrain_id not in terrain:
+                continue
+            col, row = (int(x) for x in hex_key.split(","))
+            cx, cy = geo.centre(col, row)
+            draw_tile_face(c, terrain[terrain_id], layout, cx, cy, icons=False)
+        size = geo.hex_h * 0.5
+        for unit in view["units"]:
+            if unit["col"] is None or unit["destroyed"]:
+                continue
+            cx, cy = geo.centre(unit["col"], unit["row"])
+            colour = colours.get(unit["player"], "#444444")
+            angle = math.radians(-90 + 60 * unit["facing"])
+            c.line(cx, cy, cx + math.cos(angle) * geo.hex_h * 0.45, cy + math.sin(angle) * geo.hex_h * 0.45,
+                   stroke=colour, width=geo.hex_h * 0.08)
+            c.rect(cx - size / 2, cy - size / 2, size, size, fill="#777777" if unit["broken"] else colour,
+                   stroke="#ffffff", width=size * 0.06, radius=size * 0.12)
+            c.text(cx, cy + size * 0.12, f"{KIND_LETTER.get(unit['kind'], '?')}{unit['strength']}", font=FONT,
+                   size=size * 1.3, fill="#ffffff", anchor="middle")
+    return doc.strings()[0]
+
+
+def render(ctx: Any) -> None:
+    view = ctx.view()
+    data = ctx.data
+    st.markdown(f"Turn {view['turn']} of {view['turn_limit']} · {view['phase']}"
+                + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
+                   if view["phase"] == "battle" else ""))
+    if view.get("last_unit"):
+        last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
+        st.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
+    svg = board_svg(data, view)
+    st.markdown(f'<img alt="board" style="width:100%;height:auto" src="data:image/svg+xml;base64,'
+                f'{base64.b64encode(svg.encode()).decode()}"/>', unsafe_allow_html=True)
+    st.caption("Counters: I/C/A = infantry, cavalry, artillery, then strength; the line shows facing; grey = broken.")
+    _last_combat(ctx, view)
+    if view["result"]:
+        st.caption(f"How the battle ended: {view['result']}")
+    me = ctx.player
+    if me is not None:
+        player = view["players"][me]
+        cards = data.by_id("bonus_cards")
+        hand = [cards[c].name if c in cards else c for c in player["hand"] or []]
+        secret = {"bonus_cards": f"{', '.join(hand) or 'none'} ({len(hand)} of {data.rules.bonus_hand_limit})"}
+        if player["guards"]:
+            secret["cards_in_play"] = ", ".join(f"{g['card']} on {g['unit'] or 'the army'}" for g in player["guards"])
+        render_private(me, secret, ctx.names)
+    ctx.moves()
+    _units(ctx, view)
+    _roller(ctx, view)
+
+
+def _units(ctx: Any, view: dict[str, Any]) -> None:
+    with st.expander("Units"):
+        for p in view["players"]:
+            alive = [u for u in view["units"] if u["player"] == p["seat"] and not u["destroyed"]]
+            lines = [f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units · "
+                     f"{p['hand_size']} bonus card(s) · {p['guard_count']} in play"]
+            for u in view["units"]:
+                if u["player"] != p["seat"]:
+                    continue
+                state = "destroyed" if u["destroyed"] else ("broken" if u["broken"] else f"{u['strength']}/{u['max_strength']}")
+                where = f"at {u['hex']} facing {u['facing_name']}" if u["hex"] else "not deployed"
+                lines.append(f"- {u['name']}: {state}, {u['formation']}, {where}")
+            st.markdown("\n".join(lines))
+
+
+def _last_combat(ctx: Any, view: dict[str, Any]) -> None:
+    names = {u["id"]: u["name"] for u in view["units"]}
+    combat = next((e for e in reversed(view["events"]) if e.get("event") in ("melee", "fire")), None)
+    if combat is None:
+        return
+    who = f"{names.get(combat['attacker'], combat['attacker'])} → {names.get(combat['defender'], combat['defender'])}"
+    result = combat.get("result")
+    with st.expander(f"Last combat: {who}"):
+        if combat["event"] == "melee":
+            st.markdown(_melee_text(combat["modifiers"], result))
+        else:
+            st.markdown(_fire_text(combat["modifiers"], result))
+
+
+def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
+    lines = [f"Close combat: attacker {mods['attacker_dice']} dice +{mods['attacker_modifier']}; defender "
+             f"{mods['defender_dice']} dice {mods['defender_modifier']:+d} (unit {mods['defender_unit_bonus']:+d}, "
+             f"terrain {mods['defender_terrain_bonus']:+d}, attacked on the {SIDE_NAMES.get(mods['attack_side'], '?')} "
+             f"−{mods['defender_facing_penalty']})"]
+    if result is None:
+        lines.append("The defender was broken and could not reply.")
+        return "  \n".join(lines)
+    lines.append(f"Dice: attacker {list(result['attacker_dice'])}, defender {list(result['defender_dice'])}")
+    for pair in result["pairs"]:
+        lines.append(f"- {pair['attacker']} vs {pair['defender']}: "
+                     + ({"attacker": "attacker loses 1", "defender": "defender loses 1"}.get(pair["loser"], "tie")))
+    if result["attacker_unpaired"] or result["defender_unpaired"]:
+        lines.append(f"Unpaired dice do nothing: {list(result['attacker_unpaired']) + list(result['defender_unpaired'])}")
+    lines.append(f"**Losses: attacker {result['attacker_losses']}, defender {result['defender_losses']}**")
+    return "  \n".join(lines)
+
+
+def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
+    lines = [f"Ranged fire: {mods['dice']} dice, hit on {mods['hit_max']} or less (base {mods['base_hit_max']}, "
+             f"formation {mods['formation_bonus']:+d}, terrain {mods['terrain_modifier']:+d})"
+             + (f", point-blank ×{mods['multiplier']}" if mods["point_blank"] else "")]
+    if result is not None:
+        lines.append(f"Dice {list(result['dice'])}: {result['hits']} hit(s) × {result['multiplier']} = "
+                     f"**{result['losses']} strength lost**")
+    return "  \n".join(lines)
+
+
+def _roller(ctx: Any, view: dict[str, Any]) -> None:
+    """Roll a combat between two units on the board, with the engine's modifiers for their positions."""
+    state = ctx.state
+    on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
+    if len(on_board) < 2:
+        return
+    with st.expander("Combat roller"):
+        kind = st.radio("Combat", ["Close combat", "Ranged fire"], horizontal=True, key="roll-kind")
+        label = {u["id"]: f"{u['name']} ({u['hex']})" for u in on_board}
+        att = st.selectbox("Attacker", list(label), format_func=label.get, key="roll-att")
+        foes = [u["id"] for u in on_board if u["player"] != next(x for x in on_board if x["id"] == att)["player"]]
+        if not foes:
+            return
+        dfn = st.selectbox("Defender", foes, format_func=label.get, key="roll-def")
+        try:
+            if kind == "Close combat":
+                mods = state.melee_modifiers(state.units[att], state.units[dfn])
+                text = _melee_text(mods, None).split("  \n")[0]
+            else:
+                mods = state.fire_modifiers(state.units[att], state.units[dfn])
+                text = _fire_text(mods, None)
+        except (Refusal, KeyError, TypeError, ValueError) as err:
+            st.caption(f"These two units cannot fight like that: {err}")
+            return
+        st.markdown(text)
+        st.caption("Cards in play (Charge, Volley, Entrench…) are counted by the engine when the move is made; "
+                   "this roller shows the position's standing modifiers.")
+        if st.button("Roll", key="roll-go", width="stretch", type="primary"):
+            dice = random.SystemRandom()
+            if kind == "Close combat":
+                result = close_combat([dice.randint(1, 6) for _ in range(mods["attacker_dice"])],
+                                      [dice.randint(1, 6) for _ in range(mods["defender_dice"])],
+                                      mods["attacker_modifier"], mods["defender_modifier"])
+                st.markdown(_melee_text(mods, result.to_json()))
+            else:
+                result = ranged_fire([dice.randint(1, 6) for _ in range(mods["dice"])], mods["hit_max"],
+                                     mods["multiplier"])
+                st.markdown(_fire_text(mods, result.to_json()))
+
+
+def options_form(data: Any) -> dict[str, Any]:
+    """Quick Start places every unit at random on its starting row (the seed's button)."""
+    return {"quick_start": True} if st.toggle("Quick Start (deploy every unit at random)", key="opt-hex-quick") else {}
