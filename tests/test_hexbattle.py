@@ -406,3 +406,14 @@ def test_r18_close_combat_losses_never_exceed_the_pairs(att, dfn, a_mod, d_mod) 
                for p, q in zip(result.pairs, result.pairs[1:]))
     swapped = close_combat(dfn, att, d_mod, a_mod)
     assert (swapped.attacker_losses, swapped.defender_losses) == (result.defender_losses, result.attacker_losses)
+
+
+def test_r24_broken_units_move_and_recover_but_do_not_fight() -> None:
+    state = battle({INF: u("4,6", strength=0), INF2: u("6,6"), E_INF: u("4,4", 3)})
+    assert refusal(state, act("formation", FR, unit=INF, formation="line")) == \
+        "Blue Infantry 1 is broken and cannot change formation."
+    assert not any(a.kind == "attack" and a["unit"] == INF for a in state.legal_actions())
+    do(state, "move", unit=INF, to="4,5", facing=1)
+    do(state, "pivot", unit=INF2, facing=1)
+    do(state, "repair", unit=INF)
+    assert state.units[INF].strength == 1 and not state.view(None)["units"][0]["broken"]

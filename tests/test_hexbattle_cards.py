@@ -225,3 +225,13 @@ def test_offensive_effects_end_with_the_turn_and_guards_after_the_opponents_turn
     assert state.effects.free_moves == 0 and len(state.guards) == 1
     do(state, "end_turn", BR)
     assert state.guards == [] and any(c.startswith("heroic-defence") for c in state.discard)
+
+
+def test_r32_a_guard_answers_a_guards_free_shot() -> None:
+    state = battle({LA: u("4,7"), E_INF2: u("4,1", 3)}, hands=[["reserve-fire"], ["heroic-defence"]], dice=[1, 6])
+    play(state, "reserve-fire", unit=LA)
+    do(state, "end_turn")
+    play(state, "heroic-defence", BR, unit=E_INF2)
+    do(state, "move", BR, unit=E_INF2, to="4,2", facing=3)
+    effects = [e.get("effect") for e in state.events if e["event"] == "guard"]
+    assert effects == ["reserve_fire", "heroic_defence"] and state.units[E_INF2].strength == 4
