@@ -145,21 +145,31 @@ class HexbattleGame(Game["HexbattleState"]):
         fill = scenario.get("fill")
         if fill is not None and fill not in self.terrain:
             raise Refusal(f"Unknown terrain {fill!r} in the scenario.")
+        ground: dict[Hex, str] = {h: fill for h in self.board} if fill is not None else {
+            h: self.rules.start_terrain for row in self.home_hexes for h in row}
         for h, t in dict(scenario.get("terrain", {})).items():
             if parse_hex(h) not in self.board:
                 raise Refusal(f"The scenario names hex {h!r}, which is not on the map.")
             if t not in self.terrain:
                 raise Refusal(f"Unknown terrain {t!r} in the scenario.")
+            ground[parse_hex(h)] = t  # type: ignore[index]
         taken: set[Hex] = set()
         for uid, spec in dict(scenario.get("units", {})).items():
             if uid not in self.unit_index:
                 raise Refusal(f"The scenario names unit {uid!r}, which no army has.")
+            unit_type = self.unit_types[self.unit_index[uid][1]]
             h = parse_hex(spec.get("hex"))
             if h not in self.board:
                 raise Refusal(f"Unit {uid} is placed off the map.")
             if h in taken:
                 raise Refusal(f"Two units are placed on hex {spec['hex']}.")
             taken.add(h)
+            terrain = self.terrain.get(ground.get(h))  # type: ignore[arg-type]
+            if terrain is None or terrain.impassable or (
+                    terrain.infantry_only and not unit_type.enters_infantry_only_terrain):
+                raise Refusal(f"Unit {uid} cannot stand on hex {spec['hex']}.")
+            if not 0 <= int(spec.get("strength", unit_type.strength)) <= unit_type.strength:
+                raise Refusal(f"Unit {uid} has strength 0 to {unit_type.strength}.")
             if spec.get("formation") is not None and spec["formation"] not in self.formations:
                 raise Refusal(f"Unknown formation {spec['formation']!r} for {uid}.")
         copies = {row.id: row.copies for row in self.data.table("bonus_cards")}
@@ -244,12 +254,11 @@ class HexbattleState(State):
             if spec is None:
                 unit.destroyed = True
                 continue
-            unit.hex = parse_hex(spec["hex"])
             unit.facing = int(spec.get("facing", unit.facing)) % 6
             unit.strength = int(spec.get("strength", unit.strength))
             if spec.get("formation") is not None:
                 unit.formation = spec["formation"]
-            self.at[unit.hex] = uid  # type: ignore[index]
+            self._place(unit, parse_hex(spec["hex"]))
         for p, hand in enumerate(scenario.get("hands", [[], []])):
             for design in hand:
                 card = next(c for c in self.bonus_deck if self.game.cards[c].design.id == design)

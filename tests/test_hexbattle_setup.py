@@ -96,6 +96,13 @@ def test_bad_options_are_refused() -> None:
         GAME.check_options({"scenario": {"units": {"french-infantry-1": {"hex": "40,2"}}}})
     with pytest.raises(Refusal, match="The scenario's hands hold more 'artillery-barrage' cards than the deck has"):
         GAME.check_options({"scenario": {"hands": [["artillery-barrage"], ["artillery-barrage"]]}})
+    with pytest.raises(Refusal, match="Unit french-light-cavalry cannot stand on hex 2,2"):
+        GAME.check_options({"scenario": {"fill": "open", "terrain": {"2,2": "woods"},
+                                         "units": {"french-light-cavalry": {"hex": "2,2"}}}})
+    with pytest.raises(Refusal, match="Unit french-infantry-1 cannot stand on hex 2,2"):
+        GAME.check_options({"scenario": {"units": {"french-infantry-1": {"hex": "2,2"}}}})
+    with pytest.raises(Refusal, match="Unit french-infantry-1 has strength 0 to 4"):
+        GAME.check_options({"scenario": {"fill": "open", "units": {"french-infantry-1": {"hex": "2,2", "strength": 5}}}})
     with pytest.raises(Refusal, match="Two units are placed on hex 2,2"):
-        GAME.check_options({"scenario": {"units": {"french-infantry-1": {"hex": "2,2"},
-                                                   "british-infantry-1": {"hex": "2,2"}}}})
+        GAME.check_options({"scenario": {"fill": "open", "units": {"french-infantry-1": {"hex": "2,2"},
+                                                                   "british-infantry-1": {"hex": "2,2"}}}})
