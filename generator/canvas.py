@@ -9,6 +9,7 @@ A `Document` hands out one `Canvas` per page and writes the files on `save()`.
 from __future__ import annotations
 
 import io
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,7 +20,6 @@ from typing import Any, Literal
 
 import svgwrite
 from reportlab import rl_config
-from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas as PdfCanvas
 
@@ -27,6 +27,7 @@ from generator import fonts
 from generator.fonts import PT
 
 Point = tuple[float, float]
+Rect = tuple[float, float, float, float]
 Anchor = Literal["start", "middle", "end"]
 
 
@@ -86,6 +87,10 @@ class Canvas(ABC):
                  stroke: str | None = None, width: float = 0.25) -> None:
         """Closed rings painted as ONE shape (non-zero fill), e.g. all modules of a QR code."""
 
+    @abstractmethod
+    def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
+        """Many filled axis-aligned rectangles (x, y, w, h) painted as ONE shape, e.g. a QR code's modules."""
+
     def polygon(self, points: Sequence[Point], *, fill: str | None = None,
                 stroke: str | None = None, width: float = 0.25) -> None:
         """One closed polygon."""
@@ -135,65 +140,101 @@ class Document(ABC):
 rl_config.useA85 = 0  # binary streams: ASCII85 only makes the files bigger and slower to write
 
 
+KAPPA = 0.5522847498  # Bezier handle length of a quarter circle, as a fraction of the radius
+
+
 @cache
-def _pdf_colour(hex_colour: str) -> Color:
-    return HexColor(hex_colour)
+def _pdf_rgb(hex_colour: str, op: str) -> str:
+    """The PDF colour operator for "#rrggbb" (op "rg" fills, "RG" strokes)."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return f"{r:.4g} {g:.4g} {b:.4g} {op}"
+
+
+@cache
+def _pdf_rects(boxes: tuple[Rect, ...]) -> str:
+    """PDF path operators for rectangles, cached: the same QR code goes into every paper size."""
+    return " ".join(f"{_fmt(x)} {_fmt(y)} {_fmt(w)} {_fmt(h)} re" for x, y, w, h in boxes)
+
+
+@cache
+def _svg_rects(boxes: tuple[Rect, ...]) -> str:
+    return "".join(f"M{_fmt(x)} {_fmt(y)}h{_fmt(w)}v{_fmt(h)}h{_fmt(-w)}Z" for x, y, w, h in boxes)
 
 
 class PdfPageCanvas(Canvas):
-    """Draws onto a reportlab canvas whose user space has been flipped to mm, top-left origin."""
+    """Draws onto a reportlab canvas whose user space has been flipped to mm, top-left origin.
+
+    Geometry is written as PDF operators directly (reportlab formats numbers in slow pure
+    Python); text goes through reportlab, which subsets and embeds the fonts."""
 
     def __init__(self, pdf: PdfCanvas) -> None:
         self._pdf = pdf
 
-    def _paint(self, fill: str | None, stroke: str | None, width: float) -> dict[str, int]:
+    def _emit(self, path: str, fill: str | None, stroke: str | None, width: float) -> None:
+        ops = [path]
         if fill is not None:
-            self._pdf.setFillColor(_pdf_colour(fill))
+            ops.insert(0, _pdf_rgb(fill, "rg"))
         if stroke is not None:
-            self._pdf.setStrokeColor(_pdf_colour(stroke))
-            self._pdf.setLineWidth(width)
-        return {"fill": int(fill is not None), "stroke": int(stroke is not None)}
+            ops.insert(0, f"{_pdf_rgb(stroke, 'RG')} {_fmt(width)} w")
+        ops.append({(True, False): "f", (False, True): "S", (True, True): "B", (False, False): "n"}
+                   [fill is not None, stroke is not None])
+        self._pdf.addLiteral(" ".join(ops))
 
     def rect(self, x: float, y: float, w: float, h: float, *, fill: str | None = None,
              stroke: str | None = None, width: float = 0.25, radius: float = 0.0) -> None:
-        paint = self._paint(fill, stroke, width)
         if radius > 0:
-            self._pdf.roundRect(x, y, w, h, radius, **paint)
+            r = min(radius, w / 2, h / 2)
+            k = r * (1 - KAPPA)
+            x2, y2 = x + w, y + h
+            path = (f"{_fmt(x + r)} {_fmt(y)} m {_fmt(x2 - r)} {_fmt(y)} l "
+                    f"{_fmt(x2 - k)} {_fmt(y)} {_fmt(x2)} {_fmt(y + k)} {_fmt(x2)} {_fmt(y + r)} c "
+                    f"{_fmt(x2)} {_fmt(y2 - r)} l "
+                    f"{_fmt(x2)} {_fmt(y2 - k)} {_fmt(x2 - k)} {_fmt(y2)} {_fmt(x2 - r)} {_fmt(y2)} c "
+                    f"{_fmt(x + r)} {_fmt(y2)} l "
+                    f"{_fmt(x + k)} {_fmt(y2)} {_fmt(x)} {_fmt(y2 - k)} {_fmt(x)} {_fmt(y2 - r)} c "
+                    f"{_fmt(x)} {_fmt(y + r)} l "
+                    f"{_fmt(x)} {_fmt(y + k)} {_fmt(x + k)} {_fmt(y)} {_fmt(x + r)} {_fmt(y)} c h")
         else:
-            self._pdf.rect(x, y, w, h, **paint)
+            path = f"{_fmt(x)} {_fmt(y)} {_fmt(w)} {_fmt(h)} re"
+        self._emit(path, fill, stroke, width)
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#000000",
              width: float = 0.25, dash: Sequence[float] = ()) -> None:
-        self._paint(None, stroke, width)
-        self._pdf.setDash(list(dash) if dash else [])
-        self._pdf.line(x1, y1, x2, y2)
+        path = f"{_fmt(x1)} {_fmt(y1)} m {_fmt(x2)} {_fmt(y2)} l"
         if dash:
-            self._pdf.setDash([])
+            self._pdf.addLiteral(f"[{' '.join(_fmt(d) for d in dash)}] 0 d")
+        self._emit(path, None, stroke, width)
+        if dash:
+            self._pdf.addLiteral("[] 0 d")
 
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
-        # Written as PDF operators directly: reportlab's path object formats numbers slowly, and
-        # a QR code is hundreds of rings.
         ops = []
         for ring in rings:
             ops.append(f"{_fmt(ring[0][0])} {_fmt(ring[0][1])} m")
             ops.extend(f"{_fmt(x)} {_fmt(y)} l" for x, y in ring[1:])
             ops.append("h")
-        paint = self._paint(fill, stroke, width)
-        ops.append({(1, 0): "f", (0, 1): "S", (1, 1): "B", (0, 0): "n"}[paint["fill"], paint["stroke"]])
-        self._pdf.addLiteral(" ".join(ops))
+        self._emit(" ".join(ops), fill, stroke, width)
+
+    def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
+        self._emit(_pdf_rects(tuple(boxes)), fill, None, 0.0)
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
                stroke: str | None = None, width: float = 0.25) -> None:
-        self._pdf.circle(cx, cy, r, **self._paint(fill, stroke, width))
+        k = r * KAPPA
+        path = (f"{_fmt(cx + r)} {_fmt(cy)} m "
+                f"{_fmt(cx + r)} {_fmt(cy + k)} {_fmt(cx + k)} {_fmt(cy + r)} {_fmt(cx)} {_fmt(cy + r)} c "
+                f"{_fmt(cx - k)} {_fmt(cy + r)} {_fmt(cx - r)} {_fmt(cy + k)} {_fmt(cx - r)} {_fmt(cy)} c "
+                f"{_fmt(cx - r)} {_fmt(cy - k)} {_fmt(cx - k)} {_fmt(cy - r)} {_fmt(cx)} {_fmt(cy - r)} c "
+                f"{_fmt(cx + k)} {_fmt(cy - r)} {_fmt(cx + r)} {_fmt(cy - k)} {_fmt(cx + r)} {_fmt(cy)} c h")
+        self._emit(path, fill, stroke, width)
 
     def text(self, x: float, y: float, s: str, *, font: str, size: float,
              fill: str = "#000000", anchor: Anchor = "start") -> None:
         fonts.register_pdf(font)
         self._pdf.saveState()
-        self._pdf.translate(x, y)
-        self._pdf.scale(1, -1)
-        self._pdf.setFillColor(_pdf_colour(fill))
+        # Flip y back so glyphs stand upright, with the origin on the baseline.
+        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y)} cm {_pdf_rgb(fill, 'rg')}")
         self._pdf.setFont(font, size * PT)
         draw = {"start": self._pdf.drawString, "middle": self._pdf.drawCentredString,
                 "end": self._pdf.drawRightString}[anchor]
@@ -202,28 +243,29 @@ class PdfPageCanvas(Canvas):
 
     def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
         self._pdf.saveState()
-        self._pdf.translate(x, y + h)
-        self._pdf.scale(1, -1)
+        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y + h)} cm")
         self._pdf.drawImage(str(path), 0, 0, w, h, mask="auto")
         self._pdf.restoreState()
 
     @contextmanager
     def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
               clip: Box | None = None) -> Iterator[None]:
-        self._pdf.saveState()
-        self._pdf.translate(dx, dy)
+        ops = ["q"]
+        if dx or dy:
+            ops.append(f"1 0 0 1 {_fmt(dx)} {_fmt(dy)} cm")
         if rotate:
-            self._pdf.rotate(rotate)  # y is flipped, so positive angles turn clockwise on paper
+            # y points down, so this turns clockwise on paper, as in SVG.
+            c, s = math.cos(math.radians(rotate)), math.sin(math.radians(rotate))
+            ops.append(f"{_fmt(c)} {_fmt(s)} {_fmt(-s)} {_fmt(c)} 0 0 cm")
         if scale != 1.0:
-            self._pdf.scale(scale, scale)
+            ops.append(f"{_fmt(scale)} 0 0 {_fmt(scale)} 0 0 cm")
         if clip is not None:
-            path = self._pdf.beginPath()
-            path.rect(clip.x, clip.y, clip.w, clip.h)
-            self._pdf.clipPath(path, stroke=0, fill=0)
+            ops.append(f"{_fmt(clip.x)} {_fmt(clip.y)} {_fmt(clip.w)} {_fmt(clip.h)} re W n")
+        self._pdf.addLiteral(" ".join(ops))
         try:
             yield
         finally:
-            self._pdf.restoreState()
+            self._pdf.addLiteral("Q")
 
 
 class PdfDocument(Document):
@@ -296,6 +338,9 @@ class SvgPageCanvas(Canvas):
                  stroke: str | None = None, width: float = 0.25) -> None:
         d = " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + "Z" for ring in rings)
         self._add(self._dwg.path(d=d, **self._paint(fill, stroke, width)))
+
+    def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
+        self._add(self._dwg.path(d=_svg_rects(tuple(boxes)), fill=fill))
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
                stroke: str | None = None, width: float = 0.25) -> None:
@@ -406,6 +451,9 @@ class RecordingCanvas(Canvas):
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
         self._record("polygons", rings=[list(r) for r in rings], fill=fill, stroke=stroke, width=width)
+
+    def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
+        self._record("rects", boxes=list(boxes), fill=fill)
 
     def circle(self, cx: float, cy: float, r: float, *, fill: str | None = None,
                stroke: str | None = None, width: float = 0.25) -> None:

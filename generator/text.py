@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from generator import fonts
@@ -48,10 +49,12 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
+@cache
 def fit(text: str, font: str, size: float, min_size: float, box: Box) -> Fitted:
     """The largest size from `size` down at which the wrapped text fits the box.
 
-    Below `min_size` it keeps shrinking rather than overflow (check() reports such text)."""
+    Below `min_size` it keeps shrinking rather than overflow (check() reports such text).
+    Cached: the same card text is fitted once for every paper size and format."""
     current = size
     while True:
         pitch = current * fonts.PT * LEADING

@@ -12,7 +12,7 @@ from cards import load_all
 from cards.layout import DataError, GameLayout, load_profiles, resolve
 from generator import deck, fonts
 from generator.canvas import Box, RecordingCanvas, RecordingDocument
-from generator.qr import QUIET, draw_qr, matrix
+from generator.qr import QUIET, draw_qr, matrix, modules
 from generator.sheets import Piece, draw_sheets, draw_singles, grid, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
 from generator.text import fit
@@ -186,6 +186,18 @@ def test_qr_modules_have_a_quiet_zone_inside_the_box() -> None:
     assert module * (n + 2 * QUIET) == pytest.approx(13)
 
 
+def test_qr_rectangles_cover_exactly_the_dark_modules() -> None:
+    data = "http://192.168.1.20:8501/?game=medieval&card=peasant-levy"
+    dark = matrix(data)
+    covered = [[False] * len(dark) for _ in dark]
+    for x, y, w, h in modules(data):
+        for row in range(y, y + h):
+            for col in range(x, x + w):
+                assert not covered[row][col]
+                covered[row][col] = True
+    assert tuple(tuple(r) for r in covered) == dark
+
+
 def _front_calls(url: str | None) -> RecordingCanvas:
     game = load_all()["warfare"]
     piece = deck.piece_sets(game, url)[0].pieces[0]
@@ -195,9 +207,9 @@ def _front_calls(url: str | None) -> RecordingCanvas:
 
 
 def test_card_has_a_qr_code_only_with_a_companion_url() -> None:
-    assert _front_calls("http://10.0.0.2:8501").ops("polygons")
-    assert not [p for p in _front_calls(None).ops("polygons") if p.origin != (0.0, 0.0)]
-    assert not [g for g in _front_calls(None).ops("group")]
+    assert _front_calls("http://10.0.0.2:8501").ops("rects")
+    assert not _front_calls(None).ops("rects")
+    assert not _front_calls(None).ops("group")
 
 
 def test_card_text_stays_in_the_safe_zone_and_artwork_reaches_the_bleed() -> None:

@@ -136,6 +136,7 @@ def test_an_edit_to_one_game_rebuilds_only_that_game(tmp_path: Path) -> None:
         events.clear()
         build_all(None, ["svg"], profiles=["home-a4"], out=out, cards_root=root, force=force,
                   on_job=lambda job, skipped: events.append((job.game, skipped)))
+        events.sort()
 
     run()
     assert events == [("medieval", False), ("warfare", False)]
