@@ -9,8 +9,6 @@ import math
 
 from generator.canvas import Canvas, Point
 
-SQRT3 = math.sqrt(3.0)
-
 
 def mix(colour: str, other: str, t: float) -> str:
     """`colour` moved a fraction t of the way towards `other` ("#rrggbb"), e.g. a tint towards white."""

@@ -19,7 +19,7 @@ from cards.layout import Layout, game_layout, load_profiles, resolve
 from cards.load import GameData
 from generator.canvas import Box, Canvas, Point
 from generator.deck import PieceSet
-from generator.drawing import SQRT3, ellipse, hex_half_width, hexagon, mix
+from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.sheets import Piece, piece_svg
 from generator.symbols import draw_symbol
 from generator.text import draw_text

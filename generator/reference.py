@@ -383,6 +383,23 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
     ], numbered=False)
     s.paragraph(f"The first player to bring the opponent to 0 troop points wins. Track troops on the "
                 f"troop-point track (0\u2013{r.starting_troops}).")
+    s.heading("The deck by type")
+    uses = {"draw_types": "Deploy: discard to draw its force in cards", "scout_types": "Deploy: discard to see "
+            "the opponent's hand", "harass_types": "Deploy: discard, the opponent discards at random",
+            "blunder_types": "Defence: calls an attack off", "morale_types": "Defence: divides casualties"}
+    rows = []
+    for code, label in TYPE_NAMES.items():
+        cards = [card for card in game.table("cards") if card.type == code]
+        if not cards:
+            continue
+        forces = sorted({card.force for card in cards})
+        role = [text for key, text in uses.items() if code in getattr(r, key)]
+        if code in r.counters:
+            role.insert(0, "Counter-discard")
+        rows.append([code, label, str(sum(card.copies for card in cards)),
+                     f"{forces[0]}\u2013{forces[-1]}" if len(forces) > 1 else str(forces[0]), "; ".join(role)])
+    s.table(["Code", "Type", "Cards", "Force", "Also"], rows, [0.07, 0.22, 0.08, 0.08, 0.55],
+            ["start", "start", "middle", "middle", "start"])
 
 
 # ---------------------------------------------------------------- hexbattle
