@@ -56,9 +56,10 @@ def test_odds_are_fractions_in_table_order_summing_to_one() -> None:
 
 
 def test_odds_take_under_a_second() -> None:
-    start = time.perf_counter()
+    """CPU time, so a busy shared machine does not count against the engine."""
+    start = time.process_time()
     combo_odds(DATA)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_shape_shortcut_matches_brute_force_on_a_small_deck() -> None:
