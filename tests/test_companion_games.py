@@ -1,0 +1,158 @@
+"""Each game's table page with its real engine, run with AppTest: seats, spectators, and the panels' tools."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from companion import context, lookup
+from companion.store import Store
+from companion.tables import Tables, catalogue
+
+APP = str(Path(context.__file__).with_name("app.py"))
+GAMES = {"waterloo": {"players": 3}, "warfare": {}, "hexbattle": {"quick_start": True},
+         "imperial": {"imperial_power": [6, 5], "gold": [2, 1]}, "medieval": {}}
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    svc = Tables(Store(tmp_path / "muster.sqlite3"))
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def body(at: AppTest) -> str:
+    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.success)
+                     + list(at.info))
+
+
+def play(service: Tables, game: str, moves: int, seed: int = 5):
+    names = ["Ann", "Bob", "Cy"][: GAMES[game].get("players", 2)]
+    table = service.create(game, names, GAMES[game], seed="companion-test")
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = service.snapshot(table).state
+        if state.is_terminal or not state.players_to_act():
+            break
+        seat = state.players_to_act()[0]
+        legal = [a for a in state.legal_actions(seat) if a.kind != "concede"] or state.legal_actions(seat)
+        service.act(table, seat, rng.choice(legal))
+    return table
+
+
+def test_every_game_is_playable_here() -> None:
+    assert all(entry.playable for entry in catalogue().values()), {g: e.problem for g, e in catalogue().items()}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_table_page_for_seats_and_spectator(service: Tables, game: str) -> None:
+    table = play(service, game, 25)
+    for seat in table.seats:
+        at = page(table=table.code, seat=seat.token)
+        assert not at.exception, at.exception
+        assert "Only you can see this" in body(at)
+    watcher = page(table=table.code)
+    assert not watcher.exception, watcher.exception
+    assert "Only you can see this" not in body(watcher)
+    assert not any(b.key and (b.key.startswith(("move-", "do-", "build-go", "medieval-"))) for b in watcher.button)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_move_through_the_page(service: Tables, game: str) -> None:
+    table = play(service, game, 3)
+    state = service.snapshot(table).state
+    if state.is_terminal:
+        pytest.skip("the short random game already ended")
+    seat = state.players_to_act()[0]
+    at = page(table=table.code, seat=table.seats[seat].token)
+    before = service.store.head(table.id)[0]
+    button = next(b for b in at.button if b.key and b.key.startswith(("move-", "do-")))
+    button.click().run()
+    assert not at.exception, at.exception
+    assert service.store.head(table.id)[0] == before + 1
+
+
+def test_warfare_builder_refuses_an_illegal_attack(service: Tables) -> None:
+    table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="builder")
+    state = service.snapshot(table).state
+    service.act(table, 0, next(a for a in state.legal_actions(0) if a.kind == "attack"))
+    state = service.snapshot(table).state
+    if state.step == "blunder":  # the defender lets the attack go ahead
+        service.act(table, 1, next(a for a in state.legal_actions(1) if a.kind == "allow"))
+        state = service.snapshot(table).state
+    assert state.step == "units"
+    at = page(table=table.code, seat=table.seats[0].token)
+    pills = next(p for p in at.get("button_group") if p.key and p.key.startswith("build-units"))
+    hand = state.view(0)["hand"]
+    index = service.game("warfare").data.card_index  # type: ignore[attr-defined]
+    non_unit = next(c for c in hand if index[c].design.type not in ("IU", "LU", "CU", "AU"))
+    pills.set_value([non_unit]).run()
+    assert any("Not legal yet" in c.value and "Unit cards only" in c.value for c in at.caption)
+    unit = next(a for a in state.legal_actions(0) if a.kind == "units")
+    pills = next(p for p in at.get("button_group") if p.key and p.key.startswith("build-units"))
+    pills.set_value(list(unit.args["cards"])).run()
+    assert any("Would inflict" in m.value for m in at.markdown)
+    at.button(key="build-go-units").click().run()
+    assert not at.exception
+    assert service.snapshot(table).state.step != "units"
+
+
+def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
+    table = service.create("waterloo", ["Ann", "Bob"], {"players": 2}, seed="scorer")
+    at = page(table=table.code, seat=table.seats[0].token)
+    for design in ["guard-infantry"] * 3 + ["line-infantry"] * 2:
+        at.get("button_group")[0].set_value(design).run()
+    for design in ["guard-infantry", "line-infantry", "light-infantry", "militia", "line-infantry"]:
+        next(p for p in at.get("button_group") if p.key == "scorer-hand-1-pick").set_value(design).run()
+    assert not at.exception, at.exception
+    text = body(at)
+    assert "1. **Hand 1: Full House**" in text
+    assert "2. **Hand 2: Pair**" in text
+
+
+def test_medieval_suggestion_is_a_legal_move(service: Tables) -> None:
+    table = service.create("medieval", ["Ann", "Bob"], {}, seed="advice")
+    at = page(table=table.code, seat=table.seats[0].token)
+    assert "Suggested:" in body(at)
+    at.button(key="medieval-suggested").click().run()
+    assert not at.exception
+    assert service.store.head(table.id)[0] == 1
+    assert service.snapshot(table).state.view(0)["players"][0]["committed"]
+
+
+def test_imperial_options_form_creates_the_battle(service: Tables) -> None:
+    at = page()
+    at.selectbox(key="new-game").set_value(catalogue()["imperial"]).run()
+    at.number_input(key="opt-imperial-imperial_power-0").set_value(9)
+    at.button(key="FormSubmitter:new-imperial-Create table").click().run()
+    assert not at.exception, at.exception
+    table = service.store.tables()[0]
+    assert table.game == "imperial" and table.options["imperial_power"] == [9, 6]
+
+
+def test_rulings_of_every_game_are_searchable() -> None:
+    rules = {e.game for e in lookup.index() if e.kind == "rule"}
+    assert rules == set(GAMES)
+    hit = lookup.find({"game": "warfare", "rule": "R1"})
+    assert hit is not None and hit.title.startswith("R1 ") and hit.text
+    combos = [e for e in lookup.index() if e.kind == "combo"]
+    assert combos[0].title == "Fix Bayonets 4" and "1 in" in dict(combos[0].extra)["odds of being dealt"]
+
+
+def test_card_deep_link_from_a_printed_qr_code(service: Tables) -> None:
+    from generator.links import card_link, parse_link
+
+    link = card_link("http://192.0.2.1:8501", "medieval", "knight")
+    at = page(**parse_link(link))
+    assert not at.exception
+    assert "Knight" in body(at)
