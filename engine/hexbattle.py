@@ -212,8 +212,9 @@ class HexbattleState(State):
         self.events: list[dict[str, Any]] = []
         self.units: dict[str, Unit] = {}
         self.at: dict[Hex, str] = {}
-        # Move options by (unit, hex, facing, points); emptied whenever a unit or tile changes the board.
-        self._reach_cache: dict[tuple[str, Hex, int, int], dict[tuple[Hex, int], int]] = {}
+        # Move options by (unit, hex, facing, points), each with the hexes its search looked at;
+        # an entry is dropped when a unit or tile changes one of those hexes.
+        self._reach_cache: dict[tuple[str, Hex, int, int], tuple[dict[tuple[Hex, int], int], set[Hex]]] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -279,12 +280,19 @@ class HexbattleState(State):
 
     def _place(self, unit: Unit, h: Hex | None) -> None:
         """Put a unit on `h` (None: off the board), keeping the hex index and move cache right."""
+        changed = {unit.hex, h}
         if unit.hex is not None and self.at.get(unit.hex) == unit.id:
             del self.at[unit.hex]
         unit.hex = h
         if h is not None:
             self.at[h] = unit.id
-        self._reach_cache.clear()
+        self._forget_paths(changed)
+
+    def _forget_paths(self, changed: set[Hex | None]) -> None:
+        """Drop the cached move options whose search looked at a hex that has just changed."""
+        stale = [key for key, (_, looked) in self._reach_cache.items() if not looked.isdisjoint(changed)]
+        for key in stale:
+            del self._reach_cache[key]
 
     def _undeployed(self, player: int) -> list[str]:
         return [uid for uid, _ in self.game.roster[player]
@@ -378,7 +386,7 @@ class HexbattleState(State):
         key = (unit.id, unit.hex, unit.facing, mp)
         cached = self._reach_cache.get(key)
         if cached is not None:
-            return cached
+            return cached[0]
         can_reverse = self.unit_type(unit).can_reverse
         infantry_ok = self.unit_type(unit).enters_infantry_only_terrain
         turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
@@ -386,6 +394,7 @@ class HexbattleState(State):
         terrain, at, around = self.terrain, self.at, self.game.around
         start = (unit.hex, unit.facing)
         best: dict[tuple[Hex, int], int] = {start: 0}
+        looked = {unit.hex}
         heap = [(0, unit.hex, unit.facing)]
         while heap:
             cost, h, f = heapq.heappop(heap)
@@ -397,6 +406,7 @@ class HexbattleState(State):
             if can_reverse:
                 steps.append((around[h][(f + 3) % 6], reverse_cost))
             for target, base in steps:
+                looked.add(target)
                 tid = terrain.get(target)
                 if tid is None or target in at:
                     continue
@@ -412,7 +422,7 @@ class HexbattleState(State):
                     best[(nh, nf)] = nc
                     heapq.heappush(heap, (nc, nh, nf))
         del best[start]
-        self._reach_cache[key] = best
+        self._reach_cache[key] = (best, looked)
         return best
 
     def fire_all_round(self, unit: Unit) -> bool:
@@ -912,7 +922,7 @@ class HexbattleState(State):
 
     def _place_tile(self, h: Hex) -> None:
         self.terrain[h] = self.pending_tile  # type: ignore[assignment]
-        self._reach_cache.clear()
+        self._forget_paths({h})
         self.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": self.pending_tile})
         self.pending_tile = None
         if self.tiles_to_place > 0 and self.tile_deck and len(self.terrain) < len(self.game.board):

@@ -223,3 +223,18 @@ def check_invariants_skirmish(state: HexbattleState) -> None:
     assert len(state.at) == sum(u.on_board for u in state.units.values())
     assert all(len(hand) <= GAME.rules.bonus_hand_limit for hand in state.hands)
     assert len(state.bonus_deck) + len(state.discard) + sum(map(len, state.hands)) + len(state.guards) == CARDS
+
+
+def test_cached_move_options_match_a_fresh_search() -> None:
+    """The move cache forgets exactly enough: after every action, cached paths equal a fresh search."""
+    for seed in (1, 2):
+        match = Match(GAME, seed, {"quick_start": True})
+        rng = random.Random(seed)
+        for _ in range(250):
+            state = match.state
+            if state.is_terminal:
+                break
+            cached = {u.id: dict(state.reachable(u)) for u in state.alive(state.current)}
+            state._reach_cache.clear()
+            assert cached == {u.id: state.reachable(u) for u in state.alive(state.current)}
+            match.apply(aggressive(state, state.legal_actions(), rng))
