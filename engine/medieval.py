@@ -419,7 +419,9 @@ class MedievalState(State):
             totals = self.totals()
         results = []
         for c in range(cols):
-            winner, outcome, pair = decided[c]  # type: ignore[misc]
+            result = decided[c]
+            assert result is not None  # the loop above only ends when every column is decided
+            winner, outcome, pair = result
             sides = self.table[c]
             for p in (0, 1):
                 pile = self.survivors[p] if winner == p else self.graveyard[p]
