@@ -276,7 +276,7 @@ def test_r12_battle_cap_ends_with_more_cards_winning() -> None:
     assert state.players_to_act() == [] and state.legal_actions() == []
 
 
-def test_r12_same_seed_same_war() -> None:
+def test_same_seed_same_war() -> None:
     def play(seed: int) -> list[Any]:
         rng = random.Random(seed)
         match = Match(GAME, seed)
@@ -328,7 +328,7 @@ def test_refusals_explain_themselves_and_change_nothing() -> None:
         short.verify(act("place", 0, cards=[None, None, None]))
 
 
-def test_options_are_checked() -> None:
+def test_r13_stacked_deck_options_are_checked() -> None:
     cases = [
         ({"colour": "red"}, "Reenforcements has no option called 'colour' (the only option is 'decks')."),
         ({"decks": ["knight-1"]}, "Stacked decks must be two lists of card ids, one per player, top card first."),
@@ -348,7 +348,7 @@ def test_label_names_cards_and_columns() -> None:
     assert state.label(act("place", 1, cards=PEASANTS)) == "Place Peasant Levy left, Peasant Levy centre, Peasant Levy right"
 
 
-def test_hands_and_commitments_are_hidden_until_both_reveal() -> None:
+def test_r11_r14_hands_and_commitments_are_hidden_until_both_reveal() -> None:
     match = stacked(["archer-1", "archer-2", "archer-3", *PEASANTS, "knight-1"],
                     ["archer-1", "archer-2", "archer-3", "knight-1", "knight-2", "knight-3", "pikeman-1"])
     own, other, spectator = (match.state.view(p) for p in (0, 1, None))
