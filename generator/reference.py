@@ -307,16 +307,17 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
         ("Ante", f"Everyone still playing puts {r.ante} chip in front of them. Bets stay in front of "
                  "their owner until the showdown; there is no central pot."),
         ("Deal", f"Each player gets {r.hand_cards_dealt} hand cards."),
-        ("Bet", "From the button's left: pass, call, raise or fold. A raise adds 1 chip, up to "
-                f"{r.max_raise}; at most {r.max_raises_per_round} raises a round. Folding gives up your bets."),
+        ("Bet", "From the button's left: pass, call, raise or fold. A raise matches the bet and adds 1 to "
+                f"{r.max_raise} chips; at most {r.max_raises_per_round} raises a round. Folding gives up your "
+                "bets."),
         ("Draw", "Round the table, draw the top card, then keep or swap one hand card for a community "
                  f"card. Repeat until every hand holds {r.hand_size} cards."),
         ("Bet again", "A second betting round, the same way."),
         ("Reserve swap", "Once, if you like: trade one hand card for one of your reserve cards; it takes "
                          "that card's place, face up or face down."),
         ("Showdown", "The best combo takes every chip bet this hand. A loser with a Scout face down in "
-                     f"reserve may burn it to keep {r.scout_save_percent}% of the bet "
-                     f"({r.scout_save_percent_with_officer}% with an Officer)."),
+                     f"reserve may burn it to keep {r.scout_save_percent}% of the bet, rounded down "
+                     f"({r.scout_save_percent_with_officer}% with an Officer in the hand)."),
         ("Next hand", "The button moves left. Reserves and community cards are renewed every "
                       f"{' / '.join(str(n) for n in r.return_after_options)} hands, as agreed."),
     ])
@@ -343,10 +344,10 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
                    f"discard {names(r.draw_types, TYPE_NAMES)} cards to draw cards equal to their force, "
                    f"{names(r.scout_types, TYPE_NAMES)} cards to look at your opponent's hand, and "
                    f"{names(r.harass_types, TYPE_NAMES)} cards to make your opponent discard a random card each."),
-        ("Attack", "If you attack, lay one or more unit cards of one type face up. Your opponent may call the "
-                   f"attack off with {names(r.blunder_types, TYPE_NAMES)}, or counter-discard (below). If any "
-                   "attackers remain you may add Tactics of their type and up to "
-                   f"{r.strategy_per_type} Strategy card of each type."),
+        ("Attack", "If you attack, your opponent may first call it off with "
+                   f"{names(r.blunder_types, TYPE_NAMES)}. Otherwise lay one or more unit cards of one type face "
+                   "up; your opponent may counter-discard them (below). If any attackers remain you may add "
+                   f"Tactics of their type and up to {r.strategy_per_type} Strategy card of each type."),
         ("Casualty", "Add up the force of every card you played (see below); your opponent loses that many "
                      "troop points."),
         ("Maneuver", f"If you did not attack, you may discard up to {r.maneuver_max_exchange} cards and draw "
