@@ -7,6 +7,7 @@ import math
 import random
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import cards
 from engine.waterloo import combo_odds, make_game
@@ -90,3 +91,20 @@ def test_odds_agree_with_monte_carlo() -> None:
         spread = 4.5 * math.sqrt(samples * float(p) * (1 - float(p))) + 2
         assert abs(seen[combo] - expected) <= spread, (name, seen[combo], expected)
     assert seen["high_card"] > seen["pair"] > seen["fix_bayonets_2"]
+
+
+def test_r21_rulings_table_matches_the_engine() -> None:
+    """R21 prints every combo's count; it must be the engine's, and the 34 inverted pairs it mentions must be real."""
+    text = (Path(__file__).parents[1] / "docs" / "rules" / "waterloo.md").read_text(encoding="utf-8")
+    section = text[text.index("**R21"):text.index("**R22")]
+    names = {c.name: c.id for c in DATA.rules.combos}
+    printed = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in names:
+            printed[names[cells[0]]] = int(cells[1].replace(",", ""))
+    counts = combo_counts(DATA)
+    assert printed == counts
+    order = list(counts)
+    inverted = sum(counts[a] > counts[b] for i, a in enumerate(order) for b in order[i + 1:])
+    assert inverted == 34 and "34 commoner-above-rarer pairs" in " ".join(section.split())
