@@ -5,6 +5,14 @@ turns, final betting, reserve swap, showdown and Scout burns, until one player h
 chip. Bets stay in front of their owners until the hand is settled (R15), raises are capped
 so nobody is ever forced short (R4), and the draw pile, reserves and community cards live
 across hands (R18, R19). Every physical card is always in exactly one place.
+
+Options: `players` (2-6), `return_after` (one of rules.return_after_options), `button` (seat),
+`starting_chips`. Actions, by phase:
+- bet: `pass`, `call`, `raise(amount=chips above the highest bet)`, `fold`
+- draw: `draw`, then `keep` or `exchange(card=hand card id, community=community card id)`
+- swap: `swap(card=hand card id, slot="up"|"down")` or `stand`
+- scout: `burn_scout` or `pay`
+`explain(game_or_data, hand)` and `combo_odds(data)` serve the companion and the generator.
 """
 
 from __future__ import annotations
