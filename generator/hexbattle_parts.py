@@ -13,11 +13,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cards.layout import Layout, game_layout, load_profiles, resolve
 from cards.load import GameData
-from generator.canvas import Box, Canvas, Point
+from generator.canvas import Box, Canvas, Point, SvgDocument
 from generator.deck import PieceSet
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.sheets import Piece, piece_svg
@@ -212,15 +213,13 @@ def _crosshair(c: Canvas, b: Box, ink: str) -> None:
         c.line(b.cx + dx * r * 0.3, b.cy + dy * r * 0.3, b.cx + dx * r, b.cy + dy * r, stroke=ink, width=r * 0.16)
 
 
-def _small_arrow(c: Canvas, b: Box, ink: str, outward: bool) -> None:
-    """A short arrow beside a crosshair: out of the hex (firing from) or into it."""
-    s = min(b.w, b.h)
-    x0, x1 = b.right - s * 0.05, b.right + s * 0.35
-    y = b.y + s * 0.1
-    tip, tail = (x1, x0) if outward else (x0, x1)
-    c.line(tail, y, tip, y, stroke=ink, width=s * 0.08)
-    d = s * 0.14 * (1 if tip > tail else -1)
-    c.polygon([(tip, y), (tip - d, y - s * 0.1), (tip - d, y + s * 0.1)], fill=ink)
+def _side_arrow(c: Canvas, b: Box, ink: str, outward: bool) -> None:
+    """An arrow in a narrow box beside a crosshair: pointing away (firing from) or towards it (into)."""
+    y, head = b.cy, b.w * 0.55
+    tip, tail = (b.right, b.x) if outward else (b.x, b.right)
+    d = head if outward else -head
+    c.line(tail, y, tip - d * 0.6, y, stroke=ink, width=b.w * 0.22)
+    c.polygon([(tip, y), (tip - d, y - head * 0.8), (tip - d, y + head * 0.8)], fill=ink)
 
 
 def _pictogram(c: Canvas, kind: str, b: Box, ink: str, paper: str) -> None:
@@ -250,11 +249,11 @@ def _pictogram(c: Canvas, kind: str, b: Box, ink: str, paper: str) -> None:
         c.line(x + s * 0.25, y + s * 0.2, x + s * 0.75, y + s * 0.8, stroke=ink, width=s * 0.09)
         c.line(x + s * 0.75, y + s * 0.2, x + s * 0.25, y + s * 0.8, stroke=ink, width=s * 0.09)
         _no(c, b, ink)
-    elif kind in ("fire", "fire_from", "fire_into"):
-        inner = Box(b.x, b.y, b.w * (0.8 if kind != "fire" else 1.0), b.h)
-        _crosshair(c, inner, ink)
-        if kind != "fire":
-            _small_arrow(c, Box(inner.cx - s * 0.3, inner.y, s * 0.5, s), ink, kind == "fire_from")
+    elif kind == "fire":
+        _crosshair(c, b, ink)
+    elif kind in ("fire_from", "fire_into"):
+        _crosshair(c, Box(b.x - b.w * 0.12, b.y, b.w * 0.8, b.h), ink)
+        _side_arrow(c, Box(b.x + b.w * 0.66, b.y, b.w * 0.34, b.h), ink, kind == "fire_from")
     else:
         raise KeyError(f"no pictogram for effect '{kind}'")
 
@@ -630,8 +629,14 @@ CLAIMS = {GAME: frozenset({"terrain", "units"})}
 
 
 def tile_svg(game: GameData, terrain_id: str) -> str:
-    """A terrain tile's face as SVG at its trim size (the companion's board view)."""
-    return piece_svg(tile_piece(game, terrain_id))
+    """A terrain hex as SVG at tile size, its corners left transparent so hexes can tile the
+    companion's board view (the printed piece fills its corners with bleed instead)."""
+    layout = part_layout(game, "tile_layout")
+    doc = SvgDocument(Path("."), terrain_id)
+    with doc.page(layout.width, layout.height) as c:
+        draw_tile_face(c, game.by_id("terrain")[terrain_id], layout, *_hex_centre(layout))
+        _cut_line(c, layout)
+    return doc.strings()[0]
 
 
 def counter_svg(game: GameData, army_id: str, unit_id: str) -> str:

@@ -176,6 +176,7 @@ def test_board_pages_cover_the_board_and_fit_the_paper(hexbattle: GameData, pape
 def test_board_svg_for_the_companion_is_a_standalone_drawing(hexbattle: GameData) -> None:
     svg = hp.tile_svg(hexbattle, "woods")
     assert svg.startswith("<svg") and "Woods" in svg
+    assert "<rect" not in svg.split("<path", 1)[0]  # the hex comes first: no ground painted in the corners
     assert "Heavy Cavalry" in hp.counter_svg(hexbattle, "french", "heavy-cavalry")
 
 
