@@ -18,8 +18,8 @@ from typing import Any
 from cards.load import GameData
 from engine.core import Action, Game, Refusal, State
 from engine.hexbattle_combat import CombatResult, FireResult, close_combat, ranged_fire, split_blocks
-from engine.hexgrid import (FACING_NAMES, Hex, direction_to, distance, from_offset, hex_id, in_arc, neighbour,
-                            parse_hex, sight_line, to_offset, turn_steps)
+from engine.hexgrid import (FACING_NAMES, Hex, bearing, direction_to, distance, from_offset, hex_id, in_arc,
+                            neighbour, parse_hex, sight_line, to_offset, turn_steps)
 
 UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
 OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
@@ -1005,7 +1005,8 @@ class HexbattleState(State):
         terrain_bonus = 0 if ambush else terrain.melee_defence_bonus
         if terrain_bonus and terrain.replaces_formation_bonus and d_type.uses_formations:
             d_bonus = 0
-        side = (direction_to(defender.hex, attacker.hex) - defender.facing) % 6  # type: ignore[arg-type,operator]
+        # Adjacent in play; the companion's roller may also ask about units further apart (R20).
+        side = (bearing(defender.hex, attacker.hex) - defender.facing) % 6  # type: ignore[arg-type]
         penalty = 0 if immune else [0, rules.front_flank_penalty, rules.side_flank_penalty, rules.rear_penalty][
             turn_steps(0, side)]
         return {"attacker_dice": a_dice, "attacker_modifier": a_bonus,

@@ -13,6 +13,9 @@ Hex = tuple[int, int]
 
 DIRECTIONS: tuple[Hex, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 FACING_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
+_ROOT3 = 3 ** 0.5
+# Each direction as a unit vector on the page (x right, y down), for bearings between distant hexes.
+_PIXEL = tuple((1.5 * q / _ROOT3, (r + q / 2)) for q, r in DIRECTIONS)
 
 
 def from_offset(col: int, row: int) -> Hex:
@@ -58,6 +61,12 @@ def direction_to(a: Hex, b: Hex) -> int | None:
         return DIRECTIONS.index((b[0] - a[0], b[1] - a[1]))
     except ValueError:
         return None
+
+
+def bearing(a: Hex, b: Hex) -> int:
+    """The facing from `a` that points most nearly at `b` (for neighbours, exactly at it; ties: lower number)."""
+    x, y = 1.5 * (b[0] - a[0]), _ROOT3 * ((b[1] - a[1]) + (b[0] - a[0]) / 2)
+    return max(range(6), key=lambda d: (x * _PIXEL[d][0] + y * _PIXEL[d][1], -d))
 
 
 def turn_steps(a: int, b: int) -> int:

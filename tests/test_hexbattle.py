@@ -417,3 +417,10 @@ def test_r24_broken_units_move_and_recover_but_do_not_fight() -> None:
     do(state, "pivot", unit=INF2, facing=1)
     do(state, "repair", unit=INF)
     assert state.units[INF].strength == 1 and not state.view(None)["units"][0]["broken"]
+
+
+def test_r20_modifiers_for_units_further_apart_use_the_nearest_direction() -> None:
+    """The companion's combat roller may ask about any two units; the side is the nearest hex direction."""
+    state = battle({HC: u("4,7", 0), E_INF: u("4,3", 0, formation="line")})
+    mods = state.melee_modifiers(state.units[HC], state.units[E_INF])
+    assert mods["attack_side"] == 3 and mods["defender_facing_penalty"] == 3
