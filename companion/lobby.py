@@ -43,12 +43,10 @@ def _tables_in_progress(service: Tables) -> None:
     if not playing:
         st.caption("No tables yet. Start one below.")
     for table in playing[:30]:
-        name = service.game_name(table.game)
         players = ", ".join(s.name for s in table.seats)
-        with st.container(border=True):
-            st.markdown(f"**{name}** · `{table.code}`  \n{players}  \n*active {context.ago(table.last_activity)}*")
-            st.button("Watch", key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code},
-                      width="stretch")
+        st.button(f"{service.game_name(table.game)} · {table.code} — {players} · active {context.ago(table.last_activity)}",
+                  key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
+                  help="Watch this table (players open their own seat links)")
 
 
 def _records(service: Tables) -> None:

@@ -16,6 +16,7 @@ from companion.tables import catalogue
 
 DEEP_KEYS = ("card", "combo", "rule", "section", "sheet")
 KIND_NAMES = {"card": "Card", "combo": "Combo", "rule": "Ruling", "section": "Rules"}
+KIND_PLURALS = {"card": "Cards", "combo": "Combos", "rule": "Rulings", "section": "Rule sections"}
 
 
 def is_deep_link(params: Mapping[str, str]) -> bool:
@@ -41,7 +42,7 @@ def render_search() -> None:
     picked = st.multiselect("Games", [g.id for g in games], format_func=_game_name, key="lookup-games",
                             placeholder="All games")
     kinds = st.pills("Show", ["card", "combo", "rule", "section"], selection_mode="multi", key="lookup-kinds",
-                     format_func=lambda k: f"{KIND_NAMES[k]}s")
+                     format_func=KIND_PLURALS.get)
     hits = lookup.search(query, picked or None, kinds or None) if query.strip() else []
     if query.strip():
         st.caption(f"{len(hits)} match{'es' if len(hits) != 1 else ''}" + (" (first 50)" if len(hits) == 50 else ""))

@@ -20,15 +20,18 @@ def render(ctx: Any) -> None:
     names = card_names(ctx.data)
     players = view["players"]
     decks = [f"{ctx.name(p)} ({players[p]['deck_name']})" for p in (0, 1)]
-    st.markdown(f"**Battle {view['battle']}**")
+    lines = [f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}"]
     for column in view["columns"]:
-        with st.container(border=True):
-            st.markdown(f"**{column['name'].capitalize()}**")
-            for p in (0, 1):
-                cards = ", ".join(names.get(e["card"], e["card"]) + ("" if e["counts"] else " (event)")
-                                  for e in column["cards"][p]) or "—"
-                total = column["totals"][p]
-                st.markdown(f"{decks[p]}: {cards} — **{total if total is not None else '—'}**")
+        sides = []
+        for p in (0, 1):
+            cards = ", ".join(names.get(e["card"], e["card"]) + ("" if e["counts"] else " (event)")
+                              for e in column["cards"][p]) or "—"
+            total = column["totals"][p]
+            sides.append((cards, "—" if total is None else str(total)))
+        lines.append(f"- **{column['name'].capitalize()}**: {sides[0][0]} **{sides[0][1]}** vs "
+                     f"**{sides[1][1]}** {sides[1][0]}")
+    with st.container(border=True):
+        st.markdown("\n".join(lines))
     rows = []
     for p in (0, 1):
         pl = players[p]
