@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported 
     from generator.build import BuildContext, PageSet
 
 GAME = "hexbattle"
+NOTE_BAND = 12.0  # mm above a board page's window for the title and assembly note
 WHITE = "#ffffff"
 MINUS = "\u2212"
 
@@ -553,9 +554,9 @@ def board_pages(game: GameData, paper: tuple[float, float]) -> tuple[int, int, l
     geo = board_geometry(game)
     settings = game.layout["board"]
     margin, glue = float(settings["page_margin"]), float(settings["glue"])
-    room_w, room_h = paper[0] - 2 * margin - glue, paper[1] - 2 * margin - glue - 12.0
+    room_w, room_h = paper[0] - 2 * margin - glue, paper[1] - 2 * margin - glue - NOTE_BAND
     cols = 1 if geo.width <= paper[0] - 2 * margin else math.ceil(geo.width / room_w)
-    rows = 1 if geo.height <= paper[1] - 2 * margin - 12.0 else math.ceil(geo.height / room_h)
+    rows = 1 if geo.height <= paper[1] - 2 * margin - NOTE_BAND else math.ceil(geo.height / room_h)
     w, h = geo.width / cols, geo.height / rows
     pages = [BoardPage(i, j, Box(i * w, j * h, w, h), glue if i < cols - 1 else 0.0, glue if j < rows - 1 else 0.0)
              for j in range(rows) for i in range(cols)]
@@ -581,7 +582,7 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
     col = layout.colours
     win = page.window
     x0 = (pw - win.w - page.glue_right) / 2
-    y0 = float(game.layout["board"]["page_margin"]) + 12.0
+    y0 = float(game.layout["board"]["page_margin"]) + NOTE_BAND
     with c.group(x0 - win.x, y0 - win.y, clip=Box(win.x, win.y, win.w + page.glue_right, win.h + page.glue_bottom)):
         draw_board(c, game)
     for strip in (Box(x0 + win.w, y0, page.glue_right, win.h + page.glue_bottom),
@@ -589,7 +590,7 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
         if strip.w > 0 and strip.h > 0:
             _hatch(c, strip, col["glue"])
     c.rect(x0, y0, win.w, win.h, stroke=col["cut"], width=0.3)
-    f = sheet.fonts["small"]
+    f = sheet.fonts["body"]
     if cols * rows == 1:
         note = f"{game.name} map, {game.rules.map_columns} \u00d7 {game.rules.map_rows} hexes."
     else:
@@ -600,8 +601,8 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
                 f"{_page_name(page.col, page.row)} of {cols} \u00d7 {rows}. The board spans {cols * rows} pages: "
                 f"cut along the frame" + (f", then lay this page over the shaded strip of {join}" if join else "")
                 + "; shaded strips go under the next page.")
-    draw_text(c, Box(x0, y0 - 11.0, max(win.w, 120.0), 10.0), note, f.font, f.size + 1.5, f.min_size,
-              col["ink"], align="start")
+    draw_text(c, Box(x0, y0 - NOTE_BAND + 1.0, win.w + page.glue_right, NOTE_BAND - 2.0), note, f.font, f.size,
+              f.min_size, col["ink"], align="start")
 
 
 def board_pageset(game: GameData) -> PageSet:
