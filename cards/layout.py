@@ -285,8 +285,13 @@ def check(games: dict[str, GameData]) -> list[Problem]:
             if table not in data.card_tables():
                 problems.append(Problem(where, f"[layout] tables: '{table}' is not a card table of this game",
                                         field="layout.tables", value=table))
+        known = {*library, *game.layouts}
         for name in sorted(names):
-            problems.extend(_layout_problems(name, game, where))
+            if name not in known:
+                problems.append(Problem(where, f"unknown layout '{name}' (known: {', '.join(sorted(known))})",
+                                        field="layout", value=name))
+            else:
+                problems.extend(_layout_problems(name, game, where))
     return problems
 
 

@@ -220,8 +220,7 @@ def run_one(job: Job, out: Path, url: str | None, backs: bool, cards_root: Path 
     cache = _WORKER_SETS if cache is None else cache
     if job.game not in cache:
         game = load_game(job.game, cards_root)
-        claimed = frozenset(t for p in PRINTABLES for t in p.claims.get(game.id, ()))
-        ctx = BuildContext(url, claimed)
+        ctx = BuildContext(url, _claimed(game.id))
         cache[job.game] = [s for p in PRINTABLES for s in p.make(game, ctx)]
     profiles = load_profiles()
     profile = profiles.profiles[job.profile]
@@ -235,7 +234,13 @@ def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
     """What `muster check` adds for printing: (errors in layouts and profiles, warnings about cards that
     print badly: missing glyphs, text shrunk below its min_size)."""
     problems = layout_check(dict(games))
-    return problems, ([] if problems else deck.check(dict(games)))
+    claimed = {g: _claimed(g) for g in games}
+    return problems, ([] if problems else deck.check(games, claimed))
+
+
+def _claimed(game_id: str) -> frozenset[str]:
+    """The card tables of a game that a printable other than the decks draws."""
+    return frozenset(t for p in PRINTABLES for t in p.claims.get(game_id, ()))
 
 
 def build_with_progress(**kwargs: object) -> list[Path]:

@@ -6,6 +6,7 @@ No game knowledge lives here: a card is its CardFace drawn into the regions of i
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -149,18 +150,20 @@ def piece_sets(game: GameData, companion_url: str | None, skip: frozenset[str] =
     return [PieceSet(name, pieces) for name, pieces in sets.items()]
 
 
-def check(games: dict[str, GameData]) -> list[Problem]:
-    """Cards the generator cannot draw well: unknown symbols or fonts, glyphs missing, text too long."""
+def check(games: Mapping[str, GameData], claimed: Mapping[str, frozenset[str]]) -> list[Problem]:
+    """Cards the generator cannot draw well: unknown symbols or fonts, glyphs missing, text too long.
+
+    `claimed` names, per game, the card tables other printables draw (they are not cards here)."""
     problems: list[Problem] = []
     for game in games.values():
-        for deck in decks(game):
-            where = str(game.files.get(deck.table, game.folder))
-            for row in game.table(deck.table):
+        for table in dict.fromkeys(d.table for d in decks(game, claimed.get(game.id, frozenset()))):
+            where = str(game.files.get(table, game.folder))
+            for row in game.table(table):
                 face = face_of(game, row)
                 if face.symbol is not None and face.symbol not in SYMBOLS:
                     problems.append(Problem(where, f"unknown symbol (known: {', '.join(SYMBOLS)})",
                                             field="symbol", value=face.symbol))
-                layout = layout_for(game, deck.table, face.kind)
+                layout = layout_for(game, table, face.kind)
                 for style, region, text in (("title", "title", face.title), ("kind", "kind", face.kind),
                                             ("corner", "corner", face.corner), ("text", "text", face.text)):
                     problems.extend(_text_problems(where, row.id, layout, style, region, text))

@@ -186,3 +186,15 @@ def test_build_command_lists_what_it_wrote(tmp_path: Path) -> None:
     assert f"{tmp_path / 'warfare'}/: warfare-cards-home-a4.pdf" in result.stdout
     assert len(PdfReader(tmp_path / "warfare" / "warfare-cards-home-a4.pdf").pages) == math.ceil(_cards() / 9)
 
+
+
+def test_check_reports_a_bad_game_layout_with_its_file(tmp_path: Path) -> None:
+    game = tmp_path / "medieval"
+    shutil.copytree(CARDS_ROOT / "medieval", game)
+    toml = game / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("[layout]\n", '[layout]\nlayout = "tarot"\n'), encoding="utf-8")
+    result = muster("check", "--cards", str(tmp_path))
+    assert result.returncode == 2
+    assert f"{toml}: [layout = 'tarot'] unknown layout 'tarot'" in result.stderr
+    assert "Traceback" not in result.stderr
