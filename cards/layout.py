@@ -272,7 +272,7 @@ def check(games: dict[str, GameData]) -> list[Problem]:
         return problems
     library, _ = _library()
     for name in library:
-        problems.extend(_layout_problems(name, None, str(LAYOUTS_FILE)))
+        problems.extend(_layout_problems(name, None, str(LAYOUTS_FILE), for_cards=name == DEFAULT_LAYOUT))
     for data in games.values():
         where = str(data.folder / "game.toml")
         try:
@@ -280,46 +280,42 @@ def check(games: dict[str, GameData]) -> list[Problem]:
         except DataError as err:
             problems.extend(err.problems)
             continue
-        names = {game.layout, *game.kinds.values(), *game.tables.values(), *game.layouts}
+        for_cards = {game.layout, *game.kinds.values(), *game.tables.values()}
         for table in game.tables:
             if table not in data.card_tables():
                 problems.append(Problem(where, f"[layout] tables: '{table}' is not a card table of this game",
                                         field="layout.tables", value=table))
         known = {*library, *game.layouts}
-        for name in sorted(names):
+        for name in sorted(for_cards | set(game.layouts)):
             if name not in known:
                 problems.append(Problem(where, f"unknown layout '{name}' (known: {', '.join(sorted(known))})",
                                         field="layout", value=name))
             else:
-                problems.extend(_layout_problems(name, game, where))
+                problems.extend(_layout_problems(name, game, where, for_cards=name in for_cards))
     return problems
 
 
-def _layout_problems(name: str, game: GameLayout | None, where: str) -> list[Problem]:
+def _layout_problems(name: str, game: GameLayout | None, where: str, for_cards: bool) -> list[Problem]:
+    """A layout that does not resolve; for one that cards use, also regions outside the safe zone and
+    regions, fonts or colours the card drawer needs but the layout lacks."""
     try:
         layout = resolve(name, game)
     except DataError as err:
         return err.problems
     if layout.width <= 2 * layout.safe or layout.height <= 2 * layout.safe:
         return [Problem(where, f"layout '{name}': the safe zone leaves no room", field="safe", value=layout.safe)]
-    if not _is_card_layout(name, game):
+    if not for_cards:
         return []
+    problems = []
+    for group, regions in (("regions", layout.regions), ("back_regions", layout.back_regions)):
+        for region_name, r in regions.items():
+            if r is not None and not (layout.safe - 1e-6 <= r.x and r.x + r.w <= layout.width - layout.safe + 1e-6
+                                      and layout.safe - 1e-6 <= r.y and r.y + r.h <= layout.height - layout.safe + 1e-6):
+                problems.append(Problem(where, f"layout '{name}': region leaves the safe zone "
+                                               f"({layout.safe} mm inside the trim)", field=f"{group}.{region_name}",
+                                        value=[r.x, r.y, r.w, r.h]))
     missing = [f"regions.{r}" for r in CARD_REGIONS if r not in layout.regions]
     missing += [f"back_regions.{r}" for r in CARD_BACK_REGIONS if r not in layout.back_regions]
     missing += [f"fonts.{f}" for f in CARD_FONTS if f not in layout.fonts]
     missing += [f"colours.{c}" for c in CARD_COLOURS if c not in layout.colours]
-    return [Problem(where, f"layout '{name}' is used for cards but has no {m}", field=m) for m in missing]
-
-
-def _is_card_layout(name: str, game: GameLayout | None) -> bool:
-    """A layout is a card layout when it is, or extends, the default card layout."""
-    library, _ = _library()
-    known = {**library, **(game.layouts if game else {})}
-    seen: set[str] = set()
-    current: str | None = name
-    while current is not None and current not in seen:
-        if current == DEFAULT_LAYOUT:
-            return True
-        seen.add(current)
-        current = known.get(current, {}).get("extends")
-    return False
+    return problems + [Problem(where, f"layout '{name}' is used for cards but has no {m}", field=m) for m in missing]

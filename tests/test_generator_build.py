@@ -198,3 +198,16 @@ def test_check_reports_a_bad_game_layout_with_its_file(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"{toml}: [layout = 'tarot'] unknown layout 'tarot'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_check_keeps_card_text_regions_inside_the_safe_zone(tmp_path: Path) -> None:
+    game = tmp_path / "warfare"
+    shutil.copytree(CARDS_ROOT / "warfare", game)
+    toml = game / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = (text if "\n[layout]\n" in text else text + "\n[layout]\n").replace("\n[layout]\n", '\n[layout]\nlayout = "edge"\n')
+    toml.write_text(text + '\n[layout.layouts.edge]\nextends = "card"\nregions.text = [1.0, 50.0, 61.5, 20.0]\n',
+                    encoding="utf-8")
+    result = muster("check", "--cards", str(tmp_path))
+    assert result.returncode == 2
+    assert "[regions.text = [1.0, 50.0, 61.5, 20.0]] layout 'edge': region leaves the safe zone" in result.stderr
