@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import shutil
 from pathlib import Path
 
-import pytest
+from data_helpers import problems_of, rewrite_csv
 
-from cards import DataError, load_game
-from cards.load import CARDS_ROOT
+from cards import load_game
 from cards.schemas.hexbattle import face
-
-
-@pytest.fixture
-def cards_copy(tmp_path: Path) -> Path:
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS_ROOT / "hexbattle", root / "hexbattle")
-    return root
-
-
-def rewrite_csv(path: Path, edit) -> None:
-    with path.open(newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    edit(rows)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-
-
-def problems_of(root: Path) -> list[str]:
-    with pytest.raises(DataError) as info:
-        load_game("hexbattle", root)
-    return [str(p) for p in info.value.problems]
 
 
 def test_seed_numbers() -> None:
@@ -75,7 +51,7 @@ def test_tile_deck_covers_the_hidden_map() -> None:
 def test_short_tile_deck_is_reported(cards_copy: Path) -> None:
     path = cards_copy / "hexbattle" / "terrain.csv"
     rewrite_csv(path, lambda rows: rows[1].__setitem__(2, "1"))  # Open: 26 -> 1 copy
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "hexbattle") == [
         f"{path}: [copies = 55] the tile deck has 55 tiles but the map has 77 hexes to reveal"
     ]
 
@@ -83,7 +59,7 @@ def test_short_tile_deck_is_reported(cards_copy: Path) -> None:
 def test_guard_effect_must_be_defensive(cards_copy: Path) -> None:
     path = cards_copy / "hexbattle" / "bonus_cards.csv"
     rewrite_csv(path, lambda rows: rows[7].__setitem__(3, "offensive"))  # Entrench
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "hexbattle") == [
         f"{path}: [kind = 'offensive'] entrench: effect entrench is a guard but kind is offensive"
     ]
 
@@ -91,13 +67,13 @@ def test_guard_effect_must_be_defensive(cards_copy: Path) -> None:
 def test_unknown_start_terrain(cards_copy: Path) -> None:
     path = cards_copy / "hexbattle" / "game.toml"
     path.write_text(path.read_text().replace('start_terrain = "open"', 'start_terrain = "lava"'))
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "hexbattle")
     assert "[rules.start_terrain = 'lava'] start_terrain must be a terrain id" in message
 
 
 def test_bad_unit_strength(cards_copy: Path) -> None:
     path = cards_copy / "hexbattle" / "units.csv"
     rewrite_csv(path, lambda rows: rows[2].__setitem__(5, "0"))
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "hexbattle") == [
         f"{path}:3: [strength = '0'] Input should be greater than or equal to 1"
     ]

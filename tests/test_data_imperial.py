@@ -2,37 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import shutil
 from pathlib import Path
 
-import pytest
+from data_helpers import problems_of, rewrite_csv
 
-from cards import DataError, load_game
-from cards.load import CARDS_ROOT
+from cards import load_game
 from cards.schemas.imperial import TYPES, face
-
-
-@pytest.fixture
-def cards_copy(tmp_path: Path) -> Path:
-    """A private copy of the imperial data that a test may break."""
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS_ROOT / "imperial", root / "imperial")
-    return root
-
-
-def rewrite_csv(path: Path, edit) -> None:
-    with path.open(newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    edit(rows)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-
-
-def problems_of(root: Path) -> list[str]:
-    with pytest.raises(DataError) as info:
-        load_game("imperial", root)
-    return [str(p) for p in info.value.problems]
 
 
 def test_r1_supply_is_sixty_cards_twenty_of_each_type() -> None:
@@ -72,7 +47,7 @@ def test_faces_use_the_shared_symbols() -> None:
 def test_supply_size_mismatch_is_reported(cards_copy: Path) -> None:
     path = cards_copy / "imperial" / "military.csv"
     rewrite_csv(path, lambda rows: rows[3].__setitem__(4, "19"))  # Cavalry copies
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "imperial") == [
         f"{path}: [copies = 59] the supply has 59 cards but rules.supply_size says 60"]
 
 
@@ -81,7 +56,7 @@ def test_missing_type_and_missing_token_are_reported_together(cards_copy: Path) 
     tokens = cards_copy / "imperial" / "tokens.csv"
     rewrite_csv(military, lambda rows: rows[2].__setitem__(4, "0"))  # no Musketeers
     rewrite_csv(tokens, lambda rows: rows[6].__setitem__(5, "1"))   # one Reinforcement Marker
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "imperial") == [
         f"{military}: [copies = 40] the supply has 40 cards but rules.supply_size says 60",
         f"{military}: [type = 'musketeers'] no Musketeers in the supply: every type needs copies",
         f"{tokens}: [copies = 1] each side needs its own Reinforcement token: print at least 2",
@@ -92,7 +67,7 @@ def test_supply_too_small_for_two_draws(cards_copy: Path) -> None:
     toml = cards_copy / "imperial" / "game.toml"
     text = toml.read_text().replace("max_draw = 12", "max_draw = 40")
     toml.write_text(text)
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "imperial") == [
         f"{toml}: [rules.max_draw = 40] two sides may draw 84 cards (max_draw and exchange_count) "
         "but the supply holds 60"]
 
@@ -100,9 +75,9 @@ def test_supply_too_small_for_two_draws(cards_copy: Path) -> None:
 def test_bad_default_initiative_and_unknown_type(cards_copy: Path) -> None:
     toml = cards_copy / "imperial" / "game.toml"
     toml.write_text(toml.read_text().replace("initiative = [0, 1]", "initiative = [1, 1]"))
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "imperial") == [
         f"{toml}: [rules.default_options.initiative = [1, 1]] initiative must list both sides once: [0, 1] or [1, 0]"]
     military = cards_copy / "imperial" / "military.csv"
     rewrite_csv(military, lambda rows: rows[1].__setitem__(2, "archers"))
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "imperial")
     assert message.startswith(f"{military}:2: [type = 'archers'] Input should be 'pikemen', 'musketeers' or 'cavalry'")

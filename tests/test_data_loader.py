@@ -2,39 +2,17 @@
 
 from __future__ import annotations
 
-import csv
 import shutil
 from pathlib import Path
 
 import pytest
+from data_helpers import problems_of, rewrite_csv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards import DataError, game_ids, load_all, load_game
 from cards.load import CARDS_ROOT
 from engine import GAME_IDS
-
-
-@pytest.fixture
-def cards_copy(tmp_path: Path) -> Path:
-    """A private copy of the shipped cards folder that a test may break."""
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS_ROOT, root, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
-    return root
-
-
-def rewrite_csv(path: Path, edit) -> None:
-    with path.open(newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    edit(rows)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        csv.writer(f).writerows(rows)
-
-
-def problems_of(root: Path, game: str = "warfare") -> list[str]:
-    with pytest.raises(DataError) as info:
-        load_game(game, root)
-    return [str(p) for p in info.value.problems]
 
 
 def test_every_shipped_game_loads() -> None:
@@ -55,7 +33,7 @@ def test_unknown_game_names_the_known_ones(cards_copy: Path) -> None:
 def test_missing_column(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "cards.csv"
     rewrite_csv(path, lambda rows: [r.pop(3) for r in rows])  # drop "force"
-    assert problems_of(cards_copy) == [f"{path}:1: [force] missing column"]
+    assert problems_of(cards_copy, "warfare") == [f"{path}:1: [force] missing column"]
 
 
 def test_unknown_column(cards_copy: Path) -> None:
@@ -67,7 +45,7 @@ def test_unknown_column(cards_copy: Path) -> None:
             r.append("red")
 
     rewrite_csv(path, add)
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "warfare")
     assert message.startswith(f"{path}:1: [colour] unknown column (known: id, name, copies, type, force)")
 
 
@@ -79,7 +57,7 @@ def test_wrong_type_and_out_of_range_are_reported_together(cards_copy: Path) -> 
         rows[5][3] = "99"      # Sappers' force, line 6
 
     rewrite_csv(path, edit)
-    messages = problems_of(cards_copy)
+    messages = problems_of(cards_copy, "warfare")
     assert len(messages) == 2
     assert messages[0].startswith(f"{path}:2: [force = 'three'] Input should be a valid integer")
     assert messages[1] == f"{path}:6: [force = '99'] Input should be less than or equal to 10"
@@ -88,21 +66,21 @@ def test_wrong_type_and_out_of_range_are_reported_together(cards_copy: Path) -> 
 def test_unknown_card_type(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "cards.csv"
     rewrite_csv(path, lambda rows: rows[3].__setitem__(2, "XX"))
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "warfare")
     assert message.startswith(f"{path}:4: [type = 'XX'] Input should be 'IU', 'LU'")
 
 
 def test_duplicate_id_points_at_the_first(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "cards.csv"
     rewrite_csv(path, lambda rows: rows[10].__setitem__(0, "grenadiers"))
-    messages = problems_of(cards_copy)
+    messages = problems_of(cards_copy, "warfare")
     assert f"{path}:11: [id = 'grenadiers'] duplicate id (first on line 2)" in messages
 
 
 def test_deck_size_must_match_the_rule_constant(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "cards.csv"
     rewrite_csv(path, lambda rows: rows[1].__setitem__(4, "2"))
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "warfare") == [
         f"{path}: [copies = 98] the deck has 98 cards but rules.deck_size says 97"
     ]
 
@@ -112,7 +90,7 @@ def test_bad_rule_constant_points_at_its_line(cards_copy: Path) -> None:
     text = path.read_text().replace("starting_troops = 100", "starting_troops = -5")
     path.write_text(text)
     line = text.splitlines().index("starting_troops = -5") + 1
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "warfare") == [
         f"{path}:{line}: [rules.starting_troops = -5] Input should be greater than or equal to 1"
     ]
 
@@ -120,14 +98,14 @@ def test_bad_rule_constant_points_at_its_line(cards_copy: Path) -> None:
 def test_unknown_reference_in_rules(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "game.toml"
     path.write_text(path.read_text().replace('IU = "IT"', 'IU = "QQ"'))
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "warfare")
     assert "[rules.tactic_for_unit.IU = 'QQ']" in message
 
 
 def test_broken_toml_is_one_clear_problem(cards_copy: Path) -> None:
     path = cards_copy / "warfare" / "game.toml"
     path.write_text(path.read_text() + "\nthis is not toml\n")
-    [message] = problems_of(cards_copy)
+    [message] = problems_of(cards_copy, "warfare")
     assert message.startswith(f"{path}: not valid TOML")
 
 

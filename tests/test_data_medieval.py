@@ -3,26 +3,17 @@
 from __future__ import annotations
 
 import csv
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from data_helpers import problems_of
 
-from cards import DataError, load_game
-from cards.load import CARDS_ROOT
+from cards import load_game
 from cards.schemas.medieval import EFFECTS, effect_text, face
 
 SYMBOLS = {"infantry", "light", "cavalry", "artillery", "officer", "event", "leader", "morale",
            "terrain", "blunder", "pike", "musket", "token"}
 HEADER = ["id", "name", "kind", "troop", "value", "effect", "amount", "beside", "copies"]
-
-
-@pytest.fixture
-def cards_copy(tmp_path: Path) -> Path:
-    root = tmp_path / "cards"
-    shutil.copytree(CARDS_ROOT / "medieval", root / "medieval")
-    return root
 
 
 def edit_row(path: Path, card_id: str, **changes: str) -> None:
@@ -40,12 +31,6 @@ def edit_row(path: Path, card_id: str, **changes: str) -> None:
 
 def edit_toml(path: Path, change: Callable[[str], str]) -> None:
     path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
-
-
-def problems_of(root: Path) -> list[str]:
-    with pytest.raises(DataError) as info:
-        load_game("medieval", root)
-    return [str(p) for p in info.value.problems]
 
 
 def test_the_design_has_72_cards_of_every_kind_the_seed_names() -> None:
@@ -92,13 +77,13 @@ def test_every_face_prints_its_effect() -> None:
 def test_wrong_deck_size_is_reported(cards_copy: Path) -> None:
     path = cards_copy / "medieval" / "cards.csv"
     edit_row(path, "knight", copies="5")
-    assert problems_of(cards_copy) == [f"{path}: [copies = 71] the deck has 71 cards but rules.deck_size says 72"]
+    assert problems_of(cards_copy, "medieval") == [f"{path}: [copies = 71] the deck has 71 cards but rules.deck_size says 72"]
 
 
 def test_unknown_effect_is_reported_with_its_line(cards_copy: Path) -> None:
     path = cards_copy / "medieval" / "cards.csv"
     edit_row(path, "knight", effect="charge")
-    problems = problems_of(cards_copy)
+    problems = problems_of(cards_copy, "medieval")
     assert len(problems) == 1
     assert problems[0].startswith(f"{path}:10: [effect = 'charge'] Input should be 'none', 'play_another'")
 
@@ -107,7 +92,7 @@ def test_effect_parameters_are_checked(cards_copy: Path) -> None:
     path = cards_copy / "medieval" / "cards.csv"
     edit_row(path, "squire", amount="0")
     edit_row(path, "knight", amount="2")
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "medieval") == [
         f"{path}: [amount = 0] squire: effect 'play_another' needs an amount of at least 1",
         f"{path}: [amount = 2] knight: effect 'none' takes no amount (leave it 0)",
     ]
@@ -117,7 +102,7 @@ def test_beside_needs_an_event_with_an_every_column_effect(cards_copy: Path) -> 
     path = cards_copy / "medieval" / "cards.csv"
     edit_row(path, "archer", beside="true")
     edit_row(path, "ambush", beside="true")
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "medieval") == [
         f"{path}: [beside = True] archer: only Event cards are placed beside the battlefield",
         f"{path}: [beside = True] archer: a card beside the battlefield needs an every-column effect "
         "(add_all_columns, subtract_all_opposing), not 'none'",
@@ -133,7 +118,7 @@ def test_kinds_constrain_effects_values_and_troops(cards_copy: Path) -> None:
     edit_row(path, "knight", troop="", effect="add_column", amount="1")
     edit_row(path, "king", troop="cavalry")
     edit_row(path, "desertion", effect="none", amount="0")
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "medieval") == [
         f"{path}: [troop] knight: a fighter needs a troop type (it picks the printed symbol)",
         f"{path}: [effect = 'add_column'] knight: a fighter's effect is 'none' or 'play_another'; "
         "use a character or event",
@@ -149,7 +134,7 @@ def test_rules_and_layout_are_checked(cards_copy: Path) -> None:
     toml = cards_copy / "medieval" / "game.toml"
     edit_toml(toml, lambda t: t.replace("reenforcements = 3", "reenforcements = 4")
               .replace('deck_colours = ["#8e1b1b", "#1b3a8e"]', 'deck_colours = ["#8e1b1b"]'))
-    assert problems_of(cards_copy) == [
+    assert problems_of(cards_copy, "medieval") == [
         f"{toml}: [rules.reenforcements = 4] at most one reenforcement per column: "
         "reenforcements must be at most columns (3)",
         f"{toml}: [layout.deck_colours = ['#8e1b1b']] layout.deck_colours must list one entry per player (2)",
@@ -159,5 +144,5 @@ def test_rules_and_layout_are_checked(cards_copy: Path) -> None:
 def test_missing_rule_constant_is_reported(cards_copy: Path) -> None:
     toml = cards_copy / "medieval" / "game.toml"
     edit_toml(toml, lambda t: t.replace("tie_cards = 1", ""))
-    problems = problems_of(cards_copy)
+    problems = problems_of(cards_copy, "medieval")
     assert problems == [f"{toml}: [rules.tie_cards] is required"]
