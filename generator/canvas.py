@@ -104,11 +104,8 @@ class Canvas(ABC):
     @abstractmethod
     def text(self, x: float, y: float, s: str, *, font: str, size: float,
              fill: str = "#000000", anchor: Anchor = "start") -> None:
-        """One line of text with its baseline at y; `font` is a name from generator.fonts."""
-
-    @abstractmethod
-    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
-        """A raster image file (PNG/JPEG) stretched to the box."""
+        """One line of text with its baseline at y; `font` is a name from generator.fonts
+        (measure with generator.fonts.width: the same metrics for every backend)."""
 
     @abstractmethod
     @contextmanager
@@ -116,10 +113,6 @@ class Canvas(ABC):
               clip: Box | None = None) -> Iterator[None]:
         """Draw the block moved by (dx, dy), then rotated clockwise by `rotate` degrees and scaled;
         `clip` (in the new coordinates) hides what falls outside it."""
-
-    def text_width(self, s: str, font: str, size: float) -> float:
-        """Width in mm; the same metrics for every backend, so layout never depends on the output."""
-        return fonts.width(s, font, size)
 
 
 class Document(ABC):
@@ -241,11 +234,6 @@ class PdfPageCanvas(Canvas):
         draw(0, 0, s)
         self._pdf.restoreState()
 
-    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
-        self._pdf.saveState()
-        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y + h)} cm")
-        self._pdf.drawImage(str(path), 0, 0, w, h, mask="auto")
-        self._pdf.restoreState()
 
     @contextmanager
     def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
@@ -353,8 +341,6 @@ class SvgPageCanvas(Canvas):
                                  font_weight=face.weight,
                                  font_size=_fmt(size * PT), text_anchor=anchor))
 
-    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
-        self._add(self._dwg.image(str(path), insert=(_fmt(x), _fmt(y)), size=(_fmt(w), _fmt(h))))
 
     @contextmanager
     def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,
@@ -463,8 +449,6 @@ class RecordingCanvas(Canvas):
              fill: str = "#000000", anchor: Anchor = "start") -> None:
         self._record("text", x=x, y=y, s=s, font=font, size=size, fill=fill, anchor=anchor)
 
-    def image(self, x: float, y: float, w: float, h: float, path: Path) -> None:
-        self._record("image", x=x, y=y, w=w, h=h, path=path)
 
     @contextmanager
     def group(self, dx: float = 0.0, dy: float = 0.0, *, rotate: float = 0.0, scale: float = 1.0,

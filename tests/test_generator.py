@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from cards import load_all
 from cards.layout import DataError, GameLayout, load_profiles, resolve
 from generator import deck, fonts
-from generator.canvas import Box, RecordingCanvas, RecordingDocument
+from generator.canvas import Box, Canvas, PdfDocument, RecordingCanvas, RecordingDocument, SvgDocument
 from generator.qr import QUIET, draw_qr, matrix, modules
 from generator.sheets import Piece, draw_sheets, draw_singles, grid, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
@@ -260,3 +262,36 @@ def test_piece_svg_is_one_standalone_drawing() -> None:
     piece = deck.piece_sets(game, None)[0].pieces[0]
     svg = piece_svg(piece)
     assert svg.startswith("<svg") and 'viewBox="0,0,63.5,88.9"' in svg and "Grenadiers" in svg
+
+
+def _scene(c: Canvas) -> None:
+    c.rect(2, 2, 20, 12, fill="#c03030")
+    c.rect(26, 2, 30, 12, stroke="#000000", width=0.6, radius=3)
+    c.line(2, 18, 56, 18, stroke="#000000", width=0.8, dash=(2, 1))
+    c.polygon([(4, 36), (14, 22), (24, 36)], fill="#3050c0")
+    c.circle(36, 29, 6, fill="#30a030", stroke="#000000", width=0.5)
+    with c.group(50, 29, rotate=30, scale=2, clip=Box(-2, -4, 4, 8)):
+        c.rect(-5, -5, 10, 10, fill="#000000")
+    c.rects([(2, 38, 3, 1), (7, 38, 5, 1)], fill="#000000")
+    c.text(30, 38, "Muster", font="DejaVuSans-Bold", size=9, fill="#000000", anchor="middle")
+
+
+def test_pdf_and_svg_backends_draw_the_same_picture(tmp_path: Path) -> None:
+    pdf = PdfDocument(tmp_path / "scene.pdf")
+    svg = SvgDocument(tmp_path, "scene")
+    for doc in (pdf, svg):
+        with doc.page(60, 40) as c:
+            _scene(c)
+        doc.save()
+    subprocess.run(["pdftoppm", "-r", "150", "-gray", "-singlefile", "-png", str(tmp_path / "scene.pdf"),
+                    str(tmp_path / "from-pdf")], check=True)
+    subprocess.run(["rsvg-convert", "--dpi-x", "150", "--dpi-y", "150", "-b", "white", "-o",
+                    str(tmp_path / "from-svg.png"), str(tmp_path / "scene.svg")], check=True)
+    with Image.open(tmp_path / "from-pdf.png") as a, Image.open(tmp_path / "from-svg.png") as b:
+        a, b = a.convert("L"), b.convert("L")
+        size = (min(a.width, b.width), min(a.height, b.height))
+        a, b = a.crop((0, 0, *size)), b.crop((0, 0, *size))
+        differing = sum(1 for x, y in zip(a.tobytes(), b.tobytes()) if abs(x - y) > 96)
+        inked = sum(1 for x in a.tobytes() if x < 160)
+    assert inked > 0.1 * size[0] * size[1]
+    assert differing < 0.005 * size[0] * size[1]
