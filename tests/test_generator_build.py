@@ -115,6 +115,8 @@ def test_shop_pngs_have_the_exact_pixel_sizes(tmp_path: Path) -> None:
                 assert image.size == size
         assert _decode(tmp_path / name / f"{subset.pieces[0].name}.png") == [
             card_link(URL, GAME, subset.pieces[0].design)]
+        again = export_png(subset, profiles.profiles[name], tmp_path / f"{name}-again", backs=True)  # type: ignore[arg-type]
+        assert [p.read_bytes() for p in again] == [p.read_bytes() for p in files]
 
 
 def test_no_url_means_no_qr_codes(tmp_path: Path) -> None:
