@@ -211,3 +211,25 @@ def test_cli_unwritable_data_dir(tmp_path: Path, capsys: pytest.CaptureFixture[s
             assert "not writable" in capsys.readouterr().err
     finally:
         locked.chmod(0o700)
+
+
+def test_corrupt_store_is_reported_in_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "muster.sqlite3").write_bytes(b"not a database " * 200)
+    monkeypatch.setenv("MUSTER_DATA_DIR", str(tmp_path))
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    assert not at.exception
+    assert any("could not be read" in w.value and "fresh store" in w.value for w in at.warning)
+    kept = list(tmp_path.glob("muster.sqlite3.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_bytes().startswith(b"not a database")
+
+
+def test_server_helpers() -> None:
+    from companion import server
+
+    address = server.lan_ip()
+    assert address.count(".") == 3
+    assert server.companion_url(8501, "10.0.0.5") == "http://10.0.0.5:8501"
+    art = server.terminal_qr("http://10.0.0.5:8501")
+    assert len(art.splitlines()) > 10
+    command = server.streamlit_command(9000)
+    assert command[-1] != "" and "9000" in command and "0.0.0.0" in command
