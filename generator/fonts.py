@@ -45,10 +45,12 @@ def register_pdf(name: str) -> TTFont:
 
 @cache
 def face(name: str) -> Face:
+    """The font's family (with a generic fallback for viewers without DejaVu) and weight."""
     font = register_pdf(name)
     family = font.face.familyName.decode("utf-8")
     style = font.face.styleName.decode("utf-8").lower()
-    return Face(family, "bold" if "bold" in style else "normal")
+    generic = "serif" if "serif" in family.lower().replace("sans", "") else "sans-serif"
+    return Face(f"'{family}', {generic}", "bold" if "bold" in style else "normal")
 
 
 def width(s: str, name: str, size: float) -> float:
