@@ -136,8 +136,9 @@ def plan(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, p
     if any(j.fmt == "png" for j in jobs) and shutil.which("pdftoppm") is None:
         raise BuildError("PNG export needs pdftoppm (install poppler-utils), or leave png out of --format")
     if not jobs:
-        raise BuildError("nothing to build: SVG is made for sheet profiles and PNG for print-shop profiles "
-                         f"({', '.join(f'{n} ({p.kind})' for n, p in library.profiles.items())})")
+        papers = f"--paper {paper} keeps only sheet profiles on {paper} paper; " if paper else ""
+        raise BuildError(f"nothing to build: {papers}SVG is made for sheet profiles and PNG for print-shop "
+                         f"profiles ({', '.join(f'{n}: {p.kind}' for n, p in library.profiles.items())})")
     return jobs
 
 
