@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cards.layout import LAYOUTS_FILE, PROFILES_FILE, SheetProfile, SingleProfile, load_profiles
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
-from cards.problems import Problem
+from cards.problems import DataError, Problem
 from generator import deck, hexbattle_parts, reference, trackers
 from generator.canvas import Canvas, Document, PdfDocument, SvgDocument
 from generator.deck import PieceSet
@@ -169,7 +169,11 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMA
     writable(out)
     base = companion_url(url)
     ids = list(dict.fromkeys(job.game for job in jobs))
-    digests = {g: _inputs_hash(load_game(g, cards_root), base, backs) for g in ids}
+    loaded = {g: load_game(g, cards_root) for g in ids}
+    problems = layout_check(loaded)  # here, so a bad layout is reported before any worker starts
+    if problems:
+        raise DataError(problems)
+    digests = {g: _inputs_hash(loaded[g], base, backs) for g in ids}
     manifests = {g: _read_manifest(out / g) for g in ids}
     written: list[Path] = []
     todo: list[Job] = []

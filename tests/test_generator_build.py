@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from cards import load_game
+from cards import DataError, load_game
 from cards.layout import load_profiles
 from cards.load import CARDS_ROOT
 from generator import deck
@@ -213,3 +213,13 @@ def test_check_keeps_card_text_regions_inside_the_safe_zone(tmp_path: Path) -> N
     result = muster("check", "--cards", str(tmp_path))
     assert result.returncode == 2
     assert "[regions.text = [1.0, 50.0, 61.5, 20.0]] layout 'edge': region leaves the safe zone" in result.stderr
+
+
+def test_build_reports_a_bad_layout_as_a_data_problem(tmp_path: Path) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "medieval", root / "medieval")
+    toml = root / "medieval" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[layout]\n", '[layout]\nlayout = "tarot"\n'),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match="unknown layout 'tarot'"):
+        build_all(None, ["svg"], out=tmp_path / "out", cards_root=root)
