@@ -16,8 +16,8 @@ import importlib
 import os
 import re
 from collections.abc import Iterable
-from fractions import Fraction
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 

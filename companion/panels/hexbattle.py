@@ -7,7 +7,6 @@ the dice with `engine.hexbattle_combat`.
 from __future__ import annotations
 
 import base64
-import math
 import random
 from typing import Any
 
@@ -16,11 +15,10 @@ import streamlit as st
 from companion.render import private as render_private
 from engine.core import Refusal
 from engine.hexbattle_combat import close_combat, ranged_fire
-from generator.canvas import SvgDocument
-from generator.hexbattle_parts import board_geometry, draw_board, draw_tile_face, part_layout
+from generator.canvas import Box, SvgDocument
+from generator.hexbattle_parts import board_geometry, counter_piece, draw_board, draw_tile_face, part_layout
 
 FONT = "DejaVuSansCondensed-Bold"
-KIND_LETTER = {"infantry": "I", "cavalry": "C", "artillery": "A"}
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
 
@@ -40,19 +38,23 @@ def board_svg(data: Any, view: dict[str, Any]) -> str:
             col, row = (int(x) for x in hex_key.split(","))
             cx, cy = geo.centre(col, row)
             draw_tile_face(c, terrain[terrain_id], layout, cx, cy, icons=False)
-        size = geo.hex_h * 0.5
+        armies = {p["seat"]: p["army"] for p in view["players"]}
         for unit in view["units"]:
             if unit["col"] is None or unit["destroyed"]:
                 continue
             cx, cy = geo.centre(unit["col"], unit["row"])
-            colour = colours.get(unit["player"], "#444444")
-            angle = math.radians(-90 + 60 * unit["facing"])
-            c.line(cx, cy, cx + math.cos(angle) * geo.hex_h * 0.45, cy + math.sin(angle) * geo.hex_h * 0.45,
-                   stroke=colour, width=geo.hex_h * 0.08)
-            c.rect(cx - size / 2, cy - size / 2, size, size, fill="#777777" if unit["broken"] else colour,
-                   stroke="#ffffff", width=size * 0.06, radius=size * 0.12)
-            c.text(cx, cy + size * 0.12, f"{KIND_LETTER.get(unit['kind'], '?')}{unit['strength']}", font=FONT,
-                   size=size * 1.3, fill="#ffffff", anchor="middle")
+            piece = counter_piece(data, armies[unit["player"]], unit["type"])
+            scale = geo.hex_h * 0.62 / piece.height
+            with c.group(cx, cy, rotate=60 * unit["facing"], scale=scale):
+                with c.group(-piece.width / 2, -piece.height / 2, clip=Box(0, 0, piece.width, piece.height)):
+                    piece.front(c, 0.0)
+            # The printed counter shows full strength; the badge is the strength marker beside it.
+            badge = geo.hex_h * 0.16
+            bx, by = cx + geo.hex_h * 0.3, cy + geo.hex_h * 0.27
+            c.circle(bx, by, badge, fill="#777777" if unit["broken"] else colours.get(unit["player"], "#444444"),
+                     stroke="#ffffff", width=badge * 0.15)
+            c.text(bx, by + badge * 0.45, str(unit["strength"]), font=FONT, size=badge * 3.4, fill="#ffffff",
+                   anchor="middle")
     return doc.strings()[0]
 
 
@@ -68,7 +70,7 @@ def render(ctx: Any) -> None:
     svg = board_svg(data, view)
     st.markdown(f'<img alt="board" style="width:100%;height:auto" src="data:image/svg+xml;base64,'
                 f'{base64.b64encode(svg.encode()).decode()}"/>', unsafe_allow_html=True)
-    st.caption("Counters: I/C/A = infantry, cavalry, artillery, then strength; the line shows facing; grey = broken.")
+    st.caption("Each counter is turned the way its unit faces; the badge is its strength now (grey: broken).")
     _last_combat(ctx, view)
     if view["result"]:
         st.caption(f"How the battle ended: {view['result']}")

@@ -14,8 +14,8 @@ from typing import Any
 import streamlit as st
 
 from companion import lookup
-from companion.render import private as render_private
 from companion.panels.common import card_names, named, scan_card
+from companion.render import private as render_private
 
 PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "scout": "Scout burns", "over": "Game over"}
 
