@@ -90,6 +90,9 @@ class TurnEffects:
                 "cannon_blast": dict(self.cannon), "rout": self.rout}
 
 
+Reach = tuple[dict[tuple[Hex, int], int], set[Hex], tuple[Action, ...]]
+
+
 class HexbattleGame(Game["HexbattleState"]):
     """Rules and tables of Hexbattle, with the board geometry worked out once."""
 
@@ -122,6 +125,71 @@ class HexbattleGame(Game["HexbattleState"]):
                     units.append((uid, t.id))
             self.roster.append(units)
         self.unit_index = {uid: (p, t) for p, units in enumerate(self.roster) for uid, t in units}
+        self.row_of: dict[Hex, int] = {h: to_offset(h)[1] for h in self.board}
+        self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
+        self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
+        self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
+        # Actions are immutable values, so each distinct one is built once and handed out by every
+        # state of this game: building them was most of the cost of `legal_actions`.
+        self._actions: dict[tuple[Any, ...], Action] = {}
+        self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+
+    def plain_action(self, kind: str, player: int) -> Action:
+        """An action without arguments (end_turn, concede, draws, quick_start)."""
+        key = (kind, player)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action(kind, player, {})
+        return action
+
+    def hex_action(self, kind: str, player: int, h: Hex) -> Action:
+        """A place_tile action."""
+        key = (kind, player, h)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action(kind, player, {"hex": self.ids[h]})
+        return action
+
+    def deploy_action(self, player: int, uid: str, h: Hex) -> Action:
+        key = ("deploy", uid, h)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action("deploy", player, {"unit": uid, "hex": self.ids[h]})
+        return action
+
+    def move_action(self, player: int, uid: str, h: Hex, facing: int) -> Action:
+        key = ("move", uid, h, facing)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action("move", player, {"unit": uid, "to": self.ids[h], "facing": facing})
+        return action
+
+    def attack_action(self, player: int, uid: str, target: str, mode: str) -> Action:
+        key = ("attack", uid, target, mode)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action("attack", player, {"unit": uid, "target": target, "mode": mode})
+        return action
+
+    def orders(self, unit: Unit) -> tuple[Action, ...]:
+        """The paid pivot, formation and repair actions of a unit, in `legal_actions` order."""
+        unit_type = self.unit_types[unit.type]
+        formation = unit.formation if unit_type.uses_formations and unit.strength > 0 else None
+        damaged = unit.strength < unit_type.strength
+        key = ("orders", unit.id, unit.facing, formation, damaged)
+        actions = self._orders.get(key)
+        if actions is None:
+            uid, p = unit.id, unit.player
+            out = []
+            if unit_type.can_pivot:
+                out.extend(Action("pivot", p, {"unit": uid, "facing": f}) for f in range(6) if f != unit.facing)
+            if formation is not None:
+                out.extend(Action("formation", p, {"unit": uid, "formation": fid})
+                           for fid in self.formations if fid != formation)
+            if damaged:
+                out.append(Action("repair", p, {"unit": uid}))
+            actions = self._orders[key] = tuple(out)
+        return actions
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -212,14 +280,16 @@ class HexbattleState(State):
         self.events: list[dict[str, Any]] = []
         self.units: dict[str, Unit] = {}
         self.at: dict[Hex, str] = {}
-        # Move options by (unit, hex, facing, points), each with the hexes its search looked at;
-        # an entry is dropped when a unit or tile changes one of those hexes.
-        self._reach_cache: dict[tuple[str, Hex, int, int], tuple[dict[tuple[Hex, int], int], set[Hex]]] = {}
+        # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
+        # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
+        self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
                 self.units[uid] = Unit(uid, p, t, unit_type.strength, facing=game.home_facing[p],
                                        formation=rules.start_formation if unit_type.uses_formations else None)
+        # Each army's units in roster order, so `alive` need not scan both armies.
+        self._army: list[list[Unit]] = [[u for u in self.units.values() if u.player == p] for p in (0, 1)]
         self.terrain: dict[Hex, str] = {}
         for row in game.home_hexes:
             for h in row:
@@ -290,7 +360,7 @@ class HexbattleState(State):
 
     def _forget_paths(self, changed: set[Hex | None]) -> None:
         """Drop the cached move options whose search looked at a hex that has just changed."""
-        stale = [key for key, (_, looked) in self._reach_cache.items() if not looked.isdisjoint(changed)]
+        stale = [key for key, (_, looked, _) in self._reach_cache.items() if not looked.isdisjoint(changed)]
         for key in stale:
             del self._reach_cache[key]
 
@@ -354,7 +424,7 @@ class HexbattleState(State):
         return unit.strength == 0
 
     def alive(self, player: int) -> list[Unit]:
-        return [u for u in self.units.values() if u.player == player and u.on_board]
+        return [u for u in self._army[player] if u.hex is not None and not u.destroyed]
 
     def unit_at(self, h: Hex) -> Unit | None:
         uid = self.at.get(h)
@@ -379,14 +449,19 @@ class HexbattleState(State):
 
     def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
         """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R10)."""
+        reach = self._reach(unit)
+        return {} if reach is None else reach[0]
+
+    def _reach(self, unit: Unit) -> Reach | None:
+        """The unit's cached move search (worked out now if need be), or None if it cannot move."""
         rules = self.game.rules
         mp = self.movement_points(unit)
         if unit.hex is None or mp <= 0:
-            return {}
+            return None
         key = (unit.id, unit.hex, unit.facing, mp)
         cached = self._reach_cache.get(key)
         if cached is not None:
-            return cached[0]
+            return cached
         can_reverse = self.unit_type(unit).can_reverse
         infantry_ok = self.unit_type(unit).enters_infantry_only_terrain
         turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
@@ -422,8 +497,10 @@ class HexbattleState(State):
                     best[(nh, nf)] = nc
                     heapq.heappush(heap, (nc, nh, nf))
         del best[start]
-        self._reach_cache[key] = (best, looked)
-        return best
+        move, uid, p = self.game.move_action, unit.id, unit.player
+        entry = (best, looked, tuple(move(p, uid, h, f) for h, f in best))
+        self._reach_cache[key] = entry
+        return entry
 
     def fire_all_round(self, unit: Unit) -> bool:
         if not self.unit_type(unit).uses_formations:
@@ -452,57 +529,81 @@ class HexbattleState(State):
         return unit.strength if formation.full_volley else min(unit.strength, formation.fire_dice)
 
     def _blocks(self, h: Hex, guns_over_units: bool) -> bool:
-        t = self.terrain_at(h)
+        t = self.terrain.get(h)
         if t is None:
             return h in self.game.board
-        if t.blocks_los:
+        if t in self.game.blocks_los:
             return True
         return h in self.at and not guns_over_units
 
+    def _guns_over_units(self, a: Hex) -> bool:
+        """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
+        shooter = self.unit_at(a)
+        return (shooter is not None and self.unit_type(shooter).kind == "artillery"
+                and self.terrain_at(a).guns_see_over_units)
+
     def sight(self, a: Hex, b: Hex) -> Sight:
         """Line of sight from the unit on `a` to `b` (R12, R13)."""
-        shooter = self.unit_at(a)
-        guns_over_units = False
-        if shooter is not None and self.unit_type(shooter).kind == "artillery":
-            guns_over_units = self.terrain_at(a).guns_see_over_units
+        return self._sight(a, b, self._guns_over_units(a))
+
+    def _sight(self, a: Hex, b: Hex, guns_over_units: bool) -> Sight:
+        blocks = self._blocks
         contested: list[str] = []
         for step in sight_line(a, b):
             if len(step) == 1:
-                if self._blocks(step[0], guns_over_units):
+                if blocks(step[0], guns_over_units):
                     return Sight(True, hex_id(step[0]))
             else:
-                contested.extend(hex_id(h) for h in step if self._blocks(h, guns_over_units))
+                contested.extend(hex_id(h) for h in step if blocks(h, guns_over_units))
         return Sight(False, None, tuple(contested))
 
     def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
         """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
-        unit_type = self.unit_type(unit)
-        if unit_type.range <= 0 or not unit.on_board or self.is_broken(unit) or self.terrain_at(unit.hex).no_combat:
-            return []
-        out = []
-        q, r = unit.hex  # type: ignore[misc]
+        unit_type = self.game.unit_types[unit.type]
         reach = unit_type.range
+        here = unit.hex
+        if reach <= 0 or here is None or unit.destroyed or unit.strength == 0:
+            return []
+        terrain, no_combat = self.terrain, self.game.no_combat
+        if terrain[here] in no_combat:
+            return []
+        # The facings `fire_facing` would try, worked out once for all enemies.
+        facings: tuple[int, ...] = ()
+        if not self.fire_all_round(unit):
+            f = unit.facing
+            facings = tuple(g for steps in range(unit_type.fire_turn_steps + 1)
+                            for g in ((f + steps) % 6, (f - steps) % 6))
+        guns_over_units = self._guns_over_units(here)
+        out = []
+        q, r = here
         for enemy in self.alive(1 - unit.player) if enemies is None else enemies:
-            dq, dr = enemy.hex[0] - q, enemy.hex[1] - r  # type: ignore[index]
-            if abs(dq) + abs(dr) + abs(dq + dr) > 2 * reach or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
+            there = enemy.hex
+            dq, dr = there[0] - q, there[1] - r  # type: ignore[index]
+            if abs(dq) + abs(dr) + abs(dq + dr) > 2 * reach or terrain[there] in no_combat:  # type: ignore[index]
                 continue
-            if self.fire_facing(unit, enemy.hex) is None:  # type: ignore[arg-type]
+            if facings and not any(in_arc(here, f, there) for f in facings):  # type: ignore[arg-type]
                 continue
-            if not self.sight(unit.hex, enemy.hex).blocked:  # type: ignore[arg-type]
+            if not self._sight(here, there, guns_over_units).blocked:  # type: ignore[arg-type]
                 out.append(enemy)
         return out
 
     def melee_target(self, unit: Unit) -> Unit | None:
         """The enemy in the unit's front hex, if the unit may charge it (R17)."""
-        unit_type = self.unit_type(unit)
-        if not unit_type.can_melee or self.is_broken(unit) or not unit.on_board:
+        game = self.game
+        unit_type = game.unit_types[unit.type]
+        here = unit.hex
+        if not unit_type.can_melee or unit.strength == 0 or here is None or unit.destroyed:
             return None
-        if unit_type.uses_formations and not self.game.formations[unit.formation].can_charge:
+        if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
             return None
-        if self.terrain_at(unit.hex).no_combat:
+        terrain, no_combat = self.terrain, game.no_combat
+        if terrain[here] in no_combat:
             return None
-        enemy = self.unit_at(neighbour(unit.hex, unit.facing))  # type: ignore[arg-type]
-        if enemy is None or enemy.player == unit.player or self.terrain_at(enemy.hex).no_combat:  # type: ignore[arg-type]
+        uid = self.at.get(game.around[here][unit.facing])
+        if uid is None:
+            return None
+        enemy = self.units[uid]
+        if enemy.player == unit.player or terrain[enemy.hex] in no_combat:  # type: ignore[index]
             return None
         return enemy
 
@@ -523,33 +624,35 @@ class HexbattleState(State):
             return []
         if player is None:
             player = self.current
-        concede = Action("concede", player, {})
+        game = self.game
         if player != self.current:
-            return [concede] if player in (0, 1) else []
+            return [game.plain_action("concede", player)] if player in (0, 1) else []
+        concede = game.plain_action("concede", player)
         out: list[Action] = []
         if self.phase == "deploy":
             mine = self._undeployed(player)
-            hexes = [h for h in self.game.home_hexes[player] if self._deploy_hex_ok(h)]
+            hexes = [h for h in game.home_hexes[player] if self._deploy_hex_ok(h)]
             for uid in mine:
                 for h in hexes:
-                    out.append(Action("deploy", player, {"unit": uid, "hex": hex_id(h)}))
-            out.append(Action("quick_start", player, {}))
+                    out.append(game.deploy_action(player, uid, h))
+            out.append(game.plain_action("quick_start", player))
             out.append(concede)
             return out
         if self.pending_tile is not None:
-            out = [Action("place_tile", player, {"hex": hex_id(h)}) for h in self.undiscovered_edge()]
+            out = [game.hex_action("place_tile", player, h) for h in self.undiscovered_edge()]
             out.append(concede)
             return out
         enemies = self.alive(1 - player)
         for unit in self.alive(player):
             self._unit_actions(unit, enemies, out)
         if self.actions_left > 0:
-            if self.tile_deck and len(self.terrain) < len(self.game.board):
-                out.append(Action("draw_terrain", player, {}))
+            if self.tile_deck and len(self.terrain) < len(game.board):
+                out.append(game.plain_action("draw_terrain", player))
             if self._can_draw_bonus():
-                out.append(Action("draw_bonus", player, {}))
-        self._card_actions(player, out)
-        out.append(Action("end_turn", player, {}))
+                out.append(game.plain_action("draw_bonus", player))
+        if self.hands[player]:
+            self._card_actions(player, out)
+        out.append(game.plain_action("end_turn", player))
         out.append(concede)
         return out
 
@@ -561,32 +664,24 @@ class HexbattleState(State):
     def _unit_actions(self, unit: Unit, enemies: list[Unit], out: list[Action]) -> None:
         p = unit.player
         uid = unit.id
-        if uid == self.last_unit and uid != self.double_time_ready:
+        last, ready = self.last_unit, self.double_time_ready
+        if uid == last and uid != ready:
             return
         paid = self.actions_left > 0
-        unit_type = self.unit_type(unit)
-        if uid != self.last_unit:
+        game = self.game
+        if uid != last:
             if paid or self.effects.free_moves:
-                ids = self.game.ids
-                for (h, f) in self.reachable(unit):
-                    out.append(Action("move", p, {"unit": uid, "to": ids[h], "facing": f}))
+                reach = self._reach(unit)
+                if reach is not None:
+                    out.extend(reach[2])
             if paid:
-                if unit_type.can_pivot:
-                    for f in range(6):
-                        if f != unit.facing:
-                            out.append(Action("pivot", p, {"unit": uid, "facing": f}))
-                if unit_type.uses_formations and not self.is_broken(unit):
-                    for fid in self.game.formations:
-                        if fid != unit.formation:
-                            out.append(Action("formation", p, {"unit": uid, "formation": fid}))
-                if unit.strength < unit_type.strength:
-                    out.append(Action("repair", p, {"unit": uid}))
-        if paid or uid in self.effects.barrage or uid == self.double_time_ready:
+                out.extend(game.orders(unit))
+        if paid or uid in self.effects.barrage or uid == ready:
             target = self.melee_target(unit)
             if target is not None:
-                out.append(Action("attack", p, {"unit": uid, "target": target.id, "mode": "melee"}))
+                out.append(game.attack_action(p, uid, target.id, "melee"))
             for enemy in self.fire_targets(unit, enemies):
-                out.append(Action("attack", p, {"unit": uid, "target": enemy.id, "mode": "fire"}))
+                out.append(game.attack_action(p, uid, enemy.id, "fire"))
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
         cards = self.game.cards
@@ -1206,13 +1301,17 @@ class HexbattleState(State):
 
     def _check_victory(self) -> None:
         order = (self.current, 1 - self.current)
+        alive = [self.alive(0), self.alive(1)]
         for p in order:
-            if not self.alive(1 - p):
+            if not alive[1 - p]:
                 self._finish(p, "annihilation")
                 return
+        game = self.game
+        infantry, row_of = game.infantry_types, game.row_of
         for p in order:
-            for unit in self.alive(p):
-                if self.unit_type(unit).kind == "infantry" and to_offset(unit.hex)[1] == self.game.goal_row[p]:  # type: ignore[arg-type]
+            goal = game.goal_row[p]
+            for unit in alive[p]:
+                if unit.type in infantry and row_of[unit.hex] == goal:  # type: ignore[index]
                     self._finish(p, "breakthrough")
                     return
 
