@@ -7,12 +7,15 @@ the dice with `engine.hexbattle_combat`.
 from __future__ import annotations
 
 import base64
+import json
 import random
+from functools import lru_cache
 from typing import Any
 
 import streamlit as st
 
 from companion.render import private as render_private
+from companion.tables import catalogue
 from engine.core import Refusal
 from engine.hexbattle_combat import close_combat, ranged_fire
 from generator.canvas import Box, SvgDocument
@@ -58,6 +61,21 @@ def board_svg(data: Any, view: dict[str, Any]) -> str:
     return doc.strings()[0]
 
 
+def _board_key(view: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a view the board drawing depends on (the same for every seat and spectator)."""
+    return {"map": view["map"], "players": [{"seat": p["seat"], "army": p["army"], "colour_hex": p["colour_hex"]}
+                                            for p in view["players"]],
+            "units": [{k: u[k] for k in ("col", "row", "destroyed", "player", "type", "facing", "broken", "strength")}
+                      for u in view["units"]]}
+
+
+@lru_cache(maxsize=64)
+def _board_image(key: str) -> str:
+    """The board as base64 SVG, drawn once per position: every phone at the table redraws the same board."""
+    data = catalogue()["hexbattle"].data
+    return base64.b64encode(board_svg(data, json.loads(key)).encode()).decode()
+
+
 def render(ctx: Any) -> None:
     view = ctx.view()
     data = ctx.data
@@ -67,9 +85,8 @@ def render(ctx: Any) -> None:
     if view.get("last_unit"):
         last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
         st.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
-    svg = board_svg(data, view)
     st.markdown(f'<img alt="board" style="width:100%;height:auto" src="data:image/svg+xml;base64,'
-                f'{base64.b64encode(svg.encode()).decode()}"/>', unsafe_allow_html=True)
+                f'{_board_image(json.dumps(_board_key(view), sort_keys=True))}"/>', unsafe_allow_html=True)
     st.caption("Each counter is turned the way its unit faces; the badge is its strength now (grey: broken).")
     _last_combat(ctx, view)
     if view["result"]:
