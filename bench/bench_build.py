@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.build import build_all  # noqa: E402
+from generator.build import build_all
 
 URL = "http://192.168.1.20:8501"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_build import main  # noqa: E402
+from bench_build import main
 
-from cards.layout import SingleProfile, load_profiles  # noqa: E402
+from cards.layout import SingleProfile, load_profiles
 
 if __name__ == "__main__":
     shops = [n for n, p in load_profiles().profiles.items() if isinstance(p, SingleProfile)]

@@ -14,16 +14,27 @@ import os
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from cards.layout import LAYOUTS_FILE, PROFILES_FILE, SheetProfile, SingleProfile, load_profiles
+from cards.layout import (
+    LAYOUTS_FILE,
+    PROFILES_FILE,
+    SheetProfile,
+    SingleProfile,
+    load_profiles,
+)
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem

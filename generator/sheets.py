@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from cards.layout import CutMarks, SheetProfile, SingleProfile
 from pathlib import Path
 
+from cards.layout import CutMarks, SheetProfile, SingleProfile
 from generator.canvas import Box, Canvas, Document, SvgDocument
 
 Draw = Callable[[Canvas, float], None]
@@ -177,7 +176,6 @@ def piece_svg(piece: Piece, back: bool = False) -> str:
     """One side of a piece as an SVG string at its trim size (e.g. a hexbattle counter for the board view)."""
     side = piece.back if back and piece.back is not None else piece.front
     doc = SvgDocument(Path("."), piece.name)
-    with doc.page(piece.width, piece.height) as c:
-        with c.group(clip=Box(0, 0, piece.width, piece.height)):
-            side(c, 0.0)
+    with doc.page(piece.width, piece.height) as c, c.group(clip=Box(0, 0, piece.width, piece.height)):
+        side(c, 0.0)
     return doc.strings()[0]

@@ -13,7 +13,14 @@ from PIL import Image
 from cards import load_all
 from cards.layout import DataError, GameLayout, load_profiles, resolve
 from generator import deck, fonts
-from generator.canvas import Box, Canvas, PdfDocument, RecordingCanvas, RecordingDocument, SvgDocument
+from generator.canvas import (
+    Box,
+    Canvas,
+    PdfDocument,
+    RecordingCanvas,
+    RecordingDocument,
+    SvgDocument,
+)
 from generator.qr import QUIET, draw_qr, matrix, modules
 from generator.sheets import Piece, draw_sheets, draw_singles, grid, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
