@@ -292,10 +292,11 @@ def summary(files: Sequence[Path]) -> list[str]:
 
 
 def _inputs_hash(game: GameData, url: str | None, backs: bool) -> str:
-    """Everything a game's printables depend on: its data, the schema, layouts, profiles, generator code."""
+    """Everything a game's printables depend on: its data, the loader and its schema, layouts, profiles, generator code."""
     digest = hashlib.sha256()
     files = sorted(p for p in game.folder.rglob("*") if p.is_file())
-    files += [CARDS_ROOT / "schemas" / f"{game.id}.py", LAYOUTS_FILE, PROFILES_FILE]
+    files += [CARDS_ROOT / "schemas" / f"{game.id}.py", CARDS_ROOT / "load.py", CARDS_ROOT / "layout.py",
+              LAYOUTS_FILE, PROFILES_FILE]
     files += sorted(GENERATOR_DIR.rglob("*.py")) + sorted((GENERATOR_DIR / "fonts").glob("*"))
     for path in files:
         digest.update(str(path.name).encode())
