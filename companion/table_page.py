@@ -126,6 +126,10 @@ def render(service: Tables, code: str, token: str | None) -> None:
             panel(ctx)
         except Refusal as err:
             st.error(str(err))
+        except Exception as err:  # a panel out of step with its engine must not cost the table its game
+            st.error(f"This game's panel could not be drawn ({type(err).__name__}: {err}); "
+                     "the plain view and moves follow.")
+            _generic_view(ctx)
     else:
         _generic_view(ctx)
     ctx.moves()

@@ -9,7 +9,7 @@ import streamlit as st
 
 from companion.panels.common import card_names, named
 from companion.render import private as render_private
-from engine.medieval import expected_outcomes
+from engine.medieval import MedievalState, expected_outcomes
 
 OUTCOMES = {"won": "won", "unopposed": "won unopposed", "deadlock": "deadlock (both lose their cards)",
             "empty": "empty"}
@@ -52,6 +52,7 @@ def render(ctx: Any) -> None:
         _advice(ctx, me)
     ctx.moves()
     _last_battle(ctx, view, names, decks)
+    resolver(ctx.game, names)
 
 
 def _advice(ctx: Any, me: int) -> None:
@@ -83,3 +84,95 @@ def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: l
                          f"{OUTCOMES.get(column['outcome'], column['outcome'])}{ties}")
         st.markdown("\n".join(lines))
         st.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
+
+
+PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)", "beside": "Event beside the field",
+          "hand": "in my hand (for advice)"}
+
+
+def resolver(game: Any, names: dict[str, str]) -> None:
+    """A battle of printed cards: tap each card where it lies; the engine totals the columns and advises.
+
+    The taps build an engine position (`MedievalState`): opening cards count with their Events,
+    reenforcements are laid inert, Events beside the field act on every column; `totals()`
+    and `expected_outcomes()` then do all the rules.
+    """
+    with st.expander("Battle resolver (printed cards)"):
+        layout: dict[str, list[list[Any]]] = st.session_state.setdefault("resolver", _empty(game))
+        side = st.segmented_control("Side", [0, 1], format_func=lambda p: ["Me", "Opponent"][p],
+                                    key="resolver-side", default=0) or 0
+        place = st.segmented_control("Where", list(PLACES), format_func=PLACES.get, key="resolver-place",
+                                     default="opening") or "opening"
+        column = 0
+        if place in ("opening", "reenforcement"):
+            column = st.segmented_control("Column", range(game.columns), format_func=lambda c: game.column_names[c],
+                                          key="resolver-col", default=0) or 0
+        design_names = {card.design.id: card.name for card in game.cards}
+        st.pills("Tap a card to add it", list(design_names), format_func=design_names.get, key="resolver-pick",
+                 on_change=_tap, args=(game, side, place, column))
+        st.button("Clear the battle", key="resolver-clear", width="stretch",
+                  on_click=lambda: st.session_state.update({"resolver": _empty(game)}))
+        state = _position(game, layout)
+        totals = state.totals()
+        lines = []
+        for c in range(game.columns):
+            cells = []
+            for p in (0, 1):
+                cards = ", ".join(names.get(game.ids[i], game.ids[i]) + ("" if active else " (face down)")
+                                  for i, active in state.table[c][p]) or "—"
+                cells.append((cards, "—" if totals[p][c] is None else str(totals[p][c])))
+            lines.append(f"- **{game.column_names[c].capitalize()}**: {cells[0][0]} **{cells[0][1]}** vs "
+                         f"**{cells[1][1]}** {cells[1][0]}" + _verdict(totals[0][c], totals[1][c], game))
+        beside = [names.get(game.ids[i]) for p in (0, 1) for i in state.beside[p]]
+        st.markdown("Me vs opponent:\n" + "\n".join(lines) + (f"\n\nBeside: {', '.join(beside)}" if beside else ""))
+        st.caption("When the battle ends, each column's winning cards go to their owner's Survivors and the "
+                   "losing cards to the Graveyard.")
+        if state.hands[0]:
+            best = expected_outcomes(state, 0)[0]
+            st.success(f"Best placement for your hand: {state.label(best.action)} "
+                       f"(expected columns won {best.expected_columns:.1f})")
+
+
+def _verdict(mine: int | None, theirs: int | None, game: Any) -> str:
+    if mine is None or theirs is None:
+        return ""
+    if mine == theirs:
+        return f" — tied: each side adds {game.tie_cards} card(s) from its deck, tap them in as reenforcements"
+    return " — I win" if mine > theirs else " — they win"
+
+
+def _empty(game: Any) -> dict[str, list[list[Any]]]:
+    return {"table": [[[], []] for _ in range(game.columns)], "beside": [[], []], "hand": [[], []]}
+
+
+def _tap(game: Any, side: int, place: str, column: int) -> None:
+    """Add the next unused copy of the tapped design to the chosen place (each side has its own deck)."""
+    design = st.session_state.get("resolver-pick")
+    st.session_state["resolver-pick"] = None
+    if not design:
+        return
+    layout = st.session_state.setdefault("resolver", _empty(game))
+    used = {i for col in layout["table"] for i, _ in col[side]} | set(layout["beside"][side]) | set(layout["hand"][side])
+    card = next((i for i, c in enumerate(game.cards) if c.design.id == design and i not in used), None)
+    if card is None:
+        return
+    if place == "beside":
+        layout["beside"][side].append(card)
+    elif place == "hand":
+        layout["hand"][side].append(card)
+    else:
+        layout["table"][column][side].append((card, place == "opening"))
+
+
+def _position(game: Any, layout: dict[str, list[list[Any]]]) -> MedievalState:
+    """The engine position the taps describe; unseen cards stand in for the decks (the advice needs their make-up)."""
+    state = MedievalState(game)
+    state.table = [[list(map(tuple, side)) for side in col] for col in layout["table"]]
+    state.beside = [list(b) for b in layout["beside"]]
+    state.hands = [list(h[: game.reenforcements]) for h in layout["hand"]]
+    for p in (0, 1):
+        seen = {i for col in state.table for i, _ in col[p]} | set(state.beside[p]) | set(state.hands[p])
+        state.decks[p] = [i for i in range(len(game.ids)) if i not in seen]
+    if state.hands[0]:
+        state.hands[1] = state.decks[1][: game.reenforcements]
+    return state
