@@ -25,24 +25,31 @@ FONT = "DejaVuSansCondensed-Bold"
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
 
-def board_svg(data: Any, view: dict[str, Any]) -> str:
-    """The map as SVG: the printed board, every revealed terrain tile, and each unit as a counter facing its way."""
+def ground_svg(data: Any, terrain_map: dict[str, str]) -> str:
+    """The map's ground as SVG: the printed board and every revealed terrain tile (changes only when a tile is laid)."""
     geo = board_geometry(data)
     layout = part_layout(data, "tile_layout")
     terrain = data.by_id("terrain")
     start = data.rules.start_terrain
-    doc = SvgDocument(folder=None, stem="board")  # type: ignore[arg-type]  # strings() only; nothing is saved
-    colours = {p["seat"]: p["colour_hex"] for p in view["players"]}
+    doc = SvgDocument(folder=None, stem="ground")  # type: ignore[arg-type]  # strings() only; nothing is saved
     with doc.page(geo.width, geo.height) as c:
         draw_board(c, data)
-        for hex_key, terrain_id in view["map"]["terrain"].items():
+        for hex_key, terrain_id in terrain_map.items():
             if terrain_id == start or terrain_id not in terrain:
                 continue
             col, row = (int(x) for x in hex_key.split(","))
-            cx, cy = geo.centre(col, row)
-            draw_tile_face(c, terrain[terrain_id], layout, cx, cy, icons=False)
-        armies = {p["seat"]: p["army"] for p in view["players"]}
-        for unit in view["units"]:
+            draw_tile_face(c, terrain[terrain_id], layout, *geo.centre(col, row), icons=False)
+    return doc.strings()[0]
+
+
+def units_svg(data: Any, players: list[dict[str, Any]], units: list[dict[str, Any]]) -> str:
+    """The units as SVG over the same viewBox: the generator's counters turned to their facing, with a strength badge."""
+    geo = board_geometry(data)
+    doc = SvgDocument(folder=None, stem="units")  # type: ignore[arg-type]
+    colours = {p["seat"]: p["colour_hex"] for p in players}
+    armies = {p["seat"]: p["army"] for p in players}
+    with doc.page(geo.width, geo.height) as c:
+        for unit in units:
             if unit["col"] is None or unit["destroyed"]:
                 continue
             cx, cy = geo.centre(unit["col"], unit["row"])
@@ -61,19 +68,29 @@ def board_svg(data: Any, view: dict[str, Any]) -> str:
     return doc.strings()[0]
 
 
-def _board_key(view: dict[str, Any]) -> dict[str, Any]:
-    """The parts of a view the board drawing depends on (the same for every seat and spectator)."""
-    return {"map": view["map"], "players": [{"seat": p["seat"], "army": p["army"], "colour_hex": p["colour_hex"]}
-                                            for p in view["players"]],
+@lru_cache(maxsize=64)
+def _layer(kind: str, key: str) -> str:
+    """One board layer as base64 SVG, drawn once per position and shared by every phone at the table."""
+    data = catalogue()["hexbattle"].data
+    parts = json.loads(key)
+    svg = ground_svg(data, parts["map"]) if kind == "ground" else units_svg(data, parts["players"], parts["units"])
+    return base64.b64encode(svg.encode()).decode()
+
+
+def board_html(view: dict[str, Any]) -> str:
+    """The board for a phone: the ground image with the units image laid exactly over it."""
+    ground = _layer("ground", json.dumps({"map": view["map"]["terrain"]}, sort_keys=True))
+    units = _layer("units", json.dumps(_units_key(view), sort_keys=True))
+    return (f'<div style="position:relative;width:100%">'
+            f'<img alt="board" style="width:100%;height:auto;display:block" src="data:image/svg+xml;base64,{ground}"/>'
+            f'<img alt="units" style="position:absolute;left:0;top:0;width:100%;height:auto" '
+            f'src="data:image/svg+xml;base64,{units}"/></div>')
+
+
+def _units_key(view: dict[str, Any]) -> dict[str, Any]:
+    return {"players": [{"seat": p["seat"], "army": p["army"], "colour_hex": p["colour_hex"]} for p in view["players"]],
             "units": [{k: u[k] for k in ("col", "row", "destroyed", "player", "type", "facing", "broken", "strength")}
                       for u in view["units"]]}
-
-
-@lru_cache(maxsize=64)
-def _board_image(key: str) -> str:
-    """The board as base64 SVG, drawn once per position: every phone at the table redraws the same board."""
-    data = catalogue()["hexbattle"].data
-    return base64.b64encode(board_svg(data, json.loads(key)).encode()).decode()
 
 
 def render(ctx: Any) -> None:
@@ -85,8 +102,7 @@ def render(ctx: Any) -> None:
     if view.get("last_unit"):
         last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
         st.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
-    st.markdown(f'<img alt="board" style="width:100%;height:auto" src="data:image/svg+xml;base64,'
-                f'{_board_image(json.dumps(_board_key(view), sort_keys=True))}"/>', unsafe_allow_html=True)
+    st.markdown(board_html(view), unsafe_allow_html=True)
     st.caption("Each counter is turned the way its unit faces; the badge is its strength now (grey: broken).")
     _last_combat(ctx, view)
     if view["result"]:
