@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations, product, repeat
+from functools import cache
+from itertools import chain, combinations, product, repeat
 from typing import Any, NamedTuple, Protocol
 
 from cards.load import GameData
@@ -320,13 +321,8 @@ class WarfareState(State):
             out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
             out.append(("allow", None))
         elif step == UNITS:
-            by_type: dict[str, list[int]] = {}
-            for c in hand:
-                if types[c] in g.unit_types:
-                    by_type.setdefault(types[c], []).append(c)
-            for group in by_type.values():
-                for size in range(1, len(group) + 1):
-                    out.extend(zip(repeat("units"), combinations(group, size)))
+            for group in self._unit_groups():
+                out.extend(("units", tuple(map(group.__getitem__, combo))) for combo in _nonempty(len(group)))
         elif step == COUNTER:
             for c in hand:
                 allowed = g.counters.get(types[c])
@@ -334,13 +330,14 @@ class WarfareState(State):
                     out.extend(("counter", (c, u)) for u in self.units if types[u] in allowed)
             out.append(("stand", None))
         elif step == SUPPORT:
-            out = list(zip(repeat("support"), self._support_choices()))
+            out = [("support", tuple(chain.from_iterable(parts))) for parts in product(*(
+                [tuple(map(cards.__getitem__, combo)) for combo in combos] for cards, combos in self._support_pools()))]
         elif step == MORALE:
             out = [("morale", c) for c in hand if types[c] in g.morale_types]
             out.append(("take", None))
         elif step == EXCHANGE:
-            for size in range(min(g.rules.maneuver_max_exchange, len(hand)) + 1):
-                out.extend(zip(repeat("exchange"), combinations(hand, size)))
+            out = [("exchange", tuple(map(hand.__getitem__, combo)))
+                   for combo in _subsets(len(hand), g.rules.maneuver_max_exchange)]
         elif step == DISCARD:
             out = list(zip(repeat("discard"), hand))
         return out
@@ -350,16 +347,156 @@ class WarfareState(State):
 
         It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())`
         followed by `apply(action, rng)`, without building, verifying or translating actions.
+        `rng.choice` only reads the length of what it is given, so each step picks from a cheap
+        stand-in listed in the order of `_moves` (or, for attacks and support, from a count),
+        and carries the move out as `_do` would, inline (tests/test_warfare_random.py holds
+        the two to the same games).
         """
+        g = self.game
+        rules = g.rules
         left = -1 if max_moves is None else max_moves
-        moves, do, choice = self._moves, self._do, rng.choice
-        while self.step != OVER and left != 0:
-            kind, payload = choice(moves())
-            do(kind, payload, rng)
+        choice, draw, hands, discard = rng.choice, self._draw, self.hands, self.discard
+        plain, harass, unit_cards = g.deploy_plain, g.deploy_harass, g.unit_cards
+        ids, forces, types, counters = g.ids, g.forces, g.types, g.counters
+        blunders, morales = g.blunder_types, g.morale_types
+        most, action_limit = rules.maneuver_max_exchange, rules.action_limit
+        while left != 0 and self.step != OVER:
             left -= 1
+            step = self.step
+            a = self.active
+            d = 1 - a
+            hand, other = hands[a], hands[d]
+            self.actions += 1
+            if step == DEPLOY:
+                table = harass if other else plain
+                options: list[Any] = []
+                for card in hand:
+                    options += table[card]
+                if not unit_cards.isdisjoint(hand):
+                    options.append(_ATTACK)
+                options.append(_HOLD)
+                kind, card = choice(options)
+                if kind == "draw":
+                    hand.remove(card)
+                    discard.append(card)
+                    self.last = {"event": "draw", "player": a, "card": ids[card], "drawn": draw(a, forces[card], rng)}
+                elif kind == "hold":
+                    self.last = {"event": "hold", "player": a}
+                    self._maneuver(rng)
+                elif kind == "harass":
+                    hand.remove(card)
+                    discard.append(card)
+                    lost = other.pop(rng.randrange(len(other)))
+                    discard.append(lost)
+                    self.last = {"event": "harass", "player": a, "card": ids[card], "lost": ids[lost]}
+                elif kind == "scout":
+                    hand.remove(card)
+                    discard.append(card)
+                    self.peek = True
+                    self.last = {"event": "scout", "player": a, "card": ids[card]}
+                else:
+                    self.last = {"event": "attack", "player": a}
+                    self.step = BLUNDER if other else UNITS
+            elif step == EXCHANGE:
+                chosen = tuple(map(hand.__getitem__, choice(_subsets(len(hand), most))))
+                for card in chosen:
+                    hand.remove(card)
+                discard += chosen
+                drawn = draw(a, len(chosen), rng)
+                self.last = {"event": "exchange", "player": a, "discarded": [ids[c] for c in chosen], "drawn": drawn}
+                self._hand_limit(rng)
+            elif step == BLUNDER:
+                options = [c for c in other if types[c] in blunders]
+                options.append(None)
+                card = choice(options)
+                if card is None:
+                    self.step = UNITS
+                else:
+                    other.remove(card)
+                    discard.append(card)
+                    self.last = {"event": "blunder", "player": d, "card": ids[card]}
+                    self._maneuver(rng)
+            elif step == UNITS:
+                chosen = self._pick_units(choice)
+                for card in chosen:
+                    hand.remove(card)
+                self.attacked = True
+                self.units = list(chosen)
+                self.last = {"event": "units", "player": a, "cards": [ids[c] for c in chosen]}
+                if other:
+                    self.step = COUNTER
+                else:
+                    self._to_support(rng)
+            elif step == COUNTER:
+                units = self.units
+                options = []
+                for card in other:
+                    allowed = counters.get(types[card])
+                    if allowed:
+                        options += [(card, u) for u in units if types[u] in allowed]
+                options.append(None)
+                pick = choice(options)
+                if pick is None:
+                    self._to_support(rng)
+                else:
+                    card, target = pick
+                    other.remove(card)
+                    discard.append(card)
+                    units.remove(target)
+                    discard.append(target)
+                    self.last = {"event": "counter", "player": d, "card": ids[card], "target": ids[target],
+                                 "repulsed": not units}
+                    if not units:
+                        self._maneuver(rng)
+                    elif not other:
+                        self._to_support(rng)
+            elif step == SUPPORT:
+                chosen = self._pick_support(choice)
+                for card in chosen:
+                    hand.remove(card)
+                self.support = list(chosen)
+                self._resolve(rng)
+            elif step == MORALE:
+                options = [c for c in other if types[c] in morales]
+                options.append(None)
+                card = choice(options)
+                if card is None:
+                    self._inflict(rng)
+                else:
+                    self._morale(card, rng)
+            else:
+                card = choice(hand)
+                hand.remove(card)
+                discard.append(card)
+                self._hand_limit(rng)
+            if self.actions >= action_limit and self.step != OVER:
+                self._decide_on_troops("action limit")
 
-    def _support_choices(self) -> list[tuple[int, ...]]:
-        """Every legal support set: any matching tactics, and up to the limit of each Strategy type."""
+    def _unit_groups(self) -> list[list[int]]:
+        """The attacker's Unit cards by type, types in hand order: any non-empty set of one group may attack (R7)."""
+        types = self.game.types
+        unit_types = self.game.unit_types
+        by_type: dict[str, list[int]] = {}
+        for c in self.hands[self.active]:
+            if types[c] in unit_types:
+                by_type.setdefault(types[c], []).append(c)
+        return list(by_type.values())
+
+    def _pick_units(self, choice: Any) -> tuple[int, ...]:
+        """The attack `choice` picks from the listed `units` moves, found by counting rather than listing them."""
+        groups = self._unit_groups()
+        i = choice(range(sum((1 << len(group)) - 1 for group in groups)))
+        for group in groups:
+            combos = _nonempty(len(group))
+            if i < len(combos):
+                return tuple(map(group.__getitem__, combos[i]))
+            i -= len(combos)
+        raise AssertionError("the pick is always within the listed moves")
+
+    def _support_pools(self) -> list[tuple[list[int], tuple[tuple[int, ...], ...]]]:
+        """Each part of a support set (matching tactics, then each Strategy type in hand order) with its
+        legal picks as positions: any tactics, up to rules.strategy_per_type of a Strategy type (R10).
+        A legal support set is one pick per part, so the sets are the product of the parts."""
         g = self.game
         types = g.types
         tactic = g.rules.tactic_for_unit[types[self.units[0]]]
@@ -372,14 +509,24 @@ class WarfareState(State):
                 tactics.append(c)
             elif t in strategies:
                 per_type.setdefault(t, []).append(c)
-        if not tactics and not per_type:
-            return [()]
         limit = g.rules.strategy_per_type
-        pools: list[list[tuple[int, ...]]] = [
-            [combo for size in range(len(tactics) + 1) for combo in combinations(tactics, size)]]
-        for cards in per_type.values():
-            pools.append([combo for size in range(min(limit, len(cards)) + 1) for combo in combinations(cards, size)])
-        return [tuple(c for part in parts for c in part) for parts in product(*pools)]
+        return [(tactics, _subsets(len(tactics), len(tactics)))] + [
+            (cards, _subsets(len(cards), limit)) for cards in per_type.values()]
+
+    def _pick_support(self, choice: Any) -> tuple[int, ...]:
+        """The support set `choice` picks from the listed `support` moves: one index decoded part by part,
+        the last part varying fastest as in `itertools.product`."""
+        pools = self._support_pools()
+        count = 1
+        for _, combos in pools:
+            count *= len(combos)
+        i = choice(range(count))
+        parts: list[tuple[int, ...]] = []
+        for cards, combos in reversed(pools):
+            i, r = divmod(i, len(combos))
+            parts.append(tuple(map(cards.__getitem__, combos[r])))
+        parts.reverse()
+        return tuple(chain.from_iterable(parts))
 
     # -------------------------------------------------------------- verify
 
@@ -524,15 +671,7 @@ class WarfareState(State):
             self.support = self._take(a, payload)
             self._resolve(rng)
         elif kind == "morale":
-            self._to_discard(d, payload)
-            self.morale_used += 1
-            assert self.pending is not None
-            if not self.pending.halved:
-                self.pending = with_morale(self.pending, rules)
-            else:
-                self.pending = self.pending._replace(inflicted=halve(self.pending.inflicted, rules))
-            if self.morale_used >= rules.morale_per_attack or not self.hands[d]:
-                self._inflict(rng)
+            self._morale(payload, rng)
         elif kind == "exchange":
             for c in payload:
                 self._to_discard(a, c)
@@ -544,6 +683,21 @@ class WarfareState(State):
             self._hand_limit(rng)
         if self.step != OVER and self.actions >= rules.action_limit:
             self._decide_on_troops("action limit")
+
+    def _morale(self, card: int, rng: random.Random) -> None:
+        """The defender spends a Morale card: halve the casualties (again), then inflict them once
+        no more Morale may be played (R12)."""
+        rules = self.game.rules
+        d = 1 - self.active
+        self._to_discard(d, card)
+        self.morale_used += 1
+        assert self.pending is not None
+        if not self.pending.halved:
+            self.pending = with_morale(self.pending, rules)
+        else:
+            self.pending = self.pending._replace(inflicted=halve(self.pending.inflicted, rules))
+        if self.morale_used >= rules.morale_per_attack or not self.hands[d]:
+            self._inflict(rng)
 
     def _to_discard(self, player: int, card: int) -> None:
         self.hands[player].remove(card)
@@ -559,6 +713,13 @@ class WarfareState(State):
         """Draw up to `count`, reshuffling the discard pile into an empty deck; stop if both are empty (R3)."""
         hand = self.hands[player]
         deck = self.deck
+        if count <= len(deck):
+            # One card at a time from the top, in one slice: the usual case, and on every playout's hot path.
+            top = deck[len(deck) - count:]
+            del deck[len(deck) - count:]
+            top.reverse()
+            hand += top
+            return count
         drawn = 0
         while drawn < count:
             if not deck:
@@ -732,6 +893,21 @@ class WarfareState(State):
         if kind == "take":
             return "Take the casualties"
         return str(action)
+
+
+@cache
+def _nonempty(size: int) -> tuple[tuple[int, ...], ...]:
+    """Positions of every non-empty choice from `size` cards, in the order `units` moves are listed."""
+    return _subsets(size, size)[1:]
+
+
+@cache
+def _subsets(size: int, most: int) -> tuple[tuple[int, ...], ...]:
+    """Positions of every choice of at most `most` of `size` cards, smallest first, in `combinations` order.
+
+    The order the legal moves list them in, cached per hand size so listing them is one lookup.
+    """
+    return tuple(combo for n in range(min(most, size) + 1) for combo in combinations(range(size), n))
 
 
 _LIST_KINDS = frozenset({"units", "support", "exchange"})

@@ -104,6 +104,31 @@ def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
         assert fast.snapshot() == slow.snapshot()
 
 
+def api_game(game: Any, seed: int) -> tuple[WarfareState, float]:
+    """A random game through `legal_actions` and `apply`, and the next number its rng would give."""
+    rng = random.Random(seed)
+    state = game.new_state(rng, {})
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()), rng)
+    return state, rng.random()
+
+
+@pytest.mark.parametrize("limits", [{}, {"turn_limit": 9, "action_limit": 40}])
+@pytest.mark.parametrize("chunk", [None, 1, 7])
+def test_fast_path_matches_the_public_api_move_for_move(limits: dict[str, int], chunk: int | None) -> None:
+    """Over many seeds, whole or in chunks, under tiny limits too: the same end, last event and rng state."""
+    import dataclasses
+    data = load_game("warfare")
+    game = make_game(dataclasses.replace(data, rules=data.rules.model_copy(update=limits))) if limits else GAME
+    for seed in range(100, 160 if chunk is None else 120):
+        slow, after = api_game(game, seed)
+        rng = random.Random(seed)
+        fast = game.new_state(rng, {})
+        while not fast.is_terminal:
+            fast.play_random(rng, chunk)
+        assert fast.snapshot() == slow.snapshot() and fast.last == slow.last and rng.random() == after, seed
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_same_seed_same_game(seed: int) -> None:
