@@ -3,9 +3,10 @@ of units, and complete random battles per second.
 
 The mid-game position is reached by seeking-battle random play (seed 7, 200+ actions, map
 half revealed). Random battles use uniform choices among the legal actions except conceding,
-through the engine API and through `engine.core.Match` (per-step seeded chance, as the
-companion plays). Each figure is the best of three runs, by wall clock and by process CPU
-time (steadier on a shared machine). Run: python bench/bench_hexbattle.py
+through the engine API, through `engine.core.Match` (per-step seeded chance, as the
+companion plays) and through the playout fast path `HexbattleState.play_random` (the same
+battles as the API loop, from the same seeds). Each figure is the best of three runs, by wall
+clock and by process CPU time (steadier on a shared machine). Run: python bench/bench_hexbattle.py
 """
 
 from __future__ import annotations
@@ -71,6 +72,15 @@ def api_games(game: HexbattleGame, seeds: range) -> int:
     return actions
 
 
+def fast_games(game: HexbattleGame, seeds: range) -> int:
+    actions = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(rng, {"quick_start": True})
+        actions += state.play_random(rng, concede=False)
+    return actions
+
+
 def match_games(game: HexbattleGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
@@ -102,18 +112,20 @@ def main() -> None:
     legal = state.legal_actions()
 
     def cold() -> object:
-        state._reach_cache.clear()  # as after a move: every unit's paths are worked out afresh
+        state._reach_cache.clear()  # every unit's paths and attacks are worked out afresh
+        state._attack_cache.clear()
         return state.legal_actions()
 
     print(f"{'legal actions, mid-game':30s} {per_call_ms(cold, 200):7.3f} ms cold, "
-          f"{per_call_ms(state.legal_actions, 200):.3f} ms with move cache "
+          f"{per_call_ms(state.legal_actions, 200):.3f} ms with move and attack caches "
           f"({len(legal)} actions, {len(state.terrain)} of {len(game.board)} hexes revealed)")
     hexes = [u.hex for u in state.units.values() if u.on_board]
     pairs = list(combinations(hexes, 2))
     print(f"{'sight between every unit pair':30s} {per_call_ms(lambda: [state.sight(a, b) for a, b in pairs], 50):7.3f} ms "
           f"({len(pairs)} pairs)")
     for label, run, games in (("random battles, engine API", api_games, 10),
-                              ("random battles, through Match", match_games, 10)):
+                              ("random battles, through Match", match_games, 10),
+                              ("random battles, fast path", fast_games, 10)):
         wall, per_cpu, actions = rate(run, game, games)
         print(f"{label:30s} {wall:7.1f} games/s wall  {per_cpu:7.1f} games/s CPU  "
               f"({actions:.0f} decisions per game, {games} games)")

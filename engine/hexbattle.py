@@ -283,6 +283,9 @@ class HexbattleState(State):
         # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
         # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
         self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
+        # Attack actions by (unit, facing, formation, broken); any unit or tile placed clears them all,
+        # as sight and targets depend on the whole board.
+        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[Action, ...]] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -356,13 +359,14 @@ class HexbattleState(State):
         unit.hex = h
         if h is not None:
             self.at[h] = unit.id
-        self._forget_paths(changed)
+        self._board_changed(changed)
 
-    def _forget_paths(self, changed: set[Hex | None]) -> None:
-        """Drop the cached move options whose search looked at a hex that has just changed."""
+    def _board_changed(self, changed: set[Hex | None]) -> None:
+        """Drop the cached move options whose search looked at a hex that has just changed, and all attacks."""
         stale = [key for key, (_, looked, _) in self._reach_cache.items() if not looked.isdisjoint(changed)]
         for key in stale:
             del self._reach_cache[key]
+        self._attack_cache.clear()
 
     def _undeployed(self, player: int) -> list[str]:
         return [uid for uid, _ in self.game.roster[player]
@@ -407,6 +411,51 @@ class HexbattleState(State):
         if self.dice:
             return self.dice.pop(0)
         return rng.randint(1, self.game.rules.die_sides)
+
+    def clone(self) -> HexbattleState:
+        """A copy without deepcopy: the game is shared, units, piles and counters are copied.
+
+        Events and cache entries are shared: an event is never changed once its action is over,
+        and a cache entry is only ever dropped, never changed.
+        """
+        other = object.__new__(HexbattleState)
+        other.__dict__.update(self.__dict__)
+        other.names = list(self.names)
+        other.dice = list(self.dice)
+        fx = self.effects
+        other.effects = TurnEffects(fx.free_moves, fx.charge, fx.volley, dict(fx.forced), fx.ambush, set(fx.barrage),
+                                    fx.bold, fx.engineers, set(fx.double_time), dict(fx.cannon), fx.rout)
+        other.guards = [Guard(g.card, g.owner, g.effect, g.amount, g.unit) for g in self.guards]
+        other.fog = list(self.fog)
+        other.events = list(self.events)
+        other.units = {uid: Unit(u.id, u.player, u.type, u.strength, u.hex, u.facing, u.formation, u.destroyed)
+                       for uid, u in self.units.items()}
+        other._army = [[other.units[u.id] for u in army] for army in self._army]
+        other.at = dict(self.at)
+        other.terrain = dict(self.terrain)
+        other._reach_cache = dict(self._reach_cache)
+        other._attack_cache = dict(self._attack_cache)
+        other.tile_deck = list(self.tile_deck)
+        other.bonus_deck = list(self.bonus_deck)
+        other.discard = list(self.discard)
+        other.hands = [list(hand) for hand in self.hands]
+        return other
+
+    def play_random(self, rng: random.Random, max_moves: int | None = None, concede: bool = True) -> int:
+        """Play uniformly random legal actions (to the end, or `max_moves` of them): the fast path for playouts.
+
+        It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())` followed by
+        `apply(action, rng)`, but skips verifying actions it took from the legal list. With
+        `concede=False` it chooses as `rng.choice([a for a in legal if a.kind != "concede"])` would:
+        conceding is always the last legal action. Returns the number of actions played.
+        """
+        played = 0
+        legal_actions, choice, apply = self.legal_actions, rng.choice, self._apply
+        while self.phase != "over" and played != max_moves:
+            legal = legal_actions()
+            apply(choice(legal if concede else legal[:-1]), rng)
+            played += 1
+        return played
 
     # ----- small queries -----------------------------------------------------------------
 
@@ -677,11 +726,14 @@ class HexbattleState(State):
             if paid:
                 out.extend(game.orders(unit))
         if paid or uid in self.effects.barrage or uid == ready:
-            target = self.melee_target(unit)
-            if target is not None:
-                out.append(game.attack_action(p, uid, target.id, "melee"))
-            for enemy in self.fire_targets(unit, enemies):
-                out.append(game.attack_action(p, uid, enemy.id, "fire"))
+            key = (uid, unit.facing, unit.formation, unit.strength == 0)
+            attacks = self._attack_cache.get(key)
+            if attacks is None:
+                target = self.melee_target(unit)
+                melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
+                attacks = self._attack_cache[key] = melee + tuple(
+                    game.attack_action(p, uid, enemy.id, "fire") for enemy in self.fire_targets(unit, enemies))
+            out.extend(attacks)
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
         cards = self.game.cards
@@ -1017,7 +1069,7 @@ class HexbattleState(State):
 
     def _place_tile(self, h: Hex) -> None:
         self.terrain[h] = self.pending_tile  # type: ignore[assignment]
-        self._forget_paths({h})
+        self._board_changed({h})
         self.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": self.pending_tile})
         self.pending_tile = None
         if self.tiles_to_place > 0 and self.tile_deck and len(self.terrain) < len(self.game.board):

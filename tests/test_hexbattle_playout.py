@@ -1,0 +1,94 @@
+"""Hexbattle's playout fast path and explicit clone: the same battles as the public API, only faster."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engine.hexbattle import HexbattleState
+from test_hexbattle_random import aggressive, skirmish_options
+from test_hexbattle_setup import GAME
+
+
+def fingerprint(state: HexbattleState) -> str:
+    """Everything either player and a spectator can see, and the hidden piles, as one string."""
+    views = [state.view(p) for p in (None, 0, 1)]
+    hidden = [state.tile_deck, state.bonus_deck, state.dice, sorted(state.at.items()), sorted(state.terrain.items())]
+    return json.dumps([views, hidden], sort_keys=True, default=str)
+
+
+def by_api(state: HexbattleState, rng: random.Random, concede: bool, max_moves: int | None = None) -> int:
+    """Uniform random play through legal_actions and apply, as the fast path promises to mirror."""
+    moves = 0
+    while not state.is_terminal and moves != max_moves:
+        legal = state.legal_actions()
+        state.apply(rng.choice(legal if concede else [a for a in legal if a.kind != "concede"]), rng)
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_fast_path_plays_the_same_complete_battles_as_the_api(block: int) -> None:
+    """Whole battles without conceding (about 400 decisions each), from quick start and from deployment."""
+    for seed in range(block * 10, block * 10 + 10):
+        options: dict[str, Any] = {"quick_start": True} if seed % 2 else {}
+        slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+        slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
+        assert fast.play_random(fast_rng, concede=False) == by_api(slow, slow_rng, concede=False)
+        assert fast.is_terminal and fast.result != "concede"
+        assert fingerprint(fast) == fingerprint(slow), seed
+        assert fast_rng.getstate() == slow_rng.getstate(), seed
+
+
+def test_fast_path_with_conceding_and_a_move_limit_matches_the_api() -> None:
+    """Conceding allowed (as `rng.choice(legal_actions())`), and stopping after a given number of moves."""
+    for seed in range(60):
+        options: dict[str, Any] = {"quick_start": True} if seed % 3 else {}
+        slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+        slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
+        limit = None if seed % 2 else 37
+        assert fast.play_random(fast_rng, max_moves=limit) == by_api(slow, slow_rng, concede=True, max_moves=limit)
+        assert fingerprint(fast) == fingerprint(slow), seed
+        assert fast_rng.getstate() == slow_rng.getstate(), seed
+
+
+def test_fast_path_matches_the_api_on_random_skirmishes() -> None:
+    """Scenario positions with combat, broken units and cards in hand, 60 decisions at most."""
+    for seed in range(150):
+        slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+        slow = GAME.new_state(slow_rng, skirmish_options(seed))
+        fast = GAME.new_state(fast_rng, skirmish_options(seed))
+        assert (fast.play_random(fast_rng, max_moves=60, concede=False)
+                == by_api(slow, slow_rng, concede=False, max_moves=60))
+        assert fingerprint(fast) == fingerprint(slow), seed
+        assert fast_rng.getstate() == slow_rng.getstate(), seed
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clone_is_independent_and_plays_on_like_a_deep_copy(seed: int) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_state(rng, skirmish_options(seed) if seed % 2 else {"quick_start": True})
+    for _ in range(30 + 20 * seed):
+        if state.is_terminal:
+            break
+        state.apply(aggressive(state, state.legal_actions(), rng), rng)
+    before = fingerprint(state)
+    clone, deep = state.clone(), copy.deepcopy(state)
+    assert clone.game is state.game
+    assert fingerprint(clone) == before
+    clone_rng, deep_rng = random.Random(seed + 100), random.Random(seed + 100)
+    for _ in range(200):
+        if clone.is_terminal:
+            break
+        legal = clone.legal_actions()
+        assert legal == deep.legal_actions()
+        action = aggressive(clone, legal, clone_rng)
+        assert action == aggressive(deep, legal, deep_rng)
+        clone.apply(action, clone_rng)
+        deep.apply(action, deep_rng)
+        assert fingerprint(clone) == fingerprint(deep)
+    assert fingerprint(state) == before, "playing on the clone left the original untouched"
