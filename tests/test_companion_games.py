@@ -184,3 +184,24 @@ def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> 
         group("resolver-pick").set_value(design).run()
     assert panel_ok(at), [e.value for e in at.error]
     assert "Best placement for your hand: Place" in body(at)
+
+
+def test_printed_card_qr_code_is_read_from_a_photo() -> None:
+    import qrcode
+
+    from companion.panels.common import read_card_code
+    from generator.links import card_link
+
+    photo = qrcode.make(card_link("http://192.0.2.1:8501", "waterloo", "militia")).convert("RGB")
+    assert read_card_code(photo, "waterloo") == ("militia", None)
+    design, problem = read_card_code(photo, "warfare")
+    assert design is None and problem and "not a warfare card" in problem
+    blank = qrcode.make("x").convert("RGB").resize((40, 40))
+    assert read_card_code(blank, "waterloo")[0] is None
+
+
+def test_sheet_deep_link_lists_that_games_rules(service: Tables) -> None:
+    at = page(game="warfare", sheet="reference")
+    assert panel_ok(at)
+    labels = [b.label for b in at.button]
+    assert any(label.startswith("R1 ") for label in labels)

@@ -20,17 +20,28 @@ def named(ids: Iterable[str] | None, names: dict[str, str]) -> str:
     return ", ".join(items) if items else "none"
 
 
-def scan_card(label: str, key: str, game: str) -> str | None:
-    """A card design id read from a photo of a printed card's QR code (st.camera_input), or None.
+def read_card_code(image: Any, game: str) -> tuple[str | None, str | None]:
+    """(design id, None) from a photo holding a printed card's QR code, or (None, what went wrong).
 
-    The printed QR codes carry `?game=G&card=DESIGN` (generator.links); a code of another game
-    or an unreadable photo is reported, never raised.
+    The printed QR codes carry `?game=G&card=DESIGN` (generator.links).
     """
+    import zxingcpp
+
+    codes = zxingcpp.read_barcodes(image)
+    if not codes:
+        return None, "No QR code found in the photo. Hold the card flat and closer, in good light."
+    target = parse_link(codes[0].text)
+    if target.get("game") != game or "card" not in target:
+        return None, f"That code is not a {game} card ({codes[0].text})."
+    return target["card"], None
+
+
+def scan_card(label: str, key: str, game: str) -> str | None:
+    """A card design id read from a phone photo (st.camera_input), once per photo; problems are shown, never raised."""
     photo = st.camera_input(label, key=key)
     if photo is None or st.session_state.get(f"{key}-seen") == photo.file_id:
         return None  # a photo is read once, not again on every redraw
     st.session_state[f"{key}-seen"] = photo.file_id
-    import zxingcpp
     from PIL import Image
 
     try:
@@ -38,12 +49,7 @@ def scan_card(label: str, key: str, game: str) -> str | None:
     except OSError:
         st.error("That photo could not be read; try again.")
         return None
-    codes = zxingcpp.read_barcodes(image)
-    if not codes:
-        st.warning("No QR code found in the photo. Hold the card flat and closer, in good light.")
-        return None
-    target = parse_link(codes[0].text)
-    if target.get("game") != game or "card" not in target:
-        st.warning(f"That code is not a {game} card ({codes[0].text}).")
-        return None
-    return target["card"]
+    design, problem = read_card_code(image, game)
+    if problem:
+        st.warning(problem)
+    return design
