@@ -43,11 +43,15 @@ class Slot:
 
 def grid(page: tuple[float, float], profile: SheetProfile, width: float, height: float,
          bleed: float) -> list[Slot]:
-    """The slots of one page, row by row, centred; inner edges bleed only into half the gutter."""
+    """The slots of one page, row by row, centred; inner edges bleed only into half the gutter.
+
+    The profile's columns and rows are the grid for cards (they may eat into the margin, as
+    3 rows of poker cards do on Letter); smaller pieces fill as much of the page as the margin allows.
+    """
     pw, ph = page
     gutter = profile.gutter
-    columns = profile.columns or _fit(pw - 2 * profile.margin, width, gutter, bleed)
-    rows = profile.rows or _fit(ph - 2 * profile.margin, height, gutter, bleed)
+    columns = max(profile.columns or 0, _fit(pw - 2 * profile.margin, width, gutter, bleed))
+    rows = max(profile.rows or 0, _fit(ph - 2 * profile.margin, height, gutter, bleed))
     if columns < 1 or rows < 1:
         raise ValueError(f"a {width} x {height} mm piece does not fit on {profile.paper} paper")
     left = (pw - (columns * width + (columns - 1) * gutter)) / 2

@@ -75,6 +75,15 @@ def test_eleven_cards_take_two_sheets_each_followed_by_its_backs() -> None:
                        profiles.papers["a4"], backs=False) == 2
 
 
+def test_small_pieces_fill_the_page_and_cards_keep_the_profile_grid() -> None:
+    """Tokens and tiles are not 9 to a page: the profile grid is a minimum, the margin the limit."""
+    profiles = load_profiles()
+    a4, letter = profiles.papers["a4"], profiles.papers["letter"]
+    # (210 - 2*5 margin - 2*1 bleed) // 20 = 9 columns; (297 - 10 - 2) // 20 = 14 rows
+    assert len(grid(a4, profiles.profiles["home-a4"], 20.0, 20.0, 1.0)) == 9 * 14
+    assert len(grid(letter, profiles.profiles["home-letter"], W, H, 3.0)) == 9
+
+
 def test_outer_cards_keep_their_bleed_and_abutting_edges_are_clipped_at_the_cut() -> None:
     profiles = load_profiles()
     slots = grid(profiles.papers["a4"], profiles.profiles["home-a4"], W, H, 3.0)

@@ -141,7 +141,7 @@ KIND_NAMES = {"offensive": "Offensive", "defensive": "Defensive", "nothing": "No
 def face(row: CardRow) -> CardFace:
     """The printed face of a bonus card, a terrain tile or a unit counter."""
     if isinstance(row, BonusCard):
-        corner = {"offensive": "⚔", "defensive": "🛡"}.get(row.kind, "")
+        corner = {"offensive": "⚔", "defensive": "♜"}.get(row.kind, "")
         return CardFace(title=row.name, kind=KIND_NAMES[row.kind], corner=corner, text=row.text,
                         symbol=CARD_SYMBOLS[row.effect])
     if isinstance(row, Terrain):
