@@ -196,6 +196,7 @@ class WarfareGame(Game["WarfareState"]):
         self.counters: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in r.counters.items()}
         # Per-card Deploy moves, with and without the harass power, so listing them is one += per card.
         self.unit_cards = frozenset(c for c, t in enumerate(self.types) if t in self.unit_types)
+        self.unit_type: list[str] = [t if t in self.unit_types else "" for t in self.types]  # "" for non-units
         self.deploy_plain: list[tuple[tuple[str, int], ...]] = [
             tuple((k, c) for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
             for c, t in enumerate(self.types)]
@@ -289,21 +290,30 @@ class WarfareState(State):
         who = self.current_player
         if who is None or (player is not None and player != who):
             return []
-        return [self._action(who, kind, payload) for kind, payload in self._moves()]
-
-    def _action(self, who: int, kind: str, payload: Any) -> Action:
-        """The JSON-ready action for an internal move (card positions become card ids)."""
         ids = self.game.ids
-        if payload is None:
-            return Action(kind, who, {})
-        if kind in _LIST_KINDS:
-            return Action(kind, who, {"cards": [ids[c] for c in payload]})
-        if kind == "counter":
-            return Action(kind, who, {"card": ids[payload[0]], "target": ids[payload[1]]})
-        return Action(kind, who, {"card": ids[payload]})
+        if self.step == EXCHANGE:
+            # Nearly half of all listed actions: built straight from the hand's ids, skipping `_moves`.
+            held = [ids[c] for c in self.hands[who]]
+            return [_new_action("exchange", who, {"cards": [held[p] for p in combo]})
+                    for combo in _subsets(len(held), self.game.rules.maneuver_max_exchange)]
+        out: list[Action] = []
+        for kind, payload in self._moves():
+            # JSON-ready args: card positions become card ids.
+            if payload is None:
+                args: dict[str, Any] = {}
+            elif kind in _LIST_KINDS:
+                args = {"cards": [ids[c] for c in payload]}
+            elif kind == "counter":
+                args = {"card": ids[payload[0]], "target": ids[payload[1]]}
+            else:
+                args = {"card": ids[payload]}
+            out.append(_new_action(kind, who, args))
+        return out
 
     def _moves(self) -> list[tuple[str, Any]]:
-        """Legal moves as (kind, payload) with card positions: the cheap form random playouts use."""
+        """Legal moves as (kind, payload) with card positions, in the order `legal_actions` lists them.
+
+        Not for Maneuver's exchanges, which `legal_actions` lists straight from the hand."""
         g = self.game
         step = self.step
         who = 1 - self.active if step in DEFENDER_STEPS else self.active
@@ -335,9 +345,6 @@ class WarfareState(State):
         elif step == MORALE:
             out = [("morale", c) for c in hand if types[c] in g.morale_types]
             out.append(("take", None))
-        elif step == EXCHANGE:
-            out = [("exchange", tuple(map(hand.__getitem__, combo)))
-                   for combo in _subsets(len(hand), g.rules.maneuver_max_exchange)]
         elif step == DISCARD:
             out = list(zip(repeat("discard"), hand))
         return out
@@ -348,9 +355,9 @@ class WarfareState(State):
         It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())`
         followed by `apply(action, rng)`, without building, verifying or translating actions.
         `rng.choice` only reads the length of what it is given, so each step picks from a cheap
-        stand-in listed in the order of `_moves` (or, for attacks and support, from a count),
-        and carries the move out as `_do` would, inline (tests/test_warfare_random.py holds
-        the two to the same games).
+        stand-in listed in the order `legal_actions` lists the moves (or, for attacks and support,
+        from their count), and carries the move out as `_do` would, inline
+        (tests/test_warfare_random.py holds the two to the same games).
         """
         g = self.game
         rules = g.rules
@@ -360,13 +367,16 @@ class WarfareState(State):
         ids, forces, types, counters = g.ids, g.forces, g.types, g.counters
         blunders, morales = g.blunder_types, g.morale_types
         most, action_limit = rules.maneuver_max_exchange, rules.action_limit
-        while left != 0 and self.step != OVER:
-            left -= 1
+        actions = self.actions  # kept in a local: nothing the loop calls reads it
+        while left != 0:
             step = self.step
+            if step == OVER:
+                break
+            left -= 1
+            actions += 1
             a = self.active
             d = 1 - a
             hand, other = hands[a], hands[d]
-            self.actions += 1
             if step == DEPLOY:
                 table = harass if other else plain
                 options: list[Any] = []
@@ -469,17 +479,21 @@ class WarfareState(State):
                 hand.remove(card)
                 discard.append(card)
                 self._hand_limit(rng)
-            if self.actions >= action_limit and self.step != OVER:
+            if actions >= action_limit and self.step != OVER:
                 self._decide_on_troops("action limit")
+        self.actions = actions
 
     def _unit_groups(self) -> list[list[int]]:
         """The attacker's Unit cards by type, types in hand order: any non-empty set of one group may attack (R7)."""
-        types = self.game.types
-        unit_types = self.game.unit_types
+        unit_type = self.game.unit_type
         by_type: dict[str, list[int]] = {}
         for c in self.hands[self.active]:
-            if types[c] in unit_types:
-                by_type.setdefault(types[c], []).append(c)
+            t = unit_type[c]
+            if t:
+                if t in by_type:
+                    by_type[t].append(c)
+                else:
+                    by_type[t] = [c]
         return list(by_type.values())
 
     def _pick_units(self, choice: Any) -> tuple[int, ...]:
@@ -774,13 +788,10 @@ class WarfareState(State):
             self._hand_limit(rng)
 
     def _hand_limit(self, rng: random.Random) -> None:
+        """Discard down to the hand limit (R16); then the turn ends, and the next begins unless it was the last (R17)."""
         if len(self.hands[self.active]) > self.game.rules.hand_limit:
             self.step = DISCARD
-        else:
-            self._end_turn(rng)
-
-    def _end_turn(self, rng: random.Random) -> None:
-        if self.turn >= self.game.rules.turn_limit:
+        elif self.turn >= self.game.rules.turn_limit:
             self._decide_on_troops("turn limit")
         else:
             self._begin_turn(1 - self.active, rng)
@@ -893,6 +904,20 @@ class WarfareState(State):
         if kind == "take":
             return "Take the casualties"
         return str(action)
+
+
+def _new_action(kind: str, player: int, args: dict[str, Any]) -> Action:
+    """The same `Action` as `Action(kind, player, args)` at half the cost: the frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`, and `legal_actions` lists several a decision."""
+    action = _object_new(Action)
+    fields = action.__dict__
+    fields["kind"] = kind
+    fields["player"] = player
+    fields["args"] = args
+    return action
+
+
+_object_new = object.__new__
 
 
 @cache

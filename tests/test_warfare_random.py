@@ -129,6 +129,22 @@ def test_fast_path_matches_the_public_api_move_for_move(limits: dict[str, int], 
         assert fast.snapshot() == slow.snapshot() and fast.last == slow.last and rng.random() == after, seed
 
 
+def test_listed_actions_are_ordinary_actions() -> None:
+    """legal_actions builds its actions without the dataclass __init__; they must still be plain Actions."""
+    rng = random.Random(4)
+    state = GAME.new_state(rng, {})
+    seen = set()
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        for action in legal:
+            twin = Action(action.kind, action.player, dict(action.args))
+            assert type(action) is Action and action == twin and repr(action) == repr(twin) and str(action) == str(twin)
+            assert Action.from_json(action.to_json()) == action and state.can(action)
+        seen.update(a.kind for a in legal)
+        state.apply(rng.choice(legal), rng)
+    assert {"draw", "attack", "units", "support", "exchange"} <= seen
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_same_seed_same_game(seed: int) -> None:
