@@ -101,6 +101,11 @@ def _type_name(code: str) -> str:
     return TYPE_NAMES.get(code, code)
 
 
+def _named(card: CardLike) -> str:
+    """A card as refusals name it: its name and type; built only when refusing."""
+    return f"{card.name} ({_type_name(card.type)})"
+
+
 def _names(codes: Iterable[str]) -> str:
     names = [_type_name(c) for c in codes]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
@@ -290,13 +295,22 @@ class WarfareState(State):
         who = self.current_player
         if who is None or (player is not None and player != who):
             return []
-        ids = self.game.ids
+        g = self.game
+        ids = g.ids
+        hand = self.hands[who]
+        # Deploy and Maneuver make nine actions listed in ten: built straight from the hand, skipping `_moves`.
+        if self.step == DEPLOY:
+            table = g.deploy_harass if self.hands[1 - who] else g.deploy_plain
+            out = [_new_action(kind, who, {"card": ids[c]}) for held in hand for kind, c in table[held]]
+            if not g.unit_cards.isdisjoint(hand):
+                out.append(_new_action("attack", who, {}))
+            out.append(_new_action("hold", who, {}))
+            return out
         if self.step == EXCHANGE:
-            # Nearly half of all listed actions: built straight from the hand's ids, skipping `_moves`.
-            held = [ids[c] for c in self.hands[who]]
-            return [_new_action("exchange", who, {"cards": [held[p] for p in combo]})
-                    for combo in _subsets(len(held), self.game.rules.maneuver_max_exchange)]
-        out: list[Action] = []
+            held_ids = [ids[c] for c in hand]
+            return [_new_action("exchange", who, {"cards": [held_ids[p] for p in combo]})
+                    for combo in _subsets(len(hand), g.rules.maneuver_max_exchange)]
+        out = []
         for kind, payload in self._moves():
             # JSON-ready args: card positions become card ids.
             if payload is None:
@@ -313,21 +327,14 @@ class WarfareState(State):
     def _moves(self) -> list[tuple[str, Any]]:
         """Legal moves as (kind, payload) with card positions, in the order `legal_actions` lists them.
 
-        Not for Maneuver's exchanges, which `legal_actions` lists straight from the hand."""
+        Not for Deploy or Maneuver, which `legal_actions` lists straight from the hand."""
         g = self.game
         step = self.step
         who = 1 - self.active if step in DEFENDER_STEPS else self.active
         hand = self.hands[who]
         types = g.types
         out: list[tuple[str, Any]] = []
-        if step == DEPLOY:
-            table = g.deploy_harass if self.hands[1 - who] else g.deploy_plain
-            for c in hand:
-                out += table[c]
-            if not g.unit_cards.isdisjoint(hand):
-                out.append(_ATTACK)
-            out.append(_HOLD)
-        elif step == BLUNDER:
+        if step == BLUNDER:
             out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
             out.append(("allow", None))
         elif step == UNITS:
@@ -560,30 +567,29 @@ class WarfareState(State):
         rules = g.rules
         hand = self.hands[who]
         kind = action.kind
-        if kind in ("draw", "scout", "harass", "blunder", "morale", "discard", "counter"):
+        if kind in _CARD_KINDS:
             card = self._card_in(hand, action.get("card"), "your hand")
             t = g.types[card]
             row = g.rows[card]
-            what = f"{row.name} ({_type_name(t)})"
             if kind == "draw" and t not in g.draw_types:
-                raise Refusal(f"{what} cannot be discarded to draw cards: only {_names(rules.draw_types)} cards can.")
+                raise Refusal(f"{_named(row)} cannot be discarded to draw cards: only {_names(rules.draw_types)} cards can.")
             if kind == "scout" and t not in g.scout_types:
-                raise Refusal(f"{what} cannot be discarded to look at your opponent's hand: "
+                raise Refusal(f"{_named(row)} cannot be discarded to look at your opponent's hand: "
                               f"only {_names(rules.scout_types)} cards can.")
             if kind == "harass":
                 if t not in g.harass_types:
-                    raise Refusal(f"{what} cannot make your opponent discard: only {_names(rules.harass_types)} cards can.")
+                    raise Refusal(f"{_named(row)} cannot make your opponent discard: only {_names(rules.harass_types)} cards can.")
                 if not self.hands[1 - who]:
                     raise Refusal("Your opponent has no cards left to discard.")
             if kind == "blunder" and t not in g.blunder_types:
-                raise Refusal(f"{what} cannot call off an attack: only {_names(rules.blunder_types)} cards can.")
+                raise Refusal(f"{_named(row)} cannot call off an attack: only {_names(rules.blunder_types)} cards can.")
             if kind == "morale" and t not in g.morale_types:
-                raise Refusal(f"{what} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
+                raise Refusal(f"{_named(row)} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
             if kind == "counter":
                 target = self._card_in(self.units, action.get("target"), "the attack")
                 verify_counter(row, g.rows[target], rules)
         elif kind == "attack":
-            if not any(g.types[c] in g.unit_types for c in hand):
+            if g.unit_cards.isdisjoint(hand):
                 raise Refusal("You have no Unit card to attack with.")
         elif kind in ("units", "support", "exchange"):
             chosen = self._cards_in(hand, action.get("cards"))
@@ -935,6 +941,7 @@ def _subsets(size: int, most: int) -> tuple[tuple[int, ...], ...]:
     return tuple(combo for n in range(min(most, size) + 1) for combo in combinations(range(size), n))
 
 
+_CARD_KINDS = frozenset({"draw", "scout", "harass", "blunder", "morale", "discard", "counter"})
 _LIST_KINDS = frozenset({"units", "support", "exchange"})
 _ATTACK = ("attack", None)
 _HOLD = ("hold", None)
