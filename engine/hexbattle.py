@@ -126,13 +126,31 @@ class HexbattleGame(Game["HexbattleState"]):
             self.roster.append(units)
         self.unit_index = {uid: (p, t) for p, units in enumerate(self.roster) for uid, t in units}
         self.row_of: dict[Hex, int] = {h: to_offset(h)[1] for h in self.board}
+        self.offset_order: list[Hex] = sorted(self.board, key=to_offset)
         self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
         self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
         self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
+        self.takes_all = frozenset(t for t, row in self.terrain.items() if row.takes_all_movement)
+        # Movement cost of each terrain a unit may enter: for units that may enter infantry-only ground, and not.
+        self.enter_cost: dict[bool, dict[str, int]] = {
+            infantry: {t: row.move_cost for t, row in self.terrain.items()
+                       if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
+        # Twice the radius (for comparing doubled hex distances) within which a change of unit or
+        # tile can change a unit's attacks: its range (sight lines lie inside it) or its front hex,
+        # with a hex to spare.
+        self.attack_span = {t.id: 2 * (max(t.range, 1) + 1) for t in data.table("units")}
         # Actions are immutable values, so each distinct one is built once and handed out by every
         # state of this game: building them was most of the cost of `legal_actions`.
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
+
+    def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
+        """The hexes within `reach` of `h` (h included), worked out once per hex and reach."""
+        zone = self._zones.get((h, reach))
+        if zone is None:
+            zone = self._zones[(h, reach)] = frozenset(x for x in self.board if distance(h, x) <= reach)
+        return zone
 
     def plain_action(self, kind: str, player: int) -> Action:
         """An action without arguments (end_turn, concede, draws, quick_start)."""
@@ -283,9 +301,13 @@ class HexbattleState(State):
         # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
         # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
         self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
-        # Attack actions by (unit, facing, formation, broken); any unit or tile placed clears them all,
-        # as sight and targets depend on the whole board.
-        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[Action, ...]] = {}
+        # Attack actions by (unit, facing, formation, broken), each with the hex the unit stood on and
+        # twice the radius its targets and sight lines lie within; a unit or tile placed within that
+        # radius drops the entry.
+        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[Hex, int, tuple[Action, ...]]] = {}
+        # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
+        # on but the board; any unit or tile placed clears them all.
+        self._segments: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -362,11 +384,16 @@ class HexbattleState(State):
         self._board_changed(changed)
 
     def _board_changed(self, changed: set[Hex | None]) -> None:
-        """Drop the cached move options whose search looked at a hex that has just changed, and all attacks."""
+        """Drop the cached moves whose search looked at a hex that has just changed, and the attacks near it."""
         stale = [key for key, (_, looked, _) in self._reach_cache.items() if not looked.isdisjoint(changed)]
         for key in stale:
             del self._reach_cache[key]
-        self._attack_cache.clear()
+        for q, r in (h for h in changed if h is not None):
+            near = [key for key, ((cq, cr), span, _) in self._attack_cache.items()
+                    if abs(q - cq) + abs(r - cr) + abs(q - cq + r - cr) <= span]
+            for key in near:
+                del self._attack_cache[key]
+        self._segments.clear()
 
     def _undeployed(self, player: int) -> list[str]:
         return [uid for uid, _ in self.game.roster[player]
@@ -435,6 +462,7 @@ class HexbattleState(State):
         other.terrain = dict(self.terrain)
         other._reach_cache = dict(self._reach_cache)
         other._attack_cache = dict(self._attack_cache)
+        other._segments = dict(self._segments)
         other.tile_deck = list(self.tile_deck)
         other.bonus_deck = list(self.bonus_deck)
         other.discard = list(self.discard)
@@ -511,40 +539,42 @@ class HexbattleState(State):
         cached = self._reach_cache.get(key)
         if cached is not None:
             return cached
-        can_reverse = self.unit_type(unit).can_reverse
-        infantry_ok = self.unit_type(unit).enters_infantry_only_terrain
+        game = self.game
+        unit_type = game.unit_types[unit.type]
+        enter = game.enter_cost[bool(unit_type.enters_infantry_only_terrain)]
+        takes_all = game.takes_all
         turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
-        tiles = self.game.terrain
-        terrain, at, around = self.terrain, self.at, self.game.around
+        # Forward always; backwards too for units that may reverse: (direction offset, cost multiplier).
+        steps = ((0, 1), (3, reverse_cost)) if unit_type.can_reverse else ((0, 1),)
+        terrain, at, around = self.terrain, self.at, game.around
+        pop, push = heapq.heappop, heapq.heappush
         start = (unit.hex, unit.facing)
         best: dict[tuple[Hex, int], int] = {start: 0}
         looked = {unit.hex}
         heap = [(0, unit.hex, unit.facing)]
+        over = mp + 1
         while heap:
-            cost, h, f = heapq.heappop(heap)
+            cost, h, f = pop(heap)
             if best[(h, f)] < cost or cost >= mp:
                 continue
-            here = tiles[terrain[h]]
-            nexts = [(h, (f + 1) % 6, cost + turn_cost), (h, (f - 1) % 6, cost + turn_cost)]
-            steps = [(around[h][f], 1)]
-            if can_reverse:
-                steps.append((around[h][(f + 3) % 6], reverse_cost))
-            for target, base in steps:
+            turned = cost + turn_cost
+            if turned <= mp:
+                for nf in ((f + 1) % 6, (f - 1) % 6):
+                    if turned < best.get((h, nf), over):
+                        best[(h, nf)] = turned
+                        push(heap, (turned, h, nf))
+            here_all = terrain[h] in takes_all
+            ring = around[h]
+            for turn, base in steps:
+                target = ring[(f + turn) % 6]
                 looked.add(target)
                 tid = terrain.get(target)
-                if tid is None or target in at:
+                if tid is None or target in at or tid not in enter:
                     continue
-                there = tiles[tid]
-                if there.impassable or (there.infantry_only and not infantry_ok):
-                    continue
-                if here.takes_all_movement or there.takes_all_movement:
-                    nexts.append((target, f, mp))
-                else:
-                    nexts.append((target, f, cost + base * there.move_cost))
-            for nh, nf, nc in nexts:
-                if nc <= mp and nc < best.get((nh, nf), mp + 1):
-                    best[(nh, nf)] = nc
-                    heapq.heappush(heap, (nc, nh, nf))
+                nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
+                if nc <= mp and nc < best.get((target, f), over):
+                    best[(target, f)] = nc
+                    push(heap, (nc, target, f))
         del best[start]
         move, uid, p = self.game.move_action, unit.id, unit.player
         entry = (best, looked, tuple(move(p, uid, h, f) for h, f in best))
@@ -616,25 +646,21 @@ class HexbattleState(State):
         terrain, no_combat = self.terrain, self.game.no_combat
         if terrain[here] in no_combat:
             return []
-        # The facings `fire_facing` would try, worked out once for all enemies.
+        zone = self.game.zone(here, reach)
+        near = [enemy for enemy in (self.alive(1 - unit.player) if enemies is None else enemies)
+                if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
+        if not near:
+            return near
+        # The facings `fire_facing` would try (none to try when firing all round), worked out once.
         facings: tuple[int, ...] = ()
         if not self.fire_all_round(unit):
             f = unit.facing
             facings = tuple(g for steps in range(unit_type.fire_turn_steps + 1)
                             for g in ((f + steps) % 6, (f - steps) % 6))
         guns_over_units = self._guns_over_units(here)
-        out = []
-        q, r = here
-        for enemy in self.alive(1 - unit.player) if enemies is None else enemies:
-            there = enemy.hex
-            dq, dr = there[0] - q, there[1] - r  # type: ignore[index]
-            if abs(dq) + abs(dr) + abs(dq + dr) > 2 * reach or terrain[there] in no_combat:  # type: ignore[index]
-                continue
-            if facings and not any(in_arc(here, f, there) for f in facings):  # type: ignore[arg-type]
-                continue
-            if not self._sight(here, there, guns_over_units).blocked:  # type: ignore[arg-type]
-                out.append(enemy)
-        return out
+        return [enemy for enemy in near
+                if (not facings or any(in_arc(here, f, enemy.hex) for f in facings))  # type: ignore[arg-type]
+                and not self._sight(here, enemy.hex, guns_over_units).blocked]  # type: ignore[arg-type]
 
     def melee_target(self, unit: Unit) -> Unit | None:
         """The enemy in the unit's front hex, if the unit may charge it (R17)."""
@@ -658,13 +684,9 @@ class HexbattleState(State):
 
     def undiscovered_edge(self) -> list[Hex]:
         """Hidden hexes next to a revealed one: where a drawn tile may go (R3)."""
-        out = []
-        for h in self.game.board:
-            if h in self.terrain:
-                continue
-            if any(neighbour(h, d) in self.terrain for d in range(6)):
-                out.append(h)
-        return sorted(out, key=to_offset)
+        terrain, around = self.terrain, self.game.around
+        return [h for h in self.game.offset_order
+                if h not in terrain and any(n in terrain for n in around[h])]
 
     # ----- legal actions -----------------------------------------------------------------
 
@@ -711,29 +733,42 @@ class HexbattleState(State):
                 and bool(self.bonus_deck or self.discard))
 
     def _unit_actions(self, unit: Unit, enemies: list[Unit], out: list[Action]) -> None:
-        p = unit.player
         uid = unit.id
         last, ready = self.last_unit, self.double_time_ready
         if uid == last and uid != ready:
             return
         paid = self.actions_left > 0
-        game = self.game
-        if uid != last:
-            if paid or self.effects.free_moves:
+        fresh = uid != last
+        moves = fresh and (paid or self.effects.free_moves > 0)
+        orders = fresh and paid
+        attacks = paid or uid in self.effects.barrage or uid == ready
+        key = (uid, unit.hex, unit.facing, unit.formation, unit.strength,
+               self.movement_points(unit) if moves else 0, orders, attacks)
+        segment = self._segments.get(key)
+        if segment is None:
+            found: list[Action] = []
+            if moves:
                 reach = self._reach(unit)
                 if reach is not None:
-                    out.extend(reach[2])
-            if paid:
-                out.extend(game.orders(unit))
-        if paid or uid in self.effects.barrage or uid == ready:
-            key = (uid, unit.facing, unit.formation, unit.strength == 0)
-            attacks = self._attack_cache.get(key)
-            if attacks is None:
-                target = self.melee_target(unit)
-                melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
-                attacks = self._attack_cache[key] = melee + tuple(
-                    game.attack_action(p, uid, enemy.id, "fire") for enemy in self.fire_targets(unit, enemies))
-            out.extend(attacks)
+                    found.extend(reach[2])
+            if orders:
+                found.extend(self.game.orders(unit))
+            if attacks:
+                found.extend(self._attacks(unit, enemies))
+            segment = self._segments[key] = tuple(found)
+        out.extend(segment)
+
+    def _attacks(self, unit: Unit, enemies: list[Unit]) -> tuple[Action, ...]:
+        """The unit's charge and fire actions (cached until a unit or tile is placed near it)."""
+        key = (unit.id, unit.facing, unit.formation, unit.strength == 0)
+        cached = self._attack_cache.get(key)
+        if cached is None:
+            game, p, uid = self.game, unit.player, unit.id
+            target = self.melee_target(unit)
+            melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
+            fire = tuple(game.attack_action(p, uid, enemy.id, "fire") for enemy in self.fire_targets(unit, enemies))
+            cached = self._attack_cache[key] = (unit.hex, game.attack_span[unit.type], melee + fire)  # type: ignore[assignment]
+        return cached[2]
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
         cards = self.game.cards

@@ -92,3 +92,20 @@ def test_clone_is_independent_and_plays_on_like_a_deep_copy(seed: int) -> None:
         deep.apply(action, deep_rng)
         assert fingerprint(clone) == fingerprint(deep)
     assert fingerprint(state) == before, "playing on the clone left the original untouched"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cached_actions_match_a_fresh_state_after_every_action(seed: int) -> None:
+    """Move, attack and per-unit caches forget exactly enough: a clone with empty caches lists the same actions."""
+    rng = random.Random(seed)
+    state = GAME.new_state(rng, skirmish_options(seed) if seed else {"quick_start": True})
+    for _ in range(300):
+        if state.is_terminal:
+            break
+        fresh = state.clone()
+        fresh._reach_cache.clear()
+        fresh._attack_cache.clear()
+        fresh._segments.clear()
+        legal = state.legal_actions()
+        assert legal == fresh.legal_actions()
+        state.apply(aggressive(state, legal, rng), rng)
