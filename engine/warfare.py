@@ -85,11 +85,15 @@ def halve(total: int, rules: Any) -> int:
 
 def casualties(cards: Sequence[CardLike], rules: Any, halved: bool = False) -> Casualties:
     """Casualties from the cards that count in an attack (surviving units plus support, R9, R11)."""
-    forces = sum(card.force for card in cards)
-    extra = max(0, len(cards) - rules.free_cards_per_attack)
+    return _tally(sum(card.force for card in cards), len(cards), rules, halved)
+
+
+def _tally(forces: int, count: int, rules: Any, halved: bool = False) -> Casualties:
+    """`casualties` from the sum of the forces and the number of cards: the engine keeps forces in a table."""
+    extra = max(0, count - rules.free_cards_per_attack)
     bonus = extra * rules.bonus_per_extra_card
     total = forces + bonus
-    return Casualties(forces, len(cards), extra, bonus, total, halved, halve(total, rules) if halved else total)
+    return Casualties(forces, count, extra, bonus, total, halved, halve(total, rules) if halved else total)
 
 
 def with_morale(result: Casualties, rules: Any) -> Casualties:
@@ -506,7 +510,7 @@ class WarfareState(State):
     def _pick_units(self, choice: Any) -> tuple[int, ...]:
         """The attack `choice` picks from the listed `units` moves, found by counting rather than listing them."""
         groups = self._unit_groups()
-        i = choice(range(sum((1 << len(group)) - 1 for group in groups)))
+        i = choice(range(sum([(1 << len(group)) - 1 for group in groups])))
         for group in groups:
             combos = _nonempty(len(group))
             if i < len(combos):
@@ -535,19 +539,19 @@ class WarfareState(State):
             (cards, _subsets(len(cards), limit)) for cards in per_type.values()]
 
     def _pick_support(self, choice: Any) -> tuple[int, ...]:
-        """The support set `choice` picks from the listed `support` moves: one index decoded part by part,
-        the last part varying fastest as in `itertools.product`."""
+        """The support set `choice` picks from the listed `support` moves: one index read as a number
+        whose digits are the parts' picks, the last part's varying fastest as in `itertools.product`."""
         pools = self._support_pools()
         count = 1
         for _, combos in pools:
             count *= len(combos)
         i = choice(range(count))
-        parts: list[tuple[int, ...]] = []
-        for cards, combos in reversed(pools):
-            i, r = divmod(i, len(combos))
-            parts.append(tuple(map(cards.__getitem__, combos[r])))
-        parts.reverse()
-        return tuple(chain.from_iterable(parts))
+        chosen: list[int] = []
+        for cards, combos in pools:
+            count //= len(combos)
+            pick, i = divmod(i, count)
+            chosen += map(cards.__getitem__, combos[pick])
+        return tuple(chosen)
 
     # -------------------------------------------------------------- verify
 
@@ -761,7 +765,8 @@ class WarfareState(State):
     def _resolve(self, rng: random.Random) -> None:
         """Total the casualties; the defender may answer with Morale if they hold any cards (R12)."""
         g = self.game
-        self.pending = casualties([g.rows[c] for c in self.units + self.support], g.rules)
+        cards = self.units + self.support
+        self.pending = _tally(sum(map(g.forces.__getitem__, cards)), len(cards), g.rules)
         if self.pending.total > 0 and self.hands[1 - self.active] and g.rules.morale_per_attack > 0:
             self.step = MORALE
         else:
