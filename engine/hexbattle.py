@@ -135,21 +135,33 @@ class HexbattleGame(Game["HexbattleState"]):
         self.enter_cost: dict[bool, dict[str, int]] = {
             infantry: {t: row.move_cost for t, row in self.terrain.items()
                        if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
-        # Twice the radius (for comparing doubled hex distances) within which a change of unit or
-        # tile can change a unit's attacks: its range (sight lines lie inside it) or its front hex,
-        # with a hex to spare.
-        self.attack_span = {t.id: 2 * (max(t.range, 1) + 1) for t in data.table("units")}
+        # The radius within which a change of unit or tile can change a unit's attacks: its range
+        # (sight lines lie inside it) or its front hex, with a hex to spare.
+        self.attack_radius = {t.id: max(t.range, 1) + 1 for t in data.table("units")}
         # Actions are immutable values, so each distinct one is built once and handed out by every
         # state of this game: building them was most of the cost of `legal_actions`.
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
+        self._fire_zones: dict[tuple[Hex, int, int, int], frozenset[Hex]] = {}
+        self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
 
     def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
         """The hexes within `reach` of `h` (h included), worked out once per hex and reach."""
         zone = self._zones.get((h, reach))
         if zone is None:
             zone = self._zones[(h, reach)] = frozenset(x for x in self.board if distance(h, x) <= reach)
+        return zone
+
+    def fire_zone(self, h: Hex, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
+        """The hexes a unit on `h` may fire into: within `reach` and inside the arc of a facing
+        at most `turn_steps` from its own (R14, R16), worked out once per hex, facing, steps and reach."""
+        key = (h, facing, turn_steps, reach)
+        zone = self._fire_zones.get(key)
+        if zone is None:
+            facings = [(facing + d) % 6 for steps in range(turn_steps + 1) for d in (steps, -steps)]
+            zone = self._fire_zones[key] = frozenset(
+                x for x in self.zone(h, reach) if any(in_arc(h, f, x) for f in facings))
         return zone
 
     def plain_action(self, kind: str, player: int) -> Action:
@@ -175,11 +187,15 @@ class HexbattleGame(Game["HexbattleState"]):
             action = self._actions[key] = Action("deploy", player, {"unit": uid, "hex": self.ids[h]})
         return action
 
+    def moves_of(self, uid: str) -> dict[tuple[Hex, int], Action]:
+        """The move actions of a unit made so far, by (hex, facing)."""
+        return self._moves.setdefault(uid, {})
+
     def move_action(self, player: int, uid: str, h: Hex, facing: int) -> Action:
-        key = ("move", uid, h, facing)
-        action = self._actions.get(key)
+        known = self.moves_of(uid)
+        action = known.get((h, facing))
         if action is None:
-            action = self._actions[key] = Action("move", player, {"unit": uid, "to": self.ids[h], "facing": facing})
+            action = known[(h, facing)] = Action("move", player, {"unit": uid, "to": self.ids[h], "facing": facing})
         return action
 
     def attack_action(self, player: int, uid: str, target: str, mode: str) -> Action:
@@ -301,13 +317,14 @@ class HexbattleState(State):
         # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
         # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
         self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
-        # Attack actions by (unit, facing, formation, broken), each with the hex the unit stood on and
-        # twice the radius its targets and sight lines lie within; a unit or tile placed within that
-        # radius drops the entry.
-        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[Hex, int, tuple[Action, ...]]] = {}
+        # Attack actions by (unit, facing, formation, broken), each with the hexes its targets and
+        # sight lines lie within; a unit or tile placed on one of those hexes drops the entry.
+        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[frozenset[Hex], tuple[Action, ...]]] = {}
         # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
-        # on but the board; any unit or tile placed clears them all.
-        self._segments: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
+        # attack entries starts a new epoch for it, so a segment from an older one is not used.
+        self._segments: dict[tuple[Any, ...], tuple[int, tuple[Action, ...]]] = {}
+        self._epoch: dict[str, int] = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -385,15 +402,15 @@ class HexbattleState(State):
 
     def _board_changed(self, changed: set[Hex | None]) -> None:
         """Drop the cached moves whose search looked at a hex that has just changed, and the attacks near it."""
+        epoch = self._epoch
         stale = [key for key, (_, looked, _) in self._reach_cache.items() if not looked.isdisjoint(changed)]
         for key in stale:
             del self._reach_cache[key]
-        for q, r in (h for h in changed if h is not None):
-            near = [key for key, ((cq, cr), span, _) in self._attack_cache.items()
-                    if abs(q - cq) + abs(r - cr) + abs(q - cq + r - cr) <= span]
-            for key in near:
-                del self._attack_cache[key]
-        self._segments.clear()
+            epoch[key[0]] = epoch.get(key[0], 0) + 1
+        near = [key for key, (zone, _) in self._attack_cache.items() if not zone.isdisjoint(changed)]
+        for key in near:
+            del self._attack_cache[key]
+            epoch[key[0]] = epoch.get(key[0], 0) + 1
 
     def _undeployed(self, player: int) -> list[str]:
         return [uid for uid, _ in self.game.roster[player]
@@ -408,6 +425,7 @@ class HexbattleState(State):
         self._begin_turn()
 
     def _begin_turn(self) -> None:
+        self._segments.clear()  # the other army's segments: stale by its next turn, most likely
         self.actions_left = max(0, self.game.rules.actions_per_turn - self.fog[self.current])
         self.actions_granted = self.actions_left
         self.fog[self.current] = 0
@@ -463,6 +481,7 @@ class HexbattleState(State):
         other._reach_cache = dict(self._reach_cache)
         other._attack_cache = dict(self._attack_cache)
         other._segments = dict(self._segments)
+        other._epoch = dict(self._epoch)
         other.tile_deck = list(self.tile_deck)
         other.bonus_deck = list(self.bonus_deck)
         other.discard = list(self.discard)
@@ -526,13 +545,12 @@ class HexbattleState(State):
 
     def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
         """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R10)."""
-        reach = self._reach(unit)
+        reach = self._reach(unit, self.movement_points(unit))
         return {} if reach is None else reach[0]
 
-    def _reach(self, unit: Unit) -> Reach | None:
-        """The unit's cached move search (worked out now if need be), or None if it cannot move."""
+    def _reach(self, unit: Unit, mp: int) -> Reach | None:
+        """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
         rules = self.game.rules
-        mp = self.movement_points(unit)
         if unit.hex is None or mp <= 0:
             return None
         key = (unit.id, unit.hex, unit.facing, mp)
@@ -576,8 +594,9 @@ class HexbattleState(State):
                     best[(target, f)] = nc
                     push(heap, (nc, target, f))
         del best[start]
-        move, uid, p = self.game.move_action, unit.id, unit.player
-        entry = (best, looked, tuple(move(p, uid, h, f) for h, f in best))
+        uid, p = unit.id, unit.player
+        known = game.moves_of(uid)
+        entry = (best, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in best]))
         self._reach_cache[key] = entry
         return entry
 
@@ -623,18 +642,22 @@ class HexbattleState(State):
 
     def sight(self, a: Hex, b: Hex) -> Sight:
         """Line of sight from the unit on `a` to `b` (R12, R13)."""
-        return self._sight(a, b, self._guns_over_units(a))
+        blocker, contested = self._walk(a, b, self._guns_over_units(a))
+        if blocker is not None:
+            return Sight(True, hex_id(blocker))
+        return Sight(False, None, tuple(hex_id(h) for h in contested))
 
-    def _sight(self, a: Hex, b: Hex, guns_over_units: bool) -> Sight:
+    def _walk(self, a: Hex, b: Hex, guns_over_units: bool) -> tuple[Hex | None, list[Hex]]:
+        """The first hex that blocks the line for certain (or None), and the split hexes that may."""
         blocks = self._blocks
-        contested: list[str] = []
+        contested: list[Hex] = []
         for step in sight_line(a, b):
             if len(step) == 1:
                 if blocks(step[0], guns_over_units):
-                    return Sight(True, hex_id(step[0]))
+                    return step[0], contested
             else:
-                contested.extend(hex_id(h) for h in step if blocks(h, guns_over_units))
-        return Sight(False, None, tuple(contested))
+                contested.extend(h for h in step if blocks(h, guns_over_units))
+        return None, contested
 
     def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
         """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
@@ -646,21 +669,17 @@ class HexbattleState(State):
         terrain, no_combat = self.terrain, self.game.no_combat
         if terrain[here] in no_combat:
             return []
-        zone = self.game.zone(here, reach)
+        if self.fire_all_round(unit):
+            zone = self.game.zone(here, reach)
+        else:
+            zone = self.game.fire_zone(here, unit.facing, unit_type.fire_turn_steps, reach)
         near = [enemy for enemy in (self.alive(1 - unit.player) if enemies is None else enemies)
                 if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
         if not near:
             return near
-        # The facings `fire_facing` would try (none to try when firing all round), worked out once.
-        facings: tuple[int, ...] = ()
-        if not self.fire_all_round(unit):
-            f = unit.facing
-            facings = tuple(g for steps in range(unit_type.fire_turn_steps + 1)
-                            for g in ((f + steps) % 6, (f - steps) % 6))
         guns_over_units = self._guns_over_units(here)
         return [enemy for enemy in near
-                if (not facings or any(in_arc(here, f, enemy.hex) for f in facings))  # type: ignore[arg-type]
-                and not self._sight(here, enemy.hex, guns_over_units).blocked]  # type: ignore[arg-type]
+                if self._walk(here, enemy.hex, guns_over_units)[0] is None]  # type: ignore[arg-type]
 
     def melee_target(self, unit: Unit) -> Unit | None:
         """The enemy in the unit's front hex, if the unit may charge it (R17)."""
@@ -742,21 +761,22 @@ class HexbattleState(State):
         moves = fresh and (paid or self.effects.free_moves > 0)
         orders = fresh and paid
         attacks = paid or uid in self.effects.barrage or uid == ready
-        key = (uid, unit.hex, unit.facing, unit.formation, unit.strength,
-               self.movement_points(unit) if moves else 0, orders, attacks)
+        mp = self.movement_points(unit) if moves else 0
+        key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
+        epoch = self._epoch.get(uid, 0)
         segment = self._segments.get(key)
-        if segment is None:
+        if segment is None or segment[0] != epoch:
             found: list[Action] = []
             if moves:
-                reach = self._reach(unit)
+                reach = self._reach(unit, mp)
                 if reach is not None:
                     found.extend(reach[2])
             if orders:
                 found.extend(self.game.orders(unit))
             if attacks:
                 found.extend(self._attacks(unit, enemies))
-            segment = self._segments[key] = tuple(found)
-        out.extend(segment)
+            segment = self._segments[key] = (epoch, tuple(found))
+        out.extend(segment[1])
 
     def _attacks(self, unit: Unit, enemies: list[Unit]) -> tuple[Action, ...]:
         """The unit's charge and fire actions (cached until a unit or tile is placed near it)."""
@@ -767,8 +787,9 @@ class HexbattleState(State):
             target = self.melee_target(unit)
             melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
             fire = tuple(game.attack_action(p, uid, enemy.id, "fire") for enemy in self.fire_targets(unit, enemies))
-            cached = self._attack_cache[key] = (unit.hex, game.attack_span[unit.type], melee + fire)  # type: ignore[assignment]
-        return cached[2]
+            cached = self._attack_cache[key] = (game.zone(unit.hex, game.attack_radius[unit.type]),  # type: ignore[arg-type]
+                                                melee + fire)
+        return cached[1]
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
         cards = self.game.cards
