@@ -397,27 +397,28 @@ class WarfareState(State):
                     options.append(_ATTACK)
                 options.append(_HOLD)
                 kind, card = choice(options)
-                if kind == "draw":
-                    hand.remove(card)
-                    discard.append(card)
-                    self.last = {"event": "draw", "player": a, "card": ids[card], "drawn": draw(a, forces[card], rng)}
-                elif kind == "hold":
-                    self.last = {"event": "hold", "player": a}
-                    self._maneuver(rng)
-                elif kind == "harass":
+                # Most frequent first: harass, hold, attack, scout, draw.
+                if kind == "harass":
                     hand.remove(card)
                     discard.append(card)
                     lost = other.pop(rng.randrange(len(other)))
                     discard.append(lost)
                     self.last = {"event": "harass", "player": a, "card": ids[card], "lost": ids[lost]}
-                elif kind == "scout":
-                    hand.remove(card)
-                    discard.append(card)
-                    self.peek = True
-                    self.last = {"event": "scout", "player": a, "card": ids[card]}
-                else:
+                elif kind == "hold":
+                    self.last = {"event": "hold", "player": a}
+                    self._maneuver(rng)
+                elif kind == "attack":
                     self.last = {"event": "attack", "player": a}
                     self.step = BLUNDER if other else UNITS
+                else:
+                    hand.remove(card)
+                    discard.append(card)
+                    if kind == "scout":
+                        self.peek = True
+                        self.last = {"event": "scout", "player": a, "card": ids[card]}
+                    else:
+                        self.last = {"event": "draw", "player": a, "card": ids[card],
+                                     "drawn": draw(a, forces[card], rng)}
             elif step == EXCHANGE:
                 chosen = tuple(map(hand.__getitem__, choice(_subsets(len(hand), most))))
                 for card in chosen:
