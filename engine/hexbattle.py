@@ -18,8 +18,8 @@ from typing import Any
 from cards.load import GameData
 from engine.core import Action, Game, Refusal, State
 from engine.hexbattle_combat import CombatResult, FireResult, close_combat, ranged_fire, split_blocks
-from engine.hexgrid import (FACING_NAMES, Hex, bearing, direction_to, distance, from_offset, hex_id, in_arc,
-                            neighbour, parse_hex, sight_line, to_offset, turn_steps)
+from engine.hexgrid import (FACING_NAMES, Hex, bearing, direction_to, disc, distance, from_offset, hex_id,
+                            in_arc, neighbour, parse_hex, sight_line, to_offset, turn_steps)
 
 UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
 OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
@@ -144,13 +144,17 @@ class HexbattleGame(Game["HexbattleState"]):
         self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
         self._fire_zones: dict[tuple[Hex, int, int, int], frozenset[Hex]] = {}
+        self._arcs: dict[tuple[int, int, int], frozenset[Hex]] = {}
         self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
 
     def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
         """The hexes within `reach` of `h` (h included), worked out once per hex and reach."""
         zone = self._zones.get((h, reach))
         if zone is None:
-            zone = self._zones[(h, reach)] = frozenset(x for x in self.board if distance(h, x) <= reach)
+            q, r = h
+            board = self.board
+            zone = self._zones[(h, reach)] = frozenset(
+                x for x in ((q + dq, r + dr) for dq, dr in disc(reach)) if x in board)
         return zone
 
     def fire_zone(self, h: Hex, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
@@ -159,10 +163,21 @@ class HexbattleGame(Game["HexbattleState"]):
         key = (h, facing, turn_steps, reach)
         zone = self._fire_zones.get(key)
         if zone is None:
-            facings = [(facing + d) % 6 for steps in range(turn_steps + 1) for d in (steps, -steps)]
+            q, r = h
+            board = self.board
             zone = self._fire_zones[key] = frozenset(
-                x for x in self.zone(h, reach) if any(in_arc(h, f, x) for f in facings))
+                x for x in ((q + dq, r + dr) for dq, dr in self._arc_offsets(facing, turn_steps, reach)) if x in board)
         return zone
+
+    def _arc_offsets(self, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
+        """Offsets within `reach` inside the arc of a facing at most `turn_steps` from `facing`."""
+        key = (facing, turn_steps, reach)
+        offsets = self._arcs.get(key)
+        if offsets is None:
+            facings = [(facing + d) % 6 for steps in range(turn_steps + 1) for d in (steps, -steps)]
+            offsets = self._arcs[key] = frozenset(
+                x for x in disc(reach) if any(in_arc((0, 0), f, x) for f in facings))
+        return offsets
 
     def plain_action(self, kind: str, player: int) -> Action:
         """An action without arguments (end_turn, concede, draws, quick_start)."""
@@ -534,14 +549,16 @@ class HexbattleState(State):
         return not t.infantry_only or self.unit_type(unit).enters_infantry_only_terrain
 
     def movement_points(self, unit: Unit) -> int:
-        unit_type = self.unit_type(unit)
+        game = self.game
+        unit_type = game.unit_types[unit.type]
+        own_turn = unit.player == self.current
         if unit_type.uses_formations:
-            mp = self.game.formations[unit.formation].movement
-            if mp > 0:
-                mp += self.effects.bold if unit.player == self.current else 0
+            mp = game.formations[unit.formation].movement
+            if mp > 0 and own_turn:
+                mp += self.effects.bold
         else:
             mp = unit_type.movement
-        return mp * self.effects.forced.get(unit.id, 1) if unit.player == self.current else mp
+        return mp * self.effects.forced.get(unit.id, 1) if own_turn else mp
 
     def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
         """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R10)."""
@@ -786,7 +803,8 @@ class HexbattleState(State):
             game, p, uid = self.game, unit.player, unit.id
             target = self.melee_target(unit)
             melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
-            fire = tuple(game.attack_action(p, uid, enemy.id, "fire") for enemy in self.fire_targets(unit, enemies))
+            targets = self.fire_targets(unit, enemies)
+            fire = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
             cached = self._attack_cache[key] = (game.zone(unit.hex, game.attack_radius[unit.type]),  # type: ignore[arg-type]
                                                 melee + fire)
         return cached[1]

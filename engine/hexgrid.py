@@ -55,6 +55,13 @@ def distance(a: Hex, b: Hex) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
+@lru_cache(maxsize=None)
+def disc(reach: int) -> tuple[Hex, ...]:
+    """Every offset (dq, dr) at most `reach` hexes from the origin, the origin included."""
+    return tuple((dq, dr) for dq in range(-reach, reach + 1)
+                 for dr in range(max(-reach, -dq - reach), min(reach, reach - dq) + 1))
+
+
 def direction_to(a: Hex, b: Hex) -> int | None:
     """The facing from `a` to an adjacent `b`, or None if they are not neighbours."""
     try:
