@@ -113,14 +113,40 @@ def wait_moves(page: object, n: int, within: float = 15) -> None:
     raise AssertionError(f"expected {n} moves on the page, saw {moves_so_far(page)}")
 
 
+def settle(page: object) -> None:
+    """Wait until the app has finished its current run, so the next tap is not lost in a redraw."""
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "() => !document.querySelector('[data-testid=stStatusWidget]')"
+        " || !document.querySelector('[data-testid=stStatusWidget]').innerText.includes('Running')",
+        timeout=TIMEOUT)
+    page.wait_for_timeout(300)  # type: ignore[attr-defined]
+
+
+def choose(page: object, key: str, option: str) -> None:
+    """Pick an option of a Streamlit selectbox: type to filter, then click it (retried if a redraw closes the list)."""
+    for _ in range(5):
+        box = page.locator(f".st-key-{key} input")  # type: ignore[attr-defined]
+        box.click()
+        box.fill(option)
+        try:
+            page.get_by_role("option", name=option).click(timeout=5_000)  # type: ignore[attr-defined]
+        except Exception:  # the list closed under a redraw; open it again
+            continue
+        if box.input_value() == option:
+            return
+    raise AssertionError(f"could not choose {option!r} in {key}")
+
+
 def test_three_phones_play_refresh_and_restart(server: Server, browser: object) -> None:
     host = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
     host.goto(server.url)
     host.get_by_text("New table").wait_for(timeout=TIMEOUT)
-    host.locator(".st-key-new-game button[aria-label=Open]").click()
-    host.get_by_role("option", name="Napoleonic Warfare").click()
+    choose(host, "new-game", "Napoleonic Warfare")
+    settle(host)
     host.locator(".st-key-seat-warfare-0 input").fill("Ann")
     host.locator(".st-key-seat-warfare-1 input").fill("Bob")
+    settle(host)
     host.get_by_role("button", name="Create table").click()
     host.get_by_text("Hand out the seats").wait_for(timeout=TIMEOUT)
     host.locator("a", has_text="open this seat").nth(1).wait_for(timeout=TIMEOUT)
