@@ -15,6 +15,7 @@ import platform
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import cards
 from engine.core import Match, random_policy
@@ -66,10 +67,12 @@ def rate(run: Callable[[WarfareGame, range], int], game: WarfareGame, games: int
 
 def main() -> None:
     game = make_game(cards.load_game("warfare"))
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-               platform.processor())
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"{now}; machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}")
+    info = Path("/proc/cpuinfo")
+    lines = info.read_text().splitlines() if info.exists() else []
+    cpu = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), platform.processor())
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{now}; machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}; "
+          f"load average {os.getloadavg()[0]:.2f} (a loaded machine lowers the wall-clock figures most)")
     for label, run, games in (("random games, fast path", fast_games, 1000),
                               ("random games, engine API", api_games, 300),
                               ("random games, through Match", match_games, 100)):
