@@ -196,6 +196,7 @@ class HexbattleGame(Game["HexbattleState"]):
         return action
 
     def deploy_action(self, player: int, uid: str, h: Hex) -> Action:
+        """A deploy action (built once, like every action here)."""
         key = ("deploy", uid, h)
         action = self._actions.get(key)
         if action is None:
@@ -207,6 +208,7 @@ class HexbattleGame(Game["HexbattleState"]):
         return self._moves.setdefault(uid, {})
 
     def move_action(self, player: int, uid: str, h: Hex, facing: int) -> Action:
+        """A move action, kept in the unit's move table."""
         known = self.moves_of(uid)
         action = known.get((h, facing))
         if action is None:
@@ -214,6 +216,7 @@ class HexbattleGame(Game["HexbattleState"]):
         return action
 
     def attack_action(self, player: int, uid: str, target: str, mode: str) -> Action:
+        """A charge ("melee") or fire action."""
         key = ("attack", uid, target, mode)
         action = self._actions.get(key)
         if action is None:

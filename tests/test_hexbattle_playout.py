@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.hexbattle import HexbattleState
+from engine.hexgrid import disc, distance, in_arc
 from test_hexbattle_random import aggressive, skirmish_options
 from test_hexbattle_setup import GAME
 
@@ -109,3 +110,18 @@ def test_cached_actions_match_a_fresh_state_after_every_action(seed: int) -> Non
         legal = state.legal_actions()
         assert legal == fresh.legal_actions()
         state.apply(aggressive(state, legal, rng), rng)
+
+
+def test_zones_and_fire_zones_agree_with_distance_and_arcs() -> None:
+    """The precomputed hex sets behind fire targets and attack caching are exactly what the hex maths says."""
+    for reach in range(5):
+        assert sorted(disc(reach)) == sorted((dq, dr) for dq in range(-9, 10) for dr in range(-9, 10)
+                                             if distance((0, 0), (dq, dr)) <= reach)
+    for h in sorted(GAME.board)[::7]:
+        for reach in (1, 2, 4, 8):
+            assert GAME.zone(h, reach) == {x for x in GAME.board if distance(h, x) <= reach}
+            for facing in range(6):
+                for steps in (0, 1):
+                    arcs = [(facing + d) % 6 for d in range(-steps, steps + 1)]
+                    assert GAME.fire_zone(h, facing, steps, reach) == {
+                        x for x in GAME.board if distance(h, x) <= reach and any(in_arc(h, f, x) for f in arcs)}
