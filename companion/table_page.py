@@ -275,12 +275,12 @@ def _handout(table: TableInfo) -> None:
     with st.expander("Hand out the seats", expanded=True):
         st.write("Each player scans their own seat's code (or opens its link). Keep these private: "
                  "a seat link lets its holder play that seat.")
-        for name, token in tokens:
+        for i, (name, token) in enumerate(tokens):
             url = context.link(table=table.code, seat=token)
             st.markdown(f"**{name}** — [open this seat]({url})")
             st.image(context.qr_png(url, box=5), width=200)
-        st.button("Done", on_click=context.go, kwargs={"table": table.code, "seat": tokens[0][1]},
-                  width="stretch", key="handout-done")
+            st.button(f"I am {name}: play on this phone", on_click=context.go,
+                      kwargs={"table": table.code, "seat": token}, width="stretch", key=f"handout-{i}")
 
 
 def _share(table: TableInfo) -> None:
