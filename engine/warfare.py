@@ -512,12 +512,12 @@ class WarfareState(State):
         """The attack `choice` picks from the listed `units` moves, found by counting rather than listing them."""
         groups = self._unit_groups()
         i = choice(range(sum([(1 << len(group)) - 1 for group in groups])))
-        for group in groups:
+        for group in groups:  # the pick lies within the groups, so the loop always breaks
             combos = _nonempty(len(group))
             if i < len(combos):
-                return tuple(map(group.__getitem__, combos[i]))
+                break
             i -= len(combos)
-        raise AssertionError("the pick is always within the listed moves")
+        return tuple(map(group.__getitem__, combos[i]))
 
     def _support_pools(self) -> list[tuple[list[int], tuple[tuple[int, ...], ...]]]:
         """Each part of a support set (matching tactics, then each Strategy type in hand order) with its

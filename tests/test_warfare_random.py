@@ -129,6 +129,25 @@ def test_fast_path_matches_the_public_api_move_for_move(limits: dict[str, int], 
         assert fast.snapshot() == slow.snapshot() and fast.last == slow.last and rng.random() == after, seed
 
 
+def test_fast_picks_of_attacks_and_support_follow_the_listed_order() -> None:
+    """The fast path decodes an index into an attack or a support set; every index gives the listed move."""
+    checked = {"units": 0, "support": 0}
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.new_state(rng, {})
+        while not state.is_terminal:
+            if state.step in checked:
+                listed = [payload for _, payload in state._moves()]
+                pick = state._pick_units if state.step == "units" else state._pick_support
+                sizes: list[int] = []
+                picks = [pick(lambda options, i=i, seen=sizes: (seen.append(len(options)), options[i])[1])
+                         for i in range(len(listed))]
+                assert picks == listed and set(sizes) == {len(listed)}
+                checked[state.step] += len(listed) > 1
+            state.play_random(rng, 1)
+    assert min(checked.values()) > 50
+
+
 def test_listed_actions_are_ordinary_actions() -> None:
     """legal_actions builds its actions without the dataclass __init__; they must still be plain Actions."""
     rng = random.Random(4)
