@@ -26,6 +26,9 @@ from companion.store import LogEntry, Store, StoreError, TableInfo
 from engine.core import Action, Game, Match, Refusal
 
 
+CACHED_TABLES = 64
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """A game the companion knows: its data and engine, or why it cannot be played yet."""
@@ -170,10 +173,12 @@ class Tables:
         return Snapshot(match, (last.seq, last.id), snap.entries + tuple(entries))
 
     def _publish(self, table_id: int, snap: Snapshot) -> None:
+        """Cache a snapshot; any snapshot is safe to cache, since readers check its head against the database."""
         with self._lock:
-            current = self._cache.get(table_id)
-            if current is None or current.head[0] <= snap.head[0] or snap.head == (0, 0):
-                self._cache[table_id] = snap
+            self._cache.pop(table_id, None)
+            self._cache[table_id] = snap
+            while len(self._cache) > CACHED_TABLES:  # the least recently changed table goes first
+                self._cache.pop(next(iter(self._cache)))
 
     # -- acting -----------------------------------------------------------------------------
 
