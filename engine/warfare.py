@@ -284,13 +284,14 @@ class WarfareState(State):
     def clone(self) -> WarfareState:
         """A copy without deepcopy: the game is shared, only the piles and counters are copied."""
         other = object.__new__(WarfareState)
-        other.__dict__.update(self.__dict__)
-        other.deck = list(self.deck)
-        other.hands = [list(self.hands[0]), list(self.hands[1])]
-        other.discard = list(self.discard)
-        other.units = list(self.units)
-        other.support = list(self.support)
-        other.troops = list(self.troops)
+        fields = self.__dict__.copy()
+        fields["deck"] = self.deck[:]
+        fields["hands"] = [self.hands[0][:], self.hands[1][:]]
+        fields["discard"] = self.discard[:]
+        fields["units"] = self.units[:]
+        fields["support"] = self.support[:]
+        fields["troops"] = self.troops[:]
+        other.__dict__ = fields
         return other
 
     # -------------------------------------------------------------- legal actions
