@@ -52,7 +52,8 @@ def service_session(game: str, actions: int, folder: Path) -> list[float]:
         if snap.state.is_terminal:
             break
         seat = snap.state.players_to_act()[0]
-        action = rng.choice(snap.state.legal_actions(seat))
+        legal = snap.state.legal_actions(seat)
+        action = rng.choice([a for a in legal if a.kind != "concede"] or legal)  # keep the session going
         start = time.perf_counter()
         service.act(table, seat, action)
         after = service.snapshot(table)
