@@ -1429,20 +1429,26 @@ class HexbattleState(State):
         self._begin_turn()
 
     def _check_victory(self) -> None:
+        """Annihilation (R29), then breakthrough (R25), the player to move first; one pass over the units."""
+        game = self.game
+        infantry, row_of, goal = game.infantry_types, game.row_of, game.goal_row
+        alive = [False, False]
+        through = [False, False]
+        for unit in self.units.values():
+            if unit.hex is not None and not unit.destroyed:
+                p = unit.player
+                alive[p] = True
+                if unit.type in infantry and row_of[unit.hex] == goal[p]:
+                    through[p] = True
         order = (self.current, 1 - self.current)
-        alive = [self.alive(0), self.alive(1)]
         for p in order:
             if not alive[1 - p]:
                 self._finish(p, "annihilation")
                 return
-        game = self.game
-        infantry, row_of = game.infantry_types, game.row_of
         for p in order:
-            goal = game.goal_row[p]
-            for unit in alive[p]:
-                if unit.type in infantry and row_of[unit.hex] == goal:  # type: ignore[index]
-                    self._finish(p, "breakthrough")
-                    return
+            if through[p]:
+                self._finish(p, "breakthrough")
+                return
 
     def _finish(self, winner: int | None, reason: str) -> None:
         self.phase = "over"
