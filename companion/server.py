@@ -51,8 +51,20 @@ def terminal_qr(text: str) -> str:
 
 
 def check_port(port: int) -> int:
+    """The port, if it is in range and free to listen on; otherwise say what to do instead."""
     if not 1 <= port <= 65535:
         raise StoreError(f"--port {port} is out of range; use a number from 1 to 65535 (default {DEFAULT_PORT})")
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does: a closing port is free
+    try:
+        probe.bind(("0.0.0.0", port))
+    except PermissionError:
+        raise StoreError(f"--port {port} needs administrator rights here; use a port above 1023") from None
+    except OSError:
+        raise StoreError(f"--port {port} is already in use (is the companion already running?); "
+                         "choose another with --port") from None
+    finally:
+        probe.close()
     return port
 
 

@@ -233,3 +233,14 @@ def test_server_helpers() -> None:
     assert len(art.splitlines()) > 10
     command = server.streamlit_command(9000)
     assert command[-1] != "" and "9000" in command and "0.0.0.0" in command
+
+
+def test_cli_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["app", "--port", str(port), "--data-dir", str(tmp_path)]) == 2
+    assert "already in use" in capsys.readouterr().err
