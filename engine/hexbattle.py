@@ -646,37 +646,38 @@ class HexbattleState(State):
         formation = self.game.formations[unit.formation]
         return unit.strength if formation.full_volley else min(unit.strength, formation.fire_dice)
 
-    def _blocks(self, h: Hex, guns_over_units: bool) -> bool:
-        t = self.terrain.get(h)
-        if t is None:
-            return h in self.game.board
-        if t in self.game.blocks_los:
-            return True
-        return h in self.at and not guns_over_units
 
     def _guns_over_units(self, a: Hex) -> bool:
         """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
-        shooter = self.unit_at(a)
-        return (shooter is not None and self.unit_type(shooter).kind == "artillery"
-                and self.terrain_at(a).guns_see_over_units)
+        uid = self.at.get(a)
+        if uid is None:
+            return False
+        game = self.game
+        return (game.unit_types[self.units[uid].type].kind == "artillery"
+                and game.terrain[self.terrain[a]].guns_see_over_units)
 
     def sight(self, a: Hex, b: Hex) -> Sight:
         """Line of sight from the unit on `a` to `b` (R12, R13)."""
         blocker, contested = self._walk(a, b, self._guns_over_units(a))
+        ids = self.game.ids  # a hex that blocks is on the map: hidden or revealed
         if blocker is not None:
-            return Sight(True, hex_id(blocker))
-        return Sight(False, None, tuple(hex_id(h) for h in contested))
+            return Sight(True, ids[blocker])
+        return Sight(False, None, tuple([ids[h] for h in contested]) if contested else ())
 
     def _walk(self, a: Hex, b: Hex, guns_over_units: bool) -> tuple[Hex | None, list[Hex]]:
         """The first hex that blocks the line for certain (or None), and the split hexes that may."""
-        blocks = self._blocks
+        terrain, at, board, walls = self.terrain, self.at, self.game.board, self.game.blocks_los
+        units_block = not guns_over_units
         contested: list[Hex] = []
         for step in sight_line(a, b):
-            if len(step) == 1:
-                if blocks(step[0], guns_over_units):
-                    return step[0], contested
-            else:
-                contested.extend(h for h in step if blocks(h, guns_over_units))
+            for h in step:
+                # A hex blocks when hidden, when its terrain blocks sight, or when a unit stands on it
+                # (unless guns on a hill look over units).
+                t = terrain.get(h)
+                if (h in board) if t is None else (t in walls or (units_block and h in at)):
+                    if len(step) == 1:
+                        return h, contested
+                    contested.append(h)
         return None, contested
 
     def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
@@ -808,8 +809,8 @@ class HexbattleState(State):
             melee = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
             targets = self.fire_targets(unit, enemies)
             fire = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
-            cached = self._attack_cache[key] = (game.zone(unit.hex, game.attack_radius[unit.type]),  # type: ignore[arg-type]
-                                                melee + fire)
+            zone = game.zone(unit.hex, game.attack_radius[unit.type])  # type: ignore[arg-type]
+            cached = self._attack_cache[key] = (zone, melee + fire)
         return cached[1]
 
     def _card_actions(self, player: int, out: list[Action]) -> None:
