@@ -73,6 +73,7 @@ def api_games(game: HexbattleGame, seeds: range) -> int:
 
 
 def fast_games(game: HexbattleGame, seeds: range) -> int:
+    """The battles of `api_games`, choice for choice, through `play_random`."""
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
