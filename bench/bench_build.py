@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import platform
 import resource
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from harness import describe
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -16,12 +16,6 @@ from generator.build import build_all
 
 URL = "http://192.168.1.20:8501"
 
-
-def cpu() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []:
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown CPU"
 
 
 def cpu_seconds() -> float:
@@ -32,14 +26,11 @@ def cpu_seconds() -> float:
 
 def main(formats: list[str], profiles: list[str], label: str) -> None:
     """Build into a temporary folder; report wall time, CPU time and the machine's load (other work skews wall time)."""
-    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         start, cpu_start = time.perf_counter(), cpu_seconds()
         files = build_all(formats=formats, profiles=profiles, out=Path(tmp), url=URL, force=True)
         elapsed, cpu_used = time.perf_counter() - start, cpu_seconds() - cpu_start
-    print(f"{label}: {len(files)} files in {elapsed:.2f} s wall, {cpu_used:.2f} s CPU "
-          f"({time.strftime('%Y-%m-%d')}, {os.cpu_count()} CPUs, {cpu()}, load {load:.1f}, "
-          f"Python {platform.python_version()})")
+    print(f"{label}: {len(files)} files in {elapsed:.2f} s wall, {cpu_used:.2f} s CPU ({describe()})")
 
 
 if __name__ == "__main__":

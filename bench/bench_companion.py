@@ -14,15 +14,15 @@ Run: python bench/bench_companion.py [--actions N] [--game GAME]
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import statistics
 import sys
 import tempfile
 import threading
 import time
-from datetime import UTC, datetime
 from pathlib import Path
+
+from harness import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -132,8 +132,7 @@ def main() -> None:
     parser.add_argument("--page-actions", type=int, default=60, help="interactions through the page script")
     parser.add_argument("--concurrent", type=int, default=1000)
     args = parser.parse_args()
-    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {platform.node()} · {platform.processor() or platform.machine()} "
-          f"· Python {platform.python_version()}")
+    print(describe())
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for label, times in (("service", service_session(args.game, args.actions, folder)),

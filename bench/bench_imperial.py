@@ -10,11 +10,11 @@ that sides are within a factor of two of each other, i.e. battles are actually f
 from __future__ import annotations
 
 import os
-import platform
 import random
-import time
 from collections.abc import Callable
 from typing import Any
+
+from harness import best_of, describe
 
 import cards
 from engine.core import Match, random_policy
@@ -58,32 +58,15 @@ def rate(run: Callable[[ImperialGame, range], int], game: ImperialGame,
 
     CPU time is the figure for "one core": on a shared machine wall time also counts the
     time other processes held the core."""
-    best_cpu = best_wall = float("inf")
-    actions = 0
-    for _ in range(3):
-        cpu, wall = time.process_time(), time.perf_counter()
-        actions = run(game, range(battles))
-        best_cpu = min(best_cpu, time.process_time() - cpu)
-        best_wall = min(best_wall, time.perf_counter() - wall)
-    return battles / best_cpu, battles / best_wall, actions / battles
+    cpu, wall, actions = best_of(lambda: run(game, range(battles)))
+    return battles / cpu, battles / wall, actions / battles
 
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main() -> None:
     game = make_game(cards.load_game("imperial"))
     battles = int(os.environ.get("BENCH_BATTLES", "5000"))
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; nproc {os.cpu_count()}; {cpu_model()}; "
-          f"Python {platform.python_version()}; load average {os.getloadavg()[0]:.2f}")
+    print(describe())
     for name, run in (("state (legal_actions + apply)", state_battles), ("Match (seeded chance, log)", match_battles)):
         cpu, wall, per_battle = rate(run, game, battles)
         print(f"{name:30s} {cpu:7,.0f} battles/CPU s  {wall:7,.0f} battles/wall s  ({per_battle:.1f} actions a battle)")

@@ -8,11 +8,10 @@ a shared, busy machine does not distort) and per wall-clock second. Run: python 
 
 from __future__ import annotations
 
-import os
-import platform
 import random
-import time
 from collections.abc import Callable
+
+from harness import best_of, describe
 
 import cards
 from engine.core import Match, random_policy
@@ -53,21 +52,13 @@ def policy_wars(game: MedievalGame, seeds: range) -> int:
 
 def rate(run: Callable[[MedievalGame, range], int], game: MedievalGame, wars: int) -> tuple[float, float, float]:
     """Best of three runs: (wars per CPU second, wars per wall-clock second, battles per war)."""
-    cpu = wall = float("inf")
-    battles = 0
-    for _ in range(3):
-        start_cpu, start_wall = time.process_time(), time.perf_counter()
-        battles = run(game, range(wars))
-        cpu = min(cpu, time.process_time() - start_cpu)
-        wall = min(wall, time.perf_counter() - start_wall)
+    cpu, wall, battles = best_of(lambda: run(game, range(wars)))
     return wars / cpu, wars / wall, battles / wars
 
 
 def main() -> None:
     game = make_game(cards.load_game("medieval"))
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-               platform.processor())
-    print(f"machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}")
+    print(describe())
     for label, run, wars in (("random placements, engine API", random_wars, 2000),
                              ("random placements, through Match", match_wars, 500),
                              ("best_placement both sides (AI)", policy_wars, 200)):

@@ -9,13 +9,10 @@ process's CPU time (the second is steadier on a shared machine). Run: python ben
 
 from __future__ import annotations
 
-import datetime
-import os
-import platform
 import random
-import time
 from collections.abc import Callable
-from pathlib import Path
+
+from harness import best_of, describe
 
 import cards
 from engine.core import Match, random_policy
@@ -55,24 +52,13 @@ def match_games(game: WarfareGame, seeds: range) -> int:
 
 def rate(run: Callable[[WarfareGame, range], int], game: WarfareGame, games: int) -> tuple[float, float, float]:
     """Best of three: (games per wall second, games per CPU second, decisions per game)."""
-    wall = cpu = float("inf")
-    actions = 0
-    for _ in range(3):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        actions = run(game, range(games))
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
+    cpu, wall, actions = best_of(lambda: run(game, range(games)))
     return games / wall, games / cpu, actions / games
 
 
 def main() -> None:
     game = make_game(cards.load_game("warfare"))
-    info = Path("/proc/cpuinfo")
-    lines = info.read_text().splitlines() if info.exists() else []
-    cpu = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")), platform.processor())
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"{now}; machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}; "
-          f"load average {os.getloadavg()[0]:.2f} (a loaded machine lowers the wall-clock figures most)")
+    print(describe())
     for label, run, games in (("random games, fast path", fast_games, 1000),
                               ("random games, engine API", api_games, 300),
                               ("random games, through Match", match_games, 100)):

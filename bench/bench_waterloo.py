@@ -6,14 +6,12 @@ per-hand rates compare like with like. Run: python bench/bench_waterloo.py
 
 from __future__ import annotations
 
-import os
-import platform
 import random
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
 from typing import Any
 
+from harness import describe
 from treys import Card
 from treys import Evaluator as TreysEvaluator
 
@@ -51,16 +49,6 @@ def _treys_per_call(evaluate: Callable[[list[int], list[int]], int], hands: list
         evaluate(hand, board)
 
 
-def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
 
 def main() -> None:
     data = cards.load_game("waterloo")
@@ -92,8 +80,7 @@ def main() -> None:
     direct = ours[:2000]
     direct_rate = _best_rates({"direct": lambda: _per_call(evaluator.key, direct)}, len(direct))["direct"]
 
-    print(f"date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC")
-    print(f"machine: {_cpu()}, nproc={os.cpu_count()}, Python {platform.python_version()}")
+    print(describe())
     print(f"exact odds table ({len(odds)} combos): {odds_time * 1000:.0f} ms")
     print(f"lookup build: waterloo {build_time:.2f} s ({table_size} design multisets), treys {treys_build:.2f} s")
     print(f"waterloo, one call per hand (card ids): {ours_rate:,.0f} hands/s")

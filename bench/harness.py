@@ -1,0 +1,40 @@
+"""One line saying when and where a benchmark ran, so figures in docs/performance.md can be compared."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def cpu_model() -> str:
+    info = Path("/proc/cpuinfo")
+    if info.exists():
+        for line in info.read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def describe() -> str:
+    """Date, CPU, core count, Python and load: a loaded machine lowers wall-clock figures most."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {cpu_model()}; nproc {os.cpu_count()}; "
+            f"Python {platform.python_version()}; load average {load:.2f}")
+
+
+def best_of(run: Callable[[], T], repeats: int = 3) -> tuple[float, float, T]:
+    """(best CPU seconds, best wall seconds, last result): CPU time is steadier on a shared machine."""
+    cpu = wall = float("inf")
+    result: T
+    for _ in range(repeats):
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        result = run()
+        cpu = min(cpu, time.process_time() - start_cpu)
+        wall = min(wall, time.perf_counter() - start_wall)
+    return cpu, wall, result
