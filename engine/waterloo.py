@@ -7,11 +7,15 @@ so nobody is ever forced short (R4), and the draw pile, reserves and community c
 across hands (R18, R19). Every physical card is always in exactly one place.
 
 Options: `players` (2-6), `return_after` (one of rules.return_after_options), `button` (seat),
-`starting_chips`. Actions, by phase:
+`starting_chips`, `cards` ("app": the engine deals every card; "table": players hold printed
+cards and the engine keeps chips, bets and the showdown, R23-R28). Actions, by phase:
 - bet: `pass`, `call`, `raise(amount=chips above the highest bet)`, `fold`
-- draw: `draw`, then `keep` or `exchange(card=hand card id, community=community card id)`
-- swap: `swap(card=hand card id, slot="up"|"down")` or `stand`
+- draw (app cards): `draw`, then `keep` or `exchange(card=hand card id, community=community card id)`
+- swap (app cards): `swap(card=hand card id, slot="up"|"down")` or `stand`
+- reveal (printed cards, simultaneous): `reveal(cards=[5 design ids], scout_down=bool)`, `retract`
 - scout: `burn_scout` or `pay`
+With printed cards the hands are the players' own, far too many to list, so `legal_actions`
+offers no reveal; the companion builds it from the card designs.
 `explain(game_or_data, hand)` and `combo_odds(data)` serve the companion and the generator.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,16 +32,19 @@ from engine.core import Action, Game, Refusal, State, act
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
 
-BET, DRAW, SWAP, SCOUT, OVER = "bet", "draw", "swap", "scout", "over"
+BET, DRAW, SWAP, REVEAL, SCOUT, OVER = "bet", "draw", "swap", "reveal", "scout", "over"
 PHASE_HINTS = {
     BET: "betting is under way: pass, call, raise or fold",
     DRAW: "it is the drawing turn: draw, then keep or exchange",
     SWAP: "it is the reserve swap: swap a card or stand",
+    REVEAL: "the players still in are revealing their hands",
     SCOUT: "losers are deciding whether to burn a Scout",
 }
 PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
-               SWAP: {"swap", "stand"}, SCOUT: {"burn_scout", "pay"}}
-OPTION_KEYS = ("players", "return_after", "button", "starting_chips")
+               SWAP: {"swap", "stand"}, REVEAL: {"reveal", "retract"}, SCOUT: {"burn_scout", "pay"}}
+OPTION_KEYS = ("players", "return_after", "button", "starting_chips", "cards")
+INT_OPTIONS = ("players", "return_after", "button", "starting_chips")
+CARD_MODES = ("app", "table")
 
 
 class WaterlooGame(Game["WaterlooState"]):
@@ -52,25 +60,34 @@ class WaterlooGame(Game["WaterlooState"]):
         self.scouts = frozenset(c.id for c in data.deck() if c.design.kind == "scout")
         self.officers = frozenset(c.id for c in data.deck() if c.design.kind == "officer")
         self.names = {c.id: c.name for c in data.deck()}
+        self.design_rows = {row.id: row for row in data.table("cards")}
+        self.copies_of: dict[str, list[str]] = {}
+        for c in data.deck():
+            self.copies_of.setdefault(c.design.id, []).append(c.id)
+        self.scout_design = next(row.id for row in self.design_rows.values() if row.kind == "scout")
 
     def explain(self, hand: list[str]) -> Explanation:
         """A five-card hand's combo, its cards in order of weight, and what each wild card stood for."""
         return self.evaluator.explain(hand)
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, int]:
-        """Options with defaults filled in: 2 players, the first return period, button at seat 0."""
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in: 2 players, the first return period, button at seat 0, app cards."""
         return {"players": int(options.get("players", self.data.min_players)),
                 "return_after": int(options.get("return_after", self.rules.return_after_options[0])),
                 "button": int(options.get("button", 0)),
-                "starting_chips": int(options.get("starting_chips", self.rules.starting_chips))}
+                "starting_chips": int(options.get("starting_chips", self.rules.starting_chips)),
+                "cards": options.get("cards", CARD_MODES[0])}
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         for key in options:
             if key not in OPTION_KEYS:
                 raise Refusal(f"Unknown table option '{key}' (known: {', '.join(OPTION_KEYS)}).")
-        for key in OPTION_KEYS:
+        for key in INT_OPTIONS:
             if key in options and (isinstance(options[key], bool) or not isinstance(options[key], int)):
                 raise Refusal(f"The table option '{key}' must be a whole number.")
+        if options.get("cards", CARD_MODES[0]) not in CARD_MODES:
+            raise Refusal(f"The table option 'cards' is 'app' (the app deals every card) or 'table' "
+                          f"(you play with the printed cards), not {options['cards']!r}.")
         opts = self.options(options)
         low, high = self.data.min_players, self.data.max_players
         if not low <= opts["players"] <= high:
@@ -92,11 +109,12 @@ class WaterlooGame(Game["WaterlooState"]):
 class WaterlooState(State):
     """A whole game of Waterloo, one decision at a time."""
 
-    def __init__(self, game: WaterlooGame, options: dict[str, int], rng: random.Random) -> None:
+    def __init__(self, game: WaterlooGame, options: dict[str, Any], rng: random.Random) -> None:
         self.game = game
         self.rules = game.rules
         n = options["players"]
         self.n = n
+        self.table = options["cards"] == "table"
         self.return_after = options["return_after"]
         self.button = options["button"]
         self.chips = [options["starting_chips"]] * n
@@ -107,7 +125,7 @@ class WaterlooState(State):
         self.reserves: list[dict[str, str]] = [{} for _ in range(n)]
         self.community: list[str] = []
         self.discard: list[str] = []
-        self.deck: list[str] = list(game.cards)
+        self.deck: list[str] = [] if self.table else list(game.cards)
         rng.shuffle(self.deck)
         self.hand_number = 0
         self.hands_since_return = 0
@@ -123,7 +141,11 @@ class WaterlooState(State):
         self.saved = [0] * n
         self.showdown: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
-        self._deal_table()
+        self.revealed: dict[int, dict[str, Any]] = {}
+        self.scout_choices: dict[int, str] = {}
+        self.return_now = False
+        if not self.table:
+            self._deal_table()
         self._start_hand(rng)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> WaterlooState:
@@ -165,28 +187,33 @@ class WaterlooState(State):
         self.shuffles += 1
 
     def _start_hand(self, rng: random.Random) -> None:
-        if self.hands_since_return >= self.return_after:
-            for p in range(self.n):
-                self.deck += self.reserves[p].values()
-            self.deck += self.community
-            self._reshuffle(rng)
-            self._deal_table()
+        """Ante and deal; with printed cards the app only antes and says when the table renews reserves (R26)."""
+        self.return_now = self.hands_since_return >= self.return_after
+        if self.return_now:
+            if not self.table:
+                for p in range(self.n):
+                    self.deck += self.reserves[p].values()
+                self.deck += self.community
+                self._reshuffle(rng)
+                self._deal_table()
             self.hands_since_return = 0
         self.hand_number += 1
         self.folded = [self.out[p] for p in range(self.n)]
         self.swapped = [False] * self.n
         self.saved = [0] * self.n
         self.showdown = None
+        self.revealed, self.scout_choices = {}, {}
         players = self._live()
-        if len(self.deck) < self.rules.hand_size * len(players):
+        if not self.table and len(self.deck) < self.rules.hand_size * len(players):
             self._reshuffle(rng)
         for p in players:
             ante = min(self.rules.ante, self.chips[p])
             self.chips[p] -= ante
             self.bets[p] = ante
-        for _ in range(self.rules.hand_cards_dealt):
-            for p in players:
-                self.hands[p].append(self.deck.pop())
+        if not self.table:
+            for _ in range(self.rules.hand_cards_dealt):
+                for p in players:
+                    self.hands[p].append(self.deck.pop())
         self._start_betting(1)
 
     def _start_betting(self, number: int) -> None:
@@ -195,7 +222,17 @@ class WaterlooState(State):
         self.turn = None
 
     def _after_betting(self) -> None:
-        """The first round leads to the drawing turns, the final round to the reserve swap (R4)."""
+        """The first round leads to the drawing turns, the final round to the reserve swap (R4).
+
+        With printed cards the drawing turns and the swap happen at the table: the first round leads
+        straight to the final betting and the final round to the reveal (R24).
+        """
+        if self.table:
+            if self.round == 1:
+                self._start_betting(2)
+            else:
+                self.phase, self.turn = REVEAL, None
+            return
         self.phase = DRAW if self.round == 1 else SWAP
         self.turn = self._live()[0]
 
@@ -219,13 +256,51 @@ class WaterlooState(State):
             "hands": {p: {"cards": list(self.hands[p]), "combo": scores[p].combo,
                           "name": ev.names[scores[p].combo]} for p in live},
         }
-        self.scout_queue = [p for p in live if p not in winners and self.reserves[p].get("down") in self.game.scouts]
+        if self.table:
+            self.showdown["ranking"] = self._ranking(live, scores)
+        self.scout_queue = [p for p in live if p not in winners and self._scout_down(p)]
         self.turn = None
         if self.scout_queue:
             self.phase = SCOUT
             self.turn = self.scout_queue[0]
         else:
             self._settle(winners, rng)
+
+    def _scout_down(self, p: int) -> bool:
+        """Whether the player has a Scout face down in reserve: dealt by the app, or claimed at the reveal (R25)."""
+        if self.table:
+            return bool(self.revealed[p]["scout_down"])
+        return self.reserves[p].get("down") in self.game.scouts
+
+    def _ranking(self, live: list[int], scores: dict[int, Score]) -> list[dict[str, Any]]:
+        """Hands strongest first, each with its explanation and what set it apart from the next hand (R10)."""
+        ev = self.game.evaluator
+        order = sorted(live, key=lambda q: (scores[q].key, self._seats_after(self.button).index(q)))
+        ranking: list[dict[str, Any]] = []
+        place = 0
+        for k, p in enumerate(order):
+            if k == 0 or scores[p].key != scores[order[k - 1]].key:
+                place = k + 1
+            why = ev.explain(self.hands[p]).to_json()
+            entry = {"seat": p, "place": place, **why, "designs": [ev.design_of[c].id for c in why["cards"]],
+                     "against_next": None}
+            if k + 1 < len(order):
+                entry["against_next"] = self._tie_break(p, order[k + 1], scores)
+            ranking.append(entry)
+        return ranking
+
+    def _tie_break(self, p: int, q: int, scores: dict[int, Score]) -> dict[str, Any]:
+        """Why hand p ranks at or above the next hand q, in words: the combo, the first differing card, or a tie."""
+        names, ev = self.game.names, self.game.evaluator
+        a, b = scores[p], scores[q]
+        if a.key == b.key:
+            return {"seat": q, "tie": True, "why": "every card compares equal, so the bets are shared"}
+        if a.key[0] != b.key[0]:
+            return {"seat": q, "tie": False, "why": f"{ev.names[a.combo]} is above {ev.names[b.combo]} on the combo table"}
+        k = next(i for i, (x, y) in enumerate(zip(a.key[1], b.key[1])) if x != y)
+        mine, theirs = self.hands[p][a.roles[k][0]], self.hands[q][b.roles[k][0]]
+        return {"seat": q, "tie": False, "why": f"same combo; card {k + 1} in order of weight decides: "
+                                               f"{names[mine]} beats {names[theirs]}"}
 
     def _scout_saving(self, p: int) -> int:
         """Chips a Scout burn saves (R17): a share of the bet rounded down, or all of it with an Officer."""
@@ -249,16 +324,22 @@ class WaterlooState(State):
                             "bets": list(self.bets), "saved": list(self.saved),
                             "showdown": None if self.showdown is None else
                             {"hands": {str(p): h for p, h in self.showdown["hands"].items()}}}
+        if self.table and self.showdown is not None:
+            self.last_result["showdown"]["ranking"] = copy.deepcopy(self.showdown["ranking"])
+            self.last_result["scout"] = {str(p): c for p, c in self.scout_choices.items()}
         self.bets = [0] * self.n
         for p in range(self.n):
-            self.discard += self.hands[p]
+            if not self.table:
+                self.discard += self.hands[p]
             self.hands[p] = []
         self.hands_since_return += 1
-        for p in range(self.n):
-            if not self.out[p] and self.chips[p] == 0:
-                self.out[p] = True
-                self.discard += self.reserves[p].values()
-                self.reserves[p] = {}
+        knocked = [p for p in range(self.n) if not self.out[p] and self.chips[p] == 0]
+        for p in knocked:
+            self.out[p] = True
+            self.discard += self.reserves[p].values()
+            self.reserves[p] = {}
+        if self.table:
+            self.last_result["knocked_out"] = knocked
         self.pending, self.turn, self.drawn, self.scout_queue = [], None, None, []
         if sum(not o for o in self.out) <= 1:
             self.phase = OVER
@@ -273,13 +354,20 @@ class WaterlooState(State):
             return None
         if self.phase == BET:
             return self.pending[0]
+        if self.phase == REVEAL:
+            waiting = self.players_to_act()
+            return waiting[0] if len(waiting) == 1 else None
         return self.turn
 
     def players_to_act(self) -> list[int]:
+        if self.phase == REVEAL:
+            return [p for p in self._live() if p not in self.revealed]
         p = self.current_player
         return [] if p is None else [p]
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.phase == REVEAL:
+            return [act("retract", p) for p in self._live() if p in self.revealed and player in (None, p)]
         p = self.current_player
         if p is None or (player is not None and player != p):
             return []
@@ -313,6 +401,16 @@ class WaterlooState(State):
             raise Refusal("You have already made your reserve swap.")
         if action.kind not in {k for kinds in PHASE_KINDS.values() for k in kinds}:
             raise Refusal(f"There is no action '{action.kind}' in Waterloo.")
+        if self.table and action.kind in PHASE_KINDS[DRAW] | PHASE_KINDS[SWAP]:
+            raise Refusal("This table plays with the printed cards: draw, exchange and swap at the table; "
+                          "the app keeps the chips, the bets and the showdown.")
+        if not self.table and action.kind in PHASE_KINDS[REVEAL]:
+            raise Refusal("The app deals this table's cards, so there is no hand to reveal: it shows them at the showdown.")
+        if (self.phase == REVEAL) != (action.kind in PHASE_KINDS[REVEAL]):
+            raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
+        if self.phase == REVEAL:
+            self._verify_reveal(action)
+            return
         if p != self.current_player:
             raise Refusal(f"It is not your turn: waiting for P{self.current_player}.")
         if action.kind not in PHASE_KINDS[self.phase]:
@@ -347,6 +445,52 @@ class WaterlooState(State):
             if cap <= 0:
                 raise Refusal(f"No raise is possible: P{poorest} has no chips left to match it.")
             raise Refusal(f"P{poorest} could only match a raise of {cap}; raise by at most {cap}.")
+
+    def _verify_reveal(self, action: Action) -> None:
+        """A revealed hand must be five printed cards that could all be in play at once (R25)."""
+        p = action.player
+        if action.kind == "retract":
+            if p not in self.revealed:
+                raise Refusal("You have not revealed a hand, so there is nothing to take back.")
+            return
+        if p in self.revealed:
+            raise Refusal("You have already revealed your hand; take it back first if you need to correct it.")
+        cards, scout_down = action.get("cards"), action.get("scout_down", False)
+        size = self.rules.hand_size
+        if not isinstance(cards, list) or len(cards) != size or not all(isinstance(c, str) for c in cards):
+            count = len(cards) if isinstance(cards, list) else 0
+            raise Refusal(f"Reveal exactly {size} cards; you listed {count}.")
+        if not isinstance(scout_down, bool):
+            raise Refusal("Say yes or no: is a Scout face down in your reserve?")
+        rows = self.game.design_rows
+        unknown = [c for c in cards if c not in rows]
+        if unknown:
+            raise Refusal(f"'{unknown[0]}' is not a Waterloo card; pick the cards from the deck's list.")
+        mine = Counter(cards)
+        if scout_down:
+            mine[self.game.scout_design] += 1
+        for design, count in mine.items():
+            copies = rows[design].copies
+            if count > copies:
+                where = "your hand and your face-down reserve hold" if design == self.game.scout_design and scout_down \
+                    else "your hand lists"
+                raise Refusal(f"The deck has only {copies} {rows[design].name} cards; {where} {count}.")
+        others: Counter[str] = Counter()
+        for q in self.revealed:
+            others.update(self._claimed(q))
+        for design, count in mine.items():
+            copies = rows[design].copies
+            if count + others[design] > copies:
+                raise Refusal(f"The deck has only {copies} {rows[design].name} cards, and the hands already revealed "
+                              "hold too many of them for yours to be right: someone has entered a card wrongly. "
+                              "Check your cards; a player who revealed wrongly can take their hand back.")
+
+    def _claimed(self, p: int) -> Counter[str]:
+        """The designs a revealed player holds: the hand plus a claimed face-down Scout."""
+        held = Counter(self.revealed[p]["cards"])
+        if self.revealed[p]["scout_down"]:
+            held[self.game.scout_design] += 1
+        return held
 
     def _verify_draw(self, action: Action) -> None:
         p = action.player
@@ -392,9 +536,18 @@ class WaterlooState(State):
                 self.turn = rest[0]
             else:
                 self._start_showdown(rng)
+        elif kind == "reveal":
+            self.revealed[p] = {"cards": list(action["cards"]), "scout_down": bool(action.get("scout_down", False))}
+            if not self.players_to_act():
+                self._take_revealed_hands()
+                self._start_showdown(rng)
+        elif kind == "retract":
+            del self.revealed[p]
         else:
+            self.scout_choices[p] = "burned" if kind == "burn_scout" else "paid"
             if kind == "burn_scout":
                 self.saved[p] = self._scout_saving(p)
+            if kind == "burn_scout" and not self.table:
                 self.discard.append(self.reserves[p]["down"])
                 if not self.deck:
                     self._reshuffle(rng)
@@ -405,6 +558,16 @@ class WaterlooState(State):
             else:
                 assert self.showdown is not None
                 self._settle(self.showdown["winners"], rng)
+
+    def _take_revealed_hands(self) -> None:
+        """Give each revealed design one of its printed copies, so the showdown scores them like dealt cards."""
+        used: Counter[str] = Counter()
+        for p in self._live():
+            hand = []
+            for design in self.revealed[p]["cards"]:
+                hand.append(self.game.copies_of[design][used[design]])
+                used[design] += 1
+            self.hands[p] = hand
 
     def _apply_bet(self, action: Action, rng: random.Random) -> None:
         p = action.player
@@ -457,7 +620,20 @@ class WaterlooState(State):
             view["drawn"] = self.drawn
             if self.phase == SCOUT:
                 view["scout_saves"] = self._scout_saving(player)
+        if self.table:
+            self._table_view(view, player)
         return view
+
+    def _table_view(self, view: dict[str, Any], player: int | None) -> None:
+        """What a printed-card table adds: who has revealed (hands stay hidden until all have), the ranking (R27)."""
+        view["cards"] = "table"
+        view["return_now"] = self.return_now
+        for seat in view["players"]:
+            seat["revealed"] = seat["seat"] in self.revealed
+        if player is not None and player in self.revealed:
+            view["my_reveal"] = copy.deepcopy(self.revealed[player])
+        if self.showdown is not None:
+            view["showdown"]["ranking"] = copy.deepcopy(self.showdown["ranking"])
 
     @property
     def is_terminal(self) -> bool:
@@ -485,7 +661,8 @@ class WaterlooState(State):
         if kind == "burn_scout" and 0 <= p < self.n:
             return f"Burn the Scout (save {self._scout_saving(p)} chips)"
         fixed = {"pass": "Pass", "fold": "Fold", "draw": "Draw a card", "keep": "Keep the drawn card",
-                 "stand": "Keep your reserve", "pay": "Pay the full bet"}
+                 "stand": "Keep your reserve", "pay": "Pay the full bet", "reveal": "Reveal the hand",
+                 "retract": "Take back the revealed hand"}
         return fixed.get(kind, str(action))
 
     # -- for tests and tools ----------------------------------------------------------------------------
