@@ -11,13 +11,12 @@ clock and by process CPU time (steadier on a shared machine). Run: python bench/
 
 from __future__ import annotations
 
-import datetime
-import os
-import platform
 import random
 import time
 from collections.abc import Callable
 from itertools import combinations
+
+from harness import best_of, describe
 
 import cards
 from engine.core import Action, Match
@@ -93,22 +92,13 @@ def match_games(game: HexbattleGame, seeds: range) -> int:
 
 def rate(run: Callable[[HexbattleGame, range], int], game: HexbattleGame, games: int) -> tuple[float, float, float]:
     """Best of three: (games per wall second, games per CPU second, decisions per game)."""
-    wall = cpu = float("inf")
-    actions = 0
-    for _ in range(3):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        actions = run(game, range(games))
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
+    cpu, wall, actions = best_of(lambda: run(game, range(games)))
     return games / wall, games / cpu, actions / games
 
 
 def main() -> None:
     game = make_game(cards.load_game("hexbattle"))
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
-               platform.processor())
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"{now}; machine: {cpu}, nproc={os.cpu_count()}, python {platform.python_version()}")
+    print(describe())
     state = mid_game(game)
     legal = state.legal_actions()
 
