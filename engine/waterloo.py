@@ -8,7 +8,7 @@ across hands (R18, R19). Every physical card is always in exactly one place.
 
 Options: `players` (2-6), `return_after` (one of rules.return_after_options), `button` (seat),
 `starting_chips`, `cards` ("app": the engine deals every card; "table": players hold printed
-cards and the engine keeps chips, bets and the showdown, R23-R28). Actions, by phase:
+cards and the engine keeps chips, bets and the showdown, R23-R27). Actions, by phase:
 - bet: `pass`, `call`, `raise(amount=chips above the highest bet)`, `fold`
 - draw (app cards): `draw`, then `keep` or `exchange(card=hand card id, community=community card id)`
 - swap (app cards): `swap(card=hand card id, slot="up"|"down")` or `stand`
