@@ -1,6 +1,6 @@
 """The companion's entry script (`muster app` runs it with Streamlit): routes by query parameters.
 
-`?table=CODE[&seat=TOKEN]` is a table, `?game=G&card|combo|rule|section|sheet=…` a look-up
+`?table=CODE[&seat=TOKEN][&host=TOKEN][&join=1]` is a table (join: offer the free seats), `?game=G&card|combo|rule|section|sheet=…` a look-up
 page (the printed QR codes carry these), `?page=lookup` the search, anything else the lobby.
 """
 
@@ -24,7 +24,7 @@ def main() -> None:
         st.warning(service.store.notice)
     params = context.query()
     if "table" in params:
-        table_page.render(service, params["table"], params.get("seat"))
+        table_page.render(service, params["table"], params.get("seat"), params.get("host"), "join" in params)
     elif "game" in params and lookup_page.is_deep_link(params):
         lookup_page.render_entry(params)
     elif params.get("page") == "lookup":

@@ -33,7 +33,7 @@ def _join_form(service: Tables) -> None:
                 st.error(f"No table has the code '{code.strip()}'. Codes are five letters and digits, "
                          "shown on the table's page.")
             else:
-                context.go(table=table.code)
+                context.go(table=table.code, join=1)
                 st.rerun()
 
 
@@ -46,7 +46,7 @@ def _tables_in_progress(service: Tables) -> None:
         players = ", ".join(s.name for s in table.seats)
         st.button(f"{service.game_name(table.game)} · {table.code} — {players} · active {context.ago(table.last_activity)}",
                   key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
-                  help="Watch this table (players open their own seat links)")
+                  help="Watch this table, or take a seat nobody has claimed yet")
 
 
 def _records(service: Tables) -> None:
@@ -105,6 +105,5 @@ def _create(service: Tables, game_id: str, names: list[str], raw: str, count: in
     except (Refusal, StoreError) as err:
         st.error(str(err))
         return
-    st.session_state.setdefault("handout", {})[table.code] = [(s.name, s.token) for s in table.seats]
-    context.go(table=table.code, handout=1)
+    context.go(table=table.code, host=table.host_token)
     st.rerun()

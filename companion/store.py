@@ -5,6 +5,10 @@ Appends take the database write lock (`BEGIN IMMEDIATE`) and number the action
 `last seq + 1`, so two phones acting at once are serialised; `UNIQUE(table_id, seq)`
 is the backstop that turns any slip into an error instead of a lost or duplicated action.
 
+Seat claims are not game actions: a seat's `claimed` flag and token change in place
+(claiming is one conditional UPDATE, so two phones cannot take the same seat; a release
+rotates the token so the old link stops working), while the action log stays append-only.
+
 A file that is not a readable Muster database is renamed aside with a timestamp
 suffix (never overwritten) and a fresh store is started; `Store.notice` says so.
 """
@@ -24,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "muster.sqlite3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -42,13 +46,15 @@ CREATE TABLE IF NOT EXISTS tables (
     last_activity REAL NOT NULL,
     status TEXT NOT NULL DEFAULT 'playing',
     winner INTEGER,
-    ended_by TEXT
+    ended_by TEXT,
+    host_token TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id INTEGER NOT NULL REFERENCES tables(id),
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token TEXT NOT NULL UNIQUE,
+    claimed INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -79,11 +85,12 @@ class StoreError(Exception):
 
 @dataclass(frozen=True)
 class Seat:
-    """A named place at a table; `token` is the secret in that seat's private link."""
+    """A named place at a table; `token` is the secret in that seat's private link, `claimed` that a phone holds it."""
 
     seat: int
     name: str
     token: str
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,7 @@ class TableInfo:
     winner: int | None
     ended_by: str | None
     seats: tuple[Seat, ...]
+    host_token: str | None = None
 
     @property
     def playing(self) -> bool:
@@ -110,6 +118,15 @@ class TableInfo:
         if not token:
             return None
         return next((s for s in self.seats if secrets.compare_digest(s.token, token)), None)
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether `token` is this table's host token (tables made before hosts existed have none)."""
+        return bool(token and self.host_token and secrets.compare_digest(self.host_token, token))
+
+    @property
+    def free_seats(self) -> tuple[Seat, ...]:
+        """Seats no phone has claimed yet: what joining by code offers."""
+        return tuple(s for s in self.seats if not s.claimed)
 
 
 @dataclass(frozen=True)
@@ -192,7 +209,8 @@ class Store:
                     raise sqlite3.DatabaseError("it is an SQLite file, but not a Muster table store")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(SCHEMA)
-            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            _migrate(conn)
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     def _set_aside(self) -> Path:
         """Rename the damaged file (and its WAL companions) with a timestamp; never overwrite one."""
@@ -258,7 +276,7 @@ class Store:
 
     def create_table(self, game: str, seat_names: list[str], options: dict[str, Any],
                      seed: str | None = None) -> TableInfo:
-        """A new table with a fresh join code, seed and one secret token per seat."""
+        """A new table with a fresh join code, seed, host token and one secret (unclaimed) token per seat."""
         names = [n.strip() for n in seat_names]
         if any(not n for n in names):
             raise StoreError("Every seat needs a name.")
@@ -272,11 +290,13 @@ class Store:
                 if conn.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone() is None:
                     break
             cur = conn.execute(
-                "INSERT INTO tables (game, seed, options, code, created, last_activity) VALUES (?,?,?,?,?,?)",
-                (game, seed, json.dumps(options, sort_keys=True), code, now, now))
+                "INSERT INTO tables (game, seed, options, code, created, last_activity, host_token) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (game, seed, json.dumps(options, sort_keys=True), code, now, now, secrets.token_urlsafe(12)))
             table_id = int(cur.lastrowid or 0)
             for i, name in enumerate(names):
-                conn.execute("INSERT INTO seats VALUES (?,?,?,?)", (table_id, i, name, secrets.token_urlsafe(9)))
+                conn.execute("INSERT INTO seats (table_id, seat, name, token, claimed) VALUES (?,?,?,?,0)",
+                             (table_id, i, name, secrets.token_urlsafe(9)))
         return self.table(table_id)
 
     def table(self, table_id: int) -> TableInfo:
@@ -300,17 +320,56 @@ class Store:
             return [_table(conn, "id=?", i) for i in ids]
         return self._read(fetch)
 
+    # -- claiming and releasing seats (not game actions: the log is untouched) -------------------
+
+    def claim_seat(self, table_id: int, seat: int) -> Seat:
+        """Take a free seat for this phone; one conditional UPDATE, so of two phones racing only one gets it."""
+        with self.transaction() as conn:
+            _playing(conn, table_id, "Its seats can no longer be taken.")
+            taken = conn.execute("UPDATE seats SET claimed=1 WHERE table_id=? AND seat=? AND claimed=0",
+                                 (table_id, seat)).rowcount
+            if not taken:
+                if conn.execute("SELECT 1 FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
+                    raise StoreError("Another phone has just taken that seat; pick a free one or watch.")
+                raise StoreError("This table has no such seat.")
+            return _seat(conn, table_id, seat)
+
+    def mark_claimed(self, table_id: int, token: str) -> None:
+        """A seat's link was opened: its holder has the seat, so joining by code stops offering it."""
+        with self._connect() as conn:
+            conn.execute("UPDATE seats SET claimed=1 WHERE table_id=? AND token=? AND claimed=0", (table_id, token))
+
+    def release_seat(self, table_id: int, seat: int, host_token: str | None) -> Seat:
+        """The host frees a seat: a new token (the old link stops working) and the seat can be claimed again."""
+        with self.transaction() as conn:
+            row = conn.execute("SELECT host_token FROM tables WHERE id=?", (table_id,)).fetchone()
+            if row is None:
+                raise StoreError("This table does not exist.")
+            if not (host_token and row[0] and secrets.compare_digest(row[0], host_token)):
+                raise StoreError("Only the host's link can release a seat.")
+            _playing(conn, table_id, "Its seats can no longer be released.")
+            changed = conn.execute("UPDATE seats SET token=?, claimed=0 WHERE table_id=? AND seat=?",
+                                   (secrets.token_urlsafe(9), table_id, seat)).rowcount
+            if not changed:
+                raise StoreError("This table has no such seat.")
+            return _seat(conn, table_id, seat)
+
     # -- the action log ----------------------------------------------------------------------
 
     def head(self, table_id: int) -> tuple[int, int]:
         """(last seq, id of that action) — changes on every append and every undo."""
         return self._read(lambda conn: _head(conn, table_id))
 
-    def signature(self, table_id: int) -> tuple[int, int, str]:
-        """What a watching phone polls: (last seq, its id, status); any change means "redraw"."""
-        def fetch(conn: sqlite3.Connection) -> tuple[int, int, str]:
+    def signature(self, table_id: int) -> tuple[int, int, str, str]:
+        """What a watching phone polls: (last seq, its id, status, seats); any change means "redraw".
+
+        The seats part changes when a seat is claimed or released, so a released phone learns at once."""
+        def fetch(conn: sqlite3.Connection) -> tuple[int, int, str, str]:
             row = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
-            return (*_head(conn, table_id), row[0] if row else "gone")
+            seats = conn.execute("SELECT group_concat(token || ':' || claimed, ',') FROM "
+                                 "(SELECT token, claimed FROM seats WHERE table_id=? ORDER BY seat)",
+                                 (table_id,)).fetchone()
+            return (*_head(conn, table_id), row[0] if row else "gone", seats[0] or "")
         return self._read(fetch)
 
     def log(self, table_id: int, after_seq: int = 0, conn: sqlite3.Connection | None = None) -> list[LogEntry]:
@@ -414,14 +473,39 @@ class Store:
         return [PlayerRecord(r[0], int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
 
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a version 1 store up to date: host tokens and seat claims (old seats count as claimed: their links are out)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(tables)")}
+    if "host_token" not in columns:
+        conn.execute("ALTER TABLE tables ADD COLUMN host_token TEXT")
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(seats)")}
+    if "claimed" not in columns:
+        conn.execute("ALTER TABLE seats ADD COLUMN claimed INTEGER NOT NULL DEFAULT 1")
+
+
+def _playing(conn: sqlite3.Connection, table_id: int, ended: str) -> None:
+    row = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+    if row is None:
+        raise StoreError("This table does not exist.")
+    if row[0] != "playing":
+        raise StoreError(f"This table has ended. {ended}")
+
+
+def _seat(conn: sqlite3.Connection, table_id: int, seat: int) -> Seat:
+    s, n, t, c = conn.execute("SELECT seat, name, token, claimed FROM seats WHERE table_id=? AND seat=?",
+                              (table_id, seat)).fetchone()
+    return Seat(s, n, t, bool(c))
+
+
 def _table(conn: sqlite3.Connection, where: str, value: Any) -> TableInfo:
-    row = conn.execute(f"SELECT id, game, seed, options, code, created, last_activity, status, winner, ended_by "
-                       f"FROM tables WHERE {where}", (value,)).fetchone()
+    row = conn.execute(f"SELECT id, game, seed, options, code, created, last_activity, status, winner, ended_by, "
+                       f"host_token FROM tables WHERE {where}", (value,)).fetchone()
     if row is None:
         raise StoreError("There is no such table.")
-    seats = tuple(Seat(s, n, t) for s, n, t in conn.execute(
-        "SELECT seat, name, token FROM seats WHERE table_id=? ORDER BY seat", (row[0],)))
-    return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9], seats)
+    seats = tuple(Seat(s, n, t, bool(c)) for s, n, t, c in conn.execute(
+        "SELECT seat, name, token, claimed FROM seats WHERE table_id=? ORDER BY seat", (row[0],)))
+    return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9], seats,
+                     row[10])
 
 
 def _head(conn: sqlite3.Connection, table_id: int) -> tuple[int, int]:

@@ -1,8 +1,10 @@
 """A table's page: the engine's view for this phone's seat (or a spectator), its legal moves as buttons, undo and concede.
 
 The seat comes only from the secret token in the link; without one the page is a
-spectator's: `view(None)`, no moves, no undo, no concede. A small fragment polls the
-table's last action every 1.5 s and redraws the page when another phone has acted.
+spectator's: `view(None)`, no moves, no undo, no concede, but it offers the seats no
+phone has claimed yet. The host link (`host=TOKEN`, kept by the creator's phone) shows
+every seat's link and QR code at any time and can release a seat. A small fragment
+polls the table's last action and seats every 1.5 s and redraws the page when they change.
 """
 
 from __future__ import annotations
@@ -99,19 +101,51 @@ def _concede(service: Tables, table_id: int, seat: int | None) -> None:
         context.flash("error", str(err))
 
 
-def render(service: Tables, code: str, token: str | None) -> None:
+def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
+    """Button callback: take a free seat, then open its private link on this phone."""
+    try:
+        taken = service.store.claim_seat(table_id, seat)
+    except StoreError as err:
+        context.flash("error", str(err))
+        return
+    table = service.store.table(table_id)
+    context.go(table=table.code, seat=taken.token, host=host)
+
+
+def _release(service: Tables, table_id: int, seat: int, host: str | None) -> None:
+    """Button callback (host only): free a seat under a new token, so its old link stops working."""
+    try:
+        freed = service.store.release_seat(table_id, seat, host)
+    except StoreError as err:
+        context.flash("error", str(err))
+        return
+    context.flash("success", f"{freed.name}'s seat is free again; its old link no longer works. "
+                             "Its new link is below, or a phone can take it by the join code.")
+
+
+def render(service: Tables, code: str, token: str | None, host: str | None = None, joining: bool = False) -> None:
     table = service.store.table_by_code(code)
     if table is None:
         st.error(f"There is no table with the code '{code}'.")
         st.button("Back to the lobby", on_click=context.go, width="stretch", key="back-missing")
         return
     seat = table.seat_by_token(token)
+    hosting = table.is_host(host)
     st.markdown(f"### {service.game_name(table.game)} · `{table.code}`")
     if token and seat is None:
-        st.warning("This seat link is not valid for this table; you are watching as a spectator.")
+        st.warning("This seat link no longer works here (the host may have released the seat, or the link is "
+                   "wrong); you are watching as a spectator. Ask the host for the seat's new link, or take a free seat.")
+    if host and not hosting:
+        st.warning("This host link is not valid for this table; you are watching as a spectator.")
+    if seat is not None and not seat.claimed and table.playing:
+        service.store.mark_claimed(table.id, seat.token)
     st.caption(f"You are **{seat.name}**." if seat else "You are watching as a spectator.")
     context.show_flashes()
-    _handout(table)
+    host = host if hosting else None
+    if seat is None and table.playing:
+        _take_seat(service, table, joining, host)
+    if hosting:
+        _host_tools(service, table, host, expanded=seat is None)
     _watch(service, table.id, service.store.signature(table.id))
     try:
         snap = service.snapshot(table)
@@ -136,6 +170,8 @@ def render(service: Tables, code: str, token: str | None) -> None:
     if table.playing and seat is not None:
         _seat_tools(ctx)
     _log(ctx)
+    if seat is not None:
+        _move_seat(table, seat)
     _share(table)
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
 
@@ -149,7 +185,7 @@ def _generic_view(ctx: TableContext) -> None:
     draw.private(ctx.player, secret, ctx.names)
 
 
-def _watch(service: Tables, table_id: int, seen: tuple[int, int, str]) -> None:
+def _watch(service: Tables, table_id: int, seen: tuple[int, int, str, str]) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query)."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
@@ -265,22 +301,53 @@ def _label(label: Callable[[Action], str], action: Action) -> str:
         return str(action)
 
 
-def _handout(table: TableInfo) -> None:
-    """Right after creating a table, the creator's phone shows each seat's private link to hand out."""
-    if "handout" not in st.query_params:
+def _take_seat(service: Tables, table: TableInfo, joining: bool, host: str | None) -> None:
+    """Joining by code: the seats nobody has claimed yet, and watching; a spectator's page keeps the offer folded."""
+    free = table.free_seats
+    if not free and not joining:
         return
-    tokens = st.session_state.get("handout", {}).get(table.code)
-    if not tokens:
-        return
-    with st.expander("Hand out the seats", expanded=True):
-        st.write("Each player scans their own seat's code (or opens its link). Keep these private: "
-                 "a seat link lets its holder play that seat.")
-        for i, (name, token) in enumerate(tokens):
-            url = context.link(table=table.code, seat=token)
-            st.markdown(f"**{name}** — [open this seat]({url})")
+    box = st.container(border=True, key="join-seats") if joining else st.expander(f"Free seats ({len(free)})")
+    with box:
+        if joining:
+            st.markdown("**Which seat is yours?**")
+        if not free:
+            st.info("Every seat is taken. If yours was lost with a phone, ask the host to release it.")
+        for s in free:
+            st.button(f"Take seat: {s.name}", key=f"take-{s.seat}", on_click=_claim,
+                      args=(service, table.id, s.seat, host), width="stretch", type="primary")
+        if joining:
+            st.button("Watch as spectator", key="watch", on_click=context.go, kwargs={"table": table.code, "host": host},
+                      width="stretch")
+
+
+def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bool) -> None:
+    """The creator's phone: every seat's link and QR code, at any time, and releasing a seat whose phone is lost."""
+    with st.expander("Host: hand out the seats", expanded=expanded):
+        st.write("Each player scans their own seat's code (or opens its link, or joins by the code and takes "
+                 "a free seat). Keep these private: a seat link lets its holder play that seat.")
+        st.caption("Keep this page's address: it is the host link, the only way back to these seat links.")
+        for s in table.seats:
+            url = context.link(table=table.code, seat=s.token)
+            st.markdown(f"**{s.name}** · {'taken' if s.claimed else 'free'} — [open this seat]({url})")
             st.image(context.qr_png(url, box=5), width=200)
-            st.button(f"I am {name}: play on this phone", on_click=context.go,
-                      kwargs={"table": table.code, "seat": token}, width="stretch", key=f"handout-{i}")
+            if not s.claimed and table.playing:
+                st.button(f"I am {s.name}: play on this phone", on_click=_claim, width="stretch",
+                          args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
+            if table.playing:
+                with st.popover(f"Release {s.name}'s seat", width="stretch"):
+                    st.write(f"Give {s.name}'s seat a new link? The old link stops working at once (for a "
+                             "phone that was lost or handed to the wrong player); the seat can then be taken again.")
+                    st.button("Yes, release it", key=f"release-{s.seat}", type="primary", on_click=_release,
+                              args=(service, table.id, s.seat, host), width="stretch")
+
+
+def _move_seat(table: TableInfo, seat: Seat) -> None:
+    """This seat's own link as a QR code, to carry the seat to another phone (the link is the seat)."""
+    with st.expander("Move this seat to another phone"):
+        url = context.link(table=table.code, seat=seat.token)
+        st.write("Scan this on the other phone, or open the link there. Keep it private: it plays your seat.")
+        st.image(context.qr_png(url, box=5), width=220)
+        st.code(url, language=None)
 
 
 def _share(table: TableInfo) -> None:

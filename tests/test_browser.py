@@ -1,9 +1,9 @@
 """The companion in a real browser (Playwright + system Chromium) at phone size, against a real `muster app` process.
 
-Three phones: the host (creates the table, then plays Ann), Bob on his private seat
-link, and a spectator on the table link. They play a few moves of Napoleonic Warfare,
-the spectator is checked for no moves and no private cards, then a refresh and a server
-restart must lose nothing.
+Three phones: the host (creates the table, then plays Ann on the same phone), Bob who
+joins by the table's code and takes his seat, and a spectator who joins by the code and
+watches. They play a few moves of Napoleonic Warfare, the spectator is checked for no
+moves and no private cards, then a refresh and a server restart must lose nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -91,12 +90,6 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def local(url: str, server: Server) -> str:
-    """Seat links carry the LAN address; the test talks to the same server on 127.0.0.1."""
-    parts = urlsplit(url)
-    return f"{server.url}{parts.path}?{parts.query}"
-
-
 def moves_so_far(page: object) -> int:
     label = page.get_by_text(re.compile(r"Moves so far \(\d+\)"))  # type: ignore[attr-defined]
     if label.count() == 0:
@@ -138,6 +131,19 @@ def choose(page: object, key: str, option: str) -> None:
     raise AssertionError(f"could not choose {option!r} in {key}")
 
 
+def join(browser: object, server: Server, code: str) -> object:
+    """A new phone opens the lobby and joins the table by its code; it is left on the seat chooser."""
+    page = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+    page.goto(server.url)
+    page.locator(".st-key-join-code input").wait_for(timeout=TIMEOUT)
+    page.locator(".st-key-join-code input").fill(code)
+    settle(page)
+    page.get_by_role("button", name="Join").click()
+    page.get_by_role("button", name="Watch as spectator").wait_for(timeout=TIMEOUT)
+    settle(page)
+    return page
+
+
 def test_three_phones_play_refresh_and_restart(server: Server, browser: object) -> None:
     host = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
     host.goto(server.url)
@@ -148,20 +154,27 @@ def test_three_phones_play_refresh_and_restart(server: Server, browser: object) 
     host.locator(".st-key-seat-warfare-1 input").fill("Bob")
     settle(host)
     host.get_by_role("button", name="Create table").click()
-    host.get_by_text("Hand out the seats").wait_for(timeout=TIMEOUT)
+    host.get_by_text("Host: hand out the seats").wait_for(timeout=TIMEOUT)
     host.locator("a", has_text="open this seat").nth(1).wait_for(timeout=TIMEOUT)
     links = [a.get_attribute("href") for a in host.locator("a", has_text="open this seat").all()]
     assert len(links) == 2
     code = re.search(r"table=([A-Z0-9]+)", links[0]).group(1)  # type: ignore[union-attr]
+    assert "host=" in host.url
 
     ann = host
-    ann.goto(local(links[0], server))
-    bob = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
-    bob.goto(local(links[1], server))
-    watcher = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
-    watcher.goto(f"{server.url}/?table={code}")
+    settle(ann)
+    ann.get_by_role("button", name="I am Ann: play on this phone").click()
+    ann.get_by_text("You are Ann.").wait_for(timeout=TIMEOUT)
+    bob = join(browser, server, code)
+    assert bob.get_by_role("button", name="Take seat: Ann").count() == 0  # Ann's seat is taken
+    bob.get_by_role("button", name="Take seat: Bob").click()
+    bob.get_by_text("You are Bob.").wait_for(timeout=TIMEOUT)
+    watcher = join(browser, server, code)
+    assert watcher.get_by_role("button", name=re.compile("Take seat")).count() == 0  # both seats are taken
+    watcher.get_by_role("button", name="Watch as spectator").click()
     for page, who in ((ann, "You are Ann."), (bob, "You are Bob."), (watcher, "watching as a spectator")):
         page.get_by_text(who).wait_for(timeout=TIMEOUT)
+    assert "host=" in ann.url and links[0].split("?")[1] in ann.url
 
     played = 0
     for _ in range(4):

@@ -59,8 +59,8 @@ def test_create_table_from_the_form_then_hand_out_seats(service: Tables) -> None
     assert not at.exception, at.exception
     tables = service.store.tables()
     assert len(tables) == 1 and [s.name for s in tables[0].seats] == ["Ann", "Bob"]
-    assert at.query_params["table"] == tables[0].code
-    assert "open this seat" in texts(at)
+    assert at.query_params["table"] == tables[0].code and at.query_params["host"] == tables[0].host_token
+    assert texts(at).count("open this seat") == 2
 
 
 def test_create_refusal_is_shown_not_raised(service: Tables) -> None:
@@ -81,6 +81,7 @@ def test_join_by_code(service: Tables) -> None:
     at.text_input(key="join-code").input(table.code.lower())
     at.button(key="FormSubmitter:join-Join").click().run()
     assert at.query_params["table"] == table.code
+    assert {b.label for b in at.button} >= {"Take seat: Ann", "Take seat: Bob", "Watch as spectator"}
     at = page()
     at.text_input(key="join-code").input("ZZZZZ")
     at.button(key="FormSubmitter:join-Join").click().run()
@@ -114,7 +115,7 @@ def test_spectator_sees_no_private_card_and_cannot_act(service: Tables) -> None:
 def test_forged_seat_token_is_a_spectator(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, seat="forged-token")
-    assert "not valid for this table" in texts(at)
+    assert "This seat link no longer works" in texts(at)
     assert "move-0" not in {b.key for b in at.button}
 
 
@@ -244,3 +245,73 @@ def test_cli_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         port = busy.getsockname()[1]
         assert cli.main(["app", "--port", str(port), "--data-dir", str(tmp_path)]) == 2
     assert "already in use" in capsys.readouterr().err
+
+
+def test_join_takes_a_free_seat_then_it_is_no_longer_offered(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, join="1")
+    ann.button(key="take-0").click().run()
+    assert not ann.exception
+    assert ann.query_params["seat"] == table.seats[0].token and "You are **Ann**" in texts(ann)
+    assert "move-0" in {b.key for b in ann.button}
+    bob = page(table=table.code, join="1")
+    labels = {b.label for b in bob.button}
+    assert "Take seat: Bob" in labels and "Take seat: Ann" not in labels
+    bob.button(key="watch").click().run()
+    assert "seat" not in bob.query_params and "spectator" in texts(bob)
+
+
+def test_a_seat_taken_meanwhile_is_refused_with_a_message(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    slow = page(table=table.code, join="1")
+    service.store.claim_seat(table.id, 1)  # another phone was quicker
+    slow.button(key="take-1").click().run()
+    assert not slow.exception
+    assert any("Another phone has just taken that seat" in e.value for e in slow.error)
+    assert "seat" not in slow.query_params and "You are watching as a spectator." in texts(slow)
+
+
+def test_opening_a_seat_link_claims_the_seat(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    page(table=table.code, seat=table.seats[1].token)
+    assert [s.name for s in service.store.table(table.id).free_seats] == ["Ann"]
+
+
+def test_host_link_reshows_every_seat_and_releases_one(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    service.store.claim_seat(table.id, 1)
+    host = page(table=table.code, host=table.host_token)
+    assert not host.exception
+    body = texts(host)
+    assert all(f"seat={s.token}" in body for s in table.seats)
+    assert "**Ann** · free" in body and "**Bob** · taken" in body
+    host.button(key="release-1").click().run()
+    assert not host.exception
+    fresh = service.store.table(table.id).seats[1]
+    assert fresh.token != table.seats[1].token and not fresh.claimed
+    assert any("Bob's seat is free again" in m.value for m in host.success)
+    assert f"seat={fresh.token}" in texts(host) and f"seat={table.seats[1].token}" not in texts(host)
+    old = page(table=table.code, seat=table.seats[1].token)
+    assert "no longer works" in texts(old) and "You are watching as a spectator." in texts(old)
+    assert not {"move-0", "undo", "concede"} & {b.key for b in old.button}
+    assert "Take seat: Bob" in {b.label for b in old.button}
+    host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
+    assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
+    assert "You are **Ann**" in texts(host) and "Host: hand out the seats" in [e.label for e in host.expander]
+
+
+def test_forged_host_token_is_refused(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page(table=table.code, host="forged-host")
+    assert not at.exception
+    assert "host link is not valid" in texts(at)
+    assert not any(s.token in texts(at) for s in table.seats)
+    assert not any(b.key and b.key.startswith("release-") for b in at.button)
+
+
+def test_seat_page_offers_to_move_the_seat(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    at = page(table=table.code, seat=table.seats[0].token)
+    assert "Move this seat to another phone" in [e.label for e in at.expander]
+    assert any(table.seats[0].token in c.value for c in at.code)
+    assert table.seats[1].token not in texts(at)

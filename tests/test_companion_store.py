@@ -236,3 +236,84 @@ def test_data_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     (tmp_path / "file").write_text("x")
     with pytest.raises(StoreError, match="is a file"):
         check_data_dir(tmp_path / "file")
+
+
+def test_seats_start_free_and_a_claim_is_atomic(tmp_path: Path) -> None:
+    """Two phones (two processes' stores) race for one seat: exactly one gets it."""
+    path = tmp_path / "m.sqlite3"
+    setup = Tables(Store(path), {"race": RaceGame()})
+    table = setup.create("race", ["Ann", "Bob"], {"players": 2})
+    assert table.host_token and [s.claimed for s in table.seats] == [False, False]
+    assert table.free_seats == table.seats
+    stores = [Store(path) for _ in range(8)]
+    won: list[str] = []
+    refused: list[str] = []
+    barrier = threading.Barrier(len(stores))
+
+    def phone(store: Store) -> None:
+        barrier.wait()
+        try:
+            won.append(store.claim_seat(table.id, 1).token)
+        except StoreError as err:
+            refused.append(str(err))
+
+    threads = [threading.Thread(target=phone, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert won == [table.seats[1].token] and len(refused) == 7
+    assert all("Another phone has just taken that seat" in r for r in refused)
+    after = setup.store.table(table.id)
+    assert [s.name for s in after.free_seats] == ["Ann"]
+    with pytest.raises(StoreError, match="just taken"):
+        setup.store.claim_seat(table.id, 1)
+    with pytest.raises(StoreError, match="no such seat"):
+        setup.store.claim_seat(table.id, 7)
+
+
+def test_release_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    service.store.claim_seat(table.id, 0)
+    service.store.claim_seat(table.id, 1)
+    roll(service, table, 0)
+    with pytest.raises(StoreError, match="Only the host"):
+        service.store.release_seat(table.id, 0, "forged")
+    with pytest.raises(StoreError, match="Only the host"):
+        service.store.release_seat(table.id, 0, None)
+    freed = service.store.release_seat(table.id, 0, table.host_token)
+    after = service.store.table(table.id)
+    assert freed.token != table.seats[0].token and not freed.claimed
+    assert after.seat_by_token(table.seats[0].token) is None and after.seat_by_token(freed.token).seat == 0
+    assert after.free_seats == (freed,)
+    assert service.store.head(table.id)[0] == 1  # claims and releases are not actions; the log is untouched
+    assert service.snapshot(after).state.scores[0] > 0
+    service.store.mark_claimed(table.id, freed.token)  # opening the new link takes the seat
+    assert service.store.table(table.id).free_seats == ()
+    service.concede(after, 1)
+    with pytest.raises(StoreError, match="has ended"):
+        service.store.claim_seat(table.id, 1)
+    with pytest.raises(StoreError, match="has ended"):
+        service.store.release_seat(table.id, 0, table.host_token)
+
+
+def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
+    """Tables made before seat claims keep their links working: their seats count as handed out."""
+    path = tmp_path / "muster.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE tables (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed TEXT NOT NULL,
+                options TEXT NOT NULL, code TEXT NOT NULL UNIQUE, created REAL NOT NULL, last_activity REAL NOT NULL,
+                status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT);
+            CREATE TABLE seats (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+                token TEXT NOT NULL UNIQUE, PRIMARY KEY (table_id, seat));
+            INSERT INTO meta VALUES ('schema', '1');
+            INSERT INTO tables (game, seed, options, code, created, last_activity) VALUES ('race', 's', '{}', 'OLD22', 0, 0);
+            INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a'), (1, 1, 'Bob', 'tok-b');
+        """)
+    store = Store(path)
+    assert store.notice is None
+    old = store.table_by_code("OLD22")
+    assert old is not None and old.host_token is None and old.free_seats == ()
+    assert old.seat_by_token("tok-b").seat == 1 and not old.is_host(None) and not old.is_host("x")
