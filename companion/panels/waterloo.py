@@ -1,9 +1,11 @@
-"""Waterloo at the table: chips and bets around the table, the round timer, the showdown scorer and the combo odds.
+"""Waterloo at the table: chips and bets around the table, the round timer, the showdown and the combo odds.
 
 Every rule comes from `engine.waterloo`: the state's view and legal moves, `explain` and
 the evaluator's sort key for the scorer, `combo_odds` (through the look-up index) for the
-odds. The scorer is for a table playing with printed cards: tap or scan five cards per
-player and the engine names each combo and ranks the hands.
+odds. A table playing with printed cards (option `cards="table"`, R23-R27) enters each
+seat's five cards here and submits them as the engine's `reveal`; the engine checks them,
+ranks the hands, asks about Scouts and moves the chips, and this page shows its view.
+With the app's cards, a scorer still names and ranks any hands tapped in.
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ import streamlit as st
 from companion import lookup
 from companion.panels.common import card_names, named, scan_card
 from companion.render import private as render_private
+from engine.core import act
 
-PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "scout": "Scout burns", "over": "Game over"}
+PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "reveal": "Revealing hands",
+          "scout": "Scout burns", "over": "Game over"}
+KIND_GROUPS = {"infantry": "Infantry", "cavalry": "Cavalry", "artillery": "Artillery", "officer": "Officers"}
+OTHER_GROUP = "Special and wild"
 
 
 def render(ctx: Any) -> None:
     view = ctx.view()
+    if view.get("cards") == "table":
+        _render_printed(ctx, view)
+        return
     names = card_names(ctx.data)
     me = ctx.player
     st.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
@@ -57,6 +66,147 @@ def render(ctx: Any) -> None:
     ctx.moves()
     _scorer(ctx, names)
     _combo_table(ctx)
+
+
+def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
+    """A table holding printed cards: the app shows chips and bets, takes each seat's reveal and shows the showdown."""
+    names = card_names(ctx.data)
+    phase = view["phase"]
+    step = PHASES.get(phase, phase)
+    if phase == "bet":
+        step = "First betting" if view["round"] == 1 else "Final betting (after the drawing turns at the table)"
+    st.markdown(f"**Hand {view['hand_number']}** · {step} · reserves return in **{view['hands_until_return']}** hand(s)")
+    if view.get("return_now") and phase == "bet" and view["round"] == 1:
+        st.warning("Before this hand: return every reserve and community card, shuffle them with the deck "
+                   "and deal fresh reserves and community cards (R19).")
+    _timer(view["round_timer_minutes"])
+    rows = []
+    for seat in view["players"]:
+        p = seat["seat"]
+        flags = ["button"] if p == view["button"] else []
+        flags += ["out"] if seat["out"] else ["folded"] if seat["folded"] else []
+        if phase == "reveal" and not seat["out"] and not seat["folded"]:
+            flags.append("revealed" if seat["revealed"] else "to reveal")
+        elif p in view["players_to_act"]:
+            flags.append("to act")
+        tag = f" ({', '.join(flags)})" if flags else ""
+        rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']}")
+    st.markdown("\n".join(rows))
+    if phase == "reveal" and ctx.player is not None and ctx.table.playing:
+        _reveal_entry(ctx, view, names)
+    showdown = view.get("showdown")
+    if showdown and showdown.get("ranking"):
+        st.markdown("**Showdown**")
+        _ranking(ctx, showdown["ranking"], names)
+        if phase == "scout":
+            waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
+            saves = view.get("scout_saves")
+            st.info(f"Waiting for {waiting} to burn their face-down Scout or pay."
+                    + (f" Burning saves you {saves} chip(s)." if saves is not None else ""))
+    _printed_result(ctx, view, names)
+    ctx.moves()
+    _combo_table(ctx)
+
+
+def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+    """This seat's five printed cards, tapped by design (or scanned), and the face-down Scout toggle."""
+    me = ctx.player
+    mine = view.get("my_reveal")
+    ctx.moves_drawn = True  # the reveal below is this phase's move; the engine lists none to tap
+    if mine is not None:
+        scout = " · a Scout face down in reserve" if mine["scout_down"] else ""
+        st.success(f"You revealed: {named(mine['cards'], _design_names(ctx.data))}{scout}. "
+                   "Hidden from the others until everyone has revealed.")
+        for i, action in enumerate(ctx.state.legal_actions(me)):
+            ctx.button(ctx.state.label(action), action, key=f"waterloo-retract-{i}")
+        return
+    if me not in view["players_to_act"]:
+        return
+    size = ctx.data.rules.hand_size
+    key = f"waterloo-reveal-{ctx.table.code}-{view['hand_number']}"
+    picked: list[str] = st.session_state.setdefault(key, [])
+    design_names = _design_names(ctx.data)
+    header = st.empty()  # filled last, so a card scanned below is already counted
+    if len(picked) < size:
+        groups: dict[str, list[str]] = {}
+        for row in ctx.data.table("cards"):
+            groups.setdefault(KIND_GROUPS.get(row.kind, OTHER_GROUP), []).append(row.id)
+        for group, designs in groups.items():
+            st.pills(group, designs, key=f"{key}-{group}", format_func=design_names.get,
+                     on_change=_pick_design, args=(key, f"{key}-{group}", size))
+        if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
+            scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
+            if scanned:
+                picked.append(scanned)
+    header.markdown(f"**Your hand** ({len(picked)}/{size}): {named(picked, design_names) if picked else 'tap your cards'}")
+    c1, c2 = st.columns(2)
+    c1.button("Take back the last card", key=f"{key}-back", width="stretch", disabled=not picked,
+              on_click=lambda: picked.pop() if picked else None)
+    c2.button("Clear", key=f"{key}-clear", width="stretch", disabled=not picked,
+              on_click=lambda: picked.clear())
+    scout = st.toggle("A Scout lies face down in my reserve", key=f"{key}-scout")
+    if len(picked) == size:
+        ctx.button("Reveal my hand", act("reveal", me, cards=list(picked), scout_down=bool(scout)),
+                   key=f"{key}-go", primary=True)
+    else:
+        st.caption(f"Tap {size - len(picked)} more card(s), then reveal.")
+
+
+def _pick_design(key: str, pick: str, size: int) -> None:
+    design = st.session_state.get(pick)
+    hand = st.session_state.setdefault(key, [])
+    if design and len(hand) < size:
+        hand.append(design)
+    st.session_state[pick] = None
+
+
+def _design_names(data: Any) -> dict[str, str]:
+    return {row.id: row.name for row in data.table("cards")}
+
+
+def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> None:
+    """The engine's ranking: each hand's combo, its cards by weight, its wild cards and why it beat the next."""
+    lines = []
+    for entry in ranking:
+        wilds = "; ".join(f"{names.get(c, c)} stands for {what}" for c, what in entry["wilds"].items())
+        line = (f"{entry['place']}. **{ctx.name(entry['seat'])}: {entry['name']}**  \n"
+                f"cards by weight: {named(entry['cards'], names)}" + (f"  \n{wilds}" if wilds else ""))
+        against = entry.get("against_next")
+        if against:
+            verb = "ties with" if against["tie"] else "beats"
+            line += f"  \n*{verb} {ctx.name(against['seat'])}: {against['why']}*"
+        lines.append(line)
+    st.markdown("\n\n".join(lines))
+
+
+def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+    """The last settled hand: its ranking, the Scout choices, each seat's chips and who was knocked out."""
+    result = view.get("last_result")
+    if not result:
+        return
+    with st.expander(f"Hand {result['hand']}: result", expanded=view["phase"] == "bet" and view["round"] == 1):
+        if result.get("showdown") and result["showdown"].get("ranking"):
+            _ranking(ctx, result["showdown"]["ranking"], names)
+        else:
+            st.markdown("Everyone else folded: no showdown.")
+        lines = []
+        for p, chips in enumerate(result["chips"]):
+            bet, saved, won = result["bets"][p] + result["saved"][p], result["saved"][p], result["won"].get(str(p), 0)
+            if not bet and not won:
+                continue
+            parts = [f"bet {bet}"]
+            choice = result.get("scout", {}).get(str(p))
+            if choice == "burned":
+                parts.append(f"burned the Scout, saved {saved}")
+            elif choice == "paid":
+                parts.append("kept the Scout and paid")
+            if won:
+                parts.append(f"collects {won}")
+            lines.append(f"- **{ctx.name(p)}**: {', '.join(parts)} → {chips} chips")
+        lines += [f"- **{ctx.name(p)}** is out of chips and out of the game." for p in result.get("knocked_out", [])]
+        st.markdown("\n".join(lines))
+        if result.get("scout", {}).get(str(ctx.player)) == "burned":
+            st.caption("Discard your burned Scout and put the top card of the deck face down in its place.")
 
 
 def _timer(minutes: int) -> None:
@@ -171,9 +321,12 @@ def _combo_table(ctx: Any) -> None:
 
 
 def options_form(data: Any) -> dict[str, Any]:
-    """Waterloo's table options: when reserves return, and the starting stacks."""
+    """Waterloo's table options: who holds the cards, when reserves return, and the starting stacks."""
     rules = data.rules
-    return {"return_after": st.selectbox("Reserves and community cards return after", rules.return_after_options,
+    return {"cards": st.selectbox("Cards", ["app", "table"], key="opt-waterloo-cards",
+                                  format_func=lambda m: "The app deals the cards" if m == "app"
+                                  else "We play with the printed cards"),
+            "return_after": st.selectbox("Reserves and community cards return after", rules.return_after_options,
                                          format_func=lambda n: f"{n} hands", key="opt-waterloo-return"),
             "starting_chips": int(st.number_input("Starting chips", min_value=1, max_value=10_000,
                                                   value=rules.starting_chips, key="opt-waterloo-chips"))}

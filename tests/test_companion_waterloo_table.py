@@ -1,0 +1,133 @@
+"""The waterloo panel for a table playing with printed cards (R23-R27), run with AppTest against the real engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from companion import context
+from companion.store import Store, TableInfo
+from companion.tables import Tables, catalogue
+from engine.core import act
+
+APP = str(Path(context.__file__).with_name("app.py"))
+GROUPS = {"guard-infantry": "Infantry", "line-infantry": "Infantry", "light-infantry": "Infantry",
+          "lancers": "Cavalry", "howitzers": "Artillery", "captain": "Officers", "grenadiers": "Special and wild"}
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    svc = Tables(Store(tmp_path / "muster.sqlite3"))
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def body(at: AppTest) -> str:
+    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.success)
+                     + list(at.info) + list(at.warning))
+
+
+def ok(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    assert not any("panel could not be drawn" in e.value for e in at.error), [e.value for e in at.error]
+
+
+def to_reveal(service: Tables, table: TableInfo) -> None:
+    """Ann (button) and Bob bet through both rounds: Bob raises 2, Ann calls, then both pass."""
+    for seat, action in [(1, act("raise", 1, amount=2)), (0, act("call", 0)), (1, act("pass", 1)), (0, act("pass", 0))]:
+        service.act(table, seat, action)
+    assert service.snapshot(table).state.phase == "reveal"
+
+
+def enter_hand(at: AppTest, code: str, hand_number: int, designs: list[str], scout: bool = False) -> None:
+    key = f"waterloo-reveal-{code}-{hand_number}"
+    for design in designs:
+        group = next(p for p in at.get("button_group") if p.key == f"{key}-{GROUPS[design]}")
+        group.set_value(design).run()
+        ok(at)
+    if scout:
+        at.toggle(key=f"{key}-scout").set_value(True).run()
+    at.button(key=f"{key}-go").click().run()
+    ok(at)
+
+
+def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> None:
+    table = service.create("waterloo", ["Ann", "Bob"], {"players": 2, "cards": "table"}, seed="printed")
+    ann = page(table=table.code, seat=table.seats[0].token)
+    ok(ann)
+    assert "First betting" in body(ann) and "Showdown scorer" not in str([e.label for e in ann.expander])
+    to_reveal(service, table)
+
+    ann = page(table=table.code, seat=table.seats[0].token)
+    ok(ann)
+    assert "Tap 5 more card(s), then reveal." in body(ann)
+    enter_hand(ann, table.code, 1, ["guard-infantry"] * 3 + ["line-infantry"] * 2)
+    assert "You revealed: Guard Infantry, Guard Infantry, Guard Infantry, Line Infantry, Line Infantry" in body(ann)
+    state = service.snapshot(table).state
+    assert state.players_to_act() == [1] and 0 in state.revealed
+
+    bob = page(table=table.code, seat=table.seats[1].token)
+    ok(bob)
+    assert "Guard Infantry" not in body(bob), "Ann's hand stays hidden until Bob has revealed"
+    assert "**Ann** (button, revealed): 97 chips, bet 3" in body(bob)
+    enter_hand(bob, table.code, 1, ["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"], scout=True)
+
+    state = service.snapshot(table).state
+    assert state.phase == "scout" and state.players_to_act() == [1]
+    text = body(bob)
+    assert "1. **Ann: Full House**" in text and "2. **Bob: Pair**" in text
+    assert "*beats Bob: Full House is above Pair on the combo table*" in text
+    assert "Burning saves you 1 chip(s)." in text
+    bob.button(key="move-0").click().run()  # the engine's first choice: burn the Scout
+    ok(bob)
+
+    result = service.snapshot(table).state.last_result
+    assert result is not None and result["chips"] == [102, 98] and result["saved"] == [0, 1]
+    text = body(bob)
+    assert "- **Ann**: bet 3, collects 5 → 102 chips" in text
+    assert "- **Bob**: bet 3, burned the Scout, saved 1 → 98 chips" in text
+    assert "Discard your burned Scout" in text
+
+
+def test_a_clash_between_hands_is_refused_on_the_page(service: Tables) -> None:
+    table = service.create("waterloo", ["Ann", "Bob"], {"players": 2, "cards": "table"}, seed="clash")
+    to_reveal(service, table)
+    service.act(table, 0, act("reveal", 0, cards=["captain", "captain", "guard-infantry", "guard-infantry",
+                                                  "line-infantry"], scout_down=False))
+    bob = page(table=table.code, seat=table.seats[1].token)
+    enter_hand(bob, table.code, 1, ["captain", "lancers", "lancers", "light-infantry", "howitzers"])
+    assert any("The deck has only 2 Captain cards" in e.value for e in bob.error)
+    assert service.snapshot(table).state.players_to_act() == [1]
+
+
+def test_a_knock_out_is_shown(service: Tables) -> None:
+    table = service.create("waterloo", ["Ann", "Bob", "Cy"], {"players": 3, "cards": "table", "starting_chips": 3},
+                           seed="knock")
+    for seat, action in [(1, act("raise", 1, amount=2)), (2, act("fold", 2)), (0, act("call", 0)),
+                         (1, act("pass", 1)), (0, act("pass", 0))]:
+        service.act(table, seat, action)
+    service.act(table, 0, act("reveal", 0, cards=["guard-infantry"] * 3 + ["line-infantry"] * 2, scout_down=False))
+    service.act(table, 1, act("reveal", 1, cards=["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"],
+                              scout_down=False))
+    cy = page(table=table.code, seat=table.seats[2].token)
+    ok(cy)
+    assert "- **Bob** is out of chips and out of the game." in body(cy)
+
+
+def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:
+    at = page()
+    at.selectbox(key="new-game").set_value(catalogue()["waterloo"]).run()
+    at.selectbox(key="opt-waterloo-cards").set_value("table")
+    at.button(key="FormSubmitter:new-waterloo-Create table").click().run()
+    assert not at.exception, at.exception
+    created = service.store.tables()[0]
+    assert created.game == "waterloo" and created.options["cards"] == "table"
