@@ -291,16 +291,22 @@ class WaterlooState(State):
 
     def _tie_break(self, p: int, q: int, scores: dict[int, Score]) -> dict[str, Any]:
         """Why hand p ranks at or above the next hand q, in words: the combo, the first differing card, or a tie."""
-        names, ev = self.game.names, self.game.evaluator
+        ev = self.game.evaluator
         a, b = scores[p], scores[q]
         if a.key == b.key:
             return {"seat": q, "tie": True, "why": "every card compares equal, so the bets are shared"}
         if a.key[0] != b.key[0]:
             return {"seat": q, "tie": False, "why": f"{ev.names[a.combo]} is above {ev.names[b.combo]} on the combo table"}
         k = next(i for i, (x, y) in enumerate(zip(a.key[1], b.key[1])) if x != y)
-        mine, theirs = self.hands[p][a.roles[k][0]], self.hands[q][b.roles[k][0]]
+        mine, theirs = (self._strength_words(self.hands[p][a.roles[k][0]]),
+                        self._strength_words(self.hands[q][b.roles[k][0]]))
         return {"seat": q, "tie": False, "why": f"same combo; card {k + 1} in order of weight decides: "
-                                               f"{names[mine]} beats {names[theirs]}"}
+                                               f"{mine} beats {theirs}"}
+
+    def _strength_words(self, card: str) -> str:
+        """A card as a tie-break sees it: troops with their value (lower is stronger), officers by rank."""
+        row = self.game.design_rows[self.game.evaluator.design_of[card].id]
+        return f"{row.name} {row.value}" if row.value and row.kind != "officer" else row.name
 
     def _scout_saving(self, p: int) -> int:
         """Chips a Scout burn saves (R17): a share of the bet rounded down, or all of it with an Officer."""

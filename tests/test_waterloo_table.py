@@ -123,7 +123,7 @@ def test_the_explanation_names_the_card_that_decides_within_a_combo() -> None:
     run(match, reveal(0, "I2 I2 C1 A3 GR"), reveal(1, "C2 C2 C3 A3 GR"))
     first = match.state.last_result["showdown"]["ranking"][0]  # type: ignore[index]
     assert first["seat"] == 0 and first["against_next"]["why"] == (
-        "same combo; card 3 in order of weight decides: Cuirassiers beats Hussars")
+        "same combo; card 3 in order of weight decides: Cuirassiers 1 beats Hussars 3")
 
 
 def test_wild_cards_are_explained() -> None:
