@@ -51,7 +51,7 @@ def test_tile_size_is_the_board_hex_size(hexbattle: GameData) -> None:
     tile = hp.tiles(hexbattle)[0]
     geo = hp.board_geometry(hexbattle)
     assert (tile.width, tile.height) == (geo.hex_w, geo.hex_h)
-    (x0, y0), (x1, y1) = geo.centre(0, 0), geo.centre(0, 1)
+    (x0, y0), (_, y1) = geo.centre(0, 0), geo.centre(0, 1)
     assert y1 - y0 == pytest.approx(tile.height)
     (x2, y2) = geo.centre(1, 0)
     assert (x2 - x0, y2 - y0) == pytest.approx((0.75 * tile.width, tile.height / 2))
