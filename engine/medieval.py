@@ -133,6 +133,35 @@ class BattleReport(NamedTuple):
     columns: tuple[ColumnResult, ...]
 
 
+Decision = tuple[int | None, str, tuple[int | None, int | None]]
+"""How a column was decided: (winner or None, outcome, the totals it was decided on)."""
+
+TieRound = Sequence[Sequence[Sequence[int]]]
+"""One tie round laid by hand: [column][player] -> the cards added there, chain cards included."""
+
+
+def column_outcome(mine: int | None, theirs: int | None, exhausted: bool = False) -> tuple[int | None, str] | None:
+    """Who takes a column from its two totals: None while tied (R8), unless neither side can add a card (R9)."""
+    if mine is None and theirs is None:
+        return None, "empty"
+    if mine is None or theirs is None:
+        return (0 if theirs is None else 1), "unopposed"  # R10
+    if mine != theirs:
+        return (0 if mine > theirs else 1), "won"
+    return (None, "deadlock") if exhausted else None
+
+
+class LaidBattle(NamedTuple):
+    """A battle of printed cards worked out by `MedievalState.resolve_laid`: the position with every tie card
+    laid, each column's decision (None while still tied), the columns still tied, and once all are decided
+    the cleared position (`settled`: its Survivors and Graveyards hold this battle's cards)."""
+
+    state: MedievalState
+    decided: tuple[Decision | None, ...]
+    tied: tuple[int, ...]
+    settled: MedievalState | None
+
+
 class MedievalState(State):
     """One position: always waiting for reenforcement placements, or the war is over."""
 
@@ -381,27 +410,28 @@ class MedievalState(State):
         self._resolve(rng)
         self._next_battle(rng)
 
+    def _decide(self, decided: list[Decision | None], totals: list[list[int | None]]) -> list[int]:
+        """Decide every open column its totals settle; a decided column stays decided (R8). Returns the tied ones."""
+        tied = []
+        for c in range(self.game.columns):
+            if decided[c] is None:
+                pair = (totals[0][c], totals[1][c])
+                outcome = column_outcome(*pair)
+                if outcome is None:
+                    tied.append(c)
+                else:
+                    decided[c] = (*outcome, pair)
+        return tied
+
     def _resolve(self, rng: random.Random) -> None:
         """Decide every column, breaking ties with more cards (R8, R9), then clear the battlefield."""
         g = self.game
         cols = g.columns
-        decided: list[tuple[int | None, str, tuple[int | None, int | None]] | None] = [None] * cols
+        decided: list[Decision | None] = [None] * cols
         rounds = [0] * cols
         totals = self.totals()
         while True:
-            tied = []
-            for c in range(cols):
-                if decided[c] is not None:
-                    continue
-                a, b = totals[0][c], totals[1][c]
-                if a is None and b is None:
-                    decided[c] = (None, "empty", (a, b))
-                elif a is None or b is None:
-                    decided[c] = (0 if b is None else 1, "unopposed", (a, b))
-                elif a != b:
-                    decided[c] = (0 if a > b else 1, "won", (a, b))
-                else:
-                    tied.append(c)
+            tied = self._decide(decided, totals)
             if not tied:
                 break
             for c in tied:
@@ -417,22 +447,62 @@ class MedievalState(State):
                 if not added:
                     decided[c] = (None, "deadlock", (totals[0][c], totals[1][c]))
             totals = self.totals()
+        self.settle(decided, rounds)
+
+    def settle(self, decided: Sequence[Decision | None], rounds: Sequence[int] | None = None) -> BattleReport:
+        """Clear a decided battlefield (R11): a column's winner keeps its cards as Survivors, every other
+        card there and every Event beside the field goes to its owner's Graveyard. The report is kept."""
+        g = self.game
+        cols = g.columns
         results = []
         for c in range(cols):
             result = decided[c]
-            assert result is not None  # the loop above only ends when every column is decided
+            assert result is not None  # callers settle only once every column is decided
             winner, outcome, pair = result
             sides = self.table[c]
             for p in (0, 1):
                 pile = self.survivors[p] if winner == p else self.graveyard[p]
                 pile.extend([card for card, _ in sides[p]])
-            results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome, rounds[c]))
+            results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome,
+                                        rounds[c] if rounds else 0))
             self.table[c] = [[], []]
-        self.reports.append(BattleReport(self.battle, (tuple(self.beside[0]), tuple(self.beside[1])),
-                                         tuple(results)))
+        report = BattleReport(self.battle, (tuple(self.beside[0]), tuple(self.beside[1])), tuple(results))
+        self.reports.append(report)
         for p in (0, 1):
             self.graveyard[p].extend(self.beside[p])
             self.beside[p] = []
+        return report
+
+    def resolve_laid(self, tie_rounds: Sequence[TieRound] = (), exhausted: Sequence[int] = ()) -> LaidBattle:
+        """The battle on the table decided with tie cards laid by hand instead of drawn (the printed-card resolver).
+
+        Round by round, each column tied at its start takes that round's cards, face down: an Event
+        among them counts zero and does nothing (R5), chain cards are laid as their own entries. Columns
+        are re-counted after each round and a decided column stays decided (R8); a column still tied in
+        `exhausted` is a deadlock (R9). Cards laid in a column that was not tied are ignored."""
+        state = self.clone()
+        cols = self.game.columns
+        decided: list[Decision | None] = [None] * cols
+        rounds = [0] * cols
+        tied = state._decide(decided, state.totals())
+        for laid in tie_rounds:
+            if not tied:
+                break
+            for c in tied:
+                rounds[c] += 1
+                for p in (0, 1):
+                    state.table[c][p].extend((card, False) for card in laid[c][p])
+            tied = state._decide(decided, state.totals())
+        totals = state.totals()
+        for c in list(tied):
+            if c in exhausted:
+                decided[c] = (None, "deadlock", (totals[0][c], totals[1][c]))
+                tied.remove(c)
+        settled = None
+        if not tied:
+            settled = state.clone()
+            settled.settle(decided, rounds)
+        return LaidBattle(state, tuple(decided), tuple(tied), settled)
 
     def _next_battle(self, rng: random.Random) -> None:
         """Check for the end (R12), else lay the opening cards and draw reenforcements (R3).

@@ -9,7 +9,7 @@ import streamlit as st
 
 from companion.panels.common import card_names, named
 from companion.render import private as render_private
-from engine.medieval import MedievalState, expected_outcomes
+from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
 
 OUTCOMES = {"won": "won", "unopposed": "won unopposed", "deadlock": "deadlock (both lose their cards)",
             "empty": "empty"}
@@ -86,63 +86,115 @@ def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: l
         st.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
-PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)", "beside": "Event beside the field",
-          "hand": "in my hand (for advice)"}
+PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)", "tie": "tie card",
+          "beside": "Event beside the field", "hand": "in my hand (for advice)"}
+SIDES = ("Me", "Opponent")
 
 
 def resolver(game: Any, names: dict[str, str]) -> None:
-    """A battle of printed cards: tap each card where it lies; the engine totals the columns and advises.
+    """A battle of printed cards: tap each card where it lies; the engine totals the columns, breaks ties and advises.
 
     The taps build an engine position (`MedievalState`): opening cards count with their Events,
-    reenforcements are laid inert, Events beside the field act on every column; `totals()`
-    and `expected_outcomes()` then do all the rules.
+    reenforcements are laid inert, Events beside the field act on every column. Tie cards are
+    kept round by round and handed to `resolve_laid`, which re-counts, keeps decided columns
+    decided and, once every column is decided, clears the field into Survivors and Graveyards.
     """
     with st.expander("Battle resolver (printed cards)"):
-        layout: dict[str, list[list[Any]]] = st.session_state.setdefault("resolver", _empty(game))
-        side = st.segmented_control("Side", [0, 1], format_func=lambda p: ["Me", "Opponent"][p],
+        layout: dict[str, Any] = st.session_state.setdefault("resolver", _empty(game))
+        side = st.segmented_control("Side", [0, 1], format_func=lambda p: SIDES[p],
                                     key="resolver-side", default=0) or 0
         place = st.segmented_control("Where", list(PLACES), format_func=PLACES.get, key="resolver-place",
                                      default="opening") or "opening"
         column = 0
-        if place in ("opening", "reenforcement"):
+        if place in ("opening", "reenforcement", "tie"):
             column = st.segmented_control("Column", range(game.columns), format_func=lambda c: game.column_names[c],
                                           key="resolver-col", default=0) or 0
         design_names = {card.design.id: card.name for card in game.cards}
         st.pills("Tap a card to add it", list(design_names), format_func=design_names.get, key="resolver-pick",
                  on_change=_tap, args=(game, side, place, column))
-        st.button("Clear the battle", key="resolver-clear", width="stretch",
-                  on_click=lambda: st.session_state.update({"resolver": _empty(game)}))
+        note = st.session_state.pop("resolver-note", None)
+        if note:
+            st.warning(note)
+        st.button("Clear the battle", key="resolver-clear", width="stretch", on_click=_clear, args=(game,))
         state = _position(game, layout)
-        totals = state.totals()
-        lines = []
-        for c in range(game.columns):
-            cells = []
-            for p in (0, 1):
-                cards = ", ".join(names.get(game.ids[i], game.ids[i]) + ("" if active else " (face down)")
-                                  for i, active in state.table[c][p]) or "—"
-                cells.append((cards, "—" if totals[p][c] is None else str(totals[p][c])))
-            lines.append(f"- **{game.column_names[c].capitalize()}**: {cells[0][0]} **{cells[0][1]}** vs "
-                         f"**{cells[1][1]}** {cells[1][0]}" + _verdict(totals[0][c], totals[1][c], game))
-        beside = [names.get(game.ids[i]) for p in (0, 1) for i in state.beside[p]]
-        st.markdown("Me vs opponent:\n" + "\n".join(lines) + (f"\n\nBeside: {', '.join(beside)}" if beside else ""))
-        st.caption("When the battle ends, each column's winning cards go to their owner's Survivors and the "
-                   "losing cards to the Graveyard.")
+        open_laid = state.resolve_laid(layout["ties"])
+        exhausted = [c for c in open_laid.tied if st.session_state.get(f"resolver-out-{c}")]
+        laid = state.resolve_laid(layout["ties"], exhausted) if exhausted else open_laid
+        _draw_battle(game, names, layout, laid)
+        if open_laid.tied:
+            _tie_tools(game, layout, open_laid.tied)
+        if laid.settled is not None and any(laid.state.table[c][p] for c in range(game.columns) for p in (0, 1)):
+            _piles(game, names, laid.settled)
         if state.hands[0]:
             best = expected_outcomes(state, 0)[0]
             st.success(f"Best placement for your hand: {state.label(best.action)} "
                        f"(expected columns won {best.expected_columns:.1f})")
 
 
-def _verdict(mine: int | None, theirs: int | None, game: Any) -> str:
-    if mine is None or theirs is None:
+def _draw_battle(game: Any, names: dict[str, str], layout: dict[str, Any], laid: LaidBattle) -> None:
+    """Each column as laid, with the totals it was decided on (or stands at) and its verdict."""
+    state = laid.state
+    totals = state.totals()
+    ties = [{card for rnd in layout["ties"] for col in rnd for card in col[p]} for p in (0, 1)]
+    lines = []
+    for c in range(game.columns):
+        decision = laid.decided[c]
+        pair = decision[2] if decision is not None else (totals[0][c], totals[1][c])
+        cells = []
+        for p in (0, 1):
+            cards = ", ".join(names.get(game.ids[i], game.ids[i])
+                              + ("" if active else " (tie card)" if i in ties[p] else " (face down)")
+                              for i, active in state.table[c][p]) or "—"
+            cells.append((cards, "—" if pair[p] is None else str(pair[p])))
+        lines.append(f"- **{game.column_names[c].capitalize()}**: {cells[0][0]} **{cells[0][1]}** vs "
+                     f"**{cells[1][1]}** {cells[1][0]}" + _verdict(decision, game))
+    beside = [names.get(game.ids[i]) for p in (0, 1) for i in state.beside[p]]
+    st.markdown("Me vs opponent:\n" + "\n".join(lines) + (f"\n\nBeside: {', '.join(beside)}" if beside else ""))
+
+
+def _verdict(decision: Decision | None, game: Any) -> str:
+    if decision is None:
+        return (f" — **tied**: each side adds {game.tie_cards} card(s) from its deck; tap them in as tie cards "
+                "(a tie card that says \"play another\" brings its next card: tap that too)")
+    winner, outcome, _ = decision
+    if outcome == "empty":
         return ""
-    if mine == theirs:
-        return f" — tied: each side adds {game.tie_cards} card(s) from its deck, tap them in as reenforcements"
-    return " — I win" if mine > theirs else " — they win"
+    if outcome == "deadlock":
+        return " — deadlock: both sides lose their cards"
+    who = "I win" if winner == 0 else "they win"
+    return f" — {who}" + (" unopposed" if outcome == "unopposed" else "")
 
 
-def _empty(game: Any) -> dict[str, list[list[Any]]]:
-    return {"table": [[[], []] for _ in range(game.columns)], "beside": [[], []], "hand": [[], []]}
+def _tie_tools(game: Any, layout: dict[str, Any], tied: tuple[int, ...]) -> None:
+    """For columns still tied: start the next tie round, or say that neither side can add a card (a deadlock)."""
+    current = layout["ties"][-1] if layout["ties"] else None
+    if current is not None and any(current[c][p] for c in tied for p in (0, 1)):
+        st.button("Count again: next tie round", key="resolver-next-round", width="stretch",
+                  on_click=lambda: layout["ties"].append(_round(game)))
+    for c in tied:
+        st.toggle(f"Neither side has a card left for the {game.column_names[c]} column", key=f"resolver-out-{c}")
+
+
+def _piles(game: Any, names: dict[str, str], settled: Any) -> None:
+    """Where this battle's cards go, as the engine cleared the field."""
+    rows = [f"- **{SIDES[p]}**: Survivors {named([game.ids[i] for i in settled.survivors[p]], names)} · "
+            f"Graveyard {named([game.ids[i] for i in settled.graveyard[p]], names)}" for p in (0, 1)]
+    with st.container(border=True, key="resolver-piles"):
+        st.markdown("**The battle is decided.** The cards go to:\n" + "\n".join(rows))
+
+
+def _empty(game: Any) -> dict[str, Any]:
+    return {"table": [[[], []] for _ in range(game.columns)], "beside": [[], []], "hand": [[], []], "ties": []}
+
+
+def _round(game: Any) -> list[list[list[int]]]:
+    return [[[], []] for _ in range(game.columns)]
+
+
+def _clear(game: Any) -> None:
+    st.session_state["resolver"] = _empty(game)
+    for c in range(game.columns):
+        st.session_state.pop(f"resolver-out-{c}", None)
 
 
 def _tap(game: Any, side: int, place: str, column: int) -> None:
@@ -152,11 +204,24 @@ def _tap(game: Any, side: int, place: str, column: int) -> None:
     if not design:
         return
     layout = st.session_state.setdefault("resolver", _empty(game))
-    used = {i for col in layout["table"] for i, _ in col[side]} | set(layout["beside"][side]) | set(layout["hand"][side])
+    used = ({i for col in layout["table"] for i, _ in col[side]} | set(layout["beside"][side])
+            | set(layout["hand"][side]) | {i for rnd in layout["ties"] for col in rnd for i in col[side]})
     card = next((i for i, c in enumerate(game.cards) if c.design.id == design and i not in used), None)
     if card is None:
+        st.session_state["resolver-note"] = f"Every copy of that card is already laid for {SIDES[side]}."
         return
-    if place == "beside":
+    if place == "tie":
+        # A tie card joins the round under way; the columns it may go to are those tied when that round began.
+        state = _position(game, layout)
+        tied = state.resolve_laid(layout["ties"][:-1]).tied
+        if column not in tied:
+            st.session_state["resolver-note"] = (f"The {game.column_names[column]} column is not tied; "
+                                                 "tie cards go only to tied columns.")
+            return
+        if not layout["ties"]:
+            layout["ties"].append(_round(game))
+        layout["ties"][-1][column][side].append(card)
+    elif place == "beside":
         layout["beside"][side].append(card)
     elif place == "hand":
         layout["hand"][side].append(card)
@@ -164,14 +229,15 @@ def _tap(game: Any, side: int, place: str, column: int) -> None:
         layout["table"][column][side].append((card, place == "opening"))
 
 
-def _position(game: Any, layout: dict[str, list[list[Any]]]) -> MedievalState:
-    """The engine position the taps describe; unseen cards stand in for the decks (the advice needs their make-up)."""
+def _position(game: Any, layout: dict[str, Any]) -> MedievalState:
+    """The engine position the taps describe (tie cards apart); unseen cards stand in for the decks (the advice needs their make-up)."""
     state = MedievalState(game)
     state.table = [[list(map(tuple, side)) for side in col] for col in layout["table"]]
     state.beside = [list(b) for b in layout["beside"]]
     state.hands = [list(h[: game.reenforcements]) for h in layout["hand"]]
+    ties = [{i for rnd in layout["ties"] for col in rnd for i in col[p]} for p in (0, 1)]
     for p in (0, 1):
-        seen = {i for col in state.table for i, _ in col[p]} | set(state.beside[p]) | set(state.hands[p])
+        seen = {i for col in state.table for i, _ in col[p]} | set(state.beside[p]) | set(state.hands[p]) | ties[p]
         state.decks[p] = [i for i in range(len(game.ids)) if i not in seen]
     if state.hands[0]:
         state.hands[1] = state.decks[1][: game.reenforcements]

@@ -1,0 +1,138 @@
+"""The companion's printed-card tools, against their engines: Medieval ties in the battle resolver, Hexbattle bonus
+cards in the combat roller. Engine functions are tested directly, then the panels through AppTest."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from companion import context
+from companion.store import Store
+from companion.tables import Tables, catalogue
+from engine.medieval import MedievalState, column_outcome
+
+APP = str(Path(context.__file__).with_name("app.py"))
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    svc = Tables(Store(tmp_path / "muster.sqlite3"))
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def body(at: AppTest) -> str:
+    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.warning))
+
+
+# --- Medieval: ties ---------------------------------------------------------------------------------
+
+
+def medieval() -> Any:
+    return catalogue()["medieval"].game
+
+
+def copies(game: Any, *designs: str) -> list[int]:
+    """Distinct physical cards of these designs (a design named twice gives two copies)."""
+    out: list[int] = []
+    for design in designs:
+        out.append(next(i for i, c in enumerate(game.cards) if c.design.id == design and i not in out))
+    return out
+
+
+def laid(game: Any, columns: list[tuple[list[str], list[str]]]) -> MedievalState:
+    state = MedievalState(game)
+    for c, (mine, theirs) in enumerate(columns):
+        state.table[c] = [[(i, True) for i in copies(game, *mine)], [(i, True) for i in copies(game, *theirs)]]
+    return state
+
+
+def test_column_outcome() -> None:
+    assert column_outcome(5, 3) == (0, "won") and column_outcome(2, 3) == (1, "won")
+    assert column_outcome(None, 0) == (1, "unopposed") and column_outcome(None, None) == (None, "empty")
+    assert column_outcome(4, 4) is None and column_outcome(4, 4, exhausted=True) == (None, "deadlock")
+
+
+def test_resolve_laid_matches_the_engine_drawing_the_same_tie_cards() -> None:
+    """The resolver's hand-laid tie round and the engine's own drawn one end in the same piles."""
+    game = medieval()
+    state = laid(game, [(["pikeman"], ["crossbowman"]), (["knight"], ["archer"]), ([], [])])
+    ambush, archer = copies(game, "ambush")[0], copies(game, "archer", "archer")[1]
+    result = state.resolve_laid([[[[ambush], [archer]], [[], []], [[], []]]])
+    assert result.tied == () and result.decided[0] == (1, "won", (5, 8))  # the Ambush tie card counts zero (R5)
+    assert result.decided[1] == (0, "won", (7, 3)) and result.decided[2] == (None, "empty", (None, None))
+    drawn = state.clone()
+    drawn.decks = [[ambush], [archer]]
+    drawn._resolve(random.Random(1))
+    settled = result.settled
+    assert settled is not None
+    for p in (0, 1):
+        assert sorted(settled.survivors[p]) == sorted(drawn.survivors[p])
+        assert sorted(settled.graveyard[p]) == sorted(drawn.graveyard[p])
+    assert [game.cards[i].design.id for i in settled.survivors[1]] == ["crossbowman", "archer"]
+
+
+def test_a_decided_column_stays_decided_and_deadlocks() -> None:
+    game = medieval()
+    state = laid(game, [(["pikeman"], ["crossbowman"]), (["archer"], ["man-at-arms"]), ([], [])])
+    queen, peasant = copies(game, "queen")[0], copies(game, "peasant-levy")[0]
+    result = state.resolve_laid([[[[queen], [peasant]], [[], []], [[], []]]])
+    assert result.decided[0] == (0, "won", (9, 6))  # the Queen is no Event: +3 here and +1 everywhere
+    assert result.decided[1] == (1, "won", (3, 4))  # decided before the tie round, so it stays lost (R8)
+    still = state.resolve_laid([], exhausted=[0])
+    assert still.decided[0] == (None, "deadlock", (5, 5)) and still.settled is not None
+    assert sorted(still.settled.graveyard[0]) == sorted(copies(game, "pikeman", "archer"))
+    assert state.resolve_laid().tied == (0,) and state.resolve_laid().settled is None
+
+
+def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
+    table = service.create("medieval", ["Ann", "Bob"], {}, seed="ties")
+    at = page(table=table.code, seat=table.seats[0].token)
+
+    def group(key: str):  # noqa: ANN202 - an AppTest element
+        return next(p for p in at.get("button_group") if p.key == key)
+
+    def tap(side: int, design: str) -> None:
+        group("resolver-side").set_value(side).run()
+        group("resolver-pick").set_value(design).run()
+
+    tap(0, "pikeman")
+    tap(1, "crossbowman")
+    group("resolver-col").set_value(1).run()
+    tap(0, "knight")
+    tap(1, "archer")
+    assert "Pikeman **5** vs **5** Crossbowman — **tied**" in body(at)
+    group("resolver-place").set_value("tie").run()
+    tap(0, "peasant-levy")  # the centre is not tied
+    assert "The centre column is not tied" in body(at)
+    group("resolver-col").set_value(0).run()
+    tap(0, "ambush")
+    tap(1, "rain-of-arrows")
+    assert "Pikeman, Ambush (tie card) **5** vs **5** Crossbowman, Rain of Arrows (tie card) — **tied**" in body(at)
+    at.button(key="resolver-next-round").click().run()
+    tap(0, "squire")
+    tap(0, "peasant-levy")  # the Squire says "play another"
+    tap(1, "archer")
+    assert "**8** vs **8**" in body(at) and "resolver-piles" not in str(at)
+    at.toggle(key="resolver-out-0").set_value(True).run()
+    assert not at.exception, at.exception
+    text = body(at)
+    assert "— deadlock: both sides lose their cards" in text and "— I win" in text
+    assert ("**Me**: Survivors Knight · Graveyard Pikeman, Ambush, Squire, Peasant Levy" in text
+            and "**Opponent**: Survivors none · Graveyard Crossbowman, Rain of Arrows, Archer, Archer" in text), text
+    at.toggle(key="resolver-out-0").set_value(False).run()
+    tap(1, "queen")  # one more card for the opponent in the same round: 8 vs 12
+    assert "— they win" in body(at) and "**Opponent**: Survivors Crossbowman" in body(at)
+    at.button(key="resolver-clear").click().run()
+    assert "**tied**" not in body(at) and not at.exception
