@@ -86,7 +86,7 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     text = body(bob)
     assert "1. **Ann: Full House**" in text and "2. **Bob: Pair**" in text
     assert "*beats Bob: Full House is above Pair on the combo table*" in text
-    assert "Burning saves you 1 chip(s)." in text
+    assert "You lost with a Scout face down: burn it to save 1 chip(s), or pay." in text
     bob.button(key="move-0").click().run()  # the engine's first choice: burn the Scout
     ok(bob)
 

@@ -98,11 +98,11 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
     if showdown and showdown.get("ranking"):
         st.markdown("**Showdown**")
         _ranking(ctx, showdown["ranking"], names)
-        if phase == "scout":
+        if phase == "scout" and view.get("scout_saves") is not None:
+            st.info(f"You lost with a Scout face down: burn it to save {view['scout_saves']} chip(s), or pay.")
+        elif phase == "scout":
             waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
-            saves = view.get("scout_saves")
-            st.info(f"Waiting for {waiting} to burn their face-down Scout or pay."
-                    + (f" Burning saves you {saves} chip(s)." if saves is not None else ""))
+            st.info(f"Waiting for {waiting} to burn their face-down Scout or pay.")
     _printed_result(ctx, view, names)
     ctx.moves()
     _combo_table(ctx)
