@@ -463,9 +463,11 @@ class WaterlooState(State):
             raise Refusal("You have already revealed your hand; take it back first if you need to correct it.")
         cards, scout_down = action.get("cards"), action.get("scout_down", False)
         size = self.rules.hand_size
-        if not isinstance(cards, list) or len(cards) != size or not all(isinstance(c, str) for c in cards):
+        if not isinstance(cards, list) or len(cards) != size:
             count = len(cards) if isinstance(cards, list) else 0
             raise Refusal(f"Reveal exactly {size} cards; you listed {count}.")
+        if not all(isinstance(c, str) for c in cards):
+            raise Refusal("Name each card by its design, like 'guard-infantry'.")
         if not isinstance(scout_down, bool):
             raise Refusal("Say yes or no: is a Scout face down in your reserve?")
         rows = self.game.design_rows

@@ -218,6 +218,7 @@ def test_r25_reveal_refusals_are_clear_and_change_nothing() -> None:
     refused(match, reveal(2, "I1 I1 I1 I2 I2"), "You folded this hand; wait for the next one.")
     refused(match, act("reveal", 0, cards=hand("I1 I1 I1 I2")), "Reveal exactly 5 cards; you listed 4.")
     refused(match, act("reveal", 0, cards="guard-infantry"), "Reveal exactly 5 cards; you listed 0.")
+    refused(match, act("reveal", 0, cards=[1, 2, 3, 4, {"card": 5}]), "Name each card by its design, like 'guard-infantry'.")
     refused(match, act("reveal", 0, cards=[*hand("I1 I1 I1 I2"), "joker"]),
             "'joker' is not a Waterloo card; pick the cards from the deck's list.")
     refused(match, act("reveal", 0, cards=[*hand("I1 I1 I1 I2"), "guard-infantry-1"]),
