@@ -11,13 +11,14 @@ from __future__ import annotations
 import heapq
 import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cards.load import GameData
 from engine.core import Action, Game, Refusal, State
-from engine.hexbattle_combat import CombatResult, FireResult, close_combat, ranged_fire, split_blocks
+from engine.hexbattle_combat import (CombatResult, FireResult, card_modifiers, close_combat, ranged_fire,
+                                     split_blocks)
 from engine.hexgrid import (FACING_NAMES, Hex, bearing, direction_to, disc, distance, from_offset, hex_id,
                             in_arc, neighbour, parse_hex, sight_line, to_offset, turn_steps)
 
@@ -1206,15 +1207,24 @@ class HexbattleState(State):
 
     # ----- combat ----------------------------------------------------------------------------
 
-    def melee_modifiers(self, attacker: Unit, defender: Unit, ambush: bool = False) -> dict[str, Any]:
-        """Dice counts and per-die modifiers of a close combat, each part named (R17–R20)."""
+    def roll_cards(self, attacker: Unit) -> list[tuple[str, int]]:
+        """The offensive card effects of this turn, as (effect, amount), that may change `attacker`'s next roll."""
+        if attacker.player != self.current:
+            return []
+        fx = self.effects
+        return [("charge_dice", fx.charge), ("volley_fire", fx.volley), ("cannon_blast", fx.cannon.get(attacker.id, 0))]
+
+    def melee_modifiers(self, attacker: Unit, defender: Unit, ambush: bool = False,
+                        cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
+        """Dice counts and per-die modifiers of a close combat, each part named (R17–R20).
+
+        `cards`: the bonus-card effects on this roll (`card_modifiers`); None means this turn's cards in play."""
         rules = self.game.rules
         a_type, d_type = self.unit_type(attacker), self.unit_type(defender)
         a_bonus = (self.game.formations[attacker.formation].melee_attack_bonus if a_type.uses_formations
                    else a_type.melee_bonus)
-        a_dice = attacker.strength
-        if a_type.kind == "cavalry" and attacker.player == self.current:
-            a_dice += self.effects.charge
+        fx = card_modifiers(self.roll_cards(attacker) if cards is None else cards, "melee", a_type.kind)
+        a_dice = fx.attack_dice(attacker.strength)
         if d_type.uses_formations:
             formation = self.game.formations[defender.formation]
             d_bonus = formation.melee_defence_bonus
@@ -1227,7 +1237,7 @@ class HexbattleState(State):
             d_bonus = d_type.melee_bonus
             immune = False
         terrain = self.terrain_at(defender.hex)  # type: ignore[arg-type]
-        terrain_bonus = 0 if ambush else terrain.melee_defence_bonus
+        terrain_bonus = 0 if ambush or fx.ignore_terrain else terrain.melee_defence_bonus
         if terrain_bonus and terrain.replaces_formation_bonus and d_type.uses_formations:
             d_bonus = 0
         # Adjacent in play; the companion's roller may also ask about units further apart (R20).
@@ -1235,18 +1245,17 @@ class HexbattleState(State):
         penalty = 0 if immune else [0, rules.front_flank_penalty, rules.side_flank_penalty, rules.rear_penalty][
             turn_steps(0, side)]
         return {"attacker_dice": a_dice, "attacker_modifier": a_bonus,
-                "defender_dice": defender.strength, "defender_unit_bonus": d_bonus,
+                "defender_dice": defender.strength + fx.defender_dice, "defender_unit_bonus": d_bonus,
                 "defender_terrain_bonus": terrain_bonus, "defender_facing_penalty": penalty,
                 "defender_modifier": d_bonus + terrain_bonus - penalty, "attack_side": turn_steps(0, side)}
 
     def _melee(self, attacker: Unit, defender: Unit, rng: random.Random) -> None:
         ambush = self.effects.ambush
         self.effects.ambush = False
-        mods = self.melee_modifiers(attacker, defender, ambush)
-        d_dice = mods["defender_dice"]
         entrench = self._take_guard("entrench", defender)
-        if entrench is not None:
-            d_dice += entrench.amount
+        guard = [(entrench.effect, entrench.amount)] if entrench is not None else []
+        mods = self.melee_modifiers(attacker, defender, ambush, self.roll_cards(attacker) + guard)
+        d_dice = mods["defender_dice"]
         if defender.strength == 0:
             # A broken unit cannot reply; the charge finishes it (R24).
             event = {"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
@@ -1269,22 +1278,22 @@ class HexbattleState(State):
                     self._place(defender, back)
                     self.events.append({"event": "rout", "unit": defender.id, "to": hex_id(back)})
 
-    def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False) -> dict[str, Any]:
-        """Dice, hit number and damage multiplier of a ranged attack, each part named (R14–R16)."""
+    def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False,
+                       cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
+        """Dice, hit number and damage multiplier of a ranged attack, each part named (R14–R16).
+
+        `cards`: the bonus-card effects on this roll (`card_modifiers`); None means this turn's cards in play."""
         rules = self.game.rules
         s_type, t_type = self.unit_type(shooter), self.unit_type(target)
         artillery = s_type.kind == "artillery"
-        dice = self.fire_dice(shooter)
-        if shooter.player == self.current:
-            if artillery and self.effects.volley:
-                dice *= self.effects.volley
-            dice += self.effects.cannon.get(shooter.id, 0)
+        fx = card_modifiers(self.roll_cards(shooter) if cards is None else cards, "fire", s_type.kind)
+        dice = fx.attack_dice(self.fire_dice(shooter))
         base = rules.counter_battery_hit_max if artillery and t_type.kind == "artillery" else rules.hit_max
         formation_bonus = 0
         if artillery and t_type.uses_formations:
             formation_bonus = self.game.formations[target.formation].artillery_hit_bonus
         terrain = 0
-        if not ambush:
+        if not (ambush or fx.ignore_terrain):
             terrain = (self.terrain_at(shooter.hex).fire_from_modifier  # type: ignore[arg-type]
                        + self.terrain_at(target.hex).fire_into_modifier)  # type: ignore[arg-type]
         point_blank = artillery and distance(shooter.hex, target.hex) <= rules.point_blank_range  # type: ignore[arg-type]
@@ -1348,8 +1357,9 @@ class HexbattleState(State):
         """Take losses one at a time: strength 0 is broken, a loss at 0 destroys the unit (R23)."""
         if losses <= 0 or unit.destroyed:
             return
-        if enemy_attack and self._take_guard("heroic_defence", unit) is not None:
-            losses -= 1
+        guard = self._take_guard("heroic_defence", unit) if enemy_attack else None
+        if guard is not None:
+            losses = card_modifiers([(guard.effect, guard.amount)]).losses(losses)
         for _ in range(losses):
             if unit.strength > 0:
                 unit.strength -= 1

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from companion import context
 from companion.store import Store
 from companion.tables import Tables, catalogue
+from engine.hexbattle_combat import card_modifiers
 from engine.medieval import MedievalState, column_outcome
 
 APP = str(Path(context.__file__).with_name("app.py"))
@@ -100,7 +101,7 @@ def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
     table = service.create("medieval", ["Ann", "Bob"], {}, seed="ties")
     at = page(table=table.code, seat=table.seats[0].token)
 
-    def group(key: str):  # noqa: ANN202 - an AppTest element
+    def group(key: str):  # an AppTest element
         return next(p for p in at.get("button_group") if p.key == key)
 
     def tap(side: int, design: str) -> None:
@@ -136,3 +137,48 @@ def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
     assert "— they win" in body(at) and "**Opponent**: Survivors Crossbowman" in body(at)
     at.button(key="resolver-clear").click().run()
     assert "**tied**" not in body(at) and not at.exception
+
+
+# --- Hexbattle: bonus cards on a roll ----------------------------------------------------------------
+
+
+def test_card_modifiers_apply_each_card_only_where_it_fits() -> None:
+    cards = [("charge_dice", 2), ("volley_fire", 2), ("cannon_blast", 2), ("entrench", 1), ("swift_march", 1)]
+    cavalry = card_modifiers(cards, "melee", "cavalry")
+    assert (cavalry.attacker_dice, cavalry.dice_multiplier, cavalry.defender_dice) == (2, 1, 1)
+    assert card_modifiers(cards, "melee", "infantry").attacker_dice == 0
+    guns = card_modifiers(cards, "fire", "artillery")
+    assert (guns.attack_dice(3), guns.defender_dice) == (3 * 2 + 2, 0)
+    assert card_modifiers(cards, "fire", "infantry").attack_dice(3) == 3
+    assert not card_modifiers(cards, "fire", "artillery").ignore_terrain
+    assert card_modifiers([("ambush", 0)], "fire", "infantry").ignore_terrain
+    heroic = card_modifiers([("heroic_defence", 1)])
+    assert (heroic.losses(3), heroic.losses(0)) == (2, 0)
+
+
+def test_the_engine_counts_the_same_cards_through_card_modifiers() -> None:
+    """Given cards explicitly, the engine's modifiers change exactly as `card_modifiers` says; None is the turn's cards."""
+    state = hexbattle_position()
+    cav, foot, gun, foe = (state.units[u] for u in ("french-light-cavalry", "french-infantry-1",
+                                                     "french-light-artillery", "british-infantry-1"))
+    plain = state.melee_modifiers(cav, foe, cards=[])
+    charged = state.melee_modifiers(cav, foe, cards=[("charge_dice", 2), ("entrench", 1)])
+    assert charged["attacker_dice"] == plain["attacker_dice"] + 2
+    assert charged["defender_dice"] == plain["defender_dice"] + 1
+    assert state.melee_modifiers(foot, foe, cards=[("charge_dice", 2)])["attacker_dice"] == foot.strength
+    assert state.melee_modifiers(cav, foe) == plain  # no card has been played this turn
+    volley = state.fire_modifiers(gun, foe, cards=[("volley_fire", 2), ("cannon_blast", 2)])
+    assert volley["dice"] == state.fire_modifiers(gun, foe, cards=[])["dice"] * 2 + 2
+    state.effects.charge = 2
+    assert state.melee_modifiers(cav, foe) == charged | {"defender_dice": plain["defender_dice"]}
+
+
+def hexbattle_position() -> Any:
+    """A Quick Start battle where the first player has cavalry, infantry and artillery facing an enemy infantry."""
+    from engine.core import Match
+
+    game = catalogue()["hexbattle"].game
+    match = Match(game, "cards", {"quick_start": True})
+    state = match.state
+    assert state.units["british-infantry-1"].hex is not None
+    return state
