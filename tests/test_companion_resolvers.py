@@ -182,3 +182,50 @@ def hexbattle_position() -> Any:
     state = match.state
     assert state.units["british-infantry-1"].hex is not None
     return state
+
+
+def test_hexbattle_roller_counts_the_cards_toggled_on(service: Tables) -> None:
+    table = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="roller")
+    state = service.snapshot(table).state
+    at = page(table=table.code, seat=table.seats[0].token)
+    at.radio(key="roll-kind").set_value("Close combat").run()
+    at.selectbox(key="roll-att").set_value("french-light-cavalry").run()
+    at.selectbox(key="roll-def").set_value("british-infantry-1").run()
+    cav, foe = state.units["french-light-cavalry"], state.units["british-infantry-1"]
+    plain = state.melee_modifiers(cav, foe, cards=[])
+    assert f"attacker {plain['attacker_dice']} dice" in body(at)
+    at.toggle(key="roll-card-charge").set_value(True).run()
+    at.toggle(key="roll-card-entrench").set_value(True).run()
+    at.toggle(key="roll-card-heroic-defence").set_value(True).run()
+    assert not at.exception, at.exception
+    text = body(at)
+    assert (f"attacker {plain['attacker_dice'] + 2} dice" in text
+            and f"defender {plain['defender_dice'] + 1} dice" in text), text
+    assert "Cards: +2 attacker dice, +1 defender dice, the defender ignores its first 1 loss(es)" in text
+    assert at.toggle(key="roll-card-volley-fire").disabled  # no artillery in a close combat of cavalry
+    at.button(key="roll-go").click().run()
+    dice = next(m.value for m in at.markdown if "Dice: attacker" in m.value)
+    rolled = dice.split("Dice: attacker ")[1].split(", defender ")
+    assert len(rolled[0].strip("[]").split(",")) == plain["attacker_dice"] + 2
+    assert len(rolled[1].split("]")[0].strip("[]").split(",")) == plain["defender_dice"] + 1
+    assert "Losses: attacker" in dice and service.store.head(table.id) == (0, 0)  # a roll is not a move
+
+
+def test_hexbattle_roller_fire_cards_and_infantry(service: Tables) -> None:
+    table = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="roller")
+    state = service.snapshot(table).state
+    at = page(table=table.code, seat=table.seats[0].token)
+    at.radio(key="roll-kind").set_value("Ranged fire").run()
+    at.selectbox(key="roll-att").set_value("french-light-artillery").run()
+    at.selectbox(key="roll-def").set_value("british-infantry-1").run()
+    gun, foe = state.units["french-light-artillery"], state.units["british-infantry-1"]
+    plain = state.fire_modifiers(gun, foe, cards=[])
+    at.toggle(key="roll-card-volley-fire").set_value(True).run()
+    at.toggle(key="roll-card-cannon-blast").set_value(True).run()
+    assert f"Ranged fire: {plain['dice'] * 2 + 2} dice" in body(at), body(at)
+    at.button(key="roll-go").click().run()
+    assert not at.exception
+    assert any(m.value.startswith("Ranged fire:") and "strength lost" in m.value for m in at.markdown)
+    at.selectbox(key="roll-att").set_value("french-infantry-1").run()
+    assert at.toggle(key="roll-card-cannon-blast").disabled and at.toggle(key="roll-card-ambush").disabled is False
+    assert "Cards:" not in body(at)

@@ -1,7 +1,7 @@
 """Hexbattle at the table: the board (drawn with the generator's own board and tile drawings through its SVG
 canvas), the 6-action counter, units with strength, bonus cards, the last combat die by die, and a
-combat roller that asks the engine for every modifier (`melee_modifiers`, `fire_modifiers`) and pairs
-the dice with `engine.hexbattle_combat`.
+combat roller that asks the engine for every modifier (`melee_modifiers`, `fire_modifiers`, with the
+bonus cards toggled on as `card_modifiers` counts them) and pairs the dice with `engine.hexbattle_combat`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import streamlit as st
 from companion.render import private as render_private
 from companion.tables import catalogue
 from engine.core import Refusal
-from engine.hexbattle_combat import close_combat, ranged_fire
+from engine.hexbattle_combat import ROLL_EFFECTS, CardModifiers, card_modifiers, close_combat, ranged_fire
 from generator.canvas import Box, SvgDocument
 from generator.hexbattle_parts import board_geometry, counter_piece, draw_board, draw_tile_face, part_layout
 
@@ -179,7 +179,7 @@ def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
 
 
 def _roller(ctx: Any, view: dict[str, Any]) -> None:
-    """Roll a combat between two units on the board, with the engine's modifiers for their positions."""
+    """Roll a combat between two units on the board, with the engine's modifiers for their positions and the cards toggled on."""
     state = ctx.state
     on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
     if len(on_board) < 2:
@@ -192,30 +192,71 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
         if not foes:
             return
         dfn = st.selectbox("Defender", foes, format_func=label.get, key="roll-def")
+        combat = "melee" if kind == "Close combat" else "fire"
+        attacker_kind = state.unit_type(state.units[att]).kind
+        cards = _card_toggles(ctx.data, combat, attacker_kind)
         try:
-            if kind == "Close combat":
-                mods = state.melee_modifiers(state.units[att], state.units[dfn])
+            if combat == "melee":
+                mods = state.melee_modifiers(state.units[att], state.units[dfn], cards=cards)
                 text = _melee_text(mods, None).split("  \n")[0]
             else:
-                mods = state.fire_modifiers(state.units[att], state.units[dfn])
+                mods = state.fire_modifiers(state.units[att], state.units[dfn], cards=cards)
                 text = _fire_text(mods, None)
         except (Refusal, KeyError, TypeError, ValueError) as err:
             st.caption(f"These two units cannot fight like that: {err}")
             return
-        st.markdown(text)
-        st.caption("Cards in play (Charge, Volley, Entrench…) are counted by the engine when the move is made; "
-                   "this roller shows the position's standing modifiers.")
+        fx = card_modifiers(cards, combat, attacker_kind)
+        st.markdown(text + (f"  \nCards: {_effect_text(fx)}" if cards else ""))
         if st.button("Roll", key="roll-go", width="stretch", type="primary"):
             dice = random.SystemRandom()
-            if kind == "Close combat":
+            if combat == "melee":
                 result = close_combat([dice.randint(1, 6) for _ in range(mods["attacker_dice"])],
                                       [dice.randint(1, 6) for _ in range(mods["defender_dice"])],
                                       mods["attacker_modifier"], mods["defender_modifier"])
-                st.markdown(_melee_text(mods, result.to_json()))
+                st.markdown(_melee_text(mods, result.to_json()) + _heroic_text(fx, result.defender_losses))
             else:
-                result = ranged_fire([dice.randint(1, 6) for _ in range(mods["dice"])], mods["hit_max"],
-                                     mods["multiplier"])
-                st.markdown(_fire_text(mods, result.to_json()))
+                fired = ranged_fire([dice.randint(1, 6) for _ in range(mods["dice"])], mods["hit_max"],
+                                    mods["multiplier"])
+                st.markdown(_fire_text(mods, fired.to_json()) + _heroic_text(fx, fired.losses))
+
+
+def _card_toggles(data: Any, combat: str, attacker_kind: str) -> list[tuple[str, int]]:
+    """One toggle per bonus card that can change a roll; returns the toggled cards' (effect, amount) for the engine."""
+    st.markdown("**Bonus cards on this roll**")
+    chosen: list[tuple[str, int]] = []
+    columns = st.columns(2)
+    designs = [row for row in data.table("bonus_cards") if row.effect in ROLL_EFFECTS]
+    for i, row in enumerate(designs):
+        effect = card_modifiers([(row.effect, row.amount)], combat, attacker_kind)
+        on = columns[i % 2].toggle(row.name, key=f"roll-card-{row.id}", help=row.text,
+                                   disabled=effect == CardModifiers())
+        if on and effect != CardModifiers():
+            chosen.append((row.effect, row.amount))
+    st.caption("Greyed-out cards do nothing for this attacker in this kind of combat. The engine counts "
+               "the cards in play by itself when a move is made; the roller counts the ones toggled on.")
+    return chosen
+
+
+def _effect_text(fx: CardModifiers) -> str:
+    """The engine's card modifiers in words."""
+    parts = []
+    if fx.dice_multiplier > 1:
+        parts.append(f"attacker dice ×{fx.dice_multiplier}")
+    if fx.attacker_dice:
+        parts.append(f"+{fx.attacker_dice} attacker dice")
+    if fx.defender_dice:
+        parts.append(f"+{fx.defender_dice} defender dice")
+    if fx.ignore_terrain:
+        parts.append("terrain ignored")
+    if fx.losses_ignored:
+        parts.append(f"the defender ignores its first {fx.losses_ignored} loss(es)")
+    return ", ".join(parts) or "no effect on this roll"
+
+
+def _heroic_text(fx: CardModifiers, losses: int) -> str:
+    if not fx.losses_ignored or not losses:
+        return ""
+    return f"  \n**Heroic Defence: the defender loses {fx.losses(losses)} instead of {losses}.**"
 
 
 def options_form(data: Any) -> dict[str, Any]:
