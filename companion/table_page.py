@@ -139,11 +139,16 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         st.warning("This host link is not valid for this table; you are watching as a spectator.")
     if seat is not None and not seat.claimed and table.playing:
         service.store.mark_claimed(table.id, seat.token)
-    st.caption(f"You are **{seat.name}**." if seat else "You are watching as a spectator.")
+    if seat is not None:
+        st.caption(f"You are **{seat.name}**.")
+    elif hosting:
+        st.caption("You are the host: this phone watches until you take a seat below.")
+    else:
+        st.caption("You are watching as a spectator.")
     context.show_flashes()
     host = host if hosting else None
-    if seat is None and table.playing:
-        _take_seat(service, table, joining, host)
+    if seat is None and table.playing and not hosting:
+        _take_seat(service, table, joining or bool(token))  # a dead seat link goes straight to the free seats
     if hosting:
         _host_tools(service, table, host, expanded=seat is None)
     _watch(service, table.id, service.store.signature(table.id))
@@ -301,7 +306,7 @@ def _label(label: Callable[[Action], str], action: Action) -> str:
         return str(action)
 
 
-def _take_seat(service: Tables, table: TableInfo, joining: bool, host: str | None) -> None:
+def _take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
     """Joining by code: the seats nobody has claimed yet, and watching; a spectator's page keeps the offer folded."""
     free = table.free_seats
     if not free and not joining:
@@ -314,9 +319,9 @@ def _take_seat(service: Tables, table: TableInfo, joining: bool, host: str | Non
             st.info("Every seat is taken. If yours was lost with a phone, ask the host to release it.")
         for s in free:
             st.button(f"Take seat: {s.name}", key=f"take-{s.seat}", on_click=_claim,
-                      args=(service, table.id, s.seat, host), width="stretch", type="primary")
+                      args=(service, table.id, s.seat, None), width="stretch", type="primary")
         if joining:
-            st.button("Watch as spectator", key="watch", on_click=context.go, kwargs={"table": table.code, "host": host},
+            st.button("Watch as spectator", key="watch", on_click=context.go, kwargs={"table": table.code},
                       width="stretch")
 
 
