@@ -224,12 +224,11 @@ def _card_toggles(data: Any, combat: str, attacker_kind: str) -> list[tuple[str,
     """One toggle per bonus card that can change a roll; returns the toggled cards' (effect, amount) for the engine."""
     st.markdown("**Bonus cards on this roll**")
     chosen: list[tuple[str, int]] = []
-    columns = st.columns(2)
-    designs = [row for row in data.table("bonus_cards") if row.effect in ROLL_EFFECTS]
-    for i, row in enumerate(designs):
+    for row in data.table("bonus_cards"):
+        if row.effect not in ROLL_EFFECTS:
+            continue
         effect = card_modifiers([(row.effect, row.amount)], combat, attacker_kind)
-        on = columns[i % 2].toggle(row.name, key=f"roll-card-{row.id}", help=row.text,
-                                   disabled=effect == CardModifiers())
+        on = st.toggle(row.name, key=f"roll-card-{row.id}", help=row.text, disabled=effect == CardModifiers())
         if on and effect != CardModifiers():
             chosen.append((row.effect, row.amount))
     st.caption("Greyed-out cards do nothing for this attacker in this kind of combat. The engine counts "
