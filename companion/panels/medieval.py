@@ -169,6 +169,7 @@ def _tie_tools(game: Any, layout: dict[str, Any], tied: tuple[int, ...]) -> None
     """For columns still tied: start the next tie round, or say that neither side can add a card (a deadlock)."""
     current = layout["ties"][-1] if layout["ties"] else None
     if current is not None and any(current[c][p] for c in tied for p in (0, 1)):
+        st.caption("Still tied after this round's tie cards (and their chains)? Count again, then lay the next round.")
         st.button("Count again: next tie round", key="resolver-next-round", width="stretch",
                   on_click=lambda: layout["ties"].append(_round(game)))
     for c in tied:
