@@ -16,3 +16,15 @@ def cards_copy(tmp_path: Path) -> Path:
     root = tmp_path / "cards"
     shutil.copytree(CARDS_ROOT, root, ignore=shutil.ignore_patterns("*.py", "__pycache__", "schemas"))
     return root
+
+
+@pytest.fixture
+def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A fresh table store for the five real games, installed where the pages look for it."""
+    from companion import context
+    from companion.store import Store
+    from companion.tables import Tables
+
+    svc = Tables(Store(tmp_path / "muster.sqlite3"))
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc

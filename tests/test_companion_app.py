@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from apptest_helpers import APP, page, page_text
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -16,8 +17,6 @@ from companion import cli, context, lookup  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
-APP = str(Path(context.__file__).with_name("app.py"))
-
 
 @pytest.fixture
 def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
@@ -26,27 +25,13 @@ def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
     return svc
 
 
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def texts(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
-    parts += [e.value for e in at.error] + [e.value for e in at.info] + [e.value for e in at.success]
-    parts += [e.value for e in at.warning] + [h.value for h in at.subheader] + [h.value for h in at.title]
-    return "\n".join(str(p) for p in parts)
-
-
 def test_lobby_lists_tables_and_records(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 1})
     service.create("race", ["Cy", "Di"], {"players": 2})
     service.act(table, 0, __import__("engine").act("roll", 0))
     at = page()
     assert not at.exception
-    body = texts(at)
+    body = page_text(at)
     assert "Tables in progress" in body and any("Cy, Di" in b.label for b in at.button)
     assert "| Ann | 1 | 0 | 0 |" in body and "| Bob | 0 | 1 | 0 |" in body
 
@@ -60,7 +45,7 @@ def test_create_table_from_the_form_then_hand_out_seats(service: Tables) -> None
     tables = service.store.tables()
     assert len(tables) == 1 and [s.name for s in tables[0].seats] == ["Ann", "Bob"]
     assert at.query_params["table"] == tables[0].code and at.query_params["host"] == tables[0].host_token
-    assert texts(at).count("open this seat") == 2
+    assert page_text(at).count("open this seat") == 2
 
 
 def test_create_refusal_is_shown_not_raised(service: Tables) -> None:
@@ -93,19 +78,19 @@ def test_seat_sees_its_card_and_moves(service: Tables) -> None:
     state = service.snapshot(table).state
     at = page(table=table.code, seat=table.seats[0].token)
     assert not at.exception
-    body = texts(at)
+    body = page_text(at)
     assert "You are **Ann**" in body and state.view(0)["your_card"] in body
     assert state.view(1)["your_card"] not in body
     at.button(key="move-0").click().run()
     assert service.store.head(table.id)[0] == 1
-    assert "Waiting for Bob" in texts(at)
+    assert "Waiting for Bob" in page_text(at)
 
 
 def test_spectator_sees_no_private_card_and_cannot_act(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     state = service.snapshot(table).state
     at = page(table=table.code)
-    body = texts(at)
+    body = page_text(at)
     assert "spectator" in body
     assert state.view(0)["your_card"] not in body and state.view(1)["your_card"] not in body
     keys = {b.key for b in at.button}
@@ -115,7 +100,7 @@ def test_spectator_sees_no_private_card_and_cannot_act(service: Tables) -> None:
 def test_forged_seat_token_is_a_spectator(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, seat="forged-token")
-    assert "This seat link no longer works" in texts(at)
+    assert "This seat link no longer works" in page_text(at)
     assert "move-0" not in {b.key for b in at.button}
 
 
@@ -145,7 +130,7 @@ def test_concede_ends_the_table(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, seat=table.seats[1].token)
     at.button(key="concede").click().run()
-    assert "Bob conceded" in texts(at) and "Ann wins" in texts(at)
+    assert "Bob conceded" in page_text(at) and "Ann wins" in page_text(at)
     assert "move-0" not in {b.key for b in at.button}
 
 
@@ -163,7 +148,7 @@ def test_lookup_search_and_deep_link(service: Tables) -> None:
     hit.click().run()
     assert at.query_params["game"] == entry.game
     at = page(**entry.params)
-    assert not at.exception and entry.title in texts(at)
+    assert not at.exception and entry.title in page_text(at)
 
 
 def test_deep_link_to_a_missing_card_explains(service: Tables) -> None:
@@ -252,13 +237,13 @@ def test_join_takes_a_free_seat_then_it_is_no_longer_offered(service: Tables) ->
     ann = page(table=table.code, join="1")
     ann.button(key="take-0").click().run()
     assert not ann.exception
-    assert ann.query_params["seat"] == table.seats[0].token and "You are **Ann**" in texts(ann)
+    assert ann.query_params["seat"] == table.seats[0].token and "You are **Ann**" in page_text(ann)
     assert "move-0" in {b.key for b in ann.button}
     bob = page(table=table.code, join="1")
     labels = {b.label for b in bob.button}
     assert "Take seat: Bob" in labels and "Take seat: Ann" not in labels
     bob.button(key="watch").click().run()
-    assert "seat" not in bob.query_params and "spectator" in texts(bob)
+    assert "seat" not in bob.query_params and "spectator" in page_text(bob)
 
 
 def test_a_seat_taken_meanwhile_is_refused_with_a_message(service: Tables) -> None:
@@ -268,7 +253,7 @@ def test_a_seat_taken_meanwhile_is_refused_with_a_message(service: Tables) -> No
     slow.button(key="take-1").click().run()
     assert not slow.exception
     assert any("Another phone has just taken that seat" in e.value for e in slow.error)
-    assert "seat" not in slow.query_params and "You are watching as a spectator." in texts(slow)
+    assert "seat" not in slow.query_params and "You are watching as a spectator." in page_text(slow)
 
 
 def test_opening_a_seat_link_claims_the_seat(service: Tables) -> None:
@@ -282,7 +267,7 @@ def test_host_link_reshows_every_seat_and_releases_one(service: Tables) -> None:
     service.store.claim_seat(table.id, 1)
     host = page(table=table.code, host=table.host_token)
     assert not host.exception
-    body = texts(host)
+    body = page_text(host)
     assert all(f"seat={s.token}" in body for s in table.seats)
     assert "**Ann** · free" in body and "**Bob** · taken" in body
     host.button(key="release-1").click().run()
@@ -290,22 +275,22 @@ def test_host_link_reshows_every_seat_and_releases_one(service: Tables) -> None:
     fresh = service.store.table(table.id).seats[1]
     assert fresh.token != table.seats[1].token and not fresh.claimed
     assert any("Bob's seat is free again" in m.value for m in host.success)
-    assert f"seat={fresh.token}" in texts(host) and f"seat={table.seats[1].token}" not in texts(host)
+    assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
     old = page(table=table.code, seat=table.seats[1].token)
-    assert "no longer works" in texts(old) and "You are watching as a spectator." in texts(old)
+    assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
     assert not {"move-0", "undo", "concede"} & {b.key for b in old.button}
     assert "Take seat: Bob" in {b.label for b in old.button}
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
-    assert "You are **Ann**" in texts(host) and "Host: hand out the seats" in [e.label for e in host.expander]
+    assert "You are **Ann**" in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
 
 
 def test_forged_host_token_is_refused(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, host="forged-host")
     assert not at.exception
-    assert "host link is not valid" in texts(at)
-    assert not any(s.token in texts(at) for s in table.seats)
+    assert "host link is not valid" in page_text(at)
+    assert not any(s.token in page_text(at) for s in table.seats)
     assert not any(b.key and b.key.startswith("release-") for b in at.button)
 
 
@@ -314,4 +299,4 @@ def test_seat_page_offers_to_move_the_seat(service: Tables) -> None:
     at = page(table=table.code, seat=table.seats[0].token)
     assert "Move this seat to another phone" in [e.label for e in at.expander]
     assert any(table.seats[0].token in c.value for c in at.code)
-    assert table.seats[1].token not in texts(at)
+    assert table.seats[1].token not in page_text(at)

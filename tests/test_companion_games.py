@@ -3,42 +3,21 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from apptest_helpers import page, page_text
 from streamlit.testing.v1 import AppTest
 
-from companion import context, lookup
-from companion.store import Store
+from companion import lookup
 from companion.tables import Tables, catalogue
 
-APP = str(Path(context.__file__).with_name("app.py"))
 GAMES = {"waterloo": {"players": 3}, "warfare": {}, "hexbattle": {"quick_start": True},
          "imperial": {"imperial_power": [6, 5], "gold": [2, 1]}, "medieval": {}}
-
-
-@pytest.fixture
-def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(Store(tmp_path / "muster.sqlite3"))
-    monkeypatch.setattr(context, "tables", lambda: svc)
-    return svc
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
 
 
 def panel_ok(at: AppTest) -> bool:
     """No exception escaped and the game's panel drew (the page falls back to a plain view if it fails)."""
     return not at.exception and not any("panel could not be drawn" in e.value for e in at.error)
-
-
-def body(at: AppTest) -> str:
-    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.success)
-                     + list(at.info))
 
 
 def play(service: Tables, game: str, moves: int, seed: int = 5):
@@ -65,10 +44,10 @@ def test_table_page_for_seats_and_spectator(service: Tables, game: str) -> None:
     for seat in table.seats:
         at = page(table=table.code, seat=seat.token)
         assert panel_ok(at), (at.exception, [e.value for e in at.error])
-        assert "Only you can see this" in body(at)
+        assert "Only you can see this" in page_text(at)
     watcher = page(table=table.code)
     assert panel_ok(watcher), (watcher.exception, [e.value for e in watcher.error])
-    assert "Only you can see this" not in body(watcher)
+    assert "Only you can see this" not in page_text(watcher)
     assert not any(b.key and (b.key.startswith(("move-", "do-", "build-go", "medieval-"))) for b in watcher.button)
 
 
@@ -120,7 +99,7 @@ def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
     for design in ["guard-infantry", "line-infantry", "light-infantry", "militia", "line-infantry"]:
         next(p for p in at.get("button_group") if p.key == "scorer-hand-1-pick").set_value(design).run()
     assert not at.exception, at.exception
-    text = body(at)
+    text = page_text(at)
     assert "1. **Hand 1: Full House**" in text
     assert "2. **Hand 2: Pair**" in text
 
@@ -128,7 +107,7 @@ def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
 def test_medieval_suggestion_is_a_legal_move(service: Tables) -> None:
     table = service.create("medieval", ["Ann", "Bob"], {}, seed="advice")
     at = page(table=table.code, seat=table.seats[0].token)
-    assert "Suggested:" in body(at)
+    assert "Suggested:" in page_text(at)
     at.button(key="medieval-suggested").click().run()
     assert not at.exception
     assert service.store.head(table.id)[0] == 1
@@ -160,7 +139,7 @@ def test_card_deep_link_from_a_printed_qr_code(service: Tables) -> None:
     link = card_link("http://192.0.2.1:8501", "medieval", "knight")
     at = page(**parse_link(link))
     assert not at.exception
-    assert "Knight" in body(at)
+    assert "Knight" in page_text(at)
 
 
 def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> None:
@@ -174,7 +153,7 @@ def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> 
     group("resolver-side").set_value(1).run()
     group("resolver-pick").set_value("pikeman").run()
     assert not at.exception, at.exception
-    text = body(at)
+    text = page_text(at)
     data = service.game("medieval").data  # type: ignore[attr-defined]
     knight, pikeman = data.by_id("cards")["knight"], data.by_id("cards")["pikeman"]
     assert f"Knight **{knight.value}** vs **{pikeman.value}** Pikeman" in text
@@ -183,7 +162,7 @@ def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> 
     for design in ("archer", "squire", "bishop"):
         group("resolver-pick").set_value(design).run()
     assert panel_ok(at), [e.value for e in at.error]
-    assert "Best placement for your hand: Place" in body(at)
+    assert "Best placement for your hand: Place" in page_text(at)
 
 
 def test_printed_card_qr_code_is_read_from_a_photo() -> None:

@@ -4,38 +4,13 @@ cards in the combat roller. Engine functions are tested directly, then the panel
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
-import pytest
-from streamlit.testing.v1 import AppTest
+from apptest_helpers import page, page_text
 
-from companion import context
-from companion.store import Store
 from companion.tables import Tables, catalogue
 from engine.hexbattle_combat import card_modifiers
 from engine.medieval import MedievalState, column_outcome
-
-APP = str(Path(context.__file__).with_name("app.py"))
-
-
-@pytest.fixture
-def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(Store(tmp_path / "muster.sqlite3"))
-    monkeypatch.setattr(context, "tables", lambda: svc)
-    return svc
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def body(at: AppTest) -> str:
-    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.warning))
-
 
 # --- Medieval: ties ---------------------------------------------------------------------------------
 
@@ -113,30 +88,30 @@ def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
     group("resolver-col").set_value(1).run()
     tap(0, "knight")
     tap(1, "archer")
-    assert "Pikeman **5** vs **5** Crossbowman — **tied**" in body(at)
+    assert "Pikeman **5** vs **5** Crossbowman — **tied**" in page_text(at)
     group("resolver-place").set_value("tie").run()
     tap(0, "peasant-levy")  # the centre is not tied
-    assert "The centre column is not tied" in body(at)
+    assert "The centre column is not tied" in page_text(at)
     group("resolver-col").set_value(0).run()
     tap(0, "ambush")
     tap(1, "rain-of-arrows")
-    assert "Pikeman, Ambush (tie card) **5** vs **5** Crossbowman, Rain of Arrows (tie card) — **tied**" in body(at)
+    assert "Pikeman, Ambush (tie card) **5** vs **5** Crossbowman, Rain of Arrows (tie card) — **tied**" in page_text(at)
     at.button(key="resolver-next-round").click().run()
     tap(0, "squire")
     tap(0, "peasant-levy")  # the Squire says "play another"
     tap(1, "archer")
-    assert "**8** vs **8**" in body(at) and "resolver-piles" not in str(at)
+    assert "**8** vs **8**" in page_text(at) and "resolver-piles" not in str(at)
     at.toggle(key="resolver-out-0").set_value(True).run()
     assert not at.exception, at.exception
-    text = body(at)
+    text = page_text(at)
     assert "— deadlock: both sides lose their cards" in text and "— I win" in text
     assert ("**Me**: Survivors Knight · Graveyard Pikeman, Ambush, Squire, Peasant Levy" in text
             and "**Opponent**: Survivors none · Graveyard Crossbowman, Rain of Arrows, Archer, Archer" in text), text
     at.toggle(key="resolver-out-0").set_value(False).run()
     tap(1, "queen")  # one more card for the opponent in the same round: 8 vs 12
-    assert "— they win" in body(at) and "**Opponent**: Survivors Crossbowman" in body(at)
+    assert "— they win" in page_text(at) and "**Opponent**: Survivors Crossbowman" in page_text(at)
     at.button(key="resolver-clear").click().run()
-    assert "**tied**" not in body(at) and not at.exception
+    assert "**tied**" not in page_text(at) and not at.exception
 
 
 # --- Hexbattle: bonus cards on a roll ----------------------------------------------------------------
@@ -193,12 +168,12 @@ def test_hexbattle_roller_counts_the_cards_toggled_on(service: Tables) -> None:
     at.selectbox(key="roll-def").set_value("british-infantry-1").run()
     cav, foe = state.units["french-light-cavalry"], state.units["british-infantry-1"]
     plain = state.melee_modifiers(cav, foe, cards=[])
-    assert f"attacker {plain['attacker_dice']} dice" in body(at)
+    assert f"attacker {plain['attacker_dice']} dice" in page_text(at)
     at.toggle(key="roll-card-charge").set_value(True).run()
     at.toggle(key="roll-card-entrench").set_value(True).run()
     at.toggle(key="roll-card-heroic-defence").set_value(True).run()
     assert not at.exception, at.exception
-    text = body(at)
+    text = page_text(at)
     assert (f"attacker {plain['attacker_dice'] + 2} dice" in text
             and f"defender {plain['defender_dice'] + 1} dice" in text), text
     assert "Cards: +2 attacker dice, +1 defender dice, the defender ignores its first 1 loss(es)" in text
@@ -222,10 +197,10 @@ def test_hexbattle_roller_fire_cards_and_infantry(service: Tables) -> None:
     plain = state.fire_modifiers(gun, foe, cards=[])
     at.toggle(key="roll-card-volley-fire").set_value(True).run()
     at.toggle(key="roll-card-cannon-blast").set_value(True).run()
-    assert f"Ranged fire: {plain['dice'] * 2 + 2} dice" in body(at), body(at)
+    assert f"Ranged fire: {plain['dice'] * 2 + 2} dice" in page_text(at), page_text(at)
     at.button(key="roll-go").click().run()
     assert not at.exception
     assert any(m.value.startswith("Ranged fire:") and "strength lost" in m.value for m in at.markdown)
     at.selectbox(key="roll-att").set_value("french-infantry-1").run()
     assert at.toggle(key="roll-card-cannon-blast").disabled and at.toggle(key="roll-card-ambush").disabled is False
-    assert "Cards:" not in body(at)
+    assert "Cards:" not in page_text(at)

@@ -2,38 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from apptest_helpers import page, page_text
 from streamlit.testing.v1 import AppTest
 
-from companion import context
-from companion.store import Store, TableInfo
+from companion.store import TableInfo
 from companion.tables import Tables, catalogue
 from engine.core import act
 
-APP = str(Path(context.__file__).with_name("app.py"))
 GROUPS = {"guard-infantry": "Infantry", "line-infantry": "Infantry", "light-infantry": "Infantry",
           "lancers": "Cavalry", "howitzers": "Artillery", "captain": "Officers", "grenadiers": "Special and wild"}
-
-
-@pytest.fixture
-def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(Store(tmp_path / "muster.sqlite3"))
-    monkeypatch.setattr(context, "tables", lambda: svc)
-    return svc
-
-
-def page(**params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def body(at: AppTest) -> str:
-    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.caption) + list(at.error) + list(at.success)
-                     + list(at.info) + list(at.warning))
 
 
 def ok(at: AppTest) -> None:
@@ -64,26 +41,26 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     table = service.create("waterloo", ["Ann", "Bob"], {"players": 2, "cards": "table"}, seed="printed")
     ann = page(table=table.code, seat=table.seats[0].token)
     ok(ann)
-    assert "First betting" in body(ann) and "Showdown scorer" not in str([e.label for e in ann.expander])
+    assert "First betting" in page_text(ann) and "Showdown scorer" not in str([e.label for e in ann.expander])
     to_reveal(service, table)
 
     ann = page(table=table.code, seat=table.seats[0].token)
     ok(ann)
-    assert "Tap 5 more card(s), then reveal." in body(ann)
+    assert "Tap 5 more card(s), then reveal." in page_text(ann)
     enter_hand(ann, table.code, 1, ["guard-infantry"] * 3 + ["line-infantry"] * 2)
-    assert "You revealed: Guard Infantry, Guard Infantry, Guard Infantry, Line Infantry, Line Infantry" in body(ann)
+    assert "You revealed: Guard Infantry, Guard Infantry, Guard Infantry, Line Infantry, Line Infantry" in page_text(ann)
     state = service.snapshot(table).state
     assert state.players_to_act() == [1] and 0 in state.revealed
 
     bob = page(table=table.code, seat=table.seats[1].token)
     ok(bob)
-    assert "Guard Infantry" not in body(bob), "Ann's hand stays hidden until Bob has revealed"
-    assert "**Ann** (button, revealed): 97 chips, bet 3" in body(bob)
+    assert "Guard Infantry" not in page_text(bob), "Ann's hand stays hidden until Bob has revealed"
+    assert "**Ann** (button, revealed): 97 chips, bet 3" in page_text(bob)
     enter_hand(bob, table.code, 1, ["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"], scout=True)
 
     state = service.snapshot(table).state
     assert state.phase == "scout" and state.players_to_act() == [1]
-    text = body(bob)
+    text = page_text(bob)
     assert "1. **Ann: Full House**" in text and "2. **Bob: Pair**" in text
     assert "*beats Bob: Full House is above Pair on the combo table*" in text
     assert "You lost with a Scout face down: burn it to save 1 chip(s), or pay." in text
@@ -92,7 +69,7 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
 
     result = service.snapshot(table).state.last_result
     assert result is not None and result["chips"] == [102, 98] and result["saved"] == [0, 1]
-    text = body(bob)
+    text = page_text(bob)
     assert "- **Ann**: bet 3, collects 5 → 102 chips" in text
     assert "- **Bob**: bet 3, burned the Scout, saved 1 → 98 chips" in text
     assert "Discard your burned Scout" in text
@@ -120,7 +97,7 @@ def test_a_knock_out_is_shown(service: Tables) -> None:
                               scout_down=False))
     cy = page(table=table.code, seat=table.seats[2].token)
     ok(cy)
-    assert "- **Bob** is out of chips and out of the game." in body(cy)
+    assert "- **Bob** is out of chips and out of the game." in page_text(cy)
 
 
 def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:

@@ -9,10 +9,9 @@ import pytest
 from cards.load import GameData, load_game
 from generator import hexbattle_parts as hp
 from generator import trackers
-from generator.canvas import Call, RecordingCanvas, RecordingDocument
+from generator.canvas import Box, Call, RecordingCanvas, RecordingDocument
 from generator.drawing import mix
 from generator.reference import Sheet, sheet_layout
-from generator.canvas import Box
 from generator.sheets import Piece
 
 

@@ -9,11 +9,11 @@ import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_hexbattle_setup import BR, FR, GAME, battle, do, refusal, u
 
 from engine.core import act
 from engine.hexbattle import close_combat, line_of_sight, ranged_fire
 from engine.hexgrid import from_offset, hex_id, in_arc, neighbour, sight_line, to_offset
-from test_hexbattle_setup import BR, FR, GAME, battle, do, refusal, u
 
 INF, INF2 = "french-infantry-1", "french-infantry-2"
 LC, HC = "french-light-cavalry", "french-heavy-cavalry"

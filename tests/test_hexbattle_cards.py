@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from test_hexbattle_setup import BR, FR, GAME, battle, do, refusal, u
+
 from engine.core import act
 from engine.hexbattle import HexbattleState
-from test_hexbattle_setup import BR, FR, GAME, battle, do, refusal, u
 
 INF, INF2 = "french-infantry-1", "french-infantry-2"
 LC, LA, HVA = "french-light-cavalry", "french-light-artillery", "french-heavy-artillery"

@@ -8,11 +8,11 @@ import random
 from typing import Any
 
 import pytest
+from test_hexbattle_random import aggressive, skirmish_options
+from test_hexbattle_setup import GAME
 
 from engine.hexbattle import HexbattleState
 from engine.hexgrid import disc, distance, in_arc
-from test_hexbattle_random import aggressive, skirmish_options
-from test_hexbattle_setup import GAME
 
 
 def fingerprint(state: HexbattleState) -> str:

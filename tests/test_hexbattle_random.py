@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_hexbattle_setup import GAME, battle, u
 
 from engine.core import Action, Match, Refusal, act
 from engine.hexbattle import HexbattleState
-from test_hexbattle_setup import GAME, battle, u
 
 GOLDEN = Path(__file__).parent / "golden"
 RESULTS = {"annihilation", "breakthrough", "turn_limit", "concede"}

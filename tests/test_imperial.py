@@ -10,8 +10,17 @@ import pytest
 
 from cards import load_game
 from engine.core import Action, Match, Refusal, act
-from engine.imperial import (BUY, EXCHANGE, INFANTRY_LOSS, PLAY, REINFORCE, RIFLING, ImperialGame,
-                             ImperialState, make_game)
+from engine.imperial import (
+    BUY,
+    EXCHANGE,
+    INFANTRY_LOSS,
+    PLAY,
+    REINFORCE,
+    RIFLING,
+    ImperialGame,
+    ImperialState,
+    make_game,
+)
 
 GAME: ImperialGame = make_game(load_game("imperial"))
 RNG = random.Random(0)

@@ -13,7 +13,13 @@ from hypothesis import strategies as st
 
 from cards import load_game
 from engine.core import Action, Match
-from engine.medieval import MedievalState, ai_policy, best_placement, expected_outcomes, make_game
+from engine.medieval import (
+    MedievalState,
+    ai_policy,
+    best_placement,
+    expected_outcomes,
+    make_game,
+)
 
 DATA = load_game("medieval")
 GAME = make_game(DATA)

@@ -9,9 +9,29 @@ import pytest
 
 from cards import load_game
 from engine.core import Action, Match, Refusal, act
-from engine.warfare import (BLUNDER, COUNTER, DEPLOY, DISCARD, EXCHANGE, MORALE, OVER, SUPPORT, UNITS,
-                            WarfareGame, WarfareState, can_counter, can_support, can_units, casualties, halve,
-                            make_game, verify_counter, verify_support, verify_units, with_morale)
+from engine.warfare import (
+    BLUNDER,
+    COUNTER,
+    DEPLOY,
+    DISCARD,
+    EXCHANGE,
+    MORALE,
+    OVER,
+    SUPPORT,
+    UNITS,
+    WarfareGame,
+    WarfareState,
+    can_counter,
+    can_support,
+    can_units,
+    casualties,
+    halve,
+    make_game,
+    verify_counter,
+    verify_support,
+    verify_units,
+    with_morale,
+)
 
 GAME = make_game(load_game("warfare"))
 RULES = GAME.rules

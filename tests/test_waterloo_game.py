@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from waterloo_helpers import physical
 
 import cards
 from engine.core import Action, Match, Refusal, act
@@ -20,13 +21,6 @@ from engine.waterloo import WaterlooState, make_game
 DATA = cards.load_game("waterloo")
 GAME = make_game(DATA)
 GOLDEN = Path(__file__).parent / "golden"
-SHORT = {
-    "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
-    "C1": "cuirassiers", "C2": "lancers", "C3": "hussars", "C4": "chasseurs",
-    "A1": "twelve-pounders", "A2": "eight-pounders", "A3": "six-pounders", "A4": "howitzers",
-    "GEN": "general", "CPT": "captain", "LT": "lieutenant", "SGT": "sergeant",
-    "FB": "fix-bayonets", "GR": "grenadiers", "RK": "rockets", "SC": "scout", "MG": "magazine", "DG": "dragoon",
-}
 
 
 class Cards:
@@ -36,11 +30,7 @@ class Cards:
         self.used: Counter[str] = Counter()
 
     def __call__(self, text: str) -> list[str]:
-        out = []
-        for token in text.split():
-            self.used[SHORT[token]] += 1
-            out.append(f"{SHORT[token]}-{self.used[SHORT[token]]}")
-        return out
+        return physical(text, self.used)
 
 
 def arrange(state: WaterlooState, hands: dict[int, str], reserves: dict[int, str] | None = None,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from waterloo_helpers import physical
 
 import cards
 from engine.waterloo import explain, make_game
@@ -17,36 +17,20 @@ from engine.waterloo_hands import Evaluator
 DATA = cards.load_game("waterloo")
 EV: Evaluator = make_game(DATA).evaluator
 DECK = [c.id for c in DATA.deck()]
-SHORT = {
-    "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
-    "C1": "cuirassiers", "C2": "lancers", "C3": "hussars", "C4": "chasseurs",
-    "A1": "twelve-pounders", "A2": "eight-pounders", "A3": "six-pounders", "A4": "howitzers",
-    "GEN": "general", "CPT": "captain", "LT": "lieutenant", "SGT": "sergeant",
-    "FB": "fix-bayonets", "GR": "grenadiers", "RK": "rockets", "SC": "scout", "MG": "magazine", "DG": "dragoon",
-}
 
 
-def hand(text: str) -> list[str]:
-    """'I2 I2 C3 A4 GEN' -> physical card ids, numbering the copies of each design."""
-    seen: Counter[str] = Counter()
-    out = []
-    for token in text.split():
-        design = SHORT[token]
-        seen[design] += 1
-        out.append(f"{design}-{seen[design]}")
-    return out
 
 
 def combo(text: str) -> str:
-    return EV.score(hand(text)).combo
+    return EV.score(physical(text)).combo
 
 
 def beats(a: str, b: str) -> bool:
-    return EV.key(hand(a)) < EV.key(hand(b))
+    return EV.key(physical(a)) < EV.key(physical(b))
 
 
 def ties(a: str, b: str) -> bool:
-    return EV.key(hand(a)) == EV.key(hand(b))
+    return EV.key(physical(a)) == EV.key(physical(b))
 
 
 # One hand per row of the table, strongest first (R8).
@@ -80,7 +64,7 @@ def test_r8_table_order_is_the_ranking() -> None:
     """R8: one sort of the ladder's hands gives the table order, weakest combo hands ranked last."""
     shuffled = LADDER[:]
     random.Random(3).shuffle(shuffled)
-    ranked = sorted(shuffled, key=lambda row: EV.key(hand(row[1])))
+    ranked = sorted(shuffled, key=lambda row: EV.key(physical(row[1])))
     assert [c for c, _ in ranked] == [c for c, _ in LADDER]
 
 
@@ -123,7 +107,7 @@ def test_r10_battalion_then_cavalry_then_artillery_then_officer() -> None:
 
 
 def test_r10_officer_ranks_general_captain_lieutenant_sergeant() -> None:
-    ranked = sorted(["LT", "GEN", "SGT", "CPT"], key=lambda o: EV.key(hand(f"I2 I2 C3 C3 {o}")))
+    ranked = sorted(["LT", "GEN", "SGT", "CPT"], key=lambda o: EV.key(physical(f"I2 I2 C3 C3 {o}")))
     assert ranked == ["GEN", "CPT", "LT", "SGT"]
     assert beats("SGT GR GR RK RK", "FB I1 I1 I1 C1") and beats("GEN GR GR RK RK", "CPT GR GR RK RK")
 
@@ -162,7 +146,7 @@ def test_r10_wild_set_is_the_weaker_set_inside_a_hand() -> None:
     assert combo("C4 C4 MG A1 I3") == "two_pair"
     assert beats("C4 C4 A3 A3 I3", "C4 C4 MG A1 I3")
     assert beats("C4 C4 A4 A4 I3", "C4 C4 MG A1 I3")
-    assert EV.score(hand("C4 C4 MG A1 I3")).key[1][:4] == (4, 4, 11, 11)
+    assert EV.score(physical("C4 C4 MG A1 I3")).key[1][:4] == (4, 4, 11, 11)
 
 
 def test_r10_fire_and_advance_with_magazine_is_weaker() -> None:
@@ -174,11 +158,11 @@ def test_r10_fire_and_advance_with_magazine_is_weaker() -> None:
 # -- R11 Magazine ------------------------------------------------------------------------------------
 def test_r11_magazine_with_two_artillery_of_a_value_does_not_make_trips() -> None:
     assert combo("MG A2 A2 I1 C3") == "pair"
-    assert explain(DATA, hand("MG A2 A2 I1 C3")).wilds == {}
+    assert explain(DATA, physical("MG A2 A2 I1 C3")).wilds == {}
 
 
 def test_r11_magazine_matches_only_one_of_two_artillery() -> None:
-    result = explain(DATA, hand("MG A3 A2 I1 C4"))
+    result = explain(DATA, physical("MG A3 A2 I1 C4"))
     assert result.combo == "pair"
     assert result.cards[:2] == ("eight-pounders-1", "magazine-1")
     assert result.wilds == {"magazine-1": "8-Pounders 2"}
@@ -191,7 +175,7 @@ def test_r11_magazine_never_matches_infantry_or_cavalry() -> None:
 
 def test_r11_two_magazines_serve_in_two_sets() -> None:
     assert combo("MG MG A1 A2 C3") == "two_pair"
-    assert explain(DATA, hand("MG MG A1 A2 C3")).wilds == {"magazine-1": "12-Pounders 1", "magazine-2": "8-Pounders 2"}
+    assert explain(DATA, physical("MG MG A1 A2 C3")).wilds == {"magazine-1": "12-Pounders 1", "magazine-2": "8-Pounders 2"}
 
 
 def test_r11_three_artillery_and_a_magazine_stay_trips() -> None:
@@ -208,21 +192,21 @@ def test_r12_dragoon_without_officer_is_idle() -> None:
 def test_r12_dragoon_never_pairs_with_militia() -> None:
     assert combo("DG I4 GEN C1 A2") == "high_card"
     assert combo("DG I4 I3 GEN C1") == "pair"
-    assert explain(DATA, hand("DG I4 I3 GEN C1")).wilds == {"dragoon-1": "Light Infantry 3"}
+    assert explain(DATA, physical("DG I4 I3 GEN C1")).wilds == {"dragoon-1": "Light Infantry 3"}
 
 
 def test_r12_dragoon_with_officer_pairs_once() -> None:
-    result = explain(DATA, hand("DG I2 GEN C1 A2"))
+    result = explain(DATA, physical("DG I2 GEN C1 A2"))
     assert result.combo == "battalion"
     assert result.cards == ("line-infantry-1", "dragoon-1", "cuirassiers-1", "eight-pounders-1", "general-1")
     assert result.wilds == {"dragoon-1": "Line Infantry 2"}
-    assert make_game(DATA).explain(hand("DG I2 GEN C1 A2")).to_json() == {
+    assert make_game(DATA).explain(physical("DG I2 GEN C1 A2")).to_json() == {
         "combo": "battalion", "name": "Battalion", "cards": list(result.cards), "wilds": {"dragoon-1": "Line Infantry 2"}}
 
 
 def test_r12_dragoon_does_not_make_trips() -> None:
     assert combo("DG I2 I2 GEN C1") == "pair"
-    assert explain(DATA, hand("DG I2 I2 GEN C1")).wilds == {}
+    assert explain(DATA, physical("DG I2 I2 GEN C1")).wilds == {}
 
 
 def test_r12_dragoon_never_matches_cavalry() -> None:
@@ -262,7 +246,7 @@ def test_r7_sets_count_at_full_size() -> None:
 
 # -- explain --------------------------------------------------------------------------------------------------
 def test_explain_lists_cards_in_order_of_weight() -> None:
-    result = explain(DATA, hand("GEN A4 C3 I2 I2"))
+    result = explain(DATA, physical("GEN A4 C3 I2 I2"))
     assert (result.combo, result.name) == ("battalion", "Battalion")
     assert result.cards == ("line-infantry-1", "line-infantry-2", "hussars-1", "howitzers-1", "general-1")
 
@@ -314,6 +298,6 @@ def test_r8_reordering_the_table_in_the_data_reorders_the_ranking() -> None:
     i, j = EV.order.index("fire_and_advance"), EV.order.index("flank")
     combos[i], combos[j] = combos[j], combos[i]
     swapped = Evaluator(dataclasses.replace(DATA, rules=DATA.rules.model_copy(update={"combos": combos})))
-    fire, flank = hand("I2 I2 I2 A3 A3"), hand("I2 I2 I2 C3 C3")
+    fire, flank = physical("I2 I2 I2 A3 A3"), physical("I2 I2 I2 C3 C3")
     assert EV.key(fire) < EV.key(flank)
     assert swapped.key(flank) < swapped.key(fire)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from waterloo_helpers import designs
 
 import cards
 from engine.core import Action, Match, Refusal, act
@@ -21,21 +22,12 @@ DATA = cards.load_game("waterloo")
 GAME = make_game(DATA)
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_FILE = GOLDEN / "waterloo_table_seed0_3p.json"
-SHORT = {
-    "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
-    "C1": "cuirassiers", "C2": "lancers", "C3": "hussars", "C4": "chasseurs",
-    "A1": "twelve-pounders", "A2": "eight-pounders", "A3": "six-pounders", "A4": "howitzers",
-    "GEN": "general", "CPT": "captain", "LT": "lieutenant", "SGT": "sergeant",
-    "FB": "fix-bayonets", "GR": "grenadiers", "RK": "rockets", "SC": "scout", "MG": "magazine", "DG": "dragoon",
-}
 
 
-def hand(text: str) -> list[str]:
-    return [SHORT[t] for t in text.split()]
 
 
 def reveal(player: int, text: str, scout_down: bool = False) -> Action:
-    return act("reveal", player, cards=hand(text), scout_down=scout_down)
+    return act("reveal", player, cards=designs(text), scout_down=scout_down)
 
 
 def table(players: int = 2, seed: int = 1, **options: Any) -> Match:
@@ -97,7 +89,7 @@ def test_a_full_hand_settles_to_exact_chips() -> None:
     ranking = result["showdown"]["ranking"]
     assert [(r["seat"], r["place"], r["name"]) for r in ranking] == [(0, 1, "Full House"), (1, 2, "Pair")]
     assert ranking[0]["against_next"] == {"seat": 1, "tie": False, "why": "Full House is above Pair on the combo table"}
-    assert ranking[1]["designs"] == hand("C2 C2 I3 A4 GR"), "cards in order of weight"
+    assert ranking[1]["designs"] == designs("C2 C2 I3 A4 GR"), "cards in order of weight"
     assert result["knocked_out"] == [] and result["scout"] == {}
     assert state.hand_number == 2 and state.button == 1 and state.phase == "bet" and state.hands == [[], []]
 
@@ -216,14 +208,14 @@ def test_r25_reveal_refusals_are_clear_and_change_nothing() -> None:
     run(match, act("pass", 1), act("fold", 2), act("pass", 0))
     to_reveal(match)
     refused(match, reveal(2, "I1 I1 I1 I2 I2"), "You folded this hand; wait for the next one.")
-    refused(match, act("reveal", 0, cards=hand("I1 I1 I1 I2")), "Reveal exactly 5 cards; you listed 4.")
+    refused(match, act("reveal", 0, cards=designs("I1 I1 I1 I2")), "Reveal exactly 5 cards; you listed 4.")
     refused(match, act("reveal", 0, cards="guard-infantry"), "Reveal exactly 5 cards; you listed 0.")
     refused(match, act("reveal", 0, cards=[1, 2, 3, 4, {"card": 5}]), "Name each card by its design, like 'guard-infantry'.")
-    refused(match, act("reveal", 0, cards=[*hand("I1 I1 I1 I2"), "joker"]),
+    refused(match, act("reveal", 0, cards=[*designs("I1 I1 I1 I2"), "joker"]),
             "'joker' is not a Waterloo card; pick the cards from the deck's list.")
-    refused(match, act("reveal", 0, cards=[*hand("I1 I1 I1 I2"), "guard-infantry-1"]),
+    refused(match, act("reveal", 0, cards=[*designs("I1 I1 I1 I2"), "guard-infantry-1"]),
             "'guard-infantry-1' is not a Waterloo card; pick the cards from the deck's list.")
-    refused(match, act("reveal", 0, cards=hand("I1 I1 I1 I2 I2"), scout_down="yes"),
+    refused(match, act("reveal", 0, cards=designs("I1 I1 I1 I2 I2"), scout_down="yes"),
             "Say yes or no: is a Scout face down in your reserve?")
     refused(match, reveal(0, "GEN GEN GEN I2 I2"), "The deck has only 2 General cards; your hand lists 3.")
     refused(match, reveal(0, "SC SC I1 I2 I2", scout_down=True),
@@ -280,7 +272,7 @@ def test_view_hides_revealed_hands_until_everyone_has_revealed() -> None:
         assert "my_reveal" not in view and view["showdown"] is None
         assert [s["revealed"] for s in view["players"]] == [True, False, False]
         assert view["players_to_act"] == [1, 2]
-    assert match.state.view(0)["my_reveal"] == {"cards": hand("RK RK GR GR GEN"), "scout_down": True}
+    assert match.state.view(0)["my_reveal"] == {"cards": designs("RK RK GR GR GEN"), "scout_down": True}
     assert match.state.label(match.log[-1]) == "Reveal the hand"
     run(match, reveal(1, "I1 I1 I1 I2 I2"), reveal(2, "C2 C2 I3 A4 I4"))
     shown = match.state.view(2)["last_result"]["showdown"]

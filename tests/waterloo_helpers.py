@@ -1,0 +1,28 @@
+"""Short names for waterloo's card designs, so test hands read like 'I2 I2 C3 A4 GEN'."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+SHORT = {
+    "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
+    "C1": "cuirassiers", "C2": "lancers", "C3": "hussars", "C4": "chasseurs",
+    "A1": "twelve-pounders", "A2": "eight-pounders", "A3": "six-pounders", "A4": "howitzers",
+    "GEN": "general", "CPT": "captain", "LT": "lieutenant", "SGT": "sergeant",
+    "FB": "fix-bayonets", "GR": "grenadiers", "RK": "rockets", "SC": "scout", "MG": "magazine", "DG": "dragoon",
+}
+
+
+def designs(text: str) -> list[str]:
+    """'I2 I2 C3' -> design ids, as a player taps them in."""
+    return [SHORT[token] for token in text.split()]
+
+
+def physical(text: str, used: Counter[str] | None = None) -> list[str]:
+    """'I2 I2 C3' -> physical card ids, numbering the copies of each design (across calls sharing `used`)."""
+    used = Counter() if used is None else used
+    out = []
+    for design in designs(text):
+        used[design] += 1
+        out.append(f"{design}-{used[design]}")
+    return out
