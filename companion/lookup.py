@@ -83,11 +83,12 @@ def card_entries(data: GameData) -> list[Entry]:
             if not isinstance(row, CardRow):
                 continue
             extra = tuple((k, str(v)) for k, v in row.model_dump().items()
-                          if k not in ("id", "name") and v not in (None, "", [], {}))
+                          if k not in ("id", "name", "text") and v not in (None, "", [], {}))
             if face is not None:
                 f = face(row)
+                corner = (("corner", f.corner),) if f.corner else ()
                 out.append(Entry("card", data.id, row.id, f.title, f.kind, f.text,
-                                 {"game": data.id, "card": row.id}, extra + (("corner", f.corner),)))
+                                 {"game": data.id, "card": row.id}, extra + corner))
             else:
                 out.append(Entry("card", data.id, row.id, row.name, table, "", {"game": data.id, "card": row.id}, extra))
     return out

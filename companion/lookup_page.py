@@ -7,12 +7,15 @@ rule sections.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
+from functools import lru_cache
 
 import streamlit as st
 
 from companion import context, lookup
 from companion.tables import catalogue
+from generator.build import preview_svg
 
 DEEP_KEYS = ("card", "combo", "rule", "section", "sheet")
 KIND_NAMES = {"card": "Card", "combo": "Combo", "rule": "Ruling", "section": "Rules"}
@@ -71,19 +74,45 @@ def render_entry(params: Mapping[str, str]) -> None:
     c2.button("⬅ Lobby", on_click=context.go, width="stretch", key="entry-lobby")
 
 
+@lru_cache(maxsize=256)
+def _card_picture(game: str, design: str) -> str | None:
+    """The card as printed (drawn by the generator), as an <img> a phone can show; None if not drawable."""
+    entry = catalogue().get(game)
+    svg = preview_svg(entry.data, design) if entry and entry.data is not None else None
+    if svg is None:
+        return None
+    data = base64.b64encode(svg.encode()).decode()
+    return (f'<img alt="{design}" style="display:block;margin:0 auto;width:60%;max-width:240px;height:auto" '
+            f'src="data:image/svg+xml;base64,{data}"/>')
+
+
 def _entry(entry: lookup.Entry) -> None:
     st.caption(f"{_game_name(entry.game)} · {entry.kind}")
     st.markdown(f"## {entry.title}")
     if entry.subtitle:
         st.markdown(f"*{entry.subtitle}*")
+    picture = _card_picture(entry.game, entry.key) if entry.kind == "card" else None
+    if picture:
+        st.html(picture)
     if entry.text:
         st.markdown(entry.text)
     if entry.extra:
         st.markdown("\n".join(f"- **{context.pretty(k)}**: {v}" for k, v in entry.extra))
+    if entry.kind == "card":
+        _rulings_about(entry)
     with st.expander("Link and QR code"):
         url = context.link(**entry.params)
         st.code(url, language=None)
         st.image(context.qr_png(url, box=5), width=180)
+
+
+def _rulings_about(card: lookup.Entry) -> None:
+    """Rulings that name the card, so a scanned card leads to how Muster plays it."""
+    hits = [e for e in lookup.search(card.title, [card.game], ["rule"]) if card.title.casefold() in e.haystack][:5]
+    if hits:
+        st.markdown("**Rulings that mention it**")
+    for i, ruling in enumerate(hits):
+        st.button(ruling.title, key=f"card-rule-{i}", on_click=context.go, kwargs=ruling.params, width="stretch")
 
 
 def _sheet(game: str, sheet: str) -> None:

@@ -74,13 +74,19 @@ class BuildContext:
 Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]
 
 
+Preview = Callable[[GameData, str, str], str | None]
+"""preview(game, table, design_id) -> the SVG of that design's printed front, or None."""
+
+
 @dataclass(frozen=True)
 class Printable:
-    """A kind of printable; `claims` names, per game, the card tables it draws itself."""
+    """A kind of printable; `claims` names, per game, the card tables it draws itself, and
+    `preview` draws one of those designs alone (the companion's look-up shows it)."""
 
     name: str
     make: Make
     claims: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    preview: Preview | None = None
 
 
 def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
@@ -88,8 +94,8 @@ def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
 
 
 PRINTABLES: tuple[Printable, ...] = (
-    Printable("cards", _decks),
-    Printable("hexbattle-parts", hexbattle_parts.printables, hexbattle_parts.CLAIMS),
+    Printable("cards", _decks, preview=deck.design_svg),
+    Printable("hexbattle-parts", hexbattle_parts.printables, hexbattle_parts.CLAIMS, hexbattle_parts.preview),
     Printable("reference", reference.printables),
     Printable("trackers", trackers.printables),
 )
@@ -252,6 +258,15 @@ def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
     problems = layout_check(dict(games))
     claimed = {g: _claimed(g) for g in games}
     return problems, ([] if problems else deck.check(games, claimed))
+
+
+def preview_svg(game: GameData, design_id: str) -> str | None:
+    """A card design's printed front as SVG, drawn by whichever printable prints its table."""
+    table = next((t for t in game.card_tables() if any(r.id == design_id for r in game.table(t))), None)
+    if table is None:
+        return None
+    owner = next((p for p in PRINTABLES if table in p.claims.get(game.id, ())), PRINTABLES[0])
+    return owner.preview(game, table, design_id) if owner.preview else None
 
 
 def _claimed(game_id: str) -> frozenset[str]:

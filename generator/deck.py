@@ -17,7 +17,7 @@ from generator import fonts
 from generator.canvas import Box, Canvas
 from generator.links import card_link
 from generator.qr import draw_qr
-from generator.sheets import Piece
+from generator.sheets import Piece, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
 from generator.text import draw_text, fit
 
@@ -188,3 +188,12 @@ def _text_problems(where: str, card: str, layout: Layout, style: str, region: st
         out.append(Problem(where, f"card '{card}': {region} text needs {fitted.size} pt, below min_size "
                                   f"{spec.min_size}; shorten it", field=region, value=text))
     return out
+
+
+def design_svg(game: GameData, table: str, design_id: str) -> str | None:
+    """One design's front as printed in its table's first deck, without a QR code."""
+    deck = next((d for d in decks(game) if d.table == table), None)
+    card = next((c for c in game.deck(table) if c.design.id == design_id), None)
+    if deck is None or card is None:
+        return None
+    return piece_svg(card_piece(game, deck, card, None))

@@ -643,3 +643,12 @@ def tile_svg(game: GameData, terrain_id: str) -> str:
 def counter_svg(game: GameData, army_id: str, unit_id: str) -> str:
     """A unit counter as SVG at its trim size, facing up (rotate it by 60° per facing step)."""
     return piece_svg(counter_piece(game, army_id, unit_id))
+
+
+def preview(game: GameData, table: str, design_id: str) -> str | None:
+    """A terrain tile, or a unit's counter in the first army's colours, for the look-up page."""
+    if table == "terrain":
+        return tile_svg(game, design_id)
+    if table == "units":
+        return counter_svg(game, game.table("armies")[0].id, design_id)
+    return None

@@ -140,6 +140,14 @@ def test_card_deep_link_from_a_printed_qr_code(service: Tables) -> None:
     at = page(**parse_link(link))
     assert not at.exception
     assert "Knight" in page_text(at)
+    [picture] = [h.proto.body for h in at.get("html")]
+    assert picture.startswith('<img alt="knight"') and "data:image/svg+xml;base64," in picture
+
+
+def test_card_page_lists_the_rulings_that_name_it(service: Tables) -> None:
+    at = page(game="waterloo", card="dragoon")
+    assert "Rulings that mention it" in page_text(at)
+    assert any(b.label.startswith("R12 ") for b in at.button)
 
 
 def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> None:

@@ -224,3 +224,19 @@ def test_build_reports_a_bad_layout_as_a_data_problem(tmp_path: Path) -> None:
                     encoding="utf-8")
     with pytest.raises(DataError, match="unknown layout 'tarot'"):
         build_all(None, ["svg"], out=tmp_path / "out", cards_root=root)
+
+
+def test_preview_draws_a_design_with_the_printable_that_prints_it() -> None:
+    """The look-up shows a card as printed: tiles and counters by the hexbattle parts, cards by the decks."""
+    from cards import load_game
+    from generator.build import preview_svg
+
+    hexbattle = load_game("hexbattle")
+    tile, counter, bonus = (preview_svg(hexbattle, d) for d in ("woods", "infantry", "charge"))
+    assert tile is not None and tile.startswith("<svg") and "Woods" in tile
+    assert counter is not None and "Infantry" in counter
+    assert bonus is not None and "Charge!" in bonus
+    warfare = load_game("warfare")
+    card = preview_svg(warfare, "grenadiers")
+    assert card is not None and "Grenadiers" in card and "Infantry Unit" in card
+    assert preview_svg(warfare, "no-such-card") is None
