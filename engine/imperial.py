@@ -34,9 +34,6 @@ AUTOMATIC = "automatic"
 ROUT = "rout"
 INCONCLUSIVE = "inconclusive"
 
-BEATS: dict[str, str] = {PIKEMEN: CAVALRY, MUSKETEERS: PIKEMEN, CAVALRY: MUSKETEERS}
-"""Which type each type beats when the two differ."""
-
 KIND_PHASES: dict[str, tuple[str, ...]] = {
     "exchange": (EXCHANGE,),
     "buy": (BUY,),
@@ -73,6 +70,7 @@ class Config:
     cavalry_infantry_discards: int
     rout_ratio: int
     reinforcement_calls: int
+    beats: Mapping[str, str]
     supply: tuple[str, ...]
     supply_by_type: Mapping[str, tuple[str, ...]]
     kind: Mapping[str, str]
@@ -454,7 +452,7 @@ class ImperialState(State):
             self._lose(1, cards[1])
             self._finish_round([])
             return
-        w = 0 if BEATS[played[0]] == played[1] else 1
+        w = 0 if self.cfg.beats[played[0]] == played[1] else 1
         loser = 1 - w
         self._lose(loser, cards[loser])
         self.hands[w][played[w]].append(cards[w])
@@ -650,7 +648,8 @@ class ImperialGame(Game[ImperialState]):
             max_draw=r.max_draw, auto_win_ratio=r.auto_win_ratio, exchange_count=r.exchange_count,
             gold_cost=r.gold_cost, rifling_rounds=frozenset(r.rifling_rounds),
             cavalry_infantry_discards=r.cavalry_infantry_discards, rout_ratio=r.rout_ratio,
-            reinforcement_calls=r.reinforcement_calls, supply=tuple(c.id for c in deck),
+            reinforcement_calls=r.reinforcement_calls, beats=r.beats.as_dict(),
+            supply=tuple(c.id for c in deck),
             supply_by_type={t: tuple(c.id for c in deck if c.design.type == t) for t in TYPES},
             kind={c.id: c.design.type for c in deck}, defaults=r.default_options.model_dump())
 

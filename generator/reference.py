@@ -483,18 +483,18 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
 # ---------------------------------------------------------------- imperial
 
 def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from cards.schemas.imperial import SYMBOLS, TYPE_NAMES, TYPES
-    from engine.imperial import BEATS
+    from cards.schemas.imperial import CAVALRY, MUSKETEERS, PIKEMEN, SYMBOLS, TYPE_NAMES, TYPES
 
     r = game.rules
+    beats = r.beats.as_dict()
     s = start_sheet(c, width, height, game, f"2 sides \u00b7 a shared supply of {r.supply_size} Military "
                     f"cards \u00b7 up to {r.max_draw} cards a side", ctx)
     s.heading("Who beats whom: an arrow points from the winner to the card it beats")
-    ring = ring_order({k: [v] for k, v in BEATS.items()}, list(TYPES))
+    ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
     diagram = s.take(70.0)
     beats_diagram(s, Box(diagram.x + diagram.w * 0.15, diagram.y + 1.0, diagram.w * 0.7, diagram.h - 2.0),
                   [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
-                  [(ring.index(w), ring.index(l)) for w, l in BEATS.items()])
+                  [(ring.index(w), ring.index(l)) for w, l in beats.items()])
     s.paragraph("Both sides lay one card face down and turn them up together. The same type: both are lost. "
                 "Otherwise the beaten card is lost and the winner goes back to its owner's hand.")
     left, right = s.split([0.5, 0.5])
@@ -512,14 +512,15 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     ])
     right.heading("Routs")
     right.steps([
-        ("", "Pikemen beat Cavalry: that side may not play Cavalry next round, and routs at once if its hand "
-             "holds only Cavalry."),
-        ("", f"Cavalry beat Musketeers: that side also loses {r.cavalry_infantry_discards} infantry of its "
-             "choice, or routs if it cannot."),
-        ("", f"Then, if the Cavalry side holds {r.rout_ratio} times as many cards, the Musketeers side routs."),
+        ("", f"{TYPE_NAMES[PIKEMEN]} beat {TYPE_NAMES[beats[PIKEMEN]]}: that side may not play "
+             f"{TYPE_NAMES[CAVALRY]} next round, and routs at once if its hand holds only {TYPE_NAMES[CAVALRY]}."),
+        ("", f"{TYPE_NAMES[CAVALRY]} beat {TYPE_NAMES[beats[CAVALRY]]}: that side also loses "
+             f"{r.cavalry_infantry_discards} infantry of its choice, or routs if it cannot."),
+        ("", f"Then, if the {TYPE_NAMES[CAVALRY]} side holds {r.rout_ratio} times as many cards, the "
+             f"{TYPE_NAMES[beats[CAVALRY]]} side routs."),
         ("", "A side with no cards left routs. Both rout at once: the battle is Inconclusive."),
-        ("", f"Advanced Rifling (game rounds {', '.join(map(str, r.rifling_rounds))}): Musketeers beating "
-             "Pikemen also take a card of a type they name."),
+        ("", f"Advanced Rifling (game rounds {', '.join(map(str, r.rifling_rounds))}): {TYPE_NAMES[MUSKETEERS]} "
+             f"beating {TYPE_NAMES[beats[MUSKETEERS]]} also take a card of a type they name."),
     ], numbered=False)
     s.join([left, right])
     s.heading("Military cards and tokens")

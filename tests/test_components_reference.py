@@ -9,7 +9,6 @@ import pytest
 from pypdf import PdfReader
 
 from cards.load import GameData, load_game
-from engine.imperial import BEATS
 from engine.waterloo import combo_odds
 from generator import reference
 from generator.build import BuildContext
@@ -77,7 +76,7 @@ def test_warfare_ring_reads_round_the_cycle(games: dict[str, GameData]) -> None:
 def test_imperial_triangle_has_one_arrow_per_matchup(games: dict[str, GameData]) -> None:
     imperial = games["imperial"]
     canvas = recorded(imperial)
-    assert arrows(canvas, imperial) == len(BEATS) == 3
+    assert arrows(canvas, imperial) == len(imperial.rules.beats.as_dict()) == 3
     assert {"Pikemen", "Musketeers", "Cavalry"} <= set(c.args["s"] for c in canvas.ops("text"))
 
 

@@ -81,3 +81,46 @@ def test_bad_default_initiative_and_unknown_type(cards_copy: Path) -> None:
     rewrite_csv(military, lambda rows: rows[1].__setitem__(2, "archers"))
     [message] = problems_of(cards_copy, "imperial")
     assert message.startswith(f"{military}:2: [type = 'archers'] Input should be 'pikemen', 'musketeers' or 'cavalry'")
+
+
+def beats_edit(root: Path, old: str, new: str) -> Path:
+    """Rewrite one line of game.toml's [rules.beats] table; returns the file."""
+    toml = root / "imperial" / "game.toml"
+    text = toml.read_text()
+    assert old in text
+    toml.write_text(text.replace(old, new))
+    return toml
+
+
+def line_of(toml: Path, start: str) -> int:
+    return next(n for n, line in enumerate(toml.read_text().splitlines(), 1) if line.startswith(start))
+
+
+def test_matchups_are_data_and_read_round_the_triangle() -> None:
+    beats = load_game("imperial").rules.beats.as_dict()
+    assert beats == {"pikemen": "cavalry", "musketeers": "pikemen", "cavalry": "musketeers"}
+
+
+def test_unknown_types_in_the_matchups_are_located(cards_copy: Path) -> None:
+    toml = beats_edit(cards_copy, 'cavalry = "musketeers"', 'cavalry = "archers"\narchers = "pikemen"')
+    assert problems_of(cards_copy, "imperial") == [
+        f"{toml}:{line_of(toml, 'cavalry =')}: [rules.beats.cavalry = 'archers'] "
+        "Input should be 'pikemen', 'musketeers' or 'cavalry'",
+        f"{toml}:{line_of(toml, 'archers =')}: [rules.beats.archers = 'pikemen'] unknown field"]
+
+
+def test_matchups_must_give_every_type_one_winner_and_one_loser(cards_copy: Path) -> None:
+    toml = beats_edit(cards_copy, 'musketeers = "pikemen"', 'musketeers = "cavalry"')
+    table = line_of(toml, "[rules.beats]")
+    assert problems_of(cards_copy, "imperial") == [
+        f"{toml}:{table}: [rules.beats] Pikemen is beaten by nothing: every type must be beaten by exactly one other",
+        f"{toml}:{table}: [rules.beats] Cavalry is beaten by Pikemen and Musketeers: every type must be beaten "
+        "by exactly one other"]
+
+
+def test_a_type_may_not_beat_itself(cards_copy: Path) -> None:
+    toml = beats_edit(cards_copy, 'pikemen = "cavalry"', 'pikemen = "pikemen"')
+    [itself, nothing] = problems_of(cards_copy, "imperial")
+    assert itself == (f"{toml}:{line_of(toml, 'pikemen =')}: [rules.beats.pikemen = 'pikemen'] Pikemen cannot "
+                      "beat itself: two cards of one type are both lost")
+    assert nothing.endswith("[rules.beats] Cavalry is beaten by nothing: every type must be beaten by exactly one other")

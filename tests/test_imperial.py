@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,10 +30,10 @@ P, M, C = "pikemen", "musketeers", "cavalry"
 
 
 def battle(hand0: str, hand1: str, *, game_round: int = 1, markers: tuple[int, int] = (0, 0),
-           discard0: str = "", discard1: str = "") -> ImperialState:
+           discard0: str = "", discard1: str = "", game: ImperialGame = GAME) -> ImperialState:
     """A battle at its first round with the given hands, written as letters ("PPMC")."""
-    options = GAME.options({"imperial_power": [0, 0], "reinforcements": list(markers), "game_round": game_round})
-    state = ImperialState(GAME.cfg, options)
+    options = game.options({"imperial_power": [0, 0], "reinforcements": list(markers), "game_round": game_round})
+    state = ImperialState(game.cfg, options)
     letters = {"P": P, "M": M, "C": C}
     for pile, spec in ((state.hands[0], hand0), (state.hands[1], hand1),
                        (state.discards[0], discard0), (state.discards[1], discard1)):
@@ -218,6 +220,20 @@ def test_r10_pikemen_beat_cavalry_and_ban_it_for_one_round() -> None:
     play(state, M, M)
     assert state.banned == [False, False]
     assert [a["type"] for a in state.legal_actions(1)] == [C]
+
+
+def test_the_matchups_are_read_from_the_data(cards_copy: Path) -> None:
+    """[rules.beats] decides each round: with the triangle turned round, Cavalry beat Pikemen, and the
+    Cavalry win still costs the beaten side its extra infantry."""
+    toml = cards_copy / "imperial" / "game.toml"
+    text = toml.read_text()
+    for winner, loser in ((P, M), (M, C), (C, P)):
+        text = re.sub(rf'^{winner} = ".*"$', f'{winner} = "{loser}"', text, flags=re.MULTILINE)
+    toml.write_text(text)
+    state = play(battle("CM", "PPPM", game=make_game(load_game("imperial", cards_copy))), C, P)
+    assert hand(state, 0) == counts(m=1, c=1) and pile(state, 1) == counts(p=1)
+    assert state.phase == INFANTRY_LOSS and state.players_to_act() == [1]
+    assert play(battle("CM", "PPPM"), C, P).banned == [True, False]  # the shipped data: Pikemen beat Cavalry
 
 
 def test_r10_only_cavalry_left_routs_at_once() -> None:

@@ -1,16 +1,18 @@
 """Imperial battles: three Military card types in one shared supply, plus the battle's tokens.
 
 The type names here (`PIKEMEN`, `MUSKETEERS`, `CAVALRY`) are the vocabulary the engine and
-the companion use in actions; every number a designer could change is in `Rules`.
+the companion use in actions; every number a designer could change, and which type beats
+which, is in `Rules`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cards.load import CardFace, CardRow, GameData
+from cards.load import CardFace, CardRow, GameData, _line_of
 from cards.problems import Problem
 
 PIKEMEN = "pikemen"
@@ -58,6 +60,20 @@ class DefaultOptions(BaseModel):
     game_round: int = Field(ge=1)
 
 
+class Beats(BaseModel):
+    """`[rules.beats]`: the one type each type beats; `check` makes sure each is also beaten by exactly one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pikemen: MilitaryType
+    musketeers: MilitaryType
+    cavalry: MilitaryType
+
+    def as_dict(self) -> dict[str, str]:
+        """Winner type -> the type it beats, in `TYPES` order."""
+        return {t: getattr(self, t) for t in TYPES}
+
+
 class Rules(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -70,6 +86,7 @@ class Rules(BaseModel):
     cavalry_infantry_discards: int = Field(ge=0)
     rout_ratio: int = Field(ge=2)
     reinforcement_calls: int = Field(ge=0)
+    beats: Beats
     default_options: DefaultOptions
 
 
@@ -88,7 +105,8 @@ def face(row: Military | Token) -> CardFace:
 
 
 def check(data: GameData) -> list[Problem]:
-    """The supply holds every type and enough cards for both sides' draws; each side gets its tokens."""
+    """The supply holds every type and enough cards for both sides' draws; each side gets its tokens;
+    the matchups form one cycle."""
     rules: Rules = data.rules
     toml = str(data.folder / "game.toml")
     military = str(data.files["military"])
@@ -112,6 +130,7 @@ def check(data: GameData) -> list[Problem]:
     if any(r < 1 for r in rules.rifling_rounds):
         problems.append(Problem(toml, "game rounds start at 1", field="rules.rifling_rounds",
                                 value=rules.rifling_rounds))
+    problems.extend(_beats_problems(rules.beats, toml))
     token_copies: dict[str, int] = {}
     for row in data.table("tokens"):
         token_copies[row.kind] = token_copies.get(row.kind, 0) + row.copies
@@ -130,4 +149,23 @@ def check(data: GameData) -> list[Problem]:
     if sorted(defaults.initiative) != list(range(SIDES)):
         problems.append(Problem(toml, "initiative must list both sides once: [0, 1] or [1, 0]",
                                 field="rules.default_options.initiative", value=defaults.initiative))
+    return problems
+
+
+def _beats_problems(beats: Beats, toml: str) -> list[Problem]:
+    """Every round between two different types needs exactly one winner, so no type may beat itself
+    and each must be beaten by exactly one other (with three types: a rock-paper-scissors cycle)."""
+    text = Path(toml).read_text(encoding="utf-8")
+    table = beats.as_dict()
+    problems: list[Problem] = []
+    for winner, loser in table.items():
+        if winner == loser:
+            problems.append(Problem(toml, f"{TYPE_NAMES[winner]} cannot beat itself: two cards of one type are "
+                                          "both lost", _line_of(text, winner), f"rules.beats.{winner}", loser))
+    for kind in TYPES:
+        winners = [TYPE_NAMES[w] for w, lost in table.items() if lost == kind and w != kind]
+        if len(winners) != 1:
+            who = " and ".join(winners) if winners else "nothing"
+            problems.append(Problem(toml, f"{TYPE_NAMES[kind]} is beaten by {who}: every type must be beaten "
+                                          "by exactly one other", _line_of(text, "rules.beats"), "rules.beats"))
     return problems
