@@ -7,12 +7,13 @@ is validated here so `muster check` reports a designer's mistake with its file.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from cards.load import CARDS_ROOT, GameData, _line_of, _problems
 from cards.problems import DataError, Problem
@@ -20,6 +21,8 @@ from cards.problems import DataError, Problem
 LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"
 PROFILES_FILE = CARDS_ROOT / "profiles.toml"
 DEFAULT_LAYOUT = "card"
+SHEET_LAYOUT = "sheet"          # full pages: reference sheets and trackers
+REFERENCE_LAYOUT = "reference"  # the reference sheets' tables and diagrams
 # What the card drawer needs from every card layout (other layouts, e.g. tiles, name their own).
 CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr")
 CARD_BACK_REGIONS = ("symbol", "title", "subtitle")
@@ -29,6 +32,21 @@ CARD_COLOURS = ("frame", "panel", "ink", "accent", "accent_ink", "rule", "symbol
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 Length = Annotated[float, Field(ge=0, le=1000)]
+Share = Annotated[float, Field(gt=0, le=1)]
+
+
+def _whole(shares: list[float]) -> list[float]:
+    """Shares of one width must fill it exactly, or a table ends short of (or past) its rule."""
+    if not math.isclose(sum(shares), 1.0, abs_tol=1e-6):
+        raise ValueError(f"the fractions add up to {sum(shares):g}, not 1")
+    return shares
+
+
+# A width cut into n parts (table columns, side-by-side page columns); n is what the drawing needs.
+Split = Annotated[list[Share], Field(min_length=2, max_length=2), AfterValidator(_whole)]
+Columns4 = Annotated[list[Share], Field(min_length=4, max_length=4), AfterValidator(_whole)]
+Columns5 = Annotated[list[Share], Field(min_length=5, max_length=5), AfterValidator(_whole)]
+Columns6 = Annotated[list[Share], Field(min_length=6, max_length=6), AfterValidator(_whole)]
 
 
 class _Strict(BaseModel):
@@ -66,8 +84,67 @@ def _region(value: Any) -> Region | None:
     return Region(x=value[0], y=value[1], w=value[2], h=value[3]) if value else None
 
 
+class Page(_Strict):
+    """Full-page sheets (reference sheets, trackers): spacing in mm; the margin is the layout's `safe`."""
+
+    qr: Length = Field(gt=0)          # QR code in the top-right corner, quiet zone included
+    gap: Length                       # space above a heading
+    column_gap: Length                # between side-by-side columns
+    indent: Length                    # room for a step's number or bullet
+    cell_pad: Length                  # a table cell's inner margin
+    min_scale: float = Field(gt=0, le=1)  # a sheet too long for its paper shrinks, never below this
+
+
+class Diagram(_Strict):
+    """A diagram's room on the page: `height` in mm, `width` a fraction of the column, centred."""
+
+    height: Length = Field(gt=0)
+    width: Share
+
+
+class WaterlooSheet(_Strict):
+    split: Split          # combo table | a hand, in order
+    combos: Columns4      # #, combo, chance, odds
+
+
+class WarfareSheet(_Strict):
+    diagram: Diagram      # counter-discards
+    types: Columns5       # code, type, cards, force, also
+
+
+class HexbattleSheet(_Strict):
+    split: Split          # the side-by-side sections
+    units: Columns6       # unit, str, move, range, cc, notes
+    formations: Columns6  # formation, move, cc attack, cc defence, fire dice, notes
+    terrain: Columns4     # terrain, tiles, icons, effects
+    icon: Length = Field(gt=0)  # an effect icon's size, and the least height of a terrain row
+
+
+class ImperialSheet(_Strict):
+    diagram: Diagram      # who beats whom
+    split: Split          # a battle, in order | routs
+
+
+class MedievalSheet(_Strict):
+    battlefield: Length = Field(gt=0)                          # height of the battlefield picture
+    card: tuple[Annotated[float, Field(gt=0, le=100)], Annotated[float, Field(gt=0, le=100)]]  # w, h
+    card_gap: Length                                           # between the pictured cards
+
+
+class ReferenceSheets(_Strict):
+    """The reference sheets' proportions (generator/reference.py); column widths are fractions of the column."""
+
+    cards: Columns5       # every card list: card, kind, value, copies, what it does
+    node: tuple[Annotated[float, Field(gt=0, le=200)], Annotated[float, Field(gt=0, le=200)]]  # largest w, h
+    waterloo: WaterlooSheet
+    warfare: WarfareSheet
+    hexbattle: HexbattleSheet
+    imperial: ImperialSheet
+    medieval: MedievalSheet
+
+
 class Layout(_Strict):
-    """A resolved layout: every field present."""
+    """A resolved layout: every field present (`page` and `sheets` only in the layouts of full pages)."""
 
     width: Length
     height: Length
@@ -80,6 +157,8 @@ class Layout(_Strict):
     fonts: dict[str, Font]
     regions: dict[str, Region | None]
     back_regions: dict[str, Region | None] = Field(default_factory=dict)
+    page: Page | None = None
+    sheets: ReferenceSheets | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -93,6 +172,19 @@ class Layout(_Strict):
 
     def region(self, name: str, back: bool = False) -> Region | None:
         return (self.back_regions if back else self.regions).get(name)
+
+    def page_settings(self) -> Page:
+        """`page`, which `check` makes sure the sheet layouts have."""
+        if self.page is None:
+            raise DataError([Problem(str(LAYOUTS_FILE), "a full-page layout needs a [page] table", field="page")])
+        return self.page
+
+    def sheet_settings(self) -> ReferenceSheets:
+        """`sheets`, which `check` makes sure the reference layout has."""
+        if self.sheets is None:
+            raise DataError([Problem(str(LAYOUTS_FILE), "the reference layout needs a [sheets] table",
+                                     field="sheets")])
+        return self.sheets
 
 
 class GameLayout(BaseModel):
@@ -304,6 +396,11 @@ def _layout_problems(name: str, game: GameLayout | None, where: str, for_cards: 
         return err.problems
     if layout.width <= 2 * layout.safe or layout.height <= 2 * layout.safe:
         return [Problem(where, f"layout '{name}': the safe zone leaves no room", field="safe", value=layout.safe)]
+    needs = {SHEET_LAYOUT: ("page",), REFERENCE_LAYOUT: ("page", "sheets")}.get(name, ())
+    absent = [Problem(where, f"layout '{name}' draws full pages but has no [{f}] table", field=f"layouts.{name}.{f}")
+              for f in needs if getattr(layout, f) is None]
+    if absent:
+        return absent
     if not for_cards:
         return []
     problems = []

@@ -1,8 +1,9 @@
 """One full-page reference sheet per game: what a player looks up at the table, numbers and names from data.
 
 A `Sheet` fills a page top to bottom (title, headings, paragraphs, numbered steps, tables,
-diagrams) in the style of the `sheet` layout, with a QR code to the sheet's companion page
-when a companion URL is set. The prose is ours and follows docs/rules/<game>.md.
+diagrams) in the style of the `reference` layout (cards/layouts.toml: fonts, colours, spacing,
+column widths, diagram sizes), with a QR code to the sheet's companion page when a companion
+URL is set. The prose is ours and follows docs/rules/<game>.md.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from cards.layout import Layout, game_layout, resolve
+from cards.layout import REFERENCE_LAYOUT, Layout, game_layout, resolve
 from cards.load import GameData
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.drawing import arrow
@@ -27,16 +28,13 @@ if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported 
     from generator.build import BuildContext, PageSet
 
 SHEET = "reference"
-QR_SIZE = 24.0           # mm, QR code in the top-right corner (quiet zone included)
-GAP = 2.5                # mm between blocks
-MIN_SCALE = 0.85         # a sheet too long for its paper is scaled down, never below this
 Cell = str | Callable[[Canvas, Box], None]
 """A table cell: text, or a function drawing into the cell's box (e.g. an icon)."""
 
 
 def sheet_layout(game: GameData) -> Layout:
-    """The `sheet` layout with the game's colour and font overrides."""
-    return resolve("sheet", game_layout(game))
+    """The `reference` layout with the game's colour and font overrides."""
+    return resolve(REFERENCE_LAYOUT, game_layout(game))
 
 
 # ---------------------------------------------------------------- the page writer
@@ -45,21 +43,23 @@ class SheetOverflow(ValueError):
     """The content does not fit the page."""
 
 
-def fitted(draw: Callable[..., None], c: Canvas, width: float, height: float, **kw: Any) -> float:
+def fitted(draw: Callable[..., None], c: Canvas, width: float, height: float, *, game: GameData,
+           **kw: Any) -> float:
     """Draw a sheet at full size, or scaled down just enough to fit a shorter paper; returns the scale.
 
     Each try is drawn on a recording canvas first, so nothing is painted twice."""
+    min_scale = sheet_layout(game).page_settings().min_scale
     scale = 1.0
     while True:
         try:
-            draw(RecordingCanvas(width / scale, height / scale), width / scale, height / scale, **kw)
+            draw(RecordingCanvas(width / scale, height / scale), width / scale, height / scale, game=game, **kw)
             break
         except SheetOverflow:
             scale = round(scale - 0.02, 4)
-            if scale < MIN_SCALE:
+            if scale < min_scale:
                 raise
     with c.group(scale=scale):
-        draw(c, width / scale, height / scale, **kw)
+        draw(c, width / scale, height / scale, game=game, **kw)
     return scale
 
 
@@ -99,7 +99,7 @@ class Sheet:
                   valign="middle")
 
     def heading(self, text: str) -> None:
-        self.y += GAP
+        self.y += self.layout.page_settings().gap
         box = self.take(self.measure(text, "heading", self.area.w) + 0.8)
         self.write(box, text, "heading", self.layout.colours["accent"])
         self.c.line(box.x, box.bottom, box.right, box.bottom, stroke=self.layout.colours["rule"], width=0.3)
@@ -111,7 +111,7 @@ class Sheet:
 
     def steps(self, items: Sequence[tuple[str, str]], numbered: bool = True) -> None:
         """Numbered (or bulleted) steps, each a bold lead-in and its explanation."""
-        indent = 5.0
+        indent = self.layout.page_settings().indent
         width = self.area.w - indent
         for k, (lead, text) in enumerate(items, start=1):
             body = f"{lead}. {text}" if lead else text
@@ -123,7 +123,7 @@ class Sheet:
               align: Sequence[Literal["start", "middle", "end"]] | None = None, min_row: float = 0.0) -> None:
         """A table with a header band and striped rows; `widths` are fractions of the column width."""
         col = self.layout.colours
-        pad = 1.0
+        pad = self.layout.page_settings().cell_pad
         xs = [self.area.x]
         for w in widths:
             xs.append(xs[-1] + w * self.area.w)
@@ -151,8 +151,9 @@ class Sheet:
         self.c.line(self.area.x, self.y, self.area.right, self.y, stroke=col["rule"], width=0.3)
         self.y += 1.0
 
-    def split(self, fractions: Sequence[float], gap: float = 6.0) -> list[Sheet]:
+    def split(self, fractions: Sequence[float]) -> list[Sheet]:
         """Side-by-side columns from here down; call `join` with them when they are filled."""
+        gap = self.layout.page_settings().column_gap
         free = self.area.w - gap * (len(fractions) - 1)
         out, x = [], self.area.x
         for f in fractions:
@@ -168,18 +169,19 @@ def start_sheet(c: Canvas, width: float, height: float, game: GameData, subtitle
                 ctx: BuildContext | None, sheet: str = SHEET, title: str = "reference") -> Sheet:
     """A page with the game's title band, and a QR code to the sheet's companion page when a URL is set."""
     layout = sheet_layout(game)
+    qr = layout.page_settings().qr
     margin = layout.safe
     area = Box(margin, margin, width - 2 * margin, height - 2 * margin)
     s = Sheet(c, layout, area)
     url = ctx.companion_url if ctx else None
-    text_w = area.w - (QR_SIZE + 3.0 if url else 0.0)
+    text_w = area.w - (qr + 3.0 if url else 0.0)
     s.write(Box(area.x, area.y, text_w, 10.0), f"{game.name} \u2014 {title}", "sheet_title",
             layout.colours["accent"])
     s.write(Box(area.x, area.y + 10.5, text_w, 5.0), subtitle, "subtitle")
     if url:
-        draw_qr(c, Box(area.right - QR_SIZE, area.y - 2.0, QR_SIZE, QR_SIZE), sheet_link(url, game.id, sheet),
+        draw_qr(c, Box(area.right - qr, area.y - 2.0, qr, qr), sheet_link(url, game.id, sheet),
                 layout.colours["qr"], layout.colours["qr_background"])
-    s.y = area.y + max(17.0, QR_SIZE if url else 0.0)
+    s.y = area.y + max(17.0, qr if url else 0.0)
     return s
 
 
@@ -208,7 +210,8 @@ def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tupl
 
     `edges` index `ring`; `centre_edges` are the ring nodes the centre node beats."""
     col = s.layout.colours
-    node_w, node_h = min(box.w * 0.3, 44.0), min(box.h * 0.2, 15.0)
+    largest = s.layout.sheet_settings().node
+    node_w, node_h = min(box.w * 0.3, largest[0]), min(box.h * 0.2, largest[1])
     rx, ry = box.w / 2 - node_w / 2, box.h / 2 - node_h / 2
     places = [(box.cx + rx * math.sin(2 * math.pi * k / len(ring)),
                box.cy - ry * math.cos(2 * math.pi * k / len(ring))) for k in range(len(ring))]
@@ -232,6 +235,11 @@ def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tupl
                         col["symbol_fill"])
             text_x = b.x + b.h * 0.9 + 3.0
         s.write(Box(text_x, b.y + 1.0, b.right - text_x - 1.0, b.h - 2.0), node.name, "node", col["node_ink"])
+
+
+def centred(room: Box, width: float) -> Box:
+    """A diagram's box: `width` (a fraction) of the room, centred, 1 mm clear of its top and bottom."""
+    return Box(room.x + room.w * (1 - width) / 2, room.y + 1.0, room.w * width, room.h - 2.0)
 
 
 def ring_order(beats: dict[str, list[str]], members: Sequence[str]) -> list[str]:
@@ -280,7 +288,7 @@ def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> Non
     for row in game.table(table):
         face = face_of(game, row)
         rows.append([row.name, face.kind, face.corner or "\u2013", str(row.copies), face.text])
-    s.table(["Card", "Kind", value, "Copies", "What it does"], rows, [0.18, 0.11, 0.065, 0.065, 0.58],
+    s.table(["Card", "Kind", value, "Copies", "What it does"], rows, s.layout.sheet_settings().cards,
             ["start", "start", "middle", "middle", "start"])
 
 
@@ -293,12 +301,13 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     s = start_sheet(c, width, height, game, f"{game.min_players}\u2013{game.max_players} players \u00b7 "
                     f"{r.starting_chips} chips each \u00b7 a {r.deck_size}-card deck \u00b7 lower values are stronger",
                     ctx)
-    left, right = s.split([0.55, 0.45])
+    spec = s.layout.sheet_settings().waterloo
+    left, right = s.split(spec.split)
     left.heading("Combo table, strongest first")
     odds = combo_odds(game)
     left.table(["#", "Combo", "Chance", "Odds"],
                [[str(k), name, percent(p), one_in(p)] for k, (name, p) in enumerate(odds, start=1)],
-               [0.08, 0.46, 0.2, 0.26], ["middle", "start", "end", "end"])
+               spec.combos, ["middle", "start", "end", "end"])
     left.paragraph(f"Chance: how often a {r.hand_size}-card hand dealt from the full deck has this as its best "
                    "combo (exact, counting every hand). Magazines and Dragoons are wild; ties share the chips.",
                    "small")
@@ -360,8 +369,9 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
     outer = [d for d in beats if d not in ring]
     centre = outer[0] if outer else None
     edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
-    diagram = s.take(84.0)
-    beats_diagram(s, Box(diagram.x + diagram.w * 0.08, diagram.y + 1.0, diagram.w * 0.84, diagram.h - 2.0),
+    spec = s.layout.sheet_settings().warfare
+    diagram = s.take(spec.diagram.height)
+    beats_diagram(s, centred(diagram, spec.diagram.width),
                   [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
                   Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
                   [ring.index(a) for a in beats.get(centre, [])] if centre else [])
@@ -399,7 +409,7 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
             role.insert(0, "Counter-discard")
         rows.append([code, label, str(sum(card.copies for card in cards)),
                      f"{forces[0]}\u2013{forces[-1]}" if len(forces) > 1 else str(forces[0]), "; ".join(role)])
-    s.table(["Code", "Type", "Cards", "Force", "Also"], rows, [0.07, 0.22, 0.08, 0.08, 0.55],
+    s.table(["Code", "Type", "Cards", "Force", "Also"], rows, spec.types,
             ["start", "start", "middle", "middle", "start"])
 
 
@@ -413,14 +423,15 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.actions_per_turn} actions a turn (never more "
                     f"than {r.max_actions}) \u00b7 {r.map_columns} \u00d7 {r.map_rows} hex map \u00b7 "
                     f"draw after {r.turn_limit} rounds", ctx)
+    spec = s.layout.sheet_settings().hexbattle
     units = game.table("units")
     s.heading("Units (counter: strength \u00b7 range \u00b7 movement; the notch shows the facing)")
     s.table(["Unit", "Str", "Move", "Range", "CC", "Notes"],
             [[u.name, str(u.strength), "formation" if u.uses_formations else str(u.movement),
               str(u.range) if u.range else "\u2013", "formation" if u.uses_formations else signed(u.melee_bonus),
               u.text] for u in units],
-            [0.16, 0.05, 0.09, 0.07, 0.09, 0.54], ["start", "middle", "middle", "middle", "middle", "start"])
-    left, right = s.split([0.5, 0.5])
+            spec.units, ["start", "middle", "middle", "middle", "middle", "start"])
+    left, right = s.split(spec.split)
     left.heading("Close combat")
     left.steps([
         ("", "The target must be in the attacker's front hex. Both sides roll one d"
@@ -450,13 +461,13 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     s.table(["Formation", "Move", "CC attack", "CC defence", "Fire dice", "Notes"],
             [[f.name, str(f.movement), signed(f.melee_attack_bonus), vs(f) or signed(f.melee_defence_bonus),
               "1 per strength" if f.full_volley else str(f.fire_dice), f.text] for f in formations],
-            [0.11, 0.07, 0.1, 0.19, 0.12, 0.41], ["start", "middle", "middle", "middle", "middle", "start"])
+            spec.formations, ["start", "middle", "middle", "middle", "middle", "start"])
     s.heading("Terrain tiles")
     tile = part_layout(game, "tile_layout")
 
     def icons(t: Any) -> Cell:
         def draw(cv: Canvas, box: Box) -> None:
-            size = min(box.h, 6.0)
+            size = min(box.h, spec.icon)
             for k, e in enumerate(effects(t)):
                 draw_effect_icon(cv, e, Box(box.x + k * (size + 0.8), box.cy - size / 2, size, size), tile)
         return draw
@@ -464,8 +475,8 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     s.table(["Terrain", "Tiles", "Icons", "Effects"],
             [[t.name, str(t.copies), icons(t), "; ".join(e.meaning for e in effects(t)) or "No effect"]
              for t in game.table("terrain")],
-            [0.15, 0.07, 0.2, 0.58], ["start", "middle", "start", "start"], min_row=6.0)
-    left, right = s.split([0.5, 0.5])
+            spec.terrain, ["start", "middle", "start", "start"], min_row=spec.icon)
+    left, right = s.split(spec.split)
     left.heading("Actions (a unit never acts twice in a row)")
     left.steps([
         ("", "Move a unit (turning costs movement too), pivot it, attack, change an infantry formation or "
@@ -491,13 +502,14 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
                     f"cards \u00b7 up to {r.max_draw} cards a side", ctx)
     s.heading("Who beats whom: an arrow points from the winner to the card it beats")
     ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
-    diagram = s.take(70.0)
-    beats_diagram(s, Box(diagram.x + diagram.w * 0.15, diagram.y + 1.0, diagram.w * 0.7, diagram.h - 2.0),
+    spec = s.layout.sheet_settings().imperial
+    diagram = s.take(spec.diagram.height)
+    beats_diagram(s, centred(diagram, spec.diagram.width),
                   [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
                   [(ring.index(w), ring.index(l)) for w, l in beats.items()])
     s.paragraph("Both sides lay one card face down and turn them up together. The same type: both are lost. "
                 "Otherwise the beaten card is lost and the winner goes back to its owner's hand.")
-    left, right = s.split([0.5, 0.5])
+    left, right = s.split(spec.split)
     left.heading("A battle, in order")
     left.steps([
         ("Compare", f"A side with {r.auto_win_ratio} times the other's Imperial Power (and more) wins "
@@ -536,7 +548,7 @@ def medieval(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     s = start_sheet(c, width, height, game, f"2 players \u00b7 a {r.deck_size}-card deck each \u00b7 "
                     f"{cols} battle columns", ctx)
     s.heading("The battlefield")
-    _battlefield(s, s.take(42.0), game)
+    _battlefield(s, s.take(s.layout.sheet_settings().medieval.battlefield), game)
     s.heading("A battle, step by step")
     s.steps([
         ("Lay out", f"Both players turn up {cols} cards from their own deck, one per column, facing the "
@@ -566,8 +578,9 @@ def _battlefield(s: Sheet, box: Box, game: GameData) -> None:
     col = s.layout.colours
     cols = game.rules.columns
     decks = game_layout(game).deck_names or ["Player 1", "Player 2"]
-    card_w, card_h = 13.0, 18.0
-    gap = 5.0
+    spec = s.layout.sheet_settings().medieval
+    card_w, card_h = spec.card
+    gap = spec.card_gap
     row_w = cols * card_w + (cols - 1) * gap
     piles_w = 3 * card_w + 6 * gap  # Survivors, Deck and Graveyard to the left of the columns
     x0 = box.cx - (row_w + piles_w) / 2 + piles_w

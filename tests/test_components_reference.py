@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from cards import DataError
+from cards.layout import LAYOUTS_FILE, resolve
 from cards.load import GameData, load_game
 from engine.waterloo import combo_odds
 from generator import reference
 from generator.build import BuildContext
 from generator.canvas import PdfDocument, RecordingCanvas, SvgDocument
 from generator.links import sheet_link
-from generator.reference import MIN_SCALE, fitted, one_in, percent, ring_order
+from generator.reference import fitted, one_in, percent, ring_order
 
 BASE = "http://192.168.1.20:8501"
 A4 = (210.0, 297.0)
@@ -80,6 +82,26 @@ def test_imperial_triangle_has_one_arrow_per_matchup(games: dict[str, GameData])
     assert {"Pikemen", "Musketeers", "Cavalry"} <= set(c.args["s"] for c in canvas.ops("text"))
 
 
+def test_sheet_proportions_are_checked_data(tmp_path: Path) -> None:
+    """Spacing, diagram sizes and column widths live in layouts.toml; bad values are reported with their field."""
+    sheets = resolve("reference").sheet_settings()
+    assert sheets.imperial.diagram.height == 70.0 and sum(sheets.cards) == pytest.approx(1.0)
+    broken = tmp_path / "layouts.toml"
+    text = LAYOUTS_FILE.read_text(encoding="utf-8")
+    broken.write_text(text.replace("combos = [0.08, 0.46, 0.2, 0.26]", "combos = [0.08, 0.46, 0.3, 0.26]")
+                      .replace("types = [0.07, 0.22, 0.08, 0.08, 0.55]", "types = [0.3, 0.7]")
+                      .replace("min_scale = 0.85", "min_scale = 1.5"), encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        resolve("reference", path=broken)
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if s == "[layouts.reference]")
+    assert [str(p) for p in info.value.problems] == [
+        f"{broken}:{line}: [layouts.reference.page.min_scale = 1.5] Input should be less than or equal to 1",
+        f"{broken}:{line}: [layouts.reference.sheets.waterloo.combos = [0.08, 0.46, 0.3, 0.26]] "
+        "Value error, the fractions add up to 1.1, not 1",
+        f"{broken}:{line}: [layouts.reference.sheets.warfare.types = [0.3, 0.7]] "
+        "List should have at least 5 items after validation, not 2"]
+
+
 # ---------------------------------------------------------------- text, from the PDFs
 
 def test_waterloo_sheet_lists_every_combo_with_its_odds(games: dict[str, GameData], pdfs: dict[str, Path]) -> None:
@@ -124,7 +146,7 @@ def test_percent_and_one_in_formats() -> None:
 def test_every_sheet_fits_both_papers(games: dict[str, GameData], game: str, paper: tuple[float, float]) -> None:
     canvas = RecordingCanvas(*paper)
     scale = fitted(reference.SHEETS[game], canvas, *paper, game=games[game], ctx=BuildContext(BASE))
-    assert MIN_SCALE <= scale <= 1.0
+    assert reference.sheet_layout(games[game]).page_settings().min_scale <= scale <= 1.0
 
 
 def test_sheets_render_and_embed_their_fonts(pdfs: dict[str, Path], tmp_path: Path) -> None:
