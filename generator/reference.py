@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cards.layout import REFERENCE_LAYOUT, Layout, game_layout, resolve
 from cards.load import GameData
+from generator import fonts
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.drawing import arrow
 from generator.links import sheet_link
@@ -38,6 +39,11 @@ def sheet_layout(game: GameData) -> Layout:
 
 
 # ---------------------------------------------------------------- the page writer
+
+def widest_word(text: str, font: str, size: float) -> float:
+    """Width in mm of the widest word of `text`: the least a box can be without breaking a word."""
+    return max((fonts.width(word, font, size) for word in text.split()), default=0.0)
+
 
 class SheetOverflow(ValueError):
     """The content does not fit the page."""
@@ -75,13 +81,17 @@ class Sheet:
     def __post_init__(self) -> None:
         self.y = self.y or self.area.y
 
-    def _style(self, name: str) -> tuple[str, float, float]:
+    def _style(self, name: str, text: str = "", width: float = math.inf) -> tuple[str, float, float]:
+        """The style's font, size and least size, the size lowered (never below the least) until the
+        widest word of `text` fits `width`: text.fit would rather break a word than shrink it."""
         f = self.layout.fonts[name]
-        return f.font, f.size, f.min_size
+        widest = widest_word(text, f.font, f.size)
+        size = f.size if widest <= width else max(f.min_size, math.floor(f.size * width / widest * 100) / 100)
+        return f.font, size, f.min_size
 
     def measure(self, text: str, style: str, width: float) -> float:
-        """Height of `text` wrapped to `width` at the style's full size."""
-        font, size, min_size = self._style(style)
+        """Height of `text` wrapped to `width` at the style's full size (or as near as whole words allow)."""
+        font, size, min_size = self._style(style, text, width)
         return fit(text, font, size, min_size, Box(0, 0, width, 10_000)).height
 
     def take(self, height: float) -> Box:
@@ -94,7 +104,7 @@ class Sheet:
 
     def write(self, box: Box, text: str, style: str, fill: str | None = None,
               align: Literal["start", "middle", "end"] = "start") -> None:
-        font, size, min_size = self._style(style)
+        font, size, min_size = self._style(style, text, box.w)
         draw_text(self.c, box, text, font, size, min_size, fill or self.layout.colours["ink"], align=align,
                   valign="middle")
 
@@ -125,8 +135,8 @@ class Sheet:
         col = self.layout.colours
         pad = self.layout.page_settings().cell_pad
         xs = [self.area.x]
-        for w in widths:
-            xs.append(xs[-1] + w * self.area.w)
+        for w in self._column_widths(widths, headers, rows, pad):
+            xs.append(xs[-1] + w)
         aligns = list(align or ["start"] * len(headers))
 
         def height(cells: Sequence[Cell], style: str, least: float) -> float:
@@ -150,6 +160,24 @@ class Sheet:
             row(cells, "cell", col["stripe"] if k % 2 else None, min_row)
         self.c.line(self.area.x, self.y, self.area.right, self.y, stroke=col["rule"], width=0.3)
         self.y += 1.0
+
+    def _column_widths(self, shares: Sequence[float], headers: Sequence[str], rows: Sequence[Sequence[Cell]],
+                       pad: float) -> list[float]:
+        """Column widths in mm: each its share, but a column too narrow for its longest word (header
+        included) is widened, taking the room from what the other columns have to spare."""
+        def longest(i: int) -> float:
+            cells = [r[i] for r in rows]
+            words = [widest_word(headers[i], *self._style("cell_bold")[:2])]
+            words += [widest_word(cell, *self._style("cell")[:2]) for cell in cells if isinstance(cell, str)]
+            return max(words) + 2 * pad + 0.01  # a hair more, so rounding never breaks the word
+
+        want = [f * self.area.w for f in shares]
+        need = [longest(i) for i in range(len(shares))]
+        short = sum(max(0.0, n - w) for w, n in zip(want, need))
+        spare = sum(max(0.0, w - n) for w, n in zip(want, need))
+        if short == 0 or spare < short:
+            return want  # nothing to widen, or no room: the words shrink instead (see _style)
+        return [n if w < n else w - (w - n) * short / spare for w, n in zip(want, need)]
 
     def split(self, fractions: Sequence[float]) -> list[Sheet]:
         """Side-by-side columns from here down; call `join` with them when they are filled."""

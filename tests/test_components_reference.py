@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -14,9 +15,10 @@ from cards.load import GameData, load_game
 from engine.waterloo import combo_odds
 from generator import reference
 from generator.build import BuildContext
-from generator.canvas import PdfDocument, RecordingCanvas, SvgDocument
+from generator.canvas import Box, PdfDocument, RecordingCanvas, SvgDocument
 from generator.links import sheet_link
-from generator.reference import fitted, one_in, percent, ring_order
+from generator.reference import Sheet, fitted, one_in, percent, ring_order
+from generator.text import Fitted, draw_text
 
 BASE = "http://192.168.1.20:8501"
 A4 = (210.0, 297.0)
@@ -147,6 +149,35 @@ def test_every_sheet_fits_both_papers(games: dict[str, GameData], game: str, pap
     canvas = RecordingCanvas(*paper)
     scale = fitted(reference.SHEETS[game], canvas, *paper, game=games[game], ctx=BuildContext(BASE))
     assert reference.sheet_layout(games[game]).page_settings().min_scale <= scale <= 1.0
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_no_word_is_broken_across_lines(games: dict[str, GameData], paper: tuple[float, float],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Headers such as "Copies" and cells such as "Reinforcement" keep their words whole on every sheet."""
+    broken: list[tuple[str, tuple[str, ...]]] = []
+
+    def spy(*args: Any, **kw: Any) -> Fitted:
+        fitted_text = draw_text(*args, **kw)
+        if " ".join(fitted_text.lines).split() != args[2].split():
+            broken.append((args[2], fitted_text.lines))
+        return fitted_text
+
+    monkeypatch.setattr(reference, "draw_text", spy)
+    for game in GAMES:
+        for url in (None, BASE):
+            fitted(reference.SHEETS[game], RecordingCanvas(*paper), *paper, game=games[game], ctx=BuildContext(url))
+    assert broken == []
+
+
+def test_a_column_too_narrow_for_its_words_is_widened(games: dict[str, GameData]) -> None:
+    canvas = RecordingCanvas(*A4)
+    sheet = Sheet(canvas, reference.sheet_layout(games["imperial"]), Box(10, 10, 100, 250))
+    sheet.table(["Card", "Copies", "Text"], [["Reinforcement", "2", "A few words of text"]], [0.1, 0.05, 0.85])
+    texts = {c.args["s"]: c.args for c in canvas.ops("text")}
+    assert {"Reinforcement", "Copies", "Text", "2"} <= set(texts)
+    assert texts["Reinforcement"]["size"] == texts["Text"]["size"]  # widened, not shrunk
+    assert texts["A few words of text"]["x"] > 10 + 100 * 0.15 + 1.0
 
 
 def test_sheets_render_and_embed_their_fonts(pdfs: dict[str, Path], tmp_path: Path) -> None:
