@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from cards.layout import REFERENCE_LAYOUT, Layout, game_layout, resolve
+from cards.layout import REFERENCE_LAYOUT, Diagram, Layout, game_layout, resolve
 from cards.load import GameData
 from generator import fonts
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
@@ -179,6 +179,14 @@ class Sheet:
             return want  # nothing to widen, or no room: the words shrink instead (see _style)
         return [n if w < n else w - (w - n) * short / spare for w, n in zip(want, need)]
 
+    def diagram(self, room: Diagram) -> Box:
+        """Reserve a diagram's room; returns its box, `room.width` of the column and centred, 1 mm below
+        the text above and the page's gap above the text below (its nodes reach its edges)."""
+        taken = self.take(room.height)
+        gap = self.layout.page_settings().gap
+        return Box(taken.x + taken.w * (1 - room.width) / 2, taken.y + 1.0, taken.w * room.width,
+                   taken.h - 1.0 - gap)
+
     def split(self, fractions: Sequence[float]) -> list[Sheet]:
         """Side-by-side columns from here down; call `join` with them when they are filled."""
         gap = self.layout.page_settings().column_gap
@@ -234,15 +242,22 @@ def _edge_point(centre: Point, towards: Point, half: tuple[float, float], gap: f
 
 def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tuple[int, int]],
                   centre: Node | None = None, centre_edges: Sequence[int] = ()) -> None:
-    """Nodes on a circle (the first at the top), an arrow from each winner to what it beats.
+    """Nodes round an ellipse (the first at the top), an arrow from each winner to what it beats.
 
-    `edges` index `ring`; `centre_edges` are the ring nodes the centre node beats."""
+    The ellipse is stretched so the nodes span the box's height: a triangle's lower corners sit
+    half-way down a circle, which would leave the bottom of the box empty. `edges` index `ring`;
+    `centre_edges` are the ring nodes the centre node beats."""
     col = s.layout.colours
     largest = s.layout.sheet_settings().node
     node_w, node_h = min(box.w * 0.3, largest[0]), min(box.h * 0.2, largest[1])
-    rx, ry = box.w / 2 - node_w / 2, box.h / 2 - node_h / 2
-    places = [(box.cx + rx * math.sin(2 * math.pi * k / len(ring)),
-               box.cy - ry * math.cos(2 * math.pi * k / len(ring))) for k in range(len(ring))]
+    angles = [2 * math.pi * k / len(ring) for k in range(len(ring))]
+    downs = [-math.cos(a) for a in angles]
+    low, high = min(downs), max(downs)
+    rx = box.w / 2 - node_w / 2
+    ry = (box.h - node_h) / (high - low) if high > low else 0.0
+    top = box.y + node_h / 2
+    places = [(box.cx + rx * math.sin(a), top + (d - low) * ry) for a, d in zip(angles, downs)]
+    middle = (box.cx, top - low * ry)
     half = (node_w / 2, node_h / 2)
     head = 3.0
 
@@ -253,8 +268,8 @@ def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tupl
         link(places[i], places[j])
     if centre is not None:
         for j in centre_edges:
-            link((box.cx, box.cy), places[j])
-    for node, (x, y) in [*zip(ring, places), *([(centre, (box.cx, box.cy))] if centre else [])]:
+            link(middle, places[j])
+    for node, (x, y) in [*zip(ring, places), *([(centre, middle)] if centre else [])]:
         b = Box(x - node_w / 2, y - node_h / 2, node_w, node_h)
         s.c.rect(b.x, b.y, b.w, b.h, fill=col["band"], stroke=col["rule"], width=0.3, radius=1.5)
         text_x = b.x + 1.5
@@ -263,11 +278,6 @@ def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tupl
                         col["symbol_fill"])
             text_x = b.x + b.h * 0.9 + 3.0
         s.write(Box(text_x, b.y + 1.0, b.right - text_x - 1.0, b.h - 2.0), node.name, "node", col["node_ink"])
-
-
-def centred(room: Box, width: float) -> Box:
-    """A diagram's box: `width` (a fraction) of the room, centred, 1 mm clear of its top and bottom."""
-    return Box(room.x + room.w * (1 - width) / 2, room.y + 1.0, room.w * width, room.h - 2.0)
 
 
 def ring_order(beats: dict[str, list[str]], members: Sequence[str]) -> list[str]:
@@ -398,8 +408,7 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
     centre = outer[0] if outer else None
     edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
     spec = s.layout.sheet_settings().warfare
-    diagram = s.take(spec.diagram.height)
-    beats_diagram(s, centred(diagram, spec.diagram.width),
+    beats_diagram(s, s.diagram(spec.diagram),
                   [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
                   Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
                   [ring.index(a) for a in beats.get(centre, [])] if centre else [])
@@ -531,8 +540,7 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     s.heading("Who beats whom: an arrow points from the winner to the card it beats")
     ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
     spec = s.layout.sheet_settings().imperial
-    diagram = s.take(spec.diagram.height)
-    beats_diagram(s, centred(diagram, spec.diagram.width),
+    beats_diagram(s, s.diagram(spec.diagram),
                   [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
                   [(ring.index(w), ring.index(l)) for w, l in beats.items()])
     s.paragraph("Both sides lay one card face down and turn them up together. The same type: both are lost. "

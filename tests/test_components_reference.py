@@ -87,7 +87,7 @@ def test_imperial_triangle_has_one_arrow_per_matchup(games: dict[str, GameData])
 def test_sheet_proportions_are_checked_data(tmp_path: Path) -> None:
     """Spacing, diagram sizes and column widths live in layouts.toml; bad values are reported with their field."""
     sheets = resolve("reference").sheet_settings()
-    assert sheets.imperial.diagram.height == 70.0 and sum(sheets.cards) == pytest.approx(1.0)
+    assert sheets.imperial.diagram.height == 66.0 and sum(sheets.cards) == pytest.approx(1.0)
     broken = tmp_path / "layouts.toml"
     text = LAYOUTS_FILE.read_text(encoding="utf-8")
     broken.write_text(text.replace("combos = [0.08, 0.46, 0.2, 0.26]", "combos = [0.08, 0.46, 0.3, 0.26]")
