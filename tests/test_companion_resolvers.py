@@ -9,6 +9,7 @@ from typing import Any
 from apptest_helpers import page, page_text
 
 from companion.tables import Tables, catalogue
+from engine.core import act
 from engine.hexbattle_combat import card_modifiers
 from engine.medieval import MedievalState, column_outcome
 
@@ -169,15 +170,15 @@ def test_hexbattle_roller_counts_the_cards_toggled_on(service: Tables) -> None:
     cav, foe = state.units["french-light-cavalry"], state.units["british-infantry-1"]
     plain = state.melee_modifiers(cav, foe, cards=[])
     assert f"attacker {plain['attacker_dice']} dice" in page_text(at)
-    at.toggle(key="roll-card-charge").set_value(True).run()
-    at.toggle(key="roll-card-entrench").set_value(True).run()
-    at.toggle(key="roll-card-heroic-defence").set_value(True).run()
+    at.toggle(key="roll-card-french-light-cavalry-charge").set_value(True).run()
+    at.toggle(key="roll-card-french-light-cavalry-entrench").set_value(True).run()
+    at.toggle(key="roll-card-french-light-cavalry-heroic-defence").set_value(True).run()
     assert not at.exception, at.exception
     text = page_text(at)
     assert (f"attacker {plain['attacker_dice'] + 2} dice" in text
             and f"defender {plain['defender_dice'] + 1} dice" in text), text
     assert "Cards: +2 attacker dice, +1 defender dice, the defender ignores its first 1 loss(es)" in text
-    assert at.toggle(key="roll-card-volley-fire").disabled  # no artillery in a close combat of cavalry
+    assert at.toggle(key="roll-card-french-light-cavalry-volley-fire").disabled  # no artillery in a close combat of cavalry
     at.button(key="roll-go").click().run()
     dice = next(m.value for m in at.markdown if "Dice: attacker" in m.value)
     rolled = dice.split("Dice: attacker ")[1].split(", defender ")
@@ -195,12 +196,31 @@ def test_hexbattle_roller_fire_cards_and_infantry(service: Tables) -> None:
     at.selectbox(key="roll-def").set_value("british-infantry-1").run()
     gun, foe = state.units["french-light-artillery"], state.units["british-infantry-1"]
     plain = state.fire_modifiers(gun, foe, cards=[])
-    at.toggle(key="roll-card-volley-fire").set_value(True).run()
-    at.toggle(key="roll-card-cannon-blast").set_value(True).run()
+    at.toggle(key="roll-card-french-light-artillery-volley-fire").set_value(True).run()
+    at.toggle(key="roll-card-french-light-artillery-cannon-blast").set_value(True).run()
     assert f"Ranged fire: {plain['dice'] * 2 + 2} dice" in page_text(at), page_text(at)
     at.button(key="roll-go").click().run()
     assert not at.exception
     assert any(m.value.startswith("Ranged fire:") and "strength lost" in m.value for m in at.markdown)
     at.selectbox(key="roll-att").set_value("french-infantry-1").run()
-    assert at.toggle(key="roll-card-cannon-blast").disabled and at.toggle(key="roll-card-ambush").disabled is False
+    assert at.toggle(key="roll-card-french-infantry-1-cannon-blast").disabled
+    assert at.toggle(key="roll-card-french-infantry-1-ambush").disabled is False
     assert "Cards:" not in page_text(at)
+
+
+def test_hexbattle_roller_starts_with_the_attackers_cards_in_play(service: Tables) -> None:
+    """A Charge! played this turn is on the roll already; the opponent's units start with nothing toggled."""
+    scenario = {"fill": "open", "terrain": {}, "hands": [["charge"], []], "current_player": 0,
+                "units": {"french-light-cavalry": {"hex": "4,4", "facing": 0},
+                          "british-infantry-1": {"hex": "4,3", "facing": 3}}}
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario}, seed="charge")
+    state = service.snapshot(table).state
+    [charge] = state.hands[0]
+    service.act(table, 0, act("play_card", 0, card=charge))
+    at = page(table=table.code, seat=table.seats[0].token)
+    at.radio(key="roll-kind").set_value("Close combat").run()
+    at.selectbox(key="roll-att").set_value("french-light-cavalry").run()
+    assert at.toggle(key="roll-card-french-light-cavalry-charge").value is True
+    assert "Cards: +2 attacker dice" in page_text(at)
+    at.selectbox(key="roll-att").set_value("british-infantry-1").run()
+    assert at.toggle(key="roll-card-british-infantry-1-charge").value is False

@@ -17,9 +17,21 @@ import streamlit as st
 from companion.render import private as render_private
 from companion.tables import catalogue
 from engine.core import Refusal
-from engine.hexbattle_combat import ROLL_EFFECTS, CardModifiers, card_modifiers, close_combat, ranged_fire
+from engine.hexbattle_combat import (
+    ROLL_EFFECTS,
+    CardModifiers,
+    card_modifiers,
+    close_combat,
+    ranged_fire,
+)
 from generator.canvas import Box, SvgDocument
-from generator.hexbattle_parts import board_geometry, counter_piece, draw_board, draw_tile_face, part_layout
+from generator.hexbattle_parts import (
+    board_geometry,
+    counter_piece,
+    draw_board,
+    draw_tile_face,
+    part_layout,
+)
 
 FONT = "DejaVuSansCondensed-Bold"
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
@@ -194,7 +206,7 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
         dfn = st.selectbox("Defender", foes, format_func=label.get, key="roll-def")
         combat = "melee" if kind == "Close combat" else "fire"
         attacker_kind = state.unit_type(state.units[att]).kind
-        cards = _card_toggles(ctx.data, combat, attacker_kind)
+        cards = _card_toggles(ctx.data, combat, attacker_kind, att, dict(state.roll_cards(state.units[att])))
         try:
             if combat == "melee":
                 mods = state.melee_modifiers(state.units[att], state.units[dfn], cards=cards)
@@ -220,19 +232,22 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
                 st.markdown(_fire_text(mods, fired.to_json()) + _heroic_text(fx, fired.losses))
 
 
-def _card_toggles(data: Any, combat: str, attacker_kind: str) -> list[tuple[str, int]]:
-    """One toggle per bonus card that can change a roll; returns the toggled cards' (effect, amount) for the engine."""
+def _card_toggles(data: Any, combat: str, attacker_kind: str, attacker: str,
+                  in_play: dict[str, int]) -> list[tuple[str, int]]:
+    """One toggle per bonus card that can change a roll, the attacker's cards in play switched on to start;
+    returns the toggled cards' (effect, amount) for the engine."""
     st.markdown("**Bonus cards on this roll**")
     chosen: list[tuple[str, int]] = []
     for row in data.table("bonus_cards"):
         if row.effect not in ROLL_EFFECTS:
             continue
         effect = card_modifiers([(row.effect, row.amount)], combat, attacker_kind)
-        on = st.toggle(row.name, key=f"roll-card-{row.id}", help=row.text, disabled=effect == CardModifiers())
+        on = st.toggle(row.name, key=f"roll-card-{attacker}-{row.id}", value=in_play.get(row.effect, 0) > 0,
+                       help=row.text, disabled=effect == CardModifiers())
         if on and effect != CardModifiers():
             chosen.append((row.effect, row.amount))
-    st.caption("Greyed-out cards do nothing for this attacker in this kind of combat. The engine counts "
-               "the cards in play by itself when a move is made; the roller counts the ones toggled on.")
+    st.caption("Greyed-out cards do nothing for this attacker in this kind of combat. Cards the attacker has "
+               "in play this turn start switched on; hidden guards are the defender's to add.")
     return chosen
 
 
