@@ -59,9 +59,6 @@ def catalogue() -> dict[str, GameEntry]:
             continue
         try:
             game = engine.make_game(data)
-        except ModuleNotFoundError:
-            entries[game_id] = GameEntry(game_id, data, None, "its rules engine is not installed yet")
-            continue
         except Exception as err:  # an engine that fails to build must not take the lobby down
             entries[game_id] = GameEntry(game_id, data, None, f"its rules engine failed to start: {err}")
             continue
