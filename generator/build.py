@@ -39,8 +39,8 @@ from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
 from generator import deck, hexbattle_parts, reference, trackers
-from generator.canvas import Canvas, Document, PdfDocument, SvgDocument
-from generator.deck import PieceSet
+from generator.canvas import Document, PdfDocument, SvgDocument
+from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
 
 FORMATS = ("pdf", "svg", "png")
@@ -53,22 +53,6 @@ SHOP_BLEED_TOLERANCE = 1.0  # mm: a shop profile fits pieces whose own bleed is 
 
 class BuildError(ValueError):
     """A build request that cannot be met (unknown game, format or profile, unwritable folder)."""
-
-
-@dataclass(frozen=True)
-class PageSet:
-    """Full pages (a reference sheet): each is draw(canvas, width, height) on a page of the profile's paper."""
-
-    name: str
-    pages: list[Callable[[Canvas, float, float], None]]
-
-
-@dataclass(frozen=True)
-class BuildContext:
-    """What a printable needs besides the game: the QR base URL (None = no QR codes) and claimed tables."""
-
-    companion_url: str | None
-    claimed: frozenset[str] = frozenset()
 
 
 Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]

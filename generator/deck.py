@@ -16,18 +16,11 @@ from cards.problems import Problem
 from generator import fonts
 from generator.canvas import Box, Canvas
 from generator.links import card_link
+from generator.printable import PieceSet
 from generator.qr import draw_qr
 from generator.sheets import Piece, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
 from generator.text import draw_text, fit
-
-
-@dataclass(frozen=True)
-class PieceSet:
-    """Pieces printed together (one deck, one counter sheet): output files are named after `name`."""
-
-    name: str
-    pieces: list[Piece]
 
 
 @dataclass(frozen=True)

@@ -14,19 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cards.layout import Layout, game_layout, load_profiles, resolve
 from cards.load import GameData
 from generator.canvas import Box, Canvas, Point, SvgDocument
-from generator.deck import PieceSet
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
+from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, piece_svg
 from generator.symbols import draw_symbol
 from generator.text import draw_text
-
-if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported lazily here
-    from generator.build import BuildContext, PageSet
 
 GAME = "hexbattle"
 NOTE_BAND = 12.0  # mm above a board page's window for the title and assembly note
@@ -607,8 +604,6 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
 
 def board_pageset(game: GameData) -> PageSet:
     """The board split for the smallest paper of any profile, so every paper prints the same pages."""
-    from generator.build import PageSet
-
     papers = load_profiles().papers.values()
     smallest = (min(p[0] for p in papers), min(p[1] for p in papers))
     cols, rows, pages = board_pages(game, smallest)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from cards.layout import REFERENCE_LAYOUT, Diagram, Layout, game_layout, resolve
 from cards.load import GameData
@@ -21,12 +21,10 @@ from generator import fonts
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.drawing import arrow
 from generator.links import sheet_link
+from generator.printable import BuildContext, PageSet
 from generator.qr import draw_qr
 from generator.symbols import draw_symbol
 from generator.text import draw_text, fit
-
-if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported lazily here
-    from generator.build import BuildContext, PageSet
 
 SHEET = "reference"
 Cell = str | Callable[[Canvas, Box], None]
@@ -531,7 +529,14 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
 # ---------------------------------------------------------------- imperial
 
 def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from cards.schemas.imperial import CAVALRY, MUSKETEERS, PIKEMEN, SYMBOLS, TYPE_NAMES, TYPES
+    from cards.schemas.imperial import (
+        CAVALRY,
+        MUSKETEERS,
+        PIKEMEN,
+        SYMBOLS,
+        TYPE_NAMES,
+        TYPES,
+    )
 
     r = game.rules
     beats = r.beats.as_dict()
@@ -642,7 +647,5 @@ SHEETS: dict[str, Callable[..., None]] = {"waterloo": waterloo, "warfare": warfa
 
 def printables(game: GameData, ctx: BuildContext) -> list[PageSet]:
     """The game's reference sheet as a one-page set (nothing for a game without one)."""
-    from generator.build import PageSet
-
     draw = SHEETS.get(game.id)
     return [PageSet(SHEET, [partial(fitted, draw, game=game, ctx=ctx)])] if draw else []

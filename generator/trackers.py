@@ -9,18 +9,14 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import TYPE_CHECKING
 
 from cards.layout import Layout, game_layout, resolve
 from cards.load import GameData
 from generator.canvas import Box, Canvas
-from generator.deck import PieceSet
+from generator.printable import BuildContext, PageSet, PieceSet
 from generator.reference import Sheet, fitted, start_sheet
 from generator.sheets import Piece
 from generator.text import draw_text
-
-if TYPE_CHECKING:  # build.py lists this module's printables, so it is imported lazily here
-    from generator.build import BuildContext, PageSet
 
 MARKER_DIAMETER = 16.0  # mm, the cut-out track markers
 
@@ -117,8 +113,6 @@ def chips(game: GameData) -> list[Piece]:
 
 def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
     """Warfare's troop track and waterloo's chips (nothing for the other games)."""
-    from generator.build import PageSet
-
     if game.id == "warfare":
         return [PageSet("troop-track", [partial(fitted, _track_page, game=game)])]
     if game.id == "waterloo":

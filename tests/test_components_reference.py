@@ -14,9 +14,9 @@ from cards.layout import LAYOUTS_FILE, resolve
 from cards.load import GameData, load_game
 from engine.waterloo import combo_odds
 from generator import reference
-from generator.build import BuildContext
 from generator.canvas import Box, PdfDocument, RecordingCanvas, SvgDocument
 from generator.links import sheet_link
+from generator.printable import BuildContext
 from generator.reference import Sheet, fitted, one_in, percent, ring_order
 from generator.text import Fitted, draw_text
 

@@ -18,6 +18,7 @@ from cards.load import CARDS_ROOT
 from generator import deck
 from generator.build import build_all, export_png
 from generator.links import card_link
+from generator.printable import PieceSet
 
 URL = "http://192.168.1.20:8501"
 GAME = "warfare"
@@ -105,7 +106,7 @@ def test_same_inputs_give_byte_identical_files(built: Path, tmp_path: Path) -> N
 def test_shop_pngs_have_the_exact_pixel_sizes(tmp_path: Path) -> None:
     game = load_game(GAME)
     (cards,) = deck.piece_sets(game, URL)
-    subset = deck.PieceSet("cards", cards.pieces[:2])
+    subset = PieceSet("cards", cards.pieces[:2])
     profiles = load_profiles()
     for name, size in (("tgc", (825, 1125)), ("mpc", (822, 1122))):
         files = export_png(subset, profiles.profiles[name], tmp_path / name, backs=True)  # type: ignore[arg-type]

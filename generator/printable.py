@@ -1,0 +1,37 @@
+"""What a printable hands the build: sets of cut-out pieces or of full pages, and what it is built with.
+
+These live apart from `generator.build` so that the component modules can name them at import
+time while the build imports the components.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from generator.canvas import Canvas
+from generator.sheets import Piece
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """Pieces printed together (one deck, one counter sheet): output files are named after `name`."""
+
+    name: str
+    pieces: list[Piece]
+
+
+@dataclass(frozen=True)
+class PageSet:
+    """Full pages (a reference sheet): each is draw(canvas, width, height) on a page of the profile's paper."""
+
+    name: str
+    pages: list[Callable[[Canvas, float, float], None]]
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What a printable needs besides the game: the QR base URL (None = no QR codes) and claimed tables."""
+
+    companion_url: str | None
+    claimed: frozenset[str] = frozenset()
