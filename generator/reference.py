@@ -17,9 +17,12 @@ from typing import Any, Literal
 
 from cards.layout import REFERENCE_LAYOUT, Diagram, Layout, game_layout, resolve
 from cards.load import GameData
+from engine.waterloo import combo_odds
 from generator import fonts
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
+from generator.deck import face_of
 from generator.drawing import arrow
+from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed
 from generator.links import sheet_link
 from generator.printable import BuildContext, PageSet
 from generator.qr import draw_qr
@@ -318,8 +321,6 @@ def names(codes: Sequence[str], table: dict[str, str]) -> str:
 
 def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> None:
     """Every design of a card table as printed on its face: name, kind, corner value, copies, text."""
-    from generator.deck import face_of
-
     rows = []
     for row in game.table(table):
         face = face_of(game, row)
@@ -331,8 +332,6 @@ def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> Non
 # ---------------------------------------------------------------- waterloo
 
 def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from engine.waterloo import combo_odds
-
     r = game.rules
     s = start_sheet(c, width, height, game, f"{game.min_players}\u2013{game.max_players} players \u00b7 "
                     f"{r.starting_chips} chips each \u00b7 a {r.deck_size}-card deck \u00b7 lower values are stronger",
@@ -451,8 +450,6 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
 # ---------------------------------------------------------------- hexbattle
 
 def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed
-
     r = game.rules
     d = r.die_sides
     s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.actions_per_turn} actions a turn (never more "
