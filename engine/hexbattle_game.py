@@ -1,0 +1,229 @@
+"""Hexbattle's rules and tables, with the board geometry and the action values worked out once per game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from cards.load import GameData
+from engine.core import Action, Game, Refusal
+from engine.hexbattle_pieces import Unit
+from engine.hexbattle_state import HexbattleState
+from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
+
+OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
+
+
+class HexbattleGame(Game["HexbattleState"]):
+    """Rules and tables of Hexbattle, with the board geometry worked out once."""
+
+    id = "hexbattle"
+
+    def __init__(self, data: GameData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.unit_types = data.by_id("units")
+        self.formations = data.by_id("formations")
+        self.terrain = data.by_id("terrain")
+        self.armies = data.table("armies")
+        self.cards = data.card_index
+        self.columns = self.rules.map_columns
+        self.rows = self.rules.map_rows
+        self.board: frozenset[Hex] = frozenset(from_offset(c, r) for c in range(self.columns) for r in range(self.rows))
+        self.ids: dict[Hex, str] = {h: hex_id(h) for h in self.board}
+        self.around: dict[Hex, tuple[Hex, ...]] = {h: tuple(neighbour(h, d) for d in range(6)) for h in self.board}
+        self.home_row = [0 if a.home_edge == "top" else self.rows - 1 for a in self.armies]
+        self.goal_row = [self.home_row[1], self.home_row[0]]
+        # Each army faces the enemy's edge at deployment (R5).
+        self.home_facing = [0 if a.home_edge == "bottom" else 3 for a in self.armies]
+        self.home_hexes = [[from_offset(c, row) for c in range(self.columns)] for row in self.home_row]
+        self.roster: list[list[tuple[str, str]]] = []
+        for army in self.armies:
+            units = []
+            for t in data.table("units"):
+                for k in range(1, t.copies + 1):
+                    uid = f"{army.id}-{t.id}" + (f"-{k}" if t.copies > 1 else "")
+                    units.append((uid, t.id))
+            self.roster.append(units)
+        self.unit_index = {uid: (p, t) for p, units in enumerate(self.roster) for uid, t in units}
+        self.row_of: dict[Hex, int] = {h: to_offset(h)[1] for h in self.board}
+        self.offset_order: list[Hex] = sorted(self.board, key=to_offset)
+        self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
+        self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
+        self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
+        self.takes_all = frozenset(t for t, row in self.terrain.items() if row.takes_all_movement)
+        # Movement cost of each terrain a unit may enter: for units that may enter infantry-only ground, and not.
+        self.enter_cost: dict[bool, dict[str, int]] = {
+            infantry: {t: row.move_cost for t, row in self.terrain.items()
+                       if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
+        # The radius within which a change of unit or tile can change a unit's attacks: its range
+        # (sight lines lie inside it) or its front hex, with a hex to spare.
+        self.attack_radius = {t.id: max(t.range, 1) + 1 for t in data.table("units")}
+        # Actions are immutable values, so each distinct one is built once and handed out by every
+        # state of this game: building them was most of the cost of `legal_actions`.
+        self._actions: dict[tuple[Any, ...], Action] = {}
+        self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+        self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
+        self._fire_zones: dict[tuple[Hex, int, int, int], frozenset[Hex]] = {}
+        self._arcs: dict[tuple[int, int, int], frozenset[Hex]] = {}
+        self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
+
+    def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
+        """The hexes within `reach` of `h` (h included), worked out once per hex and reach."""
+        zone = self._zones.get((h, reach))
+        if zone is None:
+            q, r = h
+            board = self.board
+            zone = self._zones[(h, reach)] = frozenset(
+                x for x in ((q + dq, r + dr) for dq, dr in disc(reach)) if x in board)
+        return zone
+
+    def fire_zone(self, h: Hex, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
+        """The hexes a unit on `h` may fire into: within `reach` and inside the arc of a facing
+        at most `turn_steps` from its own (R14, R16), worked out once per hex, facing, steps and reach."""
+        key = (h, facing, turn_steps, reach)
+        zone = self._fire_zones.get(key)
+        if zone is None:
+            q, r = h
+            board = self.board
+            zone = self._fire_zones[key] = frozenset(
+                x for x in ((q + dq, r + dr) for dq, dr in self._arc_offsets(facing, turn_steps, reach)) if x in board)
+        return zone
+
+    def _arc_offsets(self, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
+        """Offsets within `reach` inside the arc of a facing at most `turn_steps` from `facing`."""
+        key = (facing, turn_steps, reach)
+        offsets = self._arcs.get(key)
+        if offsets is None:
+            facings = [(facing + d) % 6 for steps in range(turn_steps + 1) for d in (steps, -steps)]
+            offsets = self._arcs[key] = frozenset(
+                x for x in disc(reach) if any(in_arc((0, 0), f, x) for f in facings))
+        return offsets
+
+    def plain_action(self, kind: str, player: int) -> Action:
+        """An action without arguments (end_turn, concede, draws, quick_start)."""
+        key = (kind, player)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action(kind, player, {})
+        return action
+
+    def hex_action(self, kind: str, player: int, h: Hex) -> Action:
+        """A place_tile action."""
+        key = (kind, player, h)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action(kind, player, {"hex": self.ids[h]})
+        return action
+
+    def deploy_action(self, player: int, uid: str, h: Hex) -> Action:
+        """A deploy action (built once, like every action here)."""
+        key = ("deploy", uid, h)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action("deploy", player, {"unit": uid, "hex": self.ids[h]})
+        return action
+
+    def moves_of(self, uid: str) -> dict[tuple[Hex, int], Action]:
+        """The move actions of a unit made so far, by (hex, facing)."""
+        return self._moves.setdefault(uid, {})
+
+    def move_action(self, player: int, uid: str, h: Hex, facing: int) -> Action:
+        """A move action, kept in the unit's move table."""
+        known = self.moves_of(uid)
+        action = known.get((h, facing))
+        if action is None:
+            action = known[(h, facing)] = Action("move", player, {"unit": uid, "to": self.ids[h], "facing": facing})
+        return action
+
+    def attack_action(self, player: int, uid: str, target: str, mode: str) -> Action:
+        """A charge ("melee") or fire action."""
+        key = ("attack", uid, target, mode)
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action("attack", player, {"unit": uid, "target": target, "mode": mode})
+        return action
+
+    def orders(self, unit: Unit) -> tuple[Action, ...]:
+        """The paid pivot, formation and repair actions of a unit, in `legal_actions` order."""
+        unit_type = self.unit_types[unit.type]
+        formation = unit.formation if unit_type.uses_formations and unit.strength > 0 else None
+        damaged = unit.strength < unit_type.strength
+        key = ("orders", unit.id, unit.facing, formation, damaged)
+        actions = self._orders.get(key)
+        if actions is None:
+            uid, p = unit.id, unit.player
+            out = []
+            if unit_type.can_pivot:
+                out.extend(Action("pivot", p, {"unit": uid, "facing": f}) for f in range(6) if f != unit.facing)
+            if formation is not None:
+                out.extend(Action("formation", p, {"unit": uid, "formation": fid})
+                           for fid in self.formations if fid != formation)
+            if damaged:
+                out.append(Action("repair", p, {"unit": uid}))
+            actions = self._orders[key] = tuple(out)
+        return actions
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        unknown = sorted(set(options) - set(OPTION_KEYS))
+        if unknown:
+            raise Refusal(f"Unknown table option {unknown[0]!r} (known: {', '.join(OPTION_KEYS)}).")
+        names = options.get("names")
+        if names is not None and (not isinstance(names, list | tuple) or len(names) != 2
+                                  or not all(isinstance(n, str) and n.strip() for n in names)):
+            raise Refusal("Seat names must be a list of two names.")
+        dice = options.get("dice", [])
+        if not isinstance(dice, list | tuple) or not all(
+                isinstance(d, int) and 1 <= d <= self.rules.die_sides for d in dice):
+            raise Refusal(f"Scripted dice must be a list of numbers from 1 to {self.rules.die_sides}.")
+        scenario = options.get("scenario")
+        if scenario is not None:
+            self._check_scenario(scenario)
+
+    def _check_scenario(self, scenario: Any) -> None:
+        if not isinstance(scenario, Mapping):
+            raise Refusal("A scenario must be a table of terrain and units.")
+        fill = scenario.get("fill")
+        if fill is not None and fill not in self.terrain:
+            raise Refusal(f"Unknown terrain {fill!r} in the scenario.")
+        ground: dict[Hex, str] = {h: fill for h in self.board} if fill is not None else {
+            h: self.rules.start_terrain for row in self.home_hexes for h in row}
+        for h, t in dict(scenario.get("terrain", {})).items():
+            if parse_hex(h) not in self.board:
+                raise Refusal(f"The scenario names hex {h!r}, which is not on the map.")
+            if t not in self.terrain:
+                raise Refusal(f"Unknown terrain {t!r} in the scenario.")
+            ground[parse_hex(h)] = t  # type: ignore[index]
+        taken: set[Hex] = set()
+        for uid, spec in dict(scenario.get("units", {})).items():
+            if uid not in self.unit_index:
+                raise Refusal(f"The scenario names unit {uid!r}, which no army has.")
+            unit_type = self.unit_types[self.unit_index[uid][1]]
+            h = parse_hex(spec.get("hex"))
+            if h not in self.board:
+                raise Refusal(f"Unit {uid} is placed off the map.")
+            if h in taken:
+                raise Refusal(f"Two units are placed on hex {spec['hex']}.")
+            taken.add(h)
+            terrain = self.terrain.get(ground.get(h))  # type: ignore[arg-type]
+            if terrain is None or terrain.impassable or (
+                    terrain.infantry_only and not unit_type.enters_infantry_only_terrain):
+                raise Refusal(f"Unit {uid} cannot stand on hex {spec['hex']}.")
+            if not 0 <= int(spec.get("strength", unit_type.strength)) <= unit_type.strength:
+                raise Refusal(f"Unit {uid} has strength 0 to {unit_type.strength}.")
+            if spec.get("formation") is not None and spec["formation"] not in self.formations:
+                raise Refusal(f"Unknown formation {spec['formation']!r} for {uid}.")
+        copies = {row.id: row.copies for row in self.data.table("bonus_cards")}
+        wanted: dict[str, int] = {}
+        for hand in scenario.get("hands", [[], []]):
+            for design in hand:
+                if design not in copies:
+                    raise Refusal(f"Unknown bonus card {design!r} in the scenario.")
+                wanted[design] = wanted.get(design, 0) + 1
+                if wanted[design] > copies[design]:
+                    raise Refusal(f"The scenario's hands hold more {design!r} cards than the deck has.")
+
+    def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> HexbattleState:
+        self.check_options(options)
+        return HexbattleState(self, rng, options)

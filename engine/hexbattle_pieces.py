@@ -1,0 +1,83 @@
+"""Hexbattle's pieces and markers: units, sight lines, guards in play and the turn's card effects.
+
+Plain values shared by every part of the engine (`engine.hexbattle_state` and its mixins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Action
+from engine.hexgrid import Hex
+
+UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
+
+
+@dataclass
+class Unit:
+    """One counter on (or off) the board."""
+
+    id: str
+    player: int
+    type: str
+    strength: int
+    hex: Hex | None = None
+    facing: int = 0
+    formation: str | None = None
+    destroyed: bool = False
+
+    @property
+    def on_board(self) -> bool:
+        return self.hex is not None and not self.destroyed
+
+
+@dataclass(frozen=True)
+class Sight:
+    """A line of sight: blocked for certain, or clear except for split hexes that each need a die (R12)."""
+
+    blocked: bool
+    blocker: str | None = None
+    contested: tuple[str, ...] = ()
+
+    @property
+    def clear(self) -> bool:
+        return not self.blocked and not self.contested
+
+
+@dataclass
+class Guard:
+    """A defensive card in play, waiting for the enemy action that triggers it."""
+
+    card: str
+    owner: int
+    effect: str
+    amount: int
+    unit: str | None = None
+
+
+@dataclass
+class TurnEffects:
+    """Offensive card effects of the current turn; all of them end with the turn (R27)."""
+
+    free_moves: int = 0
+    charge: int = 0
+    volley: int = 0
+    forced: dict[str, int] = field(default_factory=dict)
+    ambush: bool = False
+    barrage: set[str] = field(default_factory=set)
+    bold: int = 0
+    engineers: int = 0
+    double_time: set[str] = field(default_factory=set)
+    cannon: dict[str, int] = field(default_factory=dict)
+    rout: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"free_moves": self.free_moves, "charge": self.charge, "volley": self.volley,
+                "forced_march": dict(self.forced), "ambush": self.ambush, "barrage": sorted(self.barrage),
+                "bold_advance": self.bold, "engineers": self.engineers, "double_time": sorted(self.double_time),
+                "cannon_blast": dict(self.cannon), "rout": self.rout}
+
+
+Reach = tuple[dict[tuple[Hex, int], int], set[Hex], tuple[Action, ...]]
+

@@ -1,0 +1,115 @@
+"""Hexbattle line of sight and arcs: who can see and shoot whom, and who may be charged (R12–R14, R16, R17)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import Refusal
+from engine.hexbattle_pieces import Sight, Unit
+from engine.hexgrid import Hex, in_arc, parse_hex, sight_line
+
+if TYPE_CHECKING:
+    from engine.hexbattle_state import HexbattleState
+
+
+class SightMixin:
+    """The geometry of attacks: arcs of fire, sight lines, fire and charge targets."""
+
+    def fire_all_round(self, unit: Unit) -> bool:
+        if not self.unit_type(unit).uses_formations:
+            return False
+        t = self.terrain_at(unit.hex)  # type: ignore[arg-type]
+        return t.garrison_fire_dice is not None or self.game.formations[unit.formation].fire_all_round
+
+    def fire_facing(self, unit: Unit, target: Hex) -> int | None:
+        """The facing the unit fires from at `target` (artillery turns up to its limit, R16), or None."""
+        if self.fire_all_round(unit):
+            return unit.facing
+        for steps in range(self.unit_type(unit).fire_turn_steps + 1):
+            for f in ((unit.facing + steps) % 6, (unit.facing - steps) % 6):
+                if in_arc(unit.hex, f, target):  # type: ignore[arg-type]
+                    return f
+        return None
+
+    def _guns_over_units(self, a: Hex) -> bool:
+        """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
+        uid = self.at.get(a)
+        if uid is None:
+            return False
+        game = self.game
+        return (game.unit_types[self.units[uid].type].kind == "artillery"
+                and game.terrain[self.terrain[a]].guns_see_over_units)
+
+    def sight(self, a: Hex, b: Hex) -> Sight:
+        """Line of sight from the unit on `a` to `b` (R12, R13)."""
+        blocker, contested = self._walk(a, b, self._guns_over_units(a))
+        ids = self.game.ids  # a hex that blocks is on the map: hidden or revealed
+        if blocker is not None:
+            return Sight(True, ids[blocker])
+        return Sight(False, None, tuple([ids[h] for h in contested]) if contested else ())
+
+    def _walk(self, a: Hex, b: Hex, guns_over_units: bool) -> tuple[Hex | None, list[Hex]]:
+        """The first hex that blocks the line for certain (or None), and the split hexes that may."""
+        terrain, at, board, walls = self.terrain, self.at, self.game.board, self.game.blocks_los
+        units_block = not guns_over_units
+        contested: list[Hex] = []
+        for step in sight_line(a, b):
+            for h in step:
+                # A hex blocks when hidden, when its terrain blocks sight, or when a unit stands on it
+                # (unless guns on a hill look over units).
+                t = terrain.get(h)
+                if (h in board) if t is None else (t in walls or (units_block and h in at)):
+                    if len(step) == 1:
+                        return h, contested
+                    contested.append(h)
+        return None, contested
+
+    def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
+        """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
+        unit_type = self.game.unit_types[unit.type]
+        reach = unit_type.range
+        here = unit.hex
+        if reach <= 0 or here is None or unit.destroyed or unit.strength == 0:
+            return []
+        terrain, no_combat = self.terrain, self.game.no_combat
+        if terrain[here] in no_combat:
+            return []
+        if self.fire_all_round(unit):
+            zone = self.game.zone(here, reach)
+        else:
+            zone = self.game.fire_zone(here, unit.facing, unit_type.fire_turn_steps, reach)
+        near = [enemy for enemy in (self.alive(1 - unit.player) if enemies is None else enemies)
+                if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
+        if not near:
+            return near
+        guns_over_units = self._guns_over_units(here)
+        return [enemy for enemy in near
+                if self._walk(here, enemy.hex, guns_over_units)[0] is None]  # type: ignore[arg-type]
+
+    def melee_target(self, unit: Unit) -> Unit | None:
+        """The enemy in the unit's front hex, if the unit may charge it (R17)."""
+        game = self.game
+        unit_type = game.unit_types[unit.type]
+        here = unit.hex
+        if not unit_type.can_melee or unit.strength == 0 or here is None or unit.destroyed:
+            return None
+        if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
+            return None
+        terrain, no_combat = self.terrain, game.no_combat
+        if terrain[here] in no_combat:
+            return None
+        uid = self.at.get(game.around[here][unit.facing])
+        if uid is None:
+            return None
+        enemy = self.units[uid]
+        if enemy.player == unit.player or terrain[enemy.hex] in no_combat:  # type: ignore[index]
+            return None
+        return enemy
+
+
+def line_of_sight(state: HexbattleState, a: str, b: str) -> Sight:
+    """Line of sight between two hexes given as "col,row" ids, seen by the unit on `a` (if any)."""
+    ha, hb = parse_hex(a), parse_hex(b)
+    if ha not in state.game.board or hb not in state.game.board:
+        raise Refusal("Both hexes must be on the map.")
+    return state.sight(ha, hb)  # type: ignore[arg-type]

@@ -1,0 +1,399 @@
+"""Hexbattle positions: one state of a battle, the State interface, legal actions and the dispatch of actions.
+
+What each action does lives with its concern, in the mixins this class is made of: setup and
+tiles, movement, sight, attacks, bonus cards, victory and presentation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.core import Action, Refusal, State
+from engine.hexbattle_attack import AttackMixin
+from engine.hexbattle_cards import CardsMixin
+from engine.hexbattle_move import MovementMixin
+from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, TurnEffects, Unit
+from engine.hexbattle_setup import SetupMixin
+from engine.hexbattle_sight import SightMixin
+from engine.hexbattle_victory import VictoryMixin
+from engine.hexbattle_view import ViewMixin
+from engine.hexgrid import Hex, neighbour, parse_hex
+
+if TYPE_CHECKING:
+    from engine.hexbattle_game import HexbattleGame
+
+
+class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMixin, VictoryMixin, ViewMixin, State):
+    """One position of a Hexbattle."""
+
+    def __init__(self, game: HexbattleGame, rng: random.Random, options: Mapping[str, Any]) -> None:
+        self.game = game
+        rules = game.rules
+        names = options.get("names") or [a.name for a in game.armies]
+        self.names = [str(n) for n in names]
+        self.dice: list[int] = list(options.get("dice", []))
+        self.phase = "deploy"
+        self.current = 0
+        self.turn = 1
+        self.actions_left = 0
+        self.actions_granted = 0
+        self.last_unit: str | None = None
+        self.last_was_draw = False
+        self.double_time_ready: str | None = None
+        self.effects = TurnEffects()
+        self.guards: list[Guard] = []
+        self.fog = [0, 0]
+        self.result: str | None = None
+        self._winner: int | None = None
+        self.events: list[dict[str, Any]] = []
+        self.units: dict[str, Unit] = {}
+        self.at: dict[Hex, str] = {}
+        # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
+        # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
+        self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
+        # Attack actions by (unit, facing, formation, broken), each with the hexes its targets and
+        # sight lines lie within; a unit or tile placed on one of those hexes drops the entry.
+        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[frozenset[Hex], tuple[Action, ...]]] = {}
+        # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
+        # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
+        # attack entries starts a new epoch for it, so a segment from an older one is not used.
+        self._segments: dict[tuple[Any, ...], tuple[int, tuple[Action, ...]]] = {}
+        self._epoch: dict[str, int] = {}
+        for p, roster in enumerate(game.roster):
+            for uid, t in roster:
+                unit_type = game.unit_types[t]
+                self.units[uid] = Unit(uid, p, t, unit_type.strength, facing=game.home_facing[p],
+                                       formation=rules.start_formation if unit_type.uses_formations else None)
+        # Each army's units in roster order, so `alive` need not scan both armies.
+        self._army: list[list[Unit]] = [[u for u in self.units.values() if u.player == p] for p in (0, 1)]
+        self.terrain: dict[Hex, str] = {}
+        for row in game.home_hexes:
+            for h in row:
+                self.terrain[h] = rules.start_terrain
+        self.tile_deck = [c.design.id for c in game.data.deck("terrain")]
+        rng.shuffle(self.tile_deck)
+        self.pending_tile: str | None = None
+        self.tiles_to_place = 0
+        self.bonus_deck = [c.id for c in game.data.deck("bonus_cards")]
+        rng.shuffle(self.bonus_deck)
+        self.discard: list[str] = []
+        self.hands: list[list[str]] = [[], []]
+        if options.get("scenario") is not None:
+            self._set_scenario(options["scenario"])
+        elif options.get("quick_start"):
+            for p in (0, 1):
+                self._quick_deploy(p, rng)
+            self._start_battle()
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.phase == "over" else self.current
+
+    def players_to_act(self) -> list[int]:
+        return [] if self.phase == "over" else [self.current]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def winner(self) -> int | None:
+        return self._winner
+
+    def roll(self, rng: random.Random) -> int:
+        """One die: a scripted value if tests or the companion supplied some, else from `rng`."""
+        if self.dice:
+            return self.dice.pop(0)
+        return rng.randint(1, self.game.rules.die_sides)
+
+    def clone(self) -> HexbattleState:
+        """A copy without deepcopy: the game is shared, units, piles and counters are copied.
+
+        Events and cache entries are shared: an event is never changed once its action is over,
+        and a cache entry is only ever dropped, never changed.
+        """
+        other = object.__new__(HexbattleState)
+        other.__dict__.update(self.__dict__)
+        other.names = list(self.names)
+        other.dice = list(self.dice)
+        fx = self.effects
+        other.effects = TurnEffects(fx.free_moves, fx.charge, fx.volley, dict(fx.forced), fx.ambush, set(fx.barrage),
+                                    fx.bold, fx.engineers, set(fx.double_time), dict(fx.cannon), fx.rout)
+        other.guards = [Guard(g.card, g.owner, g.effect, g.amount, g.unit) for g in self.guards]
+        other.fog = list(self.fog)
+        other.events = list(self.events)
+        other.units = {uid: Unit(u.id, u.player, u.type, u.strength, u.hex, u.facing, u.formation, u.destroyed)
+                       for uid, u in self.units.items()}
+        other._army = [[other.units[u.id] for u in army] for army in self._army]
+        other.at = dict(self.at)
+        other.terrain = dict(self.terrain)
+        other._reach_cache = dict(self._reach_cache)
+        other._attack_cache = dict(self._attack_cache)
+        other._segments = dict(self._segments)
+        other._epoch = dict(self._epoch)
+        other.tile_deck = list(self.tile_deck)
+        other.bonus_deck = list(self.bonus_deck)
+        other.discard = list(self.discard)
+        other.hands = [list(hand) for hand in self.hands]
+        return other
+
+    def play_random(self, rng: random.Random, max_moves: int | None = None, concede: bool = True) -> int:
+        """Play uniformly random legal actions (to the end, or `max_moves` of them): the fast path for playouts.
+
+        It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())` followed by
+        `apply(action, rng)`, but skips verifying actions it took from the legal list. With
+        `concede=False` it chooses as `rng.choice([a for a in legal if a.kind != "concede"])` would:
+        conceding is always the last legal action. Returns the number of actions played.
+        """
+        played = 0
+        legal_actions, choice, apply = self.legal_actions, rng.choice, self._apply
+        while self.phase != "over" and played != max_moves:
+            legal = legal_actions()
+            apply(choice(legal if concede else legal[:-1]), rng)
+            played += 1
+        return played
+
+    def unit_type(self, unit: Unit) -> Any:
+        return self.game.unit_types[unit.type]
+
+    def terrain_at(self, h: Hex) -> Any:
+        t = self.terrain.get(h)
+        return None if t is None else self.game.terrain[t]
+
+    def max_strength(self, unit: Unit) -> int:
+        return self.unit_type(unit).strength
+
+    def is_broken(self, unit: Unit) -> bool:
+        return unit.strength == 0
+
+    def alive(self, player: int) -> list[Unit]:
+        return [u for u in self._army[player] if u.hex is not None and not u.destroyed]
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        uid = self.at.get(h)
+        return None if uid is None else self.units[uid]
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.phase == "over":
+            return []
+        if player is None:
+            player = self.current
+        game = self.game
+        if player != self.current:
+            return [game.plain_action("concede", player)] if player in (0, 1) else []
+        concede = game.plain_action("concede", player)
+        out: list[Action] = []
+        if self.phase == "deploy":
+            mine = self._undeployed(player)
+            hexes = [h for h in game.home_hexes[player] if self._deploy_hex_ok(h)]
+            for uid in mine:
+                for h in hexes:
+                    out.append(game.deploy_action(player, uid, h))
+            out.append(game.plain_action("quick_start", player))
+            out.append(concede)
+            return out
+        if self.pending_tile is not None:
+            out = [game.hex_action("place_tile", player, h) for h in self.undiscovered_edge()]
+            out.append(concede)
+            return out
+        enemies = self.alive(1 - player)
+        for unit in self.alive(player):
+            self._unit_actions(unit, enemies, out)
+        if self.actions_left > 0:
+            if self.tile_deck and len(self.terrain) < len(game.board):
+                out.append(game.plain_action("draw_terrain", player))
+            if self._can_draw_bonus():
+                out.append(game.plain_action("draw_bonus", player))
+        if self.hands[player]:
+            self._card_actions(player, out)
+        out.append(game.plain_action("end_turn", player))
+        out.append(concede)
+        return out
+
+    def _unit_actions(self, unit: Unit, enemies: list[Unit], out: list[Action]) -> None:
+        uid = unit.id
+        last, ready = self.last_unit, self.double_time_ready
+        if uid == last and uid != ready:
+            return
+        paid = self.actions_left > 0
+        fresh = uid != last
+        moves = fresh and (paid or self.effects.free_moves > 0)
+        orders = fresh and paid
+        attacks = paid or uid in self.effects.barrage or uid == ready
+        mp = self.movement_points(unit) if moves else 0
+        key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
+        epoch = self._epoch.get(uid, 0)
+        segment = self._segments.get(key)
+        if segment is None or segment[0] != epoch:
+            found: list[Action] = []
+            if moves:
+                reach = self._reach(unit, mp)
+                if reach is not None:
+                    found.extend(reach[2])
+            if orders:
+                found.extend(self.game.orders(unit))
+            if attacks:
+                found.extend(self._attacks(unit, enemies))
+            segment = self._segments[key] = (epoch, tuple(found))
+        out.extend(segment[1])
+
+    def verify(self, action: Action) -> None:
+        if action.player not in (0, 1):
+            if action.kind == "concede":
+                raise Refusal("Only a player in this battle can concede; spectators cannot.")
+            raise Refusal("Only the two players can act in this battle.")
+        if self.phase == "over":
+            raise Refusal("The battle is over.")
+        if action.kind == "concede":
+            return
+        if action.player != self.current:
+            raise Refusal(f"It is {self.names[self.current]}'s turn.")
+        if self.phase == "deploy":
+            self._verify_deploy(action)
+            return
+        if self.pending_tile is not None:
+            if action.kind != "place_tile":
+                raise Refusal(f"Place the drawn {self.game.terrain[self.pending_tile].name} tile first.")
+            h = parse_hex(action.get("hex"))
+            if h not in self.game.board:
+                raise Refusal("That hex is not on the map.")
+            if h in self.terrain:
+                raise Refusal("That hex is already revealed.")
+            if not any(neighbour(h, d) in self.terrain for d in range(6)):
+                raise Refusal("A tile must be placed next to a revealed hex.")
+            return
+        kind = action.kind
+        if kind == "end_turn":
+            return
+        if kind in ("play_card", "discard_card"):
+            self._verify_card(action)
+            return
+        if kind == "draw_terrain":
+            self._need_action()
+            if not self.tile_deck or len(self.terrain) == len(self.game.board):
+                raise Refusal("There are no terrain tiles left to draw.")
+            return
+        if kind == "draw_bonus":
+            self._need_action()
+            if self.last_was_draw:
+                raise Refusal("You cannot draw two bonus cards in a row; take another action first.")
+            if len(self.hands[self.current]) >= self.game.rules.bonus_hand_limit:
+                raise Refusal(f"You already hold {self.game.rules.bonus_hand_limit} bonus cards; "
+                              "play or discard one first.")
+            if not self.bonus_deck and not self.discard:
+                raise Refusal("There are no bonus cards left to draw.")
+            return
+        if kind not in UNIT_ACTIONS:
+            raise Refusal(f"Unknown action '{kind}'.")
+        unit = self._own_unit(action.get("unit"))
+        free = self._is_free(action)
+        if not free:
+            self._need_action()
+        if unit.id == self.last_unit and not (kind == "attack" and unit.id == self.double_time_ready):
+            raise Refusal(f"{self.unit_name(unit)} acted last; use a different unit or action first.")
+        getattr(self, f"_verify_{kind}")(action, unit)
+
+    def _need_action(self) -> None:
+        if self.actions_left <= 0:
+            raise Refusal("You have no actions left this turn; end your turn.")
+
+    def _is_free(self, action: Action) -> bool:
+        uid = action.get("unit")
+        if action.kind == "move":
+            return self.effects.free_moves > 0
+        if action.kind == "attack":
+            return uid in self.effects.barrage or uid == self.double_time_ready
+        return False
+
+    def _own_unit(self, uid: Any) -> Unit:
+        unit = self.units.get(uid) if isinstance(uid, str) else None
+        if unit is None:
+            raise Refusal(f"There is no unit called {uid!r}.")
+        if unit.player != self.current:
+            raise Refusal(f"{self.unit_name(unit)} is not yours.")
+        if unit.destroyed:
+            raise Refusal(f"{self.unit_name(unit)} has been destroyed.")
+        if unit.hex is None:
+            raise Refusal(f"{self.unit_name(unit)} is not on the field yet.")
+        return unit
+
+    def _verify_formation(self, action: Action, unit: Unit) -> None:
+        formation = action.get("formation")
+        if not self.unit_type(unit).uses_formations:
+            raise Refusal("Only infantry change formation.")
+        if self.is_broken(unit):
+            raise Refusal(f"{self.unit_name(unit)} is broken and cannot change formation.")
+        if formation not in self.game.formations:
+            raise Refusal(f"Unknown formation {formation!r} (known: {', '.join(self.game.formations)}).")
+        if formation == unit.formation:
+            raise Refusal(f"{self.unit_name(unit)} is already in {self.game.formations[formation].name}.")
+
+    def _verify_repair(self, action: Action, unit: Unit) -> None:
+        if unit.strength >= self.max_strength(unit):
+            raise Refusal(f"{self.unit_name(unit)} is at full strength.")
+
+    def _apply(self, action: Action, rng: random.Random) -> None:
+        self.events = []
+        kind = action.kind
+        if kind == "concede":
+            self._finish(1 - action.player, "concede")
+            return
+        if self.phase == "deploy":
+            self._apply_deploy(action, rng)
+            return
+        if kind == "place_tile":
+            self._place_tile(parse_hex(action["hex"]))  # type: ignore[arg-type]
+            return
+        if kind == "end_turn":
+            self._end_turn()
+            return
+        if kind == "play_card":
+            self._play_card(action, rng)
+            self._check_victory()
+            return
+        if kind == "discard_card":
+            self.hands[self.current].remove(action["card"])
+            self.discard.append(action["card"])
+            self.events.append({"event": "discard", "player": self.current, "card": action["card"]})
+            return
+        free = self._is_free(action)
+        follow_up = self.double_time_ready
+        self.double_time_ready = None
+        if kind in UNIT_ACTIONS:
+            self.last_unit = action["unit"]
+        else:
+            self.last_unit = None
+        if kind == "draw_bonus":
+            self.actions_left -= 1
+            self._draw_bonus(rng)
+            self.last_was_draw = True
+            return
+        self.last_was_draw = False
+        if not free:
+            self.actions_left -= 1
+        if kind == "draw_terrain":
+            self.tiles_to_place = max(1, self.effects.engineers)
+            self.effects.engineers = 0
+            self._draw_tile()
+        elif kind == "move":
+            if free:
+                self.effects.free_moves -= 1
+            self._move(action, rng)
+        elif kind == "pivot":
+            self.units[action["unit"]].facing = action["facing"]
+        elif kind == "formation":
+            self.units[action["unit"]].formation = action["formation"]
+        elif kind == "repair":
+            self.units[action["unit"]].strength += 1
+            self.events.append({"event": "repair", "unit": action["unit"]})
+        elif kind == "attack":
+            unit = self.units[action["unit"]]
+            if free and unit.id != follow_up:
+                self.effects.barrage.discard(unit.id)
+            if action["mode"] == "melee":
+                self._melee(unit, self.units[action["target"]], rng)
+            else:
+                self._fire(unit, self.units[action["target"]], rng)
+        self._check_victory()
