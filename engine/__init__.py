@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 
-from engine.core import Action, Game, Match, Refusal, State, act, chance
+from engine.core import Action, Game, Line, Match, Refusal, State, Told, act, chance
 
-__all__ = ["Action", "Game", "Match", "Refusal", "State", "act", "chance", "make_game", "GAME_IDS"]
+__all__ = ["Action", "Game", "Line", "Match", "Refusal", "State", "Told", "act", "chance", "make_game", "GAME_IDS"]
 
 GAME_IDS = ("waterloo", "warfare", "hexbattle", "imperial", "medieval")
 

@@ -7,15 +7,23 @@ source for that step, derived from the match seed and the action's sequence
 number, so replaying a log (or undoing and redoing an action) gives the same
 shuffles and dice. A `Match` is a seed, options and an append-only action log;
 its state is always a replay of that log.
+
+What each viewer may know is decided here and in the engines, never by a page:
+`State.narrate` and `State.tell` write every action's history lines per viewer at the
+time of the action (a face-down choice is "{p0} chose a card" to the others; the
+reveal is a line everyone reads), `State.prompt` is the status line per viewer, and
+`Match.undo_refusal` allows taking back only an action that revealed nothing and drew
+no chance, until another player acts (docs/design.md, "Information and undo").
 """
 
 from __future__ import annotations
 
 import copy
 import random
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 
@@ -57,6 +65,57 @@ def act(kind: str, player: int, **args: Any) -> Action:
 def chance(seed: int | str, step: int) -> random.Random:
     """The random source for one step of a match: same seed and step, same outcome."""
     return random.Random(f"muster:{seed}:{step}")
+
+
+PLACEHOLDER = re.compile(r"\{p(\d)\}")
+"""A seat's name in a history line or prompt: {p0} for seat 0 … {p5}."""
+
+
+def seat(player: int) -> str:
+    """The placeholder for a seat's name, filled in by `Line.format` (or `fill`) on the page."""
+    return f"{{p{player}}}"
+
+
+def fill(text: str, names: Sequence[str]) -> str:
+    """Put seat names into `{pN}` placeholders in one pass: a name is inserted as a value and never re-read."""
+    def name(m: re.Match[str]) -> str:
+        n = int(m[1])
+        return names[n] if n < len(names) else f"seat {n + 1}"
+    return PLACEHOLDER.sub(name, text)
+
+
+@dataclass(frozen=True)
+class Told:
+    """One history line as the engine wrote it: `text` for everyone, `seen[p]` instead for seat p.
+
+    `reveals` says, in player words, what hidden thing the line showed to anyone (the
+    actor included); an action with such a line can never be taken back.
+    """
+
+    text: str
+    seen: Mapping[int, str] = field(default_factory=dict)
+    reveals: str | None = None
+
+    def read_by(self, viewer: int | None) -> str:
+        return self.text if viewer is None else self.seen.get(viewer, self.text)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a match's history as one viewer reads it (`kind`: "action", "undo" or "notice").
+
+    `undone` marks the lines of an action that was later taken back.
+    """
+
+    seq: int
+    actor: int | None
+    text: str
+    kind: str = "action"
+    undone: bool = False
+
+    def format(self, names: Sequence[str]) -> str:
+        """The text with seat names in place of {p0}…{p5}, for showing as plain text."""
+        return fill(self.text, names)
 
 
 class State(ABC):
@@ -110,8 +169,43 @@ class State(ABC):
         self._apply(action, rng)
 
     def label(self, action: Action) -> str:
-        """A short phrase for a button or a log line; engines override it with their own wording."""
+        """A short phrase for the actor's own button; engines override it. Never shown to other viewers."""
         return str(action)
+
+    telling: list[Told] | None = None
+    """While a `Match` records history, the lines of the action being applied; None otherwise."""
+
+    def narrate(self, action: Action) -> list[Told]:
+        """The history lines of a verified `action`, per viewer, written from this position before it is applied.
+
+        Engines override it; lines about its outcome (reveals, dice) come from `tell` in `_apply`.
+        The default names no detail, so it cannot leak.
+        """
+        return [Told(f"{seat(action.player)} made a move")]
+
+    def tell(self, text: str, seen: Mapping[int, str] | None = None, reveals: str | None = None) -> None:
+        """Add a history line for the action being applied (a no-op unless a Match is recording)."""
+        if self.telling is not None:
+            self.telling.append(Told(text, seen or {}, reveals))
+
+    def task(self, player: int) -> str:
+        """What `player` must decide now, in words every viewer may read; engines override it."""
+        return "make a move"
+
+    def prompt(self, viewer: int | None) -> str:
+        """The status line for `viewer` (None: a spectator): whose move it is and what for, never hidden detail."""
+        if self.is_terminal:
+            won = self.winner
+            if won is None:
+                return "The game is over: no winner."
+            return "The game is over: you won." if viewer == won else f"The game is over: {seat(won)} won."
+        acting = self.players_to_act()
+        if viewer in acting:
+            return f"Your move: {self.task(viewer)}."
+        tasks: dict[str, list[int]] = {}
+        for p in acting:
+            tasks.setdefault(self.task(p), []).append(p)
+        return "Waiting for " + "; ".join(" and ".join(map(seat, ps)) + f" to {task}" for task, ps in tasks.items()) + "."
 
     def clone(self) -> State:
         return copy.deepcopy(self)
@@ -129,12 +223,59 @@ class Game(ABC, Generic[S]):
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> S:
         """The position after setup (shuffles and deals come from `rng`)."""
 
+    test_options: frozenset[str] = frozenset()
+    """Options only tests and lessons may set (scripted dice, stacked decks): refused from the app."""
+
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Raise Refusal if the table options are unusable; the default accepts anything."""
 
+    def players(self, options: Mapping[str, Any]) -> int:
+        """How many seats a table with these (checked) options has."""
+        return 2
+
+    def table_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """Options typed into the app, checked (types, ranges, unknown keys, seat count) and returned cleaned.
+
+        Raises Refusal naming what is wrong. Test-only options are refused here; tests still
+        pass them to `Match` directly.
+        """
+        if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+            raise Refusal('Table options must be a JSON object of named options, like {"name": value}.')
+        scripted = sorted(set(options) & self.test_options)
+        if scripted:
+            raise Refusal(f"The option{'s' if len(scripted) > 1 else ''} {', '.join(repr(k) for k in scripted)} "
+                          f"{'are' if len(scripted) > 1 else 'is'} only for tests and lessons; "
+                          f"a table cannot set {'them' if len(scripted) > 1 else 'it'}.")
+        cleaned = dict(options)
+        self.check_options(cleaned)
+        wanted = self.players(cleaned)
+        if wanted != seats:
+            raise Refusal(f"These options make a game for {wanted} players, but the table has {seats} seats.")
+        return cleaned
+
+
+@dataclass(frozen=True)
+class _Record:
+    """One applied log entry as the history remembers it (built only once somebody asks for history)."""
+
+    seq: int
+    kind: str  # "action", "undo" or "notice"
+    actor: int | None
+    told: tuple[Told, ...]
+    reveals: str | None = None
+    chance: bool = False
+    undone: bool = False
+    took_back: _Record | None = None
+
 
 class Match(Generic[S]):
-    """A seed, options and an action log; the state is a replay of the log."""
+    """A seed, options and an action log; the state is a replay of the live actions.
+
+    `log` holds the live actions and `steps` their sequence numbers (the step their chance
+    comes from). `events` is everything applied, undos and notices included, so the history
+    can be rebuilt; the per-viewer history itself is recorded only once `history` or
+    `undo_refusal` is first asked for, so bulk playouts pay nothing for it.
+    """
 
     def __init__(self, game: Game[S], seed: int | str, options: Mapping[str, Any] | None = None,
                  log: list[Action] | None = None) -> None:
@@ -143,25 +284,133 @@ class Match(Generic[S]):
         self.options: dict[str, Any] = dict(options or {})
         game.check_options(self.options)
         self.log: list[Action] = []
+        self.steps: list[int] = []
+        self.events: list[tuple[str, int, Any]] = []
+        self._records: list[_Record] | None = None
         self.state: S = game.new_state(chance(seed, 0), self.options)
         for action in log or []:
             self.apply(action)
 
-    def apply(self, action: Action) -> S:
-        self.state.apply(action, chance(self.seed, len(self.log) + 1))
+    def __copy__(self) -> Match[S]:
+        """A fork that can be advanced without touching this match (the state is cloned)."""
+        fork = object.__new__(type(self))
+        fork.__dict__.update(self.__dict__)
+        fork.options = dict(self.options)
+        fork.log, fork.steps, fork.events = list(self.log), list(self.steps), list(self.events)
+        fork._records = None if self._records is None else list(self._records)
+        fork.state = self.state.clone()  # type: ignore[assignment]
+        return fork
+
+    def _next_seq(self) -> int:
+        return self.events[-1][1] + 1 if self.events else 1
+
+    def apply(self, action: Action, step: int | None = None) -> S:
+        """Apply a player's action; `step` is its stored sequence number (default: one past the live log)."""
+        step = len(self.log) + 1 if step is None else step
+        rng = chance(self.seed, step)
+        if self._records is None:
+            self.state.apply(action, rng)
+        else:
+            self._records.append(self._recorded(action, step, rng))
         self.log.append(action)
+        self.steps.append(step)
+        self.events.append(("action", step, action))
         return self.state
 
-    def undo(self) -> S:
-        """Take back the last action by replaying the rest of the log."""
+    def _recorded(self, action: Action, step: int, rng: random.Random) -> _Record:
+        """Apply with history on: the engine's lines, what they revealed, and whether the rng was drawn from."""
+        state = self.state
+        state.verify(action)
+        told = list(state.narrate(action))
+        before = rng.getstate()
+        state.telling = told
+        try:
+            state._apply(action, rng)
+        finally:
+            state.telling = None
+        reveals = next((t.reveals for t in told if t.reveals), None)
+        return _Record(step, "action", action.player, tuple(told), reveals, rng.getstate() != before)
+
+    def undo(self, step: int | None = None) -> S:
+        """Take back the last live action by replaying the others with their own steps.
+
+        `step` is the undo entry's own sequence number, for the history. Whether the
+        undo is allowed is `undo_refusal`'s question; replaying a stored undo just does it.
+        """
         if not self.log:
-            raise Refusal("There is nothing to undo.")
-        kept = self.log[:-1]
+            raise Refusal("There is nothing to take back.")
+        step = self._next_seq() if step is None else step
+        taken = self.log[-1]
+        kept, kept_steps = self.log[:-1], self.steps[:-1]
         self.state = self.game.new_state(chance(self.seed, 0), self.options)
-        self.log = []
-        for action in kept:
-            self.apply(action)
+        for action, at in zip(kept, kept_steps):
+            self.state.apply(action, chance(self.seed, at))
+        self.log, self.steps = kept, kept_steps
+        self.events.append(("undo", step, taken.player))
+        if self._records is not None:
+            i = max(i for i, r in enumerate(self._records) if r.kind == "action" and not r.undone)
+            gone = self._records[i] = replace(self._records[i], undone=True)
+            self._records.append(_Record(step, "undo", taken.player, (), took_back=gone))
         return self.state
+
+    def notice(self, text: str, step: int | None = None) -> None:
+        """A table notice (seat re-issued, seat moved to another phone): a history line for everyone, state unchanged."""
+        step = self._next_seq() if step is None else step
+        self.events.append(("notice", step, text))
+        if self._records is not None:
+            self._records.append(_Record(step, "notice", None, (Told(text),)))
+
+    def replay(self, entry: Mapping[str, Any], step: int) -> S:
+        """Replay one stored log entry (`{"kind", "player", "args"}`): an action, an undo or a notice."""
+        kind = entry.get("kind")
+        if kind == "undo":
+            return self.undo(step)
+        if kind == "notice":
+            self.notice(str(entry.get("args", {}).get("text", "")), step)
+            return self.state
+        return self.apply(Action.from_json(entry), step)
+
+    def _history(self) -> list[_Record]:
+        """The recorded history, rebuilt once by replaying every event with recording on."""
+        if self._records is None:
+            fresh = Match(self.game, self.seed, self.options)
+            fresh._records = []
+            for kind, step, what in self.events:
+                if kind == "action":
+                    fresh.apply(what, step)
+                elif kind == "undo":
+                    fresh.undo(step)
+                else:
+                    fresh.notice(what, step)
+            self._records = fresh._records
+        return self._records
+
+    def history(self, viewer: int | None) -> list[Line]:
+        """Every history line as `viewer` (a seat, or None for a spectator) may read it, oldest first."""
+        lines: list[Line] = []
+        for rec in self._history():
+            if rec.kind == "undo":
+                gone = rec.took_back
+                what = gone.told[0].read_by(viewer) if gone and gone.told else "their last move"
+                lines.append(Line(rec.seq, rec.actor, f"{seat(rec.actor or 0)} took back: {what}", "undo"))
+                continue
+            lines.extend(Line(rec.seq, rec.actor, t.read_by(viewer), rec.kind, rec.undone) for t in rec.told)
+        return lines
+
+    def undo_refusal(self, player: int) -> str | None:
+        """None if `player` may take back the last live action now; otherwise why not, in player words."""
+        if not self.log:
+            return "There is nothing to take back."
+        if self.state.is_terminal:
+            return "The game is over; its moves stand."
+        if self.log[-1].player != player:
+            return "Only the last move can be taken back, by the player who made it, before anyone else acts."
+        last = next(r for r in reversed(self._history()) if r.kind == "action" and not r.undone)
+        if last.reveals:
+            return f"That move cannot be taken back: it revealed {last.reveals}."
+        if last.chance:
+            return "That move cannot be taken back: chance decided part of it (a shuffle, draw or dice roll)."
+        return None
 
     def play_out(self, policy: Callable[[S, list[Action], random.Random], Action],
                  rng: random.Random, max_actions: int = 100_000) -> S:

@@ -17,7 +17,7 @@ from typing import Any
 
 from cards.load import GameData
 from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES
-from engine.core import Action, Game, Refusal, State
+from engine.core import Action, Game, Refusal, State, Told, seat
 
 SIDES: tuple[int, int] = (0, 1)
 OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round")
@@ -47,6 +47,14 @@ VERBS: dict[str, str] = {
     "exchange": "exchange cards", "buy": "buy cards", "pass": "pass", "play": "play a card",
     "discard_infantry": "discard infantry", "name_type": "name a unit type",
     "reinforce": "call for reinforcements",
+}
+TASKS: dict[str, str] = {
+    EXCHANGE: "decide whether to exchange cards",
+    BUY: "buy cards with Gold or stop buying",
+    PLAY: "choose a card to play face down",
+    INFANTRY_LOSS: "choose which infantry to lose",
+    RIFLING: "name a unit type for Advanced Rifling",
+    REINFORCE: "decide whether to call for reinforcements",
 }
 WAITING: dict[str, str] = {
     EXCHANGE: "the sides are deciding whether to exchange cards",
@@ -417,7 +425,11 @@ class ImperialState(State):
         p = action.player
         hand = self.hands[p]
         out = [hand[t].pop() for t in action["types"]]
+        before = _key(hand)
         self._draw(p, len(out), rng)
+        if self.telling is not None:
+            drawn = [t for t, a, b in zip(TYPES, before, _key(hand)) for _ in range(b - a)]
+            self.tell(f"{seat(p)} drew {len(out)} cards from the supply", {p: f"{seat(p)} drew {_names(drawn)}"})
         for card in out:
             self.supply[self.cfg.kind[card]].append(card)
         self.exchanged[p] = True
@@ -444,6 +456,15 @@ class ImperialState(State):
         cards: list[str] = self.table  # type: ignore[assignment]
         played = [kind[cards[0]], kind[cards[1]]]
         self.table = [None, None]
+        if self.telling is not None:
+            a, b = TYPE_NAMES[played[0]], TYPE_NAMES[played[1]]
+            if played[0] == played[1]:
+                result = "a tie: both cards are lost"
+            else:
+                w = 0 if self.cfg.beats[played[0]] == played[1] else 1
+                result = f"{TYPE_NAMES[played[w]]} beat {TYPE_NAMES[played[1 - w]]}"
+            self.tell(f"Battle round {self.battle_round}: cards revealed, {seat(0)} played {a} and "
+                      f"{seat(1)} played {b}; {result}", reveals="both face-down cards")
         self.banned = [False, False]
         self.round = {"number": self.battle_round, "played": played, "lost": [[], []],
                       "returned": [None, None], "lacked": [], "cavalry_banned": None}
@@ -489,6 +510,7 @@ class ImperialState(State):
         hand = self.hands[p]
         for t in types:
             self._lose(p, hand[t].pop())
+        self.tell(f"{seat(p)} lost {_names(list(types))} to the Cavalry", reveals="cards from a hand")
         rout = _size(self.hands[1 - p]) >= self.cfg.rout_ratio * _size(hand)
         self._finish_round([p] if rout else [])
 
@@ -501,6 +523,9 @@ class ImperialState(State):
     def _rifle(self, target: int, t: str) -> None:
         """R12: a named type the Pikemen side holds is lost; otherwise he says so and another is named."""
         hand = self.hands[target]
+        self.tell(f"{seat(1 - target)} named {TYPE_NAMES[t]}: {seat(target)} "
+                  + (f"lost one {TYPE_NAMES[t]}" if hand[t] else f"has no {TYPE_NAMES[t]}"),
+                  reveals="what a hand holds")
         if hand[t]:
             self._lose(target, hand[t].pop())
             self._finish_round([])
@@ -536,6 +561,10 @@ class ImperialState(State):
 
     def _end(self, result: str, losers: list[int]) -> None:
         """R16-R17: one side out loses; both out at once is Inconclusive (no winner)."""
+        if len(losers) == 1:
+            self.tell(f"{seat(losers[0])} is routed; {seat(1 - losers[0])} wins the battle")
+        else:
+            self.tell("Both sides are out: the battle is inconclusive")
         self.phase = OVER
         self.queue = []
         self.pending = None
@@ -594,6 +623,30 @@ class ImperialState(State):
             "winner": self._winner,
             "routed": list(self.routed),
         }
+
+    def narrate(self, action: Action) -> list[Told]:
+        """The action as each side reads it; a face-down card and bought or exchanged types are the actor's alone."""
+        p, kind = action.player, action.kind
+        who = seat(p)
+        if kind == "pass":
+            return [Told({EXCHANGE: f"{who} kept their hand", BUY: f"{who} stopped buying"}.get(
+                self.phase, f"{who} called no reinforcements"))]
+        if kind == "exchange":
+            n = len(action["types"])
+            return [Told(f"{who} exchanged {n} cards", {p: f"{who} exchanged {_names(list(action['types']))}"})]
+        if kind == "buy":
+            cost = self.cfg.gold_cost
+            return [Told(f"{who} bought a card for {cost} Gold",
+                         {p: f"{who} bought {TYPE_NAMES[action['type']]} for {cost} Gold"})]
+        if kind == "play":
+            return [Told(f"{who} chose a card", {p: f"{who} chose {TYPE_NAMES[action['type']]} (face down)"})]
+        if kind == "reinforce":
+            return [Told(f"{who} called back {_names(sorted(action['types'], key=TYPES.index))} "
+                         f"from their discard pile")]
+        return []  # losing infantry and naming a type are told as they happen
+
+    def task(self, player: int) -> str:
+        return TASKS.get(self.phase, "wait")
 
     def label(self, action: Action) -> str:
         kind = action.kind

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import Action, Game, Refusal, State
+from engine.core import Action, Game, Refusal, State, Told, seat
 
 PLACE = "place"
 """The one action kind: args {"cards": [card id or None for each column, left to right]}."""
@@ -264,10 +264,47 @@ class MedievalState(State):
         return self._winner
 
     def label(self, action: Action) -> str:
+        placed = self._placed(action.get("cards") or [])
+        return f"Place {placed}" if placed else "Place nothing"
+
+    def _placed(self, cards: Sequence[str | None]) -> str:
+        """'Archers left, Knights right': a placement as a player reads it."""
         g = self.game
-        parts = [f"{g.names[g.index[cid]]} {g.column_names[c]}"
-                 for c, cid in enumerate(action.get("cards") or []) if cid is not None]
-        return "Place " + ", ".join(parts) if parts else "Place nothing"
+        return ", ".join(f"{g.names[g.index[cid]]} {g.column_names[c]}" for c, cid in enumerate(cards) if cid is not None)
+
+    def narrate(self, action: Action) -> list[Told]:
+        """The placement is face down: the other player and spectators read only that it was committed."""
+        p = action.player
+        placed = self._placed(action["cards"]) or "nothing"
+        return [Told(f"{seat(p)} placed their reenforcements face down", {p: f"{seat(p)} placed {placed} (face down)"})]
+
+    def task(self, player: int) -> str:
+        return "place their reenforcements face down"
+
+    def _tell_reveal(self) -> None:
+        """Both placements turned over: a line everyone reads, naming each card and column."""
+        g = self.game
+        shown = [self._placed([None if i is None else g.ids[i] for i in self.pending[p] or []]) or "nothing"
+                 for p in (0, 1)]
+        self.tell(f"Reenforcements revealed: {seat(0)} placed {shown[0]}; {seat(1)} placed {shown[1]}",
+                  reveals="both players' reenforcements")
+
+    def _tell_battles(self) -> None:
+        """Each battle fought in this action, column by column, then the end of the war if it came."""
+        g = self.game
+        for report in self.reports:
+            parts = []
+            for c, r in enumerate(report.columns):
+                name = g.column_names[c]
+                if r.winner is None:
+                    parts.append(f"{name} {'deadlocked' if r.outcome == 'deadlock' else 'empty'}")
+                else:
+                    totals = "unopposed" if r.outcome == "unopposed" else f"{r.totals[0]}–{r.totals[1]}"
+                    parts.append(f"{name} to {seat(r.winner)} ({totals})")
+            self.tell(f"Battle {report.battle}: " + ", ".join(parts))
+        if self.over:
+            won = "no winner" if self._winner is None else f"{seat(self._winner)} wins"
+            self.tell(f"The war is over, {self.end_reason}: {won}")
 
     def view(self, player: int | None) -> dict[str, Any]:
         """Public: the table, piles (Survivors and Graveyards are face up), counts of decks and
@@ -398,6 +435,8 @@ class MedievalState(State):
     def _reveal_and_resolve(self, rng: random.Random) -> None:
         """Both have committed: reveal together, follow chains, resolve, then start the next battle."""
         self.reports = []
+        if self.telling is not None:
+            self._tell_reveal()
         for p in (0, 1):
             placement = self.pending[p]
             if placement is not None:
@@ -409,6 +448,8 @@ class MedievalState(State):
             self._legal[p] = None
         self._resolve(rng)
         self._next_battle(rng)
+        if self.telling is not None:
+            self._tell_battles()
 
     def _decide(self, decided: list[Decision | None], totals: list[list[int | None]]) -> list[int]:
         """Decide every open column its totals settle; a decided column stays decided (R8). Returns the tied ones."""
