@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from companion_game import TallyGame  # noqa: E402
 
 from companion import context  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine.core import Refusal  # noqa: E402
 
@@ -42,7 +42,7 @@ def pct(values: list[float], q: float) -> float:
 
 def service_session(game: str, actions: int, folder: Path) -> list[float]:
     """Milliseconds per interaction at the table-service level, over a seeded random playout."""
-    service = Tables(Store(folder / "service.sqlite3"))
+    service = Tables(open_store(folder / "service.sqlite3"))
     names = ["Ann", "Bob"]
     table = service.create(game, names, {})
     rng = random.Random(7)
@@ -67,7 +67,7 @@ def page_session(game: str, actions: int, folder: Path) -> list[float]:
     """Milliseconds per tap for the whole table page script (AppTest), seat by seat."""
     from streamlit.testing.v1 import AppTest
 
-    service = Tables(Store(folder / "pages.sqlite3"))
+    service = Tables(open_store(folder / "pages.sqlite3"))
     context.tables = lambda: service  # the page uses this bench's store
     table = service.create(game, ["Ann", "Bob"], {})
     app = str(Path(context.__file__).with_name("app.py"))
@@ -98,14 +98,14 @@ def page_session(game: str, actions: int, folder: Path) -> list[float]:
 def concurrent(total: int, sessions: int, folder: Path) -> tuple[float, int, bool]:
     """Seconds for `sessions` threads to append `total` actions; (seconds, stale retries, log exact)."""
     path = folder / "concurrent.sqlite3"
-    setup = Tables(Store(path), {"tally": TallyGame()})
+    setup = Tables(open_store(path), {"tally": TallyGame()})
     table = setup.create("tally", [f"P{i}" for i in range(sessions)], {"players": sessions})
     share = [total // sessions + (1 if i < total % sessions else 0) for i in range(sessions)]
     retries = [0] * sessions
     landed: list[list[int]] = [[] for _ in range(sessions)]
 
     def phone(seat: int) -> None:
-        service = Tables(Store(path), {"tally": TallyGame()})
+        service = Tables(open_store(path), {"tally": TallyGame()})
         while len(landed[seat]) < share[seat]:
             action = service.snapshot(table).state.legal_actions(seat)[0]
             try:

@@ -11,14 +11,13 @@ import io
 import os
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import qrcode
 import streamlit as st
 
-from companion.store import Store, default_data_dir
+from companion.store import database_target, default_data_dir, open_store
 from companion.tables import Tables
 
 PHONE_CSS = """
@@ -33,15 +32,13 @@ code {white-space: pre-wrap;}
 
 
 @st.cache_resource(show_spinner=False)
-def _tables_for(path: str) -> Tables:
-    return Tables(Store(Path(path)))
+def _tables_for(target: str) -> Tables:
+    return Tables(open_store(target))
 
 
 def tables() -> Tables:
-    """The table service for this process's data folder (MUSTER_DATA_DIR or the user's data folder)."""
-    from companion.store import DB_NAME
-
-    return _tables_for(str(default_data_dir() / DB_NAME))
+    """The table service for this process's database: MUSTER_DATABASE_URL, else the data folder's SQLite file."""
+    return _tables_for(database_target(None, default_data_dir()))
 
 
 def base_url() -> str:

@@ -1,80 +1,48 @@
-"""The table store: one SQLite file holding every table, its seats and its action log.
+"""The table store: every table, its seats, its append-only action log and the players' results.
+
+One interface (`Store`), two databases: SQLite (`companion.store_sqlite`, the default, one
+file next to one server) and PostgreSQL (`companion.store_postgres`, shared by several
+servers). `open_store` picks one from a path or URL. The SQL lives here once, written with
+`?` placeholders; a backend supplies connections, write transactions (with retry where its
+concurrency is optimistic), the schema and its upgrades, and how other servers learn of a change.
 
 A table's state is never stored, only its log: the state is a replay (see `companion.tables`).
-Appends take the database write lock (`BEGIN IMMEDIATE`) and number the action
-`last seq + 1`, so two phones acting at once are serialised; `UNIQUE(table_id, seq)`
-is the backstop that turns any slip into an error instead of a lost or duplicated action.
+The log is append-only: an entry is numbered `head + 1` and never changed or deleted, so a
+sequence number is never reused; undo is itself an entry (`{"kind": "undo", ...}`). Every
+change to a table bumps its `changed` counter, which is what watching phones poll.
 
-Seat claims are not game actions: a seat's `claimed` flag and token change in place
-(claiming is one conditional UPDATE, so two phones cannot take the same seat; a release
-rotates the token so the old link stops working), while the action log stays append-only.
-
-A file that is not a readable Muster database is renamed aside with a timestamp
-suffix (never overwritten) and a fresh store is started; `Store.notice` says so.
+Errors: `StoreError` is a request the store refuses (table ended, seat taken);
+`StoreUnavailable` (a subclass) is an operational problem (busy, read-only, disk full, file
+deleted, server down, database of another application or of a newer Muster): the message
+says what to do, nothing was changed, and trying again later is safe.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import queue
 import secrets
-import sqlite3
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DB_NAME = "muster.sqlite3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-POOL_SIZE = 8
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    options TEXT NOT NULL,
-    code TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL,
-    last_activity REAL NOT NULL,
-    status TEXT NOT NULL DEFAULT 'playing',
-    winner INTEGER,
-    ended_by TEXT,
-    host_token TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token TEXT NOT NULL UNIQUE,
-    claimed INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at REAL NOT NULL,
-    UNIQUE (table_id, seq)
-);
-CREATE TABLE IF NOT EXISTS results (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')),
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-"""
+MAX_REQUEST_ID = 128
+# Rows copied by `copy_store`, in an order that satisfies the foreign keys.
+COPIED = {
+    "tables": ("id", "game", "seed", "options", "code", "created", "last_activity", "status", "winner",
+               "ended_by", "host_token", "changed"),
+    "seats": ("table_id", "seat", "name", "token", "claimed", "device"),
+    "actions": ("id", "table_id", "seq", "seat", "action", "at", "request_id"),
+    "results": ("table_id", "seat", "name", "outcome", "at"),
+}
 
 T = TypeVar("T")
 
@@ -83,14 +51,26 @@ class StoreError(Exception):
     """A store operation the user asked for cannot be done; the message says why."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be used right now (busy, read-only, full, gone, foreign, too new); nothing changed."""
+
+
+@dataclass(frozen=True)
+class Tx:
+    """An open write transaction, handed to `append`'s callbacks; pass it back as `conn=` to read inside it."""
+
+    conn: Any
+
+
 @dataclass(frozen=True)
 class Seat:
-    """A named place at a table; `token` is the secret in that seat's private link, `claimed` that a phone holds it."""
+    """A named place at a table: `token` is the secret in its link, `claimed` that a phone holds it, `device` which one."""
 
     seat: int
     name: str
     token: str
     claimed: bool = False
+    device: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,13 +111,14 @@ class TableInfo:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One stored action: `id` is unique across the store, so an undo and a new action differ."""
+    """One stored log entry; `seq` numbers it within its table, `request_id` is the phone's id for the tap."""
 
     id: int
     seq: int
     seat: int
     action: dict[str, Any]
     at: float
+    request_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,102 +156,66 @@ def check_data_dir(path: Path) -> Path:
     return path
 
 
-class Store:
-    """Every table, seat, action and result in one SQLite file; safe to share between threads and processes."""
+def is_postgres_url(target: str | Path) -> bool:
+    return str(target).startswith(("postgresql://", "postgres://"))
 
-    def __init__(self, path: Path) -> None:
-        self.path = Path(path)
-        self.notice: str | None = None
-        self._pool: queue.Queue[sqlite3.Connection] = queue.Queue(maxsize=POOL_SIZE)
-        self._open()
 
-    # -- opening, and recovery from a damaged file ---------------------------------------
+def open_store(target: str | Path) -> Store:
+    """The store at a path, `sqlite:///path`, or `postgresql://user@host/db`; StoreError for anything else."""
+    text = str(target)
+    if is_postgres_url(text):
+        from companion.store_postgres import PostgresStore
 
-    def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        existed = self.path.exists() and self.path.stat().st_size > 0
-        try:
-            self._init_schema(check=existed)
-        except sqlite3.DatabaseError as err:
-            self.close()
-            kept = self._set_aside()
-            self._init_schema(check=False)
-            self.notice = (f"The table store at {self.path} could not be read ({err}). "
-                           f"It was kept as {kept.name} and a fresh store was started.")
+        return PostgresStore(text)
+    if text.startswith("sqlite:///"):
+        text = text[len("sqlite://"):]
+    elif "://" in text:
+        raise StoreError(f"'{text}' is not a database this Muster can use; give a file path, "
+                         "sqlite:///path/to/file or postgresql://user@host/database")
+    from companion.store_sqlite import SQLiteStore
 
-    def _init_schema(self, *, check: bool) -> None:
-        with self._connect() as conn:
-            if check:
-                row = conn.execute("PRAGMA quick_check").fetchone()
-                if row is None or row[0] != "ok":
-                    raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
-                names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                if names and "tables" not in names:
-                    raise sqlite3.DatabaseError("it is an SQLite file, but not a Muster table store")
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(SCHEMA)
-            _migrate(conn)
-            conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+    return SQLiteStore(Path(text).expanduser())
 
-    def _set_aside(self) -> Path:
-        """Rename the damaged file (and its WAL companions) with a timestamp; never overwrite one."""
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
-        self.path.rename(target)
-        for suffix in ("-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        return target
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A pooled connection: reopening per call would checkpoint the WAL on every close (slow)."""
-        try:
-            conn = self._pool.get_nowait()
-        except queue.Empty:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: a crash of the app loses nothing committed
-        try:
-            yield conn
-        finally:
-            if conn.in_transaction:
-                conn.close()
-            else:
-                try:
-                    self._pool.put_nowait(conn)
-                except queue.Full:
-                    conn.close()
+def database_target(database: str | None, data_dir: Path) -> str:
+    """Which database to use: --database, else MUSTER_DATABASE_URL, else the SQLite file in the data folder."""
+    return database or os.environ.get("MUSTER_DATABASE_URL") or str(data_dir / DB_NAME)
 
+
+class Store(ABC):
+    """Every table, seat, log entry and result; safe to share between threads, and between processes."""
+
+    notice: str | None = None
+
+    # -- what a backend provides --------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the data is, for messages (a file path, or a URL without its password)."""
+
+    @abstractmethod
+    def _read(self, fn: Callable[[Any], T]) -> T:
+        """Run `fn(conn)` on a connection, outside any write transaction."""
+
+    @abstractmethod
+    def _write(self, fn: Callable[[Any], T], *, retry_conflicts: bool = False) -> T:
+        """Run `fn(conn)` in one write transaction; with `retry_conflicts`, run it again when another
+        writer took the same log sequence number first (optimistic backends only)."""
+
+    @abstractmethod
     def close(self) -> None:
-        """Close pooled connections (tests and tools that reopen the same file)."""
-        while True:
-            try:
-                self._pool.get_nowait().close()
-            except queue.Empty:
-                return
+        """Release connections (tests and tools that reopen the same database)."""
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction holding the database lock from the start (BEGIN IMMEDIATE)."""
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def _sql(self, sql: str) -> str:
+        """The SQL in this backend's placeholder style (written here with `?`)."""
+        return sql
 
-    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        with self._connect() as conn:
-            return fn(conn)
+    def _notify(self, conn: Any, table_id: int, changed: int) -> None:
+        """Tell other servers, in the same transaction, that the table changed (SQLite: they poll)."""
+
+    def _x(self, conn: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return conn.execute(self._sql(sql), params)
 
     # -- tables and seats ------------------------------------------------------------------
 
@@ -284,23 +229,25 @@ class Store:
             raise StoreError("Two seats have the same name; give each player a different name.")
         seed = seed or secrets.token_hex(8)
         now = time.time()
-        with self.transaction() as conn:
+
+        def run(conn: Any) -> int:
             for _ in range(100):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                if conn.execute("SELECT 1 FROM tables WHERE code=?", (code,)).fetchone() is None:
+                if self._x(conn, "SELECT 1 FROM tables WHERE code=?", (code,)).fetchone() is None:
                     break
-            cur = conn.execute(
-                "INSERT INTO tables (game, seed, options, code, created, last_activity, host_token) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (game, seed, json.dumps(options, sort_keys=True), code, now, now, secrets.token_urlsafe(12)))
-            table_id = int(cur.lastrowid or 0)
+            table_id = int(self._x(conn,
+                "INSERT INTO tables (game, seed, options, code, created, last_activity, host_token, changed) "
+                "VALUES (?,?,?,?,?,?,?,0) RETURNING id",
+                (game, seed, json.dumps(options, sort_keys=True), code, now, now,
+                 secrets.token_urlsafe(12))).fetchone()[0])
             for i, name in enumerate(names):
-                conn.execute("INSERT INTO seats (table_id, seat, name, token, claimed) VALUES (?,?,?,?,0)",
-                             (table_id, i, name, secrets.token_urlsafe(9)))
-        return self.table(table_id)
+                self._x(conn, "INSERT INTO seats (table_id, seat, name, token, claimed) VALUES (?,?,?,?,0)",
+                        (table_id, i, name, secrets.token_urlsafe(9)))
+            return table_id
+        return self.table(self._write(run))
 
     def table(self, table_id: int) -> TableInfo:
-        return self._read(lambda conn: _table(conn, "id=?", table_id))
+        return self._read(lambda conn: self._table(conn, "id=?", table_id))
 
     def table_by_code(self, code: str) -> TableInfo | None:
         """The table with this join code (case and spaces ignored), or None."""
@@ -308,211 +255,261 @@ class Store:
         if not clean:
             return None
         try:
-            return self._read(lambda conn: _table(conn, "code=?", clean))
+            return self._read(lambda conn: self._table(conn, "code=?", clean))
+        except StoreUnavailable:
+            raise
         except StoreError:
             return None
 
     def tables(self, status: str | None = None) -> list[TableInfo]:
         """Tables, most recently active first."""
-        def fetch(conn: sqlite3.Connection) -> list[TableInfo]:
+        def fetch(conn: Any) -> list[TableInfo]:
             where, params = ("WHERE status=?", (status,)) if status else ("", ())
-            ids = [r[0] for r in conn.execute(f"SELECT id FROM tables {where} ORDER BY last_activity DESC", params)]
-            return [_table(conn, "id=?", i) for i in ids]
+            ids = [r[0] for r in self._x(conn, f"SELECT id FROM tables {where} ORDER BY last_activity DESC", params)]
+            return [self._table(conn, "id=?", i) for i in ids]
         return self._read(fetch)
 
-    # -- claiming and releasing seats (not game actions: the log is untouched) -------------------
+    # -- seats (not game actions: the log is untouched) ------------------------------------------
 
     def claim_seat(self, table_id: int, seat: int) -> Seat:
         """Take a free seat for this phone; one conditional UPDATE, so of two phones racing only one gets it."""
-        with self.transaction() as conn:
-            _playing(conn, table_id, "Its seats can no longer be taken.")
-            taken = conn.execute("UPDATE seats SET claimed=1 WHERE table_id=? AND seat=? AND claimed=0",
-                                 (table_id, seat)).rowcount
+        def run(conn: Any) -> Seat:
+            self._playing(conn, table_id, "Its seats can no longer be taken.")
+            taken = self._x(conn, "UPDATE seats SET claimed=1 WHERE table_id=? AND seat=? AND claimed=0",
+                            (table_id, seat)).rowcount
             if not taken:
-                if conn.execute("SELECT 1 FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
+                if self._x(conn, "SELECT 1 FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
                     raise StoreError("Another phone has just taken that seat; pick a free one or watch.")
                 raise StoreError("This table has no such seat.")
-            return _seat(conn, table_id, seat)
+            self._touch(conn, table_id)
+            return self._seat(conn, table_id, seat)
+        return self._write(run)
 
     def mark_claimed(self, table_id: int, token: str) -> None:
         """A seat's link was opened: its holder has the seat, so joining by code stops offering it."""
-        with self._connect() as conn:
-            conn.execute("UPDATE seats SET claimed=1 WHERE table_id=? AND token=? AND claimed=0", (table_id, token))
+        def run(conn: Any) -> None:
+            if self._x(conn, "UPDATE seats SET claimed=1 WHERE table_id=? AND token=? AND claimed=0",
+                       (table_id, token)).rowcount:
+                self._touch(conn, table_id)
+        self._write(run)
 
-    def release_seat(self, table_id: int, seat: int, host_token: str | None) -> Seat:
-        """The host frees a seat: a new token (the old link stops working) and the seat can be claimed again."""
-        with self.transaction() as conn:
-            row = conn.execute("SELECT host_token FROM tables WHERE id=?", (table_id,)).fetchone()
+    def hold_seat(self, table_id: int, token: str, device: str) -> str | None:
+        """Record that phone `device` holds the seat of `token`; the previous phone's id if another phone held it."""
+        def run(conn: Any) -> str | None:
+            row = self._x(conn, "SELECT seat, device FROM seats WHERE table_id=? AND token=?",
+                          (table_id, token)).fetchone()
+            if row is None:
+                raise StoreError("This seat link is no longer valid; the host may have re-issued the seat.")
+            if row[1] == device:
+                return None
+            self._x(conn, "UPDATE seats SET device=?, claimed=1 WHERE table_id=? AND seat=?", (device, table_id, row[0]))
+            self._touch(conn, table_id)
+            return row[1]
+        return self._write(run)
+
+    def reissue_seat(self, table_id: int, seat: int, host_token: str | None) -> Seat:
+        """The host re-issues a seat: a new token (the old link stops working), unclaimed, held by no phone."""
+        def run(conn: Any) -> Seat:
+            row = self._x(conn, "SELECT host_token FROM tables WHERE id=?", (table_id,)).fetchone()
             if row is None:
                 raise StoreError("This table does not exist.")
             if not (host_token and row[0] and secrets.compare_digest(row[0], host_token)):
-                raise StoreError("Only the host's link can release a seat.")
-            _playing(conn, table_id, "Its seats can no longer be released.")
-            changed = conn.execute("UPDATE seats SET token=?, claimed=0 WHERE table_id=? AND seat=?",
-                                   (secrets.token_urlsafe(9), table_id, seat)).rowcount
+                raise StoreError("Only the host's link can re-issue a seat.")
+            self._playing(conn, table_id, "Its seats can no longer be re-issued.")
+            changed = self._x(conn, "UPDATE seats SET token=?, claimed=0, device=NULL WHERE table_id=? AND seat=?",
+                              (secrets.token_urlsafe(9), table_id, seat)).rowcount
             if not changed:
                 raise StoreError("This table has no such seat.")
-            return _seat(conn, table_id, seat)
+            self._touch(conn, table_id)
+            return self._seat(conn, table_id, seat)
+        return self._write(run)
 
     # -- the action log ----------------------------------------------------------------------
 
-    def head(self, table_id: int) -> tuple[int, int]:
-        """(last seq, id of that action) — changes on every append and every undo."""
-        return self._read(lambda conn: _head(conn, table_id))
-
-    def signature(self, table_id: int) -> tuple[int, int, str, str]:
-        """What a watching phone polls: (last seq, its id, status, seats); any change means "redraw".
-
-        The seats part changes when a seat is claimed or released, so a released phone learns at once."""
-        def fetch(conn: sqlite3.Connection) -> tuple[int, int, str, str]:
-            row = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
-            seats = conn.execute("SELECT group_concat(token || ':' || claimed, ',') FROM "
-                                 "(SELECT token, claimed FROM seats WHERE table_id=? ORDER BY seat)",
-                                 (table_id,)).fetchone()
-            return (*_head(conn, table_id), row[0] if row else "gone", seats[0] or "")
-        return self._read(fetch)
-
-    def log(self, table_id: int, after_seq: int = 0, conn: sqlite3.Connection | None = None) -> list[LogEntry]:
+    def head(self, table_id: int, conn: Tx | None = None) -> tuple[int, int]:
+        """(last seq, id of that entry); (0, 0) for an empty log. Inside `append`'s check, pass its `tx`."""
         if conn is not None:
-            return _log(conn, table_id, after_seq)
-        return self._read(lambda c: _log(c, table_id, after_seq))
+            return self._head(conn.conn, table_id)
+        return self._read(lambda c: self._head(c, table_id))
+
+    def signature(self, table_id: int) -> tuple[int, int, int]:
+        """What a watching phone polls: (last seq, its id, change count); any change means "redraw"."""
+        return self._read(lambda conn: self._signature(conn, table_id))
+
+    def log(self, table_id: int, after_seq: int = 0, conn: Tx | None = None) -> list[LogEntry]:
+        if conn is not None:
+            return self._log(conn.conn, table_id, after_seq)
+        return self._read(lambda c: self._log(c, table_id, after_seq))
 
     def append(self, table_id: int, seat: int, action: dict[str, Any],
-               check: Callable[[sqlite3.Connection, tuple[int, int]], None] | None = None,
-               then: Callable[[sqlite3.Connection], None] | None = None) -> LogEntry:
-        """Add an action as `last seq + 1`, under the write lock.
+               check: Callable[[Tx, tuple[int, int]], None] | None = None,
+               then: Callable[[Tx], None] | None = None, request_id: str | None = None) -> LogEntry:
+        """Add an entry as `head + 1`, verified against that head.
 
-        `check(conn, head)` runs inside the transaction once the lock is held and before the
-        insert, so the caller verifies the action against the newest log, not a stale one;
-        anything it raises aborts the append. `then(conn)` runs after the insert, in the
-        same transaction (to record a result when the action ends the game).
+        `check(tx, head)` runs inside the write transaction before the insert, so the caller
+        verifies the action against the newest log; anything it raises aborts the append. If
+        another server took `head + 1` first, `check` runs again against the new head. `then(tx)`
+        runs after the insert, in the same transaction (to record a result when the game ends).
+        A `request_id` already stored for this table returns that entry, without running `check`:
+        a tap resent after a dropped connection is applied once.
         """
-        with self.transaction() as conn:
-            status = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        if request_id is not None and not (0 < len(request_id) <= MAX_REQUEST_ID):
+            raise StoreError(f"A request id must have 1 to {MAX_REQUEST_ID} characters.")
+
+        def run(conn: Any) -> LogEntry:
+            if request_id is not None:
+                done = self._entries(conn, "table_id=? AND request_id=?", (table_id, request_id))
+                if done:
+                    return done[0]
+            status = self._x(conn, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
             if status is None:
                 raise StoreError("This table does not exist.")
             if status[0] != "playing":
                 raise StoreError("This table has ended; no more actions can be taken.")
-            head = _head(conn, table_id)
+            head = self._head(conn, table_id)
             if check is not None:
-                check(conn, head)
+                check(Tx(conn), head)
             now = time.time()
-            cur = conn.execute("INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?,?,?,?,?)",
-                               (table_id, head[0] + 1, seat, json.dumps(action, sort_keys=True), now))
-            conn.execute("UPDATE tables SET last_activity=? WHERE id=?", (now, table_id))
+            payload = json.dumps(action, sort_keys=True)  # after `check`, which may complete it (an undo's seq)
+            entry_id = int(self._x(conn,
+                "INSERT INTO actions (table_id, seq, seat, action, at, request_id) VALUES (?,?,?,?,?,?) RETURNING id",
+                (table_id, head[0] + 1, seat, payload, now, request_id)).fetchone()[0])
+            self._touch(conn, table_id, now)
             if then is not None:
-                then(conn)
-            return LogEntry(int(cur.lastrowid or 0), head[0] + 1, seat, action, now)
-
-    def undo(self, table_id: int, seat: int | None) -> LogEntry:
-        """Remove the last action. A seat may take back only its own last action (None: any, for tools)."""
-        with self.transaction() as conn:
-            status = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
-            if status is None:
-                raise StoreError("This table does not exist.")
-            if status[0] != "playing":
-                raise StoreError("This table has ended; its last action can no longer be taken back.")
-            rows = _log(conn, table_id, _head(conn, table_id)[0] - 1)
-            if not rows:
-                raise StoreError("There is nothing to undo.")
-            last = rows[-1]
-            if seat is not None and last.seat != seat:
-                raise StoreError("Only the player who took the last action can take it back.")
-            conn.execute("DELETE FROM actions WHERE id=?", (last.id,))
-            conn.execute("UPDATE tables SET last_activity=? WHERE id=?", (time.time(), table_id))
-            return last
+                then(Tx(conn))
+            return LogEntry(entry_id, head[0] + 1, seat, json.loads(payload), now, request_id)
+        return self._write(run, retry_conflicts=True)
 
     # -- ending a table and the players' records -------------------------------------------
 
     def finish(self, table_id: int, winner: int | None, ended_by: str,
-               conn: sqlite3.Connection | None = None, outcomes: dict[int, str] | None = None) -> None:
+               conn: Tx | None = None, outcomes: dict[int, str] | None = None) -> None:
         """Mark a table ended and record each seat's result.
 
         By default the winner wins and every other seat loses; no winner is a draw for all.
         `outcomes` (seat -> 'win'|'loss'|'draw') overrides that; seats left out get no result.
         """
-        def run(c: sqlite3.Connection) -> None:
-            row = c.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        def run(c: Any) -> None:
+            row = self._x(c, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
             if row is None or row[0] != "playing":
                 return
             now = time.time()
-            c.execute("UPDATE tables SET status='ended', winner=?, ended_by=?, last_activity=? WHERE id=?",
-                      (winner, ended_by, now, table_id))
-            for seat, name in c.execute("SELECT seat, name FROM seats WHERE table_id=?", (table_id,)).fetchall():
+            self._x(c, "UPDATE tables SET status='ended', winner=?, ended_by=? WHERE id=?", (winner, ended_by, table_id))
+            for seat, name in self._x(c, "SELECT seat, name FROM seats WHERE table_id=? ORDER BY seat",
+                                      (table_id,)).fetchall():
                 if outcomes is not None:
                     outcome = outcomes.get(seat)
                 else:
                     outcome = "draw" if winner is None else ("win" if seat == winner else "loss")
                 if outcome:
-                    c.execute("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?)", (table_id, seat, name, outcome, now))
+                    self._x(c, "INSERT INTO results (table_id, seat, name, outcome, at) VALUES (?,?,?,?,?)",
+                            (table_id, seat, name, outcome, now))
+            self._touch(c, table_id, now)
         if conn is not None:
-            run(conn)
+            run(conn.conn)
             return
-        with self.transaction() as c:
-            run(c)
+        self._write(run)
 
     def concede(self, table_id: int, seat: int) -> None:
         """The seat gives up and loses; with exactly one opponent that opponent wins, otherwise the others get no result."""
-        with self.transaction() as conn:
-            row = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        def run(conn: Any) -> None:
+            row = self._x(conn, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
             if row is None:
                 raise StoreError("This table does not exist.")
             if row[0] != "playing":
                 raise StoreError("This table has already ended.")
-            seats = [r[0] for r in conn.execute("SELECT seat FROM seats WHERE table_id=?", (table_id,))]
+            seats = [r[0] for r in self._x(conn, "SELECT seat FROM seats WHERE table_id=?", (table_id,))]
             others = [s for s in seats if s != seat]
             winner = others[0] if len(others) == 1 else None
             outcomes = {seat: "loss"} | ({winner: "win"} if winner is not None else {})
-            self.finish(table_id, winner, f"concede:{seat}", conn, outcomes)
+            self.finish(table_id, winner, f"concede:{seat}", Tx(conn), outcomes)
+        self._write(run)
 
     def records(self) -> list[PlayerRecord]:
-        """Wins, losses and draws per player name (players are named seats), best first."""
-        rows = self._read(lambda conn: conn.execute(
-            "SELECT name, SUM(outcome='win'), SUM(outcome='loss'), SUM(outcome='draw') FROM results "
-            "GROUP BY name COLLATE NOCASE ORDER BY 2 DESC, 3 ASC, name").fetchall())
+        """Wins, losses and draws per player name (players are named seats, case ignored), best first."""
+        rows = self._read(lambda conn: self._x(conn,
+            "SELECT MIN(name), SUM(CASE WHEN outcome='win' THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN outcome='loss' THEN 1 ELSE 0 END), SUM(CASE WHEN outcome='draw' THEN 1 ELSE 0 END) "
+            "FROM results GROUP BY LOWER(name) ORDER BY 2 DESC, 3 ASC, 1").fetchall())
         return [PlayerRecord(r[0], int(r[1]), int(r[2]), int(r[3])) for r in rows]
 
+    # -- copying between databases (`muster db copy`) ---------------------------------------------
 
-def _migrate(conn: sqlite3.Connection) -> None:
-    """Bring a version 1 store up to date: host tokens and seat claims (old seats count as claimed: their links are out)."""
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(tables)")}
-    if "host_token" not in columns:
-        conn.execute("ALTER TABLE tables ADD COLUMN host_token TEXT")
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(seats)")}
-    if "claimed" not in columns:
-        conn.execute("ALTER TABLE seats ADD COLUMN claimed INTEGER NOT NULL DEFAULT 1")
+    def rows(self, name: str) -> Iterator[tuple[Any, ...]]:
+        """Every row of one of the COPIED tables, in key order."""
+        columns = COPIED[name]
+        rows = self._read(lambda conn: self._x(conn, f"SELECT {', '.join(columns)} FROM {name} "
+                                                     f"ORDER BY {', '.join(columns[:2])}").fetchall())
+        yield from (tuple(r) for r in rows)
+
+    def is_empty(self) -> bool:
+        return self._read(lambda conn: self._x(conn, "SELECT COUNT(*) FROM tables").fetchone()[0] == 0)
+
+    def load(self, data: dict[str, list[tuple[Any, ...]]]) -> None:
+        """Insert copied rows as they are (ids included), all in one transaction."""
+        def run(conn: Any) -> None:
+            for name, rows in data.items():
+                columns = COPIED[name]
+                sql = f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+                for row in rows:
+                    self._x(conn, sql, row)
+            self._after_load(conn)
+        self._write(run)
+
+    def _after_load(self, conn: Any) -> None:
+        """Bring id generators past the copied ids (PostgreSQL identities do not follow explicit ids)."""
+
+    # -- shared queries ----------------------------------------------------------------------------
+
+    def _touch(self, conn: Any, table_id: int, now: float | None = None) -> None:
+        """Count a change to the table (what polling compares) and tell other servers about it."""
+        changed = self._x(conn, "UPDATE tables SET changed=changed+1, last_activity=? WHERE id=? RETURNING changed",
+                          (now or time.time(), table_id)).fetchone()[0]
+        self._notify(conn, table_id, int(changed))
+
+    def _playing(self, conn: Any, table_id: int, ended: str) -> None:
+        row = self._x(conn, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
+        if row is None:
+            raise StoreError("This table does not exist.")
+        if row[0] != "playing":
+            raise StoreError(f"This table has ended. {ended}")
+
+    def _seat(self, conn: Any, table_id: int, seat: int) -> Seat:
+        s, n, t, c, d = self._x(conn, "SELECT seat, name, token, claimed, device FROM seats WHERE table_id=? AND seat=?",
+                                (table_id, seat)).fetchone()
+        return Seat(s, n, t, bool(c), d)
+
+    def _table(self, conn: Any, where: str, value: Any) -> TableInfo:
+        row = self._x(conn, f"SELECT id, game, seed, options, code, created, last_activity, status, winner, ended_by, "
+                            f"host_token FROM tables WHERE {where}", (value,)).fetchone()
+        if row is None:
+            raise StoreError("There is no such table.")
+        seats = tuple(Seat(s, n, t, bool(c), d) for s, n, t, c, d in self._x(conn,
+            "SELECT seat, name, token, claimed, device FROM seats WHERE table_id=? ORDER BY seat", (row[0],)))
+        return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9],
+                         seats, row[10])
+
+    def _head(self, conn: Any, table_id: int) -> tuple[int, int]:
+        row = self._x(conn, "SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
+                      (table_id,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def _signature(self, conn: Any, table_id: int) -> tuple[int, int, int]:
+        row = self._x(conn, "SELECT changed FROM tables WHERE id=?", (table_id,)).fetchone()
+        return (*self._head(conn, table_id), int(row[0]) if row else -1)
+
+    def _entries(self, conn: Any, where: str, params: tuple[Any, ...]) -> list[LogEntry]:
+        return [LogEntry(i, s, seat, json.loads(a), at, r) for i, s, seat, a, at, r in self._x(conn,
+                f"SELECT id, seq, seat, action, at, request_id FROM actions WHERE {where} ORDER BY seq", params)]
+
+    def _log(self, conn: Any, table_id: int, after_seq: int) -> list[LogEntry]:
+        return self._entries(conn, "table_id=? AND seq>?", (table_id, after_seq))
 
 
-def _playing(conn: sqlite3.Connection, table_id: int, ended: str) -> None:
-    row = conn.execute("SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
-    if row is None:
-        raise StoreError("This table does not exist.")
-    if row[0] != "playing":
-        raise StoreError(f"This table has ended. {ended}")
-
-
-def _seat(conn: sqlite3.Connection, table_id: int, seat: int) -> Seat:
-    s, n, t, c = conn.execute("SELECT seat, name, token, claimed FROM seats WHERE table_id=? AND seat=?",
-                              (table_id, seat)).fetchone()
-    return Seat(s, n, t, bool(c))
-
-
-def _table(conn: sqlite3.Connection, where: str, value: Any) -> TableInfo:
-    row = conn.execute(f"SELECT id, game, seed, options, code, created, last_activity, status, winner, ended_by, "
-                       f"host_token FROM tables WHERE {where}", (value,)).fetchone()
-    if row is None:
-        raise StoreError("There is no such table.")
-    seats = tuple(Seat(s, n, t, bool(c)) for s, n, t, c in conn.execute(
-        "SELECT seat, name, token, claimed FROM seats WHERE table_id=? ORDER BY seat", (row[0],)))
-    return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9], seats,
-                     row[10])
-
-
-def _head(conn: sqlite3.Connection, table_id: int) -> tuple[int, int]:
-    row = conn.execute("SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1", (table_id,)).fetchone()
-    return (int(row[0]), int(row[1])) if row else (0, 0)
-
-
-def _log(conn: sqlite3.Connection, table_id: int, after_seq: int) -> list[LogEntry]:
-    return [LogEntry(i, s, seat, json.loads(a), at) for i, s, seat, a, at in conn.execute(
-        "SELECT id, seq, seat, action, at FROM actions WHERE table_id=? AND seq>? ORDER BY seq", (table_id, after_seq))]
+def copy_store(source: Store, target: Store) -> dict[str, int]:
+    """Copy every table, seat, log entry and result into an empty store; how many of each were copied."""
+    if not target.is_empty():
+        raise StoreError(f"The target {target.location} already has tables; copy only into an empty database.")
+    data = {name: list(source.rows(name)) for name in COPIED}
+    target.load(data)
+    return {name: len(rows) for name, rows in data.items()}

@@ -115,7 +115,7 @@ def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
 def _release(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     """Button callback (host only): free a seat under a new token, so its old link stops working."""
     try:
-        freed = service.store.release_seat(table_id, seat, host)
+        freed = service.store.reissue_seat(table_id, seat, host)
     except StoreError as err:
         context.flash("error", str(err))
         return

@@ -13,7 +13,6 @@ rendering in another thread always sees one consistent position.
 from __future__ import annotations
 
 import copy
-import sqlite3
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
-from companion.store import LogEntry, Store, StoreError, TableInfo
+from companion.store import LogEntry, Store, StoreError, TableInfo, Tx
 from engine.core import Action, Game, Match, Refusal
 
 
@@ -130,9 +129,9 @@ class Tables:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def snapshot(self, table: TableInfo, conn: sqlite3.Connection | None = None) -> Snapshot:
+    def snapshot(self, table: TableInfo, conn: Tx | None = None) -> Snapshot:
         """The table's current position, from cache when the log has not changed."""
-        head = self._head(table.id, conn)
+        head = self.store.head(table.id, conn)
         with self._lock:
             cached = self._cache.get(table.id)
         if cached is not None and cached.head == head:
@@ -149,20 +148,17 @@ class Tables:
         self._publish(table.id, snap)
         return snap
 
-    def _head(self, table_id: int, conn: sqlite3.Connection | None) -> tuple[int, int]:
-        if conn is None:
-            return self.store.head(table_id)
-        row = conn.execute("SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
-                           (table_id,)).fetchone()
-        return (int(row[0]), int(row[1])) if row else (0, 0)
-
     def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
         if not entries:
             return snap
         match = _fork(snap.match)
         for entry in entries:
+            kind = entry.action.get("kind")
             try:
-                match.apply(Action.from_json(entry.action))
+                if kind == "undo":
+                    match.undo()
+                elif kind != "notice":  # a notice is for the history only; the state is unchanged
+                    match.apply(Action.from_json(entry.action))
             except Refusal as err:
                 raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
                                   f"under the current rules ({err}).") from None
@@ -190,16 +186,16 @@ class Tables:
             raise Refusal("You can only act for your own seat.")
         result: dict[str, Snapshot] = {}
 
-        def check(conn: sqlite3.Connection, head: tuple[int, int]) -> None:
-            current = self.snapshot(table, conn)
+        def check(tx: Tx, head: tuple[int, int]) -> None:
+            current = self.snapshot(table, tx)
             match = _fork(current.match)
             match.apply(action)  # verify first; a refusal leaves everything unchanged
             result["snap"] = Snapshot(match, head, current.entries)
 
-        def then(conn: sqlite3.Connection) -> None:
+        def then(tx: Tx) -> None:
             state = result["snap"].state
             if state.is_terminal:
-                self.store.finish(table.id, state.winner, "game", conn)
+                self.store.finish(table.id, state.winner, "game", tx)
 
         entry = self.store.append(table.id, seat, action.to_json(), check, then)
         prior = result["snap"]
@@ -211,8 +207,18 @@ class Tables:
         """Take back the last action, if it was this seat's. Chance is tied to the sequence number, so redoing re-rolls nothing."""
         if seat is None:
             raise Refusal("Spectators cannot undo.")
+        undo: dict[str, Any] = {"kind": "undo", "player": seat, "args": {}}
+
+        def check(tx: Tx, head: tuple[int, int]) -> None:
+            live = _live(self.snapshot(table, tx).entries)
+            if not live:
+                raise Refusal("There is nothing to undo.")
+            if live[-1].seat != seat:
+                raise Refusal("Only the player who took the last action can take it back.")
+            undo["args"]["seq"] = live[-1].seq  # decided under the write lock, before the store writes it
+
         try:
-            return self.store.undo(table.id, seat)
+            return self.store.append(table.id, seat, undo, check)
         except StoreError as err:
             raise Refusal(str(err)) from None
 
@@ -223,6 +229,18 @@ class Tables:
             self.store.concede(table.id, seat)
         except StoreError as err:
             raise Refusal(str(err)) from None
+
+
+def _live(entries: tuple[LogEntry, ...]) -> list[LogEntry]:
+    """The actions still in force: each undo entry takes back the last one before it."""
+    live: list[LogEntry] = []
+    for entry in entries:
+        kind = entry.action.get("kind")
+        if kind == "undo":
+            live.pop()
+        elif kind != "notice":
+            live.append(entry)
+    return live
 
 
 def _fork(match: Match[Any]) -> Match[Any]:

@@ -22,9 +22,9 @@ def cards_copy(tmp_path: Path) -> Path:
 def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A fresh table store for the five real games, installed where the pages look for it."""
     from companion import context
-    from companion.store import Store
+    from companion.store import open_store
     from companion.tables import Tables
 
-    svc = Tables(Store(tmp_path / "muster.sqlite3"))
+    svc = Tables(open_store(tmp_path / "muster.sqlite3"))
     monkeypatch.setattr(context, "tables", lambda: svc)
     return svc

@@ -14,13 +14,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from companion_game import RaceGame  # noqa: E402
 
 from companion import cli, context, lookup  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
 
 @pytest.fixture
 def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
+    svc = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
     monkeypatch.setattr(context, "tables", lambda: svc)
     return svc
 
@@ -123,7 +123,8 @@ def test_undo_button_takes_back_own_move_only(service: Tables) -> None:
     assert bob.button(key="undo").disabled
     ann = page(table=table.code, seat=table.seats[0].token)
     ann.button(key="undo").click().run()
-    assert service.store.head(table.id) == (0, 0)
+    assert [e.action["kind"] for e in service.store.log(table.id)] == ["roll", "undo"]
+    assert service.snapshot(table).state.rolls == []
 
 
 def test_concede_ends_the_table(service: Tables) -> None:
@@ -204,7 +205,7 @@ def test_corrupt_store_is_reported_in_the_app(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("MUSTER_DATA_DIR", str(tmp_path))
     at = AppTest.from_file(APP, default_timeout=30).run()
     assert not at.exception
-    assert any("could not be read" in w.value and "fresh store" in w.value for w in at.warning)
+    assert any("is damaged" in w.value and "fresh store" in w.value for w in at.warning)
     kept = list(tmp_path.glob("muster.sqlite3.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_bytes().startswith(b"not a database")
 

@@ -13,14 +13,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from companion_game import RaceGame, TallyGame  # noqa: E402
 
-from companion.store import Store, StoreError, check_data_dir, default_data_dir  # noqa: E402
+from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable, check_data_dir, default_data_dir, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine.core import Action, Refusal  # noqa: E402
 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Tables:
-    return Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame(), "tally": TallyGame()})
+    return Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame(), "tally": TallyGame()})
 
 
 def roll(service: Tables, table, seat: int):
@@ -47,12 +47,12 @@ def test_create_refuses_bad_options_and_names(service: Tables) -> None:
 
 
 def test_log_survives_a_new_process(tmp_path: Path) -> None:
-    first = Tables(Store(tmp_path / "m.sqlite3"), {"race": RaceGame()})
+    first = Tables(open_store(tmp_path / "m.sqlite3"), {"race": RaceGame()})
     table = first.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     for seat in (0, 1, 0, 1):
         roll(first, table, seat)
     before = first.snapshot(table).state.view(None)
-    second = Tables(Store(tmp_path / "m.sqlite3"), {"race": RaceGame()})  # a restart: empty cache
+    second = Tables(open_store(tmp_path / "m.sqlite3"), {"race": RaceGame()})  # a restart: empty cache
     after = second.snapshot(second.store.table_by_code(table.code))
     assert after.head[0] == 4
     assert after.state.view(None) == before
@@ -140,15 +140,15 @@ def test_concede_two_players_and_many(service: Tables) -> None:
 def test_concurrent_phones_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     """Six threads, each its own Tables (as separate server processes would be), race to add to one tally."""
     path = tmp_path / "m.sqlite3"
-    setup = Tables(Store(path), {"tally": TallyGame()})
+    setup = Tables(open_store(path), {"tally": TallyGame()})
     table = setup.create("tally", [f"P{i}" for i in range(6)], {"players": 6})
-    shared = Tables(Store(path), {"tally": TallyGame()})
+    shared = Tables(open_store(path), {"tally": TallyGame()})
     per_thread = 40
     accepted: list[list[int]] = [[] for _ in range(6)]
     errors: list[BaseException] = []
 
     def phone(seat: int) -> None:
-        service = shared if seat % 2 else Tables(Store(path), {"tally": TallyGame()})
+        service = shared if seat % 2 else Tables(open_store(path), {"tally": TallyGame()})
         done = 0
         while done < per_thread:
             snap = service.snapshot(table)
@@ -187,8 +187,8 @@ def test_unique_seq_is_enforced_by_the_database(service: Tables) -> None:
 def test_cache_follows_undo_then_new_action(tmp_path: Path) -> None:
     """Another process undoes and acts again at the same seq: the cache must notice the different action."""
     path = tmp_path / "m.sqlite3"
-    a = Tables(Store(path), {"race": RaceGame()})
-    b = Tables(Store(path), {"race": RaceGame()})
+    a = Tables(open_store(path), {"race": RaceGame()})
+    b = Tables(open_store(path), {"race": RaceGame()})
     table = a.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     roll(a, table, 0)
     assert a.snapshot(table).state.rolls
@@ -200,8 +200,8 @@ def test_cache_follows_undo_then_new_action(tmp_path: Path) -> None:
 def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> None:
     path = tmp_path / "muster.sqlite3"
     path.write_bytes(b"this is not a database at all" * 100)
-    store = Store(path)
-    assert store.notice and "could not be read" in store.notice
+    store = open_store(path)
+    assert store.notice and "is damaged (file is not a database)" in store.notice
     kept = list(tmp_path.glob("muster.sqlite3.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_bytes().startswith(b"this is not")
     assert store.tables() == []
@@ -209,21 +209,29 @@ def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> 
     for side in tmp_path.glob("muster.sqlite3-*"):
         side.unlink()
     path.write_bytes(b"garbage again" * 100)
-    Store(path)
+    open_store(path)
     assert len(list(tmp_path.glob("muster.sqlite3.corrupt-*"))) == 2  # the first one is never overwritten
 
 
-def test_foreign_sqlite_file_is_kept_aside(tmp_path: Path) -> None:
+@pytest.mark.parametrize("schema", [
+    "CREATE TABLE recipes (name TEXT)",
+    "CREATE TABLE tables (id INTEGER PRIMARY KEY, legs INTEGER, wood TEXT)",  # another app's 'tables'
+    "CREATE TABLE meta (key TEXT); CREATE TABLE tables (id INTEGER PRIMARY KEY, game TEXT); CREATE TABLE seats (x)",
+])
+def test_a_database_of_another_application_is_refused_and_left_alone(tmp_path: Path, schema: str) -> None:
     path = tmp_path / "muster.sqlite3"
     with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE recipes (name TEXT)")
-    store = Store(path)
-    assert store.notice and "not a Muster table store" in store.notice
-    assert len(list(tmp_path.glob("muster.sqlite3.corrupt-*"))) == 1
+        conn.executescript(schema)
+    before = path.read_bytes()
+    with pytest.raises(StoreUnavailable, match="database of another application") as refused:
+        open_store(path)
+    assert str(path) in str(refused.value) and "--data-dir" in str(refused.value)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["muster.sqlite3"]
 
 
 def test_missing_file_starts_fresh_without_a_warning(tmp_path: Path) -> None:
-    store = Store(tmp_path / "new" / "muster.sqlite3")
+    store = open_store(tmp_path / "new" / "muster.sqlite3")
     assert store.notice is None and store.tables() == []
 
 
@@ -241,11 +249,11 @@ def test_data_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_seats_start_free_and_a_claim_is_atomic(tmp_path: Path) -> None:
     """Two phones (two processes' stores) race for one seat: exactly one gets it."""
     path = tmp_path / "m.sqlite3"
-    setup = Tables(Store(path), {"race": RaceGame()})
+    setup = Tables(open_store(path), {"race": RaceGame()})
     table = setup.create("race", ["Ann", "Bob"], {"players": 2})
     assert table.host_token and [s.claimed for s in table.seats] == [False, False]
     assert table.free_seats == table.seats
-    stores = [Store(path) for _ in range(8)]
+    stores = [open_store(path) for _ in range(8)]
     won: list[str] = []
     refused: list[str] = []
     barrier = threading.Barrier(len(stores))
@@ -272,18 +280,19 @@ def test_seats_start_free_and_a_claim_is_atomic(tmp_path: Path) -> None:
         setup.store.claim_seat(table.id, 7)
 
 
-def test_release_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
+def test_reissue_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     service.store.claim_seat(table.id, 0)
     service.store.claim_seat(table.id, 1)
     roll(service, table, 0)
+    service.store.hold_seat(table.id, table.seats[0].token, "phone-a")
     with pytest.raises(StoreError, match="Only the host"):
-        service.store.release_seat(table.id, 0, "forged")
+        service.store.reissue_seat(table.id, 0, "forged")
     with pytest.raises(StoreError, match="Only the host"):
-        service.store.release_seat(table.id, 0, None)
-    freed = service.store.release_seat(table.id, 0, table.host_token)
+        service.store.reissue_seat(table.id, 0, None)
+    freed = service.store.reissue_seat(table.id, 0, table.host_token)
     after = service.store.table(table.id)
-    assert freed.token != table.seats[0].token and not freed.claimed
+    assert freed.token != table.seats[0].token and not freed.claimed and freed.device is None
     assert after.seat_by_token(table.seats[0].token) is None and after.seat_by_token(freed.token).seat == 0
     assert after.free_seats == (freed,)
     assert service.store.head(table.id)[0] == 1  # claims and releases are not actions; the log is untouched
@@ -294,7 +303,7 @@ def test_release_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
     with pytest.raises(StoreError, match="has ended"):
         service.store.claim_seat(table.id, 1)
     with pytest.raises(StoreError, match="has ended"):
-        service.store.release_seat(table.id, 0, table.host_token)
+        service.store.reissue_seat(table.id, 0, table.host_token)
 
 
 def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
@@ -312,8 +321,105 @@ def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
             INSERT INTO tables (game, seed, options, code, created, last_activity) VALUES ('race', 's', '{}', 'OLD22', 0, 0);
             INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a'), (1, 1, 'Bob', 'tok-b');
         """)
-    store = Store(path)
+    store = open_store(path)
     assert store.notice is None
     old = store.table_by_code("OLD22")
     assert old is not None and old.host_token is None and old.free_seats == ()
     assert old.seat_by_token("tok-b").seat == 1 and not old.is_host(None) and not old.is_host("x")
+
+
+def test_undo_is_an_appended_entry_and_nothing_is_deleted(service: Tables) -> None:
+    """Contract B: the log only grows; an undo names the seq it takes back, and seqs are never reused."""
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll(service, table, 0)
+    entry = service.undo(table, 0)
+    assert (entry.seq, entry.seat, entry.action) == (2, 0, {"kind": "undo", "player": 0, "args": {"seq": 1}})
+    service.act(table, 0, Action("bank", 0, {"amount": 1}))
+    log = service.store.log(table.id)
+    assert [(e.seq, e.action["kind"]) for e in log] == [(1, "roll"), (2, "undo"), (3, "bank")]
+    assert service.snapshot(table).state.scores == [1, 0]
+    assert len({e.id for e in log}) == 3
+
+
+def test_same_request_id_twice_is_stored_once(service: Tables) -> None:
+    """A tap resent after a dropped connection: the stored entry comes back and `check` is not run again."""
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    checks: list[tuple[int, int]] = []
+    first = service.store.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}},
+                                 check=lambda tx, head: checks.append(head), request_id="tap-1")
+    again = service.store.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}},
+                                 check=lambda tx, head: checks.append(head), request_id="tap-1")
+    assert again == first and checks == [(0, 0)]
+    other = service.store.append(table.id, 1, {"kind": "roll", "player": 1, "args": {}}, request_id="tap-2")
+    assert [(e.seq, e.request_id) for e in service.store.log(table.id)] == [(1, "tap-1"), (2, "tap-2")]
+    assert other.seq == 2
+    with pytest.raises(StoreError, match="1 to 128 characters"):
+        service.store.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}}, request_id="x" * 129)
+
+
+def test_check_reads_inside_the_transaction_with_the_opaque_handle(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll(service, table, 0)
+    seen: list[object] = []
+
+    def check(tx, head: tuple[int, int]) -> None:
+        seen.append((head, service.store.head(table.id, conn=tx), [e.seq for e in service.store.log(table.id, 0, conn=tx)]))
+
+    service.store.append(table.id, 1, {"kind": "roll", "player": 1, "args": {}}, check=check)
+    assert seen == [((1, service.store.log(table.id)[0].id), (1, service.store.log(table.id)[0].id), [1])]
+
+
+def test_hold_seat_says_which_phone_held_it_before(service: Tables) -> None:
+    table = service.create("race", ["Ann", "Bob"], {"players": 2})
+    token = table.seats[1].token
+    signature = service.store.signature(table.id)
+    assert service.store.hold_seat(table.id, token, "phone-a") is None
+    assert service.store.signature(table.id) != signature
+    assert service.store.hold_seat(table.id, token, "phone-a") is None
+    assert service.store.hold_seat(table.id, token, "phone-b") == "phone-a"
+    seat = service.store.table(table.id).seats[1]
+    assert (seat.device, seat.claimed) == ("phone-b", True)
+    with pytest.raises(StoreError, match="no longer valid"):
+        service.store.hold_seat(table.id, "forged", "phone-c")
+
+
+def test_a_version_2_store_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Request ids, seat holders and the change counter arrive; the old log and links are kept."""
+    path = tmp_path / "muster.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE tables (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed TEXT NOT NULL,
+                options TEXT NOT NULL, code TEXT NOT NULL UNIQUE, created REAL NOT NULL, last_activity REAL NOT NULL,
+                status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT, host_token TEXT);
+            CREATE TABLE seats (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+                token TEXT NOT NULL UNIQUE, claimed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat));
+            CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+                seat INTEGER NOT NULL, action TEXT NOT NULL, at REAL NOT NULL, UNIQUE (table_id, seq));
+            CREATE TABLE results (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+                outcome TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seat));
+            INSERT INTO meta VALUES ('schema', '2');
+            INSERT INTO tables (game, seed, options, code, created, last_activity, host_token)
+                VALUES ('race', 's', '{"players": 2, "target": 99}', 'OLD33', 0, 0, 'host');
+            INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a', 1), (1, 1, 'Bob', 'tok-b', 0);
+            INSERT INTO actions (table_id, seq, seat, action, at) VALUES (1, 1, 0, '{"kind": "roll", "player": 0, "args": {}}', 0);
+        """)
+    service = Tables(open_store(path), {"race": RaceGame()})
+    table = service.store.table_by_code("OLD33")
+    assert [(s.name, s.claimed, s.device) for s in table.seats] == [("Ann", True, None), ("Bob", False, None)]
+    assert service.snapshot(table).head[0] == 1
+    entry = service.store.append(table.id, 1, {"kind": "roll", "player": 1, "args": {}}, request_id="r")
+    assert (entry.seq, entry.request_id) == (2, "r")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == (str(SCHEMA_VERSION),)
+
+
+def test_a_store_from_a_newer_muster_is_refused_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    open_store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION + 1),))
+    before = path.read_bytes()
+    with pytest.raises(StoreUnavailable, match=f"newer Muster \\(schema version {SCHEMA_VERSION + 1}"):
+        open_store(path)
+    assert path.read_bytes() == before
