@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from cards.load import CARDS_ROOT, GameData, _line_of, _problems
+from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text
 from cards.problems import DataError, Problem
 
 LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"
@@ -50,7 +50,7 @@ Columns6 = Annotated[list[Share], Field(min_length=6, max_length=6), AfterValida
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Font(_Strict):
@@ -262,9 +262,7 @@ class Profiles(_Strict):
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    if not path.is_file():
-        raise DataError([Problem(str(path), "file not found")])
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path)
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as err:
@@ -341,7 +339,10 @@ def game_layout(data: GameData) -> GameLayout:
         return GameLayout.model_validate(data.layout)
     except ValidationError as err:
         game_file = data.folder / "game.toml"
-        text = game_file.read_text(encoding="utf-8") if game_file.is_file() else None
+        try:
+            text: str | None = read_text(game_file)
+        except DataError:
+            text = None
         raise DataError(_problems(err, str(game_file), prefix="layout", text=text)) from None
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import importlib
+import io
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -24,8 +26,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cards.problems import DataError, Problem
 
 CARDS_ROOT = Path(__file__).resolve().parent
+CARDS_ENV = "MUSTER_CARDS_DIR"
 GAME_FILE = "game.toml"
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+TABLE_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,95}\.csv$")
+"""A table is a plain CSV file in its game's folder: no path, so data never reaches outside it."""
+# Limits far above any real game (the largest shipped file is 3 KB), so a pasted or generated file
+# cannot make loading, checking or printing take minutes and gigabytes.
+MAX_FILE_BYTES = 256 * 1024
+MAX_CELL = 2_000
+MAX_PIECES = 1_000
 
 
 class Row(BaseModel):
@@ -50,8 +61,8 @@ class GameHeader(BaseModel):
 
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1)
-    min_players: int = Field(ge=1, le=12)
-    max_players: int = Field(ge=1, le=12)
+    min_players: int = Field(ge=2, le=12)   # every game here is a contest between players
+    max_players: int = Field(ge=2, le=12)
     tables: dict[str, str]
     rules: dict[str, Any] = Field(default_factory=dict)
     layout: dict[str, Any] = Field(default_factory=dict)
@@ -103,6 +114,13 @@ class GameData:
     layout: dict[str, Any]
     folder: Path
     files: dict[str, Path] = field(default_factory=dict)
+    lines: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Table -> row id -> its line in the CSV, so later checks can point at a row."""
+
+    def problem(self, table: str, row_id: str, message: str, field: str | None = None,
+                value: Any = None) -> Problem:
+        """A problem located at one row of a table."""
+        return Problem(str(self.files[table]), message, self.lines.get(table, {}).get(row_id), field, value)
 
     def table(self, name: str) -> list[Any]:
         return self.tables[name]
@@ -134,20 +152,43 @@ class GameData:
         return {card.id: card for card in self.all_cards()}
 
 
+def cards_root() -> Path:
+    """The cards folder used when none is given: $MUSTER_CARDS_DIR (how `muster app --cards DIR` reaches
+    the companion's process), else the shipped data."""
+    return Path(os.environ.get(CARDS_ENV) or CARDS_ROOT)
+
+
 def game_ids(root: Path | None = None) -> list[str]:
-    """The games present under a cards folder, in a stable order."""
-    root = root or CARDS_ROOT
-    return sorted(p.parent.name for p in root.glob(f"*/{GAME_FILE}"))
+    """The games present under a cards folder, in a stable order (folders whose name is a valid id)."""
+    root = root or cards_root()
+    return sorted(p.parent.name for p in root.glob(f"*/{GAME_FILE}") if GAME_ID.match(p.parent.name))
+
+
+def folder_problems(root: Path) -> list[Problem]:
+    """Folders that look like games but are not loaded: a bad name, or data files without game.toml.
+
+    Without this a game whose game.toml was deleted or misnamed would silently drop out."""
+    problems = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        if (folder / GAME_FILE).is_file():
+            if not GAME_ID.match(folder.name):
+                problems.append(Problem(str(folder / GAME_FILE), "a game folder's name is the game's id: up to "
+                                        "40 lower-case letters, digits, - and _, starting with a letter or digit",
+                                        field="id", value=folder.name))
+        elif any(folder.glob("*.csv")) or any(folder.glob("*.toml")):
+            problems.append(Problem(str(folder), f"holds game data but no {GAME_FILE}: add one, or move the "
+                                                 "folder out of the cards folder"))
+    return problems
 
 
 def load_all(root: Path | None = None) -> dict[str, GameData]:
     """Load every game, reporting the problems of all of them together."""
-    root = root or CARDS_ROOT
+    root = root or cards_root()
     ids = game_ids(root)
+    problems: list[Problem] = folder_problems(root)
     if not ids:
-        raise DataError([Problem(str(root), f"no game folders (none holds a {GAME_FILE})")])
+        raise DataError(problems + [Problem(str(root), f"no game folders (none holds a {GAME_FILE})")])
     games: dict[str, GameData] = {}
-    problems: list[Problem] = []
     for game_id in ids:
         try:
             games[game_id] = load_game(game_id, root)
@@ -160,14 +201,14 @@ def load_all(root: Path | None = None) -> dict[str, GameData]:
 
 def load_game(game_id: str, root: Path | None = None) -> GameData:
     """Load and validate one game folder, or raise DataError listing every problem."""
-    root = root or CARDS_ROOT
+    root = root or cards_root()
     folder = root / game_id
     game_file = folder / GAME_FILE
-    if not game_file.is_file():
+    if not GAME_ID.match(game_id) or not game_file.is_file():
         known = ", ".join(game_ids(root)) or "none"
-        raise DataError([Problem(str(game_file), f"no game '{game_id}' here (games: {known})")])
+        raise DataError([Problem(str(root / game_id[:80] / GAME_FILE), f"no game '{game_id[:80]}' here (games: {known})")])
     problems: list[Problem] = []
-    text = game_file.read_text(encoding="utf-8")
+    text = read_text(game_file)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -193,22 +234,38 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
     for name in sorted(set(schema.TABLES) - set(header.tables)):
         problems.append(Problem(str(game_file), f"[tables] needs a '{name}' entry naming its CSV file",
                                 _line_of(text, "tables"), f"tables.{name}"))
+    layout_model = getattr(schema, "LAYOUT", None)
+    if layout_model is not None:
+        try:
+            layout_model.model_validate(header.layout)
+        except ValidationError as err:
+            problems.extend(_problems(err, str(game_file), prefix="layout", text=text))
+    lines: dict[str, dict[str, int]] = {}
     for name, filename in header.tables.items():
         model = schema.TABLES.get(name)
         if model is None:
             problems.append(Problem(str(game_file), f"unknown table '{name}' (known: {', '.join(schema.TABLES)})",
                                     _line_of(text, name), f"tables.{name}", filename))
             continue
+        if not TABLE_FILE.match(filename):
+            problems.append(Problem(str(game_file), "a table is a .csv file in the game's folder, named with letters, "
+                                    "digits, - and _ (no folder, at most 100 characters)",
+                                    _line_of(text, name), f"tables.{name}", filename[:100]))
+            continue
         path = folder / filename
         files[name] = path
-        rows, table_problems = read_table(path, model)
+        rows, lines[name], table_problems = read_table(path, model)
         tables[name] = rows
         problems.extend(table_problems)
     problems.extend(_shared_ids(tables, files))
+    pieces = sum(getattr(row, "copies", 0) for rows in tables.values() for row in rows)
+    if pieces > MAX_PIECES:
+        problems.append(Problem(str(game_file), f"the tables print {pieces} pieces; a game prints at most {MAX_PIECES}",
+                                field="copies", value=pieces))
     if problems:
         raise DataError(problems)
     data = GameData(header.id, header.name, header.min_players, header.max_players,
-                    rules, tables, header.layout, folder, files)
+                    rules, tables, header.layout, folder, files, lines)
     check = getattr(schema, "check", None)
     if check is not None:
         problems.extend(check(data))
@@ -217,37 +274,70 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
     return data
 
 
-def read_table(path: Path, model: type[Row]) -> tuple[list[Row], list[Problem]]:
-    """Read a CSV table into typed rows; empty cells mean "use the default"."""
+def read_text(path: Path) -> str:
+    """A data file's text, or DataError naming what is wrong: unreadable, too large, not UTF-8.
+
+    A UTF-8 byte-order mark (spreadsheet programs write one) is dropped, for TOML and CSV alike."""
     where = str(path)
-    if not path.is_file():
-        return [], [Problem(where, "file not found")]
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise DataError([Problem(where, f"the file has {size:,} bytes; a data file holds at most "
+                                            f"{MAX_FILE_BYTES:,}")])
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError([Problem(where, "file not found")]) from None
+    except OSError as err:
+        raise DataError([Problem(where, f"cannot read the file: {err.strerror or err}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise DataError([Problem(where, f"byte 0x{raw[err.start]:02x} is not UTF-8: save the file as UTF-8",
+                                 line)]) from None
+    return text.removeprefix("\ufeff")
+
+
+def read_table(path: Path, model: type[Row]) -> tuple[list[Row], dict[str, int], list[Problem]]:
+    """Read a CSV table into typed rows and each row's line; empty cells mean "use the default"."""
+    where = str(path)
+    try:
+        text = read_text(path)
+    except DataError as err:
+        return [], {}, err.problems
     problems: list[Problem] = []
     rows: list[Row] = []
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        columns = [c.strip() for c in (reader.fieldnames or [])]
-        if not columns:
-            return [], [Problem(where, "empty file: the first line must name the columns", 1)]
+    seen: dict[str, int] = {}
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, [])
+        columns = [c.strip() for c in header]
+        if not any(columns):
+            return [], {}, [Problem(where, "empty file: the first line must name the columns", 1)]
         known = set(model.model_fields)
         required = {n for n, f in model.model_fields.items() if f.is_required()}
-        for col in columns:
+        for number, col in enumerate(columns):
             if col not in known:
-                problems.append(Problem(where, f"unknown column (known: {', '.join(model.model_fields)})", 1, col))
+                problems.append(Problem(where, f"unknown column (known: {', '.join(model.model_fields)})", 1, col[:100]))
+            elif col in columns[:number]:
+                problems.append(Problem(where, "the column appears twice", 1, col))
         for col in sorted(required - set(columns)):
             problems.append(Problem(where, "missing column", 1, col))
         if problems:
-            return [], problems
-        seen: dict[str, int] = {}
-        for raw in reader:
+            return [], {}, problems
+        for cells in reader:
             line = reader.line_num
-            if None in raw:
-                problems.append(Problem(where, "more cells than columns", line, None, raw[None]))
+            if len(cells) > len(columns):
+                problems.append(Problem(where, "more cells than columns", line, None, cells[len(columns):]))
                 continue
-            cells = {k.strip(): (v or "").strip() for k, v in raw.items()}
-            if not any(cells.values()):
+            long = next((c for c in cells if len(c) > MAX_CELL), None)
+            if long is not None:
+                problems.append(Problem(where, f"a cell of {len(long):,} characters; a cell holds at most {MAX_CELL:,}",
+                                        line, columns[cells.index(long)]))
                 continue
-            values = {k: v for k, v in cells.items() if v != ""}
+            values = {col: cell.strip() for col, cell in zip(columns, cells) if cell.strip()}
+            if not values:
+                continue
             try:
                 row = model.model_validate(values)
             except ValidationError as err:
@@ -258,7 +348,9 @@ def read_table(path: Path, model: type[Row]) -> tuple[list[Row], list[Problem]]:
                 continue
             seen[row.id] = line
             rows.append(row)
-    return rows, problems
+    except csv.Error as err:
+        problems.append(Problem(where, f"not valid CSV: {err}", reader.line_num))
+    return rows, seen, problems
 
 
 def _shared_ids(tables: dict[str, list[Row]], files: dict[str, Path]) -> list[Problem]:
@@ -279,9 +371,12 @@ def _shared_ids(tables: dict[str, list[Row]], files: dict[str, Path]) -> list[Pr
 
 def _schema(game_id: str, game_file: Path) -> ModuleType:
     try:
-        return importlib.import_module(f"cards.schemas.{game_id}")
+        module = importlib.import_module(f"cards.schemas.{game_id}")
     except ModuleNotFoundError:
-        raise DataError([Problem(str(game_file), f"no schema module cards/schemas/{game_id}.py for this game")]) from None
+        module = None
+    if module is None or not hasattr(module, "RULES") or not hasattr(module, "TABLES"):
+        raise DataError([Problem(str(game_file), f"no schema module cards/schemas/{game_id}.py for this game")])
+    return module
 
 
 def _problems(err: ValidationError, where: str, *, line: int | None = None,

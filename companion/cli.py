@@ -10,11 +10,13 @@ import argparse
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cards import DataError, GameData, load_all, load_game
+from cards.load import CARDS_ENV
 
 
 class UsageError(Exception):
@@ -31,12 +33,17 @@ def _cards_dir(value: str | None) -> Path | None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """Schemas first, then what build and play would run (companion.trial): data that passes is usable."""
+    from companion.trial import trial
     from generator.build import check as print_check
 
     games = load_all(_cards_dir(args.cards))
     problems, warnings = print_check(games)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if problems:
+        raise DataError(problems)
+    problems = [p for game in games.values() for p in trial(game)]
     if problems:
         raise DataError(problems)
     for game in games.values():
@@ -99,10 +106,19 @@ def _app_args(args: argparse.Namespace) -> tuple[int, Path]:
         raise UsageError(str(err)) from None
 
 
+def _use_cards(value: str | None) -> None:
+    """`--cards DIR` for the companion: checked here, then handed to its process through the environment."""
+    folder = _cards_dir(value)
+    if folder is not None:
+        load_all(folder)
+        os.environ[CARDS_ENV] = str(folder.resolve())
+
+
 def cmd_app(args: argparse.Namespace) -> int:
     from companion.server import companion_url, run_app
 
     port, data_dir = _app_args(args)
+    _use_cards(args.cards)
     return run_app(port, data_dir, companion_url(port))
 
 
@@ -118,6 +134,8 @@ def cmd_start(args: argparse.Namespace) -> int:
         written = build_all(out=Path(args.output), url=url)
     except BuildError as err:
         raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(_unwritable(args.output, err)) from None
     print(f"{len(written)} printable files are ready in {args.output}/.", flush=True)
     return run_app(port, data_dir, url)
 
@@ -132,13 +150,22 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         written = build_with_progress(games=args.games or None, formats=listed(args.format) or [],
                                       paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
-                                      url=args.companion_url, backs=args.backs, force=args.force)
+                                      url=args.companion_url, backs=args.backs, force=args.force,
+                                      cards_root=_cards_dir(args.cards))
     except BuildError as err:
         raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(_unwritable(args.out, err)) from None
     for line in summary(written):
         print(line)
     print(f"{len(written)} files in {args.out}/.")
     return 0
+
+
+def _unwritable(out: str, err: OSError) -> str:
+    """A failed write during a build (a full disk, a folder made read-only): what happened and where."""
+    where = err.filename or out
+    return f"cannot write the printables to '{out}' ({err.strerror or err}: {where}); free some space or choose another --out"
 
 
 def _add_app_options(p: argparse.ArgumentParser) -> None:
@@ -171,10 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="base URL the QR codes open (default: $MUSTER_COMPANION_URL; neither = no QR codes)")
     p.add_argument("--backs", action=argparse.BooleanOptionalAction, default=True, help="print card backs")
     p.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
+    p.add_argument("--cards", metavar="DIR", help="a cards folder to build instead of the shipped one")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("app", help="run the phone companion on this machine's network address")
     _add_app_options(p)
+    p.add_argument("--cards", metavar="DIR", help="a cards folder to play instead of the shipped one")
     p.set_defaults(run=cmd_app)
 
     p = sub.add_parser("start", help="build every printable for this machine's companion address, then run the companion")
@@ -200,6 +229,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader stopped early (`muster cards warfare | head -1`): not an error, and nothing to say.
+        # Later writes (the interpreter's own flush at exit) go nowhere instead of failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

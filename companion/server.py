@@ -1,18 +1,21 @@
 """Starting the companion: the LAN address phones use, a terminal QR code of it, and the Streamlit process.
 
 Streamlit runs as a child process (`python -m streamlit run companion/app.py`) so the
-`muster` command stays a plain CLI; the data folder and public address reach the app
-through MUSTER_DATA_DIR and MUSTER_URL.
+`muster` command stays a plain CLI; the data folder, public address and cards folder reach
+the app through MUSTER_DATA_DIR, MUSTER_URL and MUSTER_CARDS_DIR. The child dies with its parent.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import io
 import os
 import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import qrcode
@@ -80,6 +83,25 @@ def streamlit_command(port: int) -> list[str]:
             "--client.toolbarMode", "minimal"]
 
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with(parent: int) -> Callable[[], None]:
+    """A `preexec_fn` asking the kernel to send the child SIGTERM when `parent` dies, even by kill -9
+    (Linux prctl PR_SET_PDEATHSIG), so a killed `muster app` never leaves Streamlit holding the port.
+    Elsewhere it does nothing: there, only Ctrl-C and SIGTERM stop the child."""
+    name = ctypes.util.find_library("c")  # looked up here: between fork and exec only the call is safe
+    prctl = getattr(ctypes.CDLL(name), "prctl", None) if name else None
+
+    def preexec() -> None:
+        if prctl is None:
+            return
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os._exit(1)
+    return preexec
+
+
 def run_app(port: int, data_dir: Path, url: str) -> int:
     """Print where to connect, then run Streamlit until it stops or Ctrl-C."""
     print(f"Muster companion: {url}")
@@ -88,7 +110,7 @@ def run_app(port: int, data_dir: Path, url: str) -> int:
     print(terminal_qr(url))
     sys.stdout.flush()
     env = dict(os.environ, MUSTER_DATA_DIR=str(data_dir), MUSTER_URL=url)
-    child = subprocess.Popen(streamlit_command(port), env=env)
+    child = subprocess.Popen(streamlit_command(port), env=env, preexec_fn=die_with(os.getpid()))
     # Stopping `muster` (a service manager, a test harness) must stop the server it started.
     signal.signal(signal.SIGTERM, lambda *_: child.terminate())
     try:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from PIL import Image
 from rich.progress import (
@@ -39,7 +40,7 @@ from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
 from generator import deck, hexbattle_parts, reference, trackers
-from generator.canvas import Document, PdfDocument, SvgDocument
+from generator.canvas import Document, PdfDocument, RecordingDocument, SvgDocument
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
 
@@ -71,6 +72,7 @@ class Printable:
     make: Make
     claims: Mapping[str, frozenset[str]] = field(default_factory=dict)
     preview: Preview | None = None
+    check: Callable[[GameData], list[Problem]] | None = None
 
 
 def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
@@ -79,7 +81,8 @@ def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
 
 PRINTABLES: tuple[Printable, ...] = (
     Printable("cards", _decks, preview=deck.design_svg),
-    Printable("hexbattle-parts", hexbattle_parts.printables, hexbattle_parts.CLAIMS, hexbattle_parts.preview),
+    Printable("hexbattle-parts", hexbattle_parts.printables, hexbattle_parts.CLAIMS, hexbattle_parts.preview,
+              hexbattle_parts.check),
     Printable("reference", reference.printables),
     Printable("trackers", trackers.printables),
 )
@@ -98,11 +101,27 @@ class Job:
         return f"{self.fmt}:{self.profile}"
 
 
+MAX_URL = 200
+"""Longer base URLs make QR codes too dense to scan off a card (and past ~2,900 bytes none can hold them)."""
+
+
 def companion_url(explicit: str | None) -> str | None:
     """The QR codes' base URL: --companion-url, else $MUSTER_COMPANION_URL, else none (no QR codes)."""
+    source = "--companion-url" if explicit is not None else f"${URL_ENV}"
     url = explicit if explicit is not None else os.environ.get(URL_ENV) or None
-    if url is not None and not url.startswith(("http://", "https://")):
-        raise BuildError(f"companion URL '{url}' must start with http:// or https://")
+    if url is None:
+        return None
+    shown = url if len(url) <= 60 else f"{url[:60]}…"
+    if len(url) > MAX_URL:
+        raise BuildError(f"{source} is {len(url):,} characters long; a QR code on a card holds at most {MAX_URL}")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError as err:
+        raise BuildError(f"{source} '{shown}' is not a valid URL ({err})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise BuildError(f"{source} '{shown}' must start with http:// or https://, then a host name, "
+                         "like http://192.168.1.20:8501")
     return url
 
 
@@ -240,6 +259,7 @@ def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
     """What `muster check` adds for printing: (errors in layouts and profiles, warnings about cards that
     print badly: missing glyphs, text shrunk below its min_size)."""
     problems = layout_check(dict(games))
+    problems += [p for printable in PRINTABLES if printable.check for g in games.values() for p in printable.check(g)]
     claimed = {g: _claimed(g) for g in games}
     return problems, ([] if problems else deck.check(games, claimed))
 
@@ -336,25 +356,52 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
     files: list[Path] = []
     for piece_set in sets:
         stem = f"{game}-{piece_set.name}-{job.profile}"
-        doc: Document
-        if isinstance(profile, SheetProfile):
-            doc = PdfDocument(folder / f"{stem}.pdf", stem) if job.fmt == "pdf" else SvgDocument(folder / "svg", stem)
-            if isinstance(piece_set, PageSet):
-                for draw in piece_set.pages:
-                    with doc.page(*paper) as c:
-                        draw(c, *paper)
-            else:
-                for group in _by_size(piece_set.pieces):
-                    draw_sheets(doc, group, profile, paper, backs)
-            files.extend(doc.save())
-        elif isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
-            if job.fmt == "pdf":
-                doc = PdfDocument(folder / f"{stem}.pdf", stem)
-                draw_singles(doc, piece_set.pieces, profile, backs)
-                files.extend(doc.save())
-            else:
+        if job.fmt == "png":
+            if isinstance(profile, SingleProfile) and isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
                 files.extend(export_png(piece_set, profile, folder / "png" / job.profile / piece_set.name, backs))
+            continue
+        doc: Document = SvgDocument(folder / "svg", stem) if job.fmt == "svg" else PdfDocument(folder / f"{stem}.pdf", stem)
+        if draw_set(doc, piece_set, profile, paper, backs):
+            files.extend(doc.save())
     return files
+
+
+def draw_set(doc: Document, piece_set: PieceSet | PageSet, profile: SheetProfile | SingleProfile,
+             paper: tuple[float, float], backs: bool) -> bool:
+    """Draw one set as `profile` prints it; False when the profile does not print this set."""
+    if isinstance(profile, SheetProfile):
+        if isinstance(piece_set, PageSet):
+            for draw in piece_set.pages:
+                with doc.page(*paper) as c:
+                    draw(c, *paper)
+        else:
+            for group in _by_size(piece_set.pieces):
+                draw_sheets(doc, group, profile, paper, backs)
+        return True
+    if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
+        draw_singles(doc, piece_set.pieces, profile, backs)
+        return True
+    return False
+
+
+REHEARSAL_URL = "http://192.0.2.1:8501"
+"""A companion address for laying pieces out in memory, so the QR codes are drawn as a build draws them."""
+
+
+def rehearse(game: GameData) -> None:
+    """Lay out every printable of a game for every profile on a recording canvas: what `muster build`
+    draws, without writing a file, so `muster check` finds data that would crash the build."""
+    ctx = BuildContext(REHEARSAL_URL, _claimed(game.id))
+    sets = [s for p in PRINTABLES for s in p.make(game, ctx)]
+    library = load_profiles()
+    papers: set[tuple[float, float]] = set()
+    for profile in library.profiles.values():
+        paper = library.paper(profile) if isinstance(profile, SheetProfile) else (0.0, 0.0)
+        for piece_set in sets:
+            if isinstance(piece_set, PageSet) and paper in papers:
+                continue  # full pages depend on the paper alone
+            draw_set(RecordingDocument(), piece_set, profile, paper, backs=True)
+        papers.add(paper)
 
 
 def export_png(piece_set: PieceSet, profile: SingleProfile, folder: Path, backs: bool) -> list[Path]:

@@ -18,11 +18,12 @@ from typing import Any
 
 from cards.layout import Layout, game_layout, load_profiles, resolve
 from cards.load import GameData
+from cards.problems import Problem
 from generator.canvas import Box, Canvas, Point, SvgDocument
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, piece_svg
-from generator.symbols import draw_symbol
+from generator.symbols import SYMBOLS, draw_symbol
 from generator.text import draw_text
 
 GAME = "hexbattle"
@@ -622,6 +623,17 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
 
 CLAIMS = {GAME: frozenset({"terrain", "units"})}
 """The card tables these parts replace in the generic decks."""
+
+
+def check(game: GameData) -> list[Problem]:
+    """Terrain art and unit symbols these parts cannot draw, at their rows."""
+    if game.id != GAME:
+        return []
+    problems = [game.problem("terrain", t.id, f"no terrain art for this symbol (known: {', '.join(ART)})",
+                             "symbol", t.symbol) for t in game.table("terrain") if t.symbol not in ART]
+    problems += [game.problem("units", u.id, f"unknown symbol (known: {', '.join(SYMBOLS)})", "symbol", u.symbol)
+                 for u in game.table("units") if u.symbol not in SYMBOLS]
+    return problems
 
 
 def tile_svg(game: GameData, terrain_id: str) -> str:

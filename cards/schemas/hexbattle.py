@@ -124,7 +124,32 @@ class Rules(BaseModel):
     rear_penalty: int = Field(ge=0)
 
 
+class Board(BaseModel):
+    """`[layout.board]`: the printed map (generator/hexbattle_parts.py), in mm."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    margin: float = Field(ge=0, le=100)        # paper around the hexes, for the army labels
+    start_tint: float = Field(ge=0, le=1)      # starting-row hexes: army colour mixed this much with white
+    page_margin: float = Field(ge=0, le=50)    # kept clear at the paper edge when the board spans pages
+    glue: float = Field(ge=0, le=50)           # strip that goes under the neighbouring page
+
+
+class Layout(BaseModel):
+    """hexbattle's own `[layout]` keys: which layouts the printed parts use, and the board."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hex_orientation: Literal["flat"]
+    offset: Literal["odd-q"]
+    tile_layout: str
+    counter_layout: str
+    marker_layout: str
+    board: Board
+
+
 RULES = Rules
+LAYOUT = Layout
 TABLES = {"armies": Army, "units": UnitType, "formations": Formation, "terrain": Terrain, "bonus_cards": BonusCard}
 
 CARD_SYMBOLS: dict[str, str | None] = {

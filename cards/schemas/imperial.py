@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cards.load import CardFace, CardRow, GameData, _line_of
+from cards.load import CardFace, CardRow, GameData, _line_of, read_text
 from cards.problems import Problem
 
 PIKEMEN = "pikemen"
@@ -155,7 +155,7 @@ def check(data: GameData) -> list[Problem]:
 def _beats_problems(beats: Beats, toml: str) -> list[Problem]:
     """Every round between two different types needs exactly one winner, so no type may beat itself
     and each must be beaten by exactly one other (with three types: a rock-paper-scissors cycle)."""
-    text = Path(toml).read_text(encoding="utf-8")
+    text = read_text(Path(toml))
     table = beats.as_dict()
     problems: list[Problem] = []
     for winner, loser in table.items():

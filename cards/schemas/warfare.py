@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,7 +30,7 @@ class Rules(BaseModel):
     starting_troops: int = Field(ge=1)
     opening_hand: int = Field(ge=0)
     draw_per_turn: int = Field(ge=0)
-    hand_limit: int = Field(ge=1)
+    hand_limit: int = Field(ge=1, le=20)   # an attack picks any subset of a hand: 2^20 stays listable
     maneuver_max_exchange: int = Field(ge=0)
     free_cards_per_attack: int = Field(ge=0)
     bonus_per_extra_card: int = Field(ge=0)
@@ -45,10 +45,20 @@ class Rules(BaseModel):
     draw_types: list[TypeCode]
     scout_types: list[TypeCode]
     harass_types: list[TypeCode]
-    blunder_types: list[TypeCode]
+    blunder_types: list[TypeCode] = Field(min_length=1)
     morale_types: list[TypeCode]
     counters: dict[TypeCode, list[TypeCode]]
     tactic_for_unit: dict[TypeCode, TypeCode]
+
+
+class Layout(BaseModel):
+    """warfare's own `[layout]` keys: the troop track and the players' markers (generator/trackers.py)."""
+
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+    track_columns: int = Field(ge=1, le=100)
+    marker_colours: list[Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]] = Field(min_length=2, max_length=2)
+    marker_names: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(min_length=2, max_length=2)
 
 
 SYMBOLS: dict[str, str] = {
@@ -65,6 +75,7 @@ def face(card: Card) -> CardFace:
 
 RULES = Rules
 TABLES = {"cards": Card}
+LAYOUT = Layout
 
 
 def check(data: GameData) -> list[Problem]:
@@ -75,6 +86,10 @@ def check(data: GameData) -> list[Problem]:
         problems.append(Problem(str(data.files["cards"]),
                                 f"the deck has {size} cards but rules.deck_size says {data.rules.deck_size}",
                                 field="copies", value=size))
+    for key in ("opening_hand", "draw_per_turn"):
+        if getattr(data.rules, key) > data.rules.hand_limit:
+            problems.append(Problem(where, f"{key} is more than hand_limit ({data.rules.hand_limit})",
+                                    field=f"rules.{key}", value=getattr(data.rules, key)))
     if data.rules.opening_hand * 2 > size:
         problems.append(Problem(where, "two opening hands need more cards than the deck holds",
                                 field="rules.opening_hand", value=data.rules.opening_hand))

@@ -6,7 +6,7 @@ table, but every id here must appear exactly once so no pattern silently drops o
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -70,13 +70,13 @@ class Rules(BaseModel):
     hand_size: int = Field(ge=5, le=5)
     reserve_slots: list[Literal["up", "down"]]
     community_cards: int = Field(ge=1)
-    return_after_options: list[int] = Field(min_length=1)
+    return_after_options: list[Annotated[int, Field(ge=1, le=1000)]] = Field(min_length=1, max_length=20)
     max_raise: int = Field(ge=1)
     max_raises_per_round: int = Field(ge=0)
     round_timer_minutes: int = Field(ge=1)
     scout_save_percent: int = Field(ge=0, le=100)
     scout_save_percent_with_officer: int = Field(ge=0, le=100)
-    hands_per_shuffle: dict[int, int]
+    hands_per_shuffle: dict[Annotated[int, Field(ge=2, le=12)], Annotated[int, Field(ge=1)]]  # players -> hands
     combos: list[Combo]
 
 
@@ -90,8 +90,25 @@ def face(card: Card) -> CardFace:
                     text=card.text, symbol=SYMBOLS[card.kind])
 
 
+class Layout(BaseModel):
+    """waterloo's own `[layout]` keys: the chips printed per seat (generator/trackers.py)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    chip_values: list[Annotated[int, Field(ge=1, le=10_000)]] = Field(min_length=1, max_length=8)
+    chip_counts: list[Annotated[int, Field(ge=0, le=100)]] = Field(min_length=1, max_length=8)
+    chip_colours: list[Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]] = Field(min_length=1, max_length=8)
+
+    @model_validator(mode="after")
+    def _one_entry_per_chip(self) -> Layout:
+        if not len(self.chip_values) == len(self.chip_counts) == len(self.chip_colours):
+            raise ValueError("chip_values, chip_counts and chip_colours need one entry per chip")
+        return self
+
+
 RULES = Rules
 TABLES = {"cards": Card}
+LAYOUT = Layout
 
 
 def check(data: GameData) -> list[Problem]:
@@ -108,7 +125,14 @@ def check(data: GameData) -> list[Problem]:
     if outside + rules.hand_size * data.max_players > size:
         problems.append(Problem(where, f"{data.max_players} players need more cards than the deck holds",
                                 field="max_players", value=data.max_players))
+    if len(set(rules.return_after_options)) != len(rules.return_after_options):
+        problems.append(Problem(where, "a choice appears twice", field="rules.return_after_options",
+                                value=rules.return_after_options))
     for players, hands in sorted(rules.hands_per_shuffle.items()):
+        if not data.min_players <= players <= data.max_players:
+            problems.append(Problem(where, f"{players} players is outside min_players to max_players",
+                                    field=f"rules.hands_per_shuffle.{players}", value=hands))
+            continue
         pile = size - len(rules.reserve_slots) * players - rules.community_cards
         supported = pile // (rules.hand_size * players)
         if supported != hands:
