@@ -9,7 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from companion import context, lobby, lookup_page, table_page
-from companion.store import StoreError
+from companion.store import StoreError, StoreUnavailable
+from companion.tables import Tables
 
 
 def main() -> None:
@@ -18,10 +19,19 @@ def main() -> None:
     try:
         service = context.tables()
     except (OSError, StoreError) as err:
-        st.error(f"The table store cannot be opened: {err}. Check the data folder (--data-dir or MUSTER_DATA_DIR).")
+        st.error(f"The table store cannot be opened: {err}")
+        st.button("Try again", key="store-retry", width="stretch")
         return
     if service.store.notice:
         st.warning(service.store.notice)
+    try:
+        route(service)
+    except StoreUnavailable as err:  # busy, full, deleted…: nothing changed, and trying again is safe
+        st.error(str(err))
+        st.button("Try again", key="store-retry", width="stretch")
+
+
+def route(service: Tables) -> None:
     params = context.query()
     if "table" in params:
         table_page.render(service, params["table"], params.get("seat"), params.get("host"), "join" in params)

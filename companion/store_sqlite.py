@@ -30,6 +30,7 @@ from companion.store import SCHEMA_VERSION, Store, StoreUnavailable
 
 POOL_SIZE = 8
 BUSY_TIMEOUT = 30.0
+SYNCHRONOUS = "FULL"  # with WAL: every commit survives a power cut (bench/bench_store.py measures NORMAL too)
 # SQLite's primary result codes (the low byte of `sqlite_errorcode`).
 BUSY, LOCKED, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
 
@@ -92,9 +93,9 @@ def _code(err: sqlite3.Error) -> int | None:
 class SQLiteStore(Store):
     """Every table in one SQLite file; safe to share between threads and processes."""
 
-    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(self, path: Path, busy_timeout: float | None = None) -> None:
         self.path = Path(path)
-        self.busy_timeout = busy_timeout
+        self.busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self.notice: str | None = None
         self._pool: queue.Queue[sqlite3.Connection] = queue.Queue(maxsize=POOL_SIZE)
         self._identity: tuple[int, int] | None = None
@@ -127,11 +128,9 @@ class SQLiteStore(Store):
         existed = self.path.exists() and self.path.stat().st_size > 0
         conn: sqlite3.Connection | None = None
         try:
-            conn = self._new_connection(create=True)
             if existed:
-                row = conn.execute("PRAGMA quick_check").fetchone()
-                if row is None or row[0] != "ok":
-                    raise _Damaged(f"integrity check: {row[0] if row else 'no answer'}")
+                self._check_integrity()
+            conn = self._new_connection(create=True)
             conn.execute("BEGIN IMMEDIATE")
             self._schema(conn)
             conn.execute("COMMIT")
@@ -143,6 +142,21 @@ class SQLiteStore(Store):
         finally:
             if conn is not None:
                 conn.close()  # closing rolls back whatever was not committed
+
+    def _check_integrity(self) -> None:
+        """`PRAGMA quick_check` on a read-only connection, whose close never checkpoints into a damaged file."""
+        try:
+            conn = self._new_connection(mode="ro")
+        except sqlite3.Error as err:
+            if _code(err) != CANTOPEN:
+                raise
+            conn = self._new_connection()  # a WAL file without its -shm needs a writer to open
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+        if row is None or row[0] != "ok":
+            raise _Damaged(f"integrity check: {row[0] if row else 'no answer'}")
 
     def _schema(self, conn: sqlite3.Connection) -> None:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -156,6 +170,8 @@ class SQLiteStore(Store):
                 raise StoreUnavailable(
                     f"The table store {self.path} was written by a newer Muster (schema version {version}; "
                     f"this one knows up to {SCHEMA_VERSION}). Upgrade Muster to use it; the file was not changed.")
+            if version == SCHEMA_VERSION:
+                return  # opening never writes to an up-to-date store
             for step in range(version, SCHEMA_VERSION):
                 for statement in UPGRADES[step]:
                     conn.execute(statement)
@@ -194,14 +210,14 @@ class SQLiteStore(Store):
 
     # -- connections, and what their errors mean -------------------------------------------------
 
-    def _new_connection(self, create: bool = False) -> sqlite3.Connection:
+    def _new_connection(self, create: bool = False, mode: str = "rw") -> sqlite3.Connection:
         """A connection that never creates the file, except when opening the store."""
-        uri = f"file:{quote(str(self.path.resolve()))}?mode={'rwc' if create else 'rw'}"
+        uri = f"file:{quote(str(self.path.resolve()))}?mode={'rwc' if create else mode}"
         conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
                                check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=FULL")  # with WAL: every commit survives a power cut
+        conn.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
         return conn
 
     def _stat(self) -> tuple[int, int] | None:

@@ -1,0 +1,267 @@
+"""Real faults on the SQLite store: each is an operational error with a message, never a "corrupt" file.
+
+A lock held by another process past the busy timeout, a read-only file, a full disk, a
+database of another application and a file deleted under the running app: in each case the
+healthy file keeps its name and its bytes (or, once deleted, gets its tables back), and the
+user reads what is wrong. Only a file SQLite itself calls malformed is set aside.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from companion_game import RaceGame  # noqa: E402
+
+from companion.store import StoreUnavailable, open_store  # noqa: E402
+from companion.store_sqlite import SQLiteStore  # noqa: E402
+from companion.tables import Tables  # noqa: E402
+from engine.core import Action  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+# Root ignores file permissions; without these capabilities it obeys them like any other owner.
+AS_PLAIN_OWNER = ["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search,-fowner", "--"]
+
+
+def healthy_store(path: Path, tables: int = 3) -> bytes:
+    """A closed store with `tables` tables and a few actions; its bytes, to prove they never change."""
+    service = Tables(open_store(path), {"race": RaceGame()})
+    for i in range(tables):
+        table = service.create("race", [f"Ann{i}", f"Bob{i}"], {"players": 2, "target": 99})
+        service.act(table, 0, Action("roll", 0))
+    service.store.close()
+    return path.read_bytes()
+
+
+def run_store(path: Path, code: str, *, plain: bool = False, fsize: int | None = None,
+              stdin: int | None = None) -> subprocess.Popen[str]:
+    """Run `code` (with `store_at(path)` defined) in another process, without root's powers or with a file size limit."""
+    script = textwrap.dedent("""
+        import sys
+        from pathlib import Path
+        from companion.store import StoreUnavailable
+        from companion.store_sqlite import SQLiteStore
+        path = Path(sys.argv[1])
+        def store_at(p=path, busy=0.3):
+            return SQLiteStore(p, busy_timeout=busy)
+    """) + textwrap.dedent(code)
+
+    def limit() -> None:
+        if fsize is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    wrapper = AS_PLAIN_OWNER if plain and os.geteuid() == 0 else []
+    return subprocess.Popen([*wrapper, sys.executable, "-c", script, str(path)], cwd=ROOT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
+
+
+def output(proc: subprocess.Popen[str]) -> str:
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in out + err
+    return out.strip()
+
+
+def untouched(folder: Path, before: bytes) -> None:
+    """The store file is still there under its name with the same bytes, and nothing was set aside."""
+    assert (folder / "muster.sqlite3").read_bytes() == before
+    assert not list(folder.glob("*corrupt*"))
+
+
+def test_a_lock_held_past_the_busy_timeout_is_busy_not_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    before = healthy_store(path)
+    running = SQLiteStore(path, busy_timeout=0.3)  # the app, started before the lock
+    holder = run_store(path, """
+        import sqlite3
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        print("locked", flush=True)
+        sys.stdin.read()
+        conn.execute("ROLLBACK")
+    """, stdin=subprocess.PIPE)
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(StoreUnavailable) as at_start:
+            SQLiteStore(path, busy_timeout=0.3)
+        with pytest.raises(StoreUnavailable) as in_play:
+            running.append(1, 1, {"kind": "roll", "player": 1, "args": {}})
+        for err in (at_start.value, in_play.value):
+            assert str(err) == (f"The table store {path} is locked by another program (still busy after 0.3 s). "
+                                "Nothing was changed; try again in a moment.")
+        assert len(running.tables()) == 3  # reading still works while another program writes
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    untouched(tmp_path, before)
+    entry = running.append(1, 1, {"kind": "roll", "player": 1, "args": {}})  # the retry, once the lock is gone
+    assert entry.seq == 2 and len(SQLiteStore(path).tables()) == 3
+
+
+def test_a_read_only_file_is_reported_and_kept(tmp_path: Path) -> None:
+    folder = tmp_path
+    path = folder / "muster.sqlite3"
+    before = healthy_store(path)
+    path.chmod(0o444)
+    proc = run_store(path, """
+        try:
+            store = store_at()
+            print(len(store.tables()), "tables;", end=" ")
+            store.create_table("race", ["A", "B"], {})
+            print("written")
+        except StoreUnavailable as err:
+            print(err)
+    """, plain=True)
+    said = output(proc)
+    assert said.endswith(f"The table store {path} is read-only. Nothing was changed; "
+                         "make the file and its folder writable, then try again."), said
+    untouched(folder, before)
+    path.chmod(0o644)
+    assert len(open_store(path).tables()) == 3
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path | None]:
+    """A 1 MB tmpfs when this machine lets the test mount one, else None (then RLIMIT_FSIZE plays the full disk)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                 capture_output=True).returncode == 0
+    except OSError:  # no mount command
+        mounted = False
+    if not mounted:
+        yield None
+        return
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_full_disk_is_reported_and_the_file_kept(tmp_path: Path, small_disk: Path | None) -> None:
+    folder = small_disk or tmp_path
+    path = folder / "muster.sqlite3"
+    before = healthy_store(path)
+    fsize = None
+    if small_disk is not None:
+        with open(small_disk / "ballast", "wb", buffering=0) as ballast:  # fill the disk to the last byte
+            try:
+                while True:
+                    ballast.write(b"\0" * 512)
+            except OSError:
+                pass
+    else:
+        fsize = 0  # no file may grow: every write fails as on a full disk
+    proc = run_store(path, """
+        for attempt in ("start", "play"):
+            try:
+                store = store_at()
+                for i in range(200):
+                    store.create_table("race", [f"A{i}", f"B{i}"], {})
+                print(attempt, "fit")
+            except StoreUnavailable as err:
+                print(attempt, err)
+                break
+    """, fsize=fsize)
+    said = output(proc)
+    assert f"The table store {path} cannot be written: the disk is full or failing" in said, said
+    assert said.endswith("Nothing was changed; free some space, then try again.")
+    assert not list(folder.glob("*corrupt*"))
+    if small_disk is not None:
+        (small_disk / "ballast").unlink()
+    else:
+        untouched(folder, before)
+    store = open_store(path)
+    assert store.notice is None and len(store.tables()) >= 3
+    store.close()
+
+
+def test_a_file_deleted_under_the_running_app_is_noticed_and_written_back(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    service = Tables(open_store(path), {"race": RaceGame()})
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    for seat in (0, 1) * 20:
+        service.act(table, seat, Action("roll", seat))  # 40 acknowledged actions
+    for side in tmp_path.glob("muster.sqlite3*"):
+        side.unlink()
+    with pytest.raises(StoreUnavailable) as noticed:
+        service.act(table, 0, Action("roll", 0))
+    assert str(noticed.value) == (f"The table store {path} was deleted while the companion was running. Muster wrote "
+                                  "the tables it still held back to that file; nothing was lost. Try again.")
+    assert [e.seq for e in open_store(path).log(table.id)] == list(range(1, 41))
+    assert service.act(table, 0, Action("roll", 0)).head[0] == 41  # the retry lands in the restored file
+
+
+def test_a_file_replaced_under_the_running_app_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "muster.sqlite3"
+    store = open_store(path)
+    store.create_table("race", ["Ann", "Bob"], {})
+    other = tmp_path / "other.sqlite3"
+    healthy_store(other, tables=1)
+    other.replace(path)
+    replaced = path.read_bytes()
+    with pytest.raises(StoreUnavailable, match="was replaced by another file while the companion was running"):
+        store.create_table("race", ["Cy", "Di"], {})
+    assert path.read_bytes() == replaced
+
+
+def test_only_a_malformed_file_is_set_aside_with_its_wal_and_shm(tmp_path: Path) -> None:
+    """A page of the file overwritten: SQLite reports it malformed; the file and its companions move together."""
+    path = tmp_path / "muster.sqlite3"
+    healthy_store(path, tables=30)
+    data = bytearray(path.read_bytes())
+    data[4096 * 2: 4096 * 3] = os.urandom(4096)  # a table's page, not the header
+    path.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"")
+    store = open_store(path)
+    assert store.notice is not None and "is damaged" in store.notice and store.tables() == []
+    kept = sorted(p.name.split(".corrupt-")[1][15:] for p in tmp_path.glob("muster.sqlite3.corrupt-*"))
+    assert kept == ["", "-shm", "-wal"]
+
+
+def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lock held at start: the page names the file and the problem, with a button to try again, no traceback."""
+    from streamlit.testing.v1 import AppTest
+
+    from apptest_helpers import APP
+
+    path = tmp_path / "muster.sqlite3"
+    before = healthy_store(path)
+    monkeypatch.setenv("MUSTER_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr("companion.store_sqlite.BUSY_TIMEOUT", 0.3)
+    holder = run_store(path, """
+        import sqlite3
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        print("locked", flush=True)
+        sys.stdin.read()
+    """, stdin=subprocess.PIPE)
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        at = AppTest.from_file(APP, default_timeout=30).run()
+        assert not at.exception
+        assert [e.value for e in at.error] == [f"The table store cannot be opened: The table store {path} is locked "
+                                               "by another program (still busy after 0.3 s). Nothing was changed; "
+                                               "try again in a moment."]
+        assert at.button(key="store-retry").label == "Try again"
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    untouched(tmp_path, before)
+    at.button(key="store-retry").click().run()
+    assert not at.error and sum(b.key.startswith("watch-") for b in at.button) == 3  # the lobby, all tables there
