@@ -338,7 +338,7 @@ class Match(Generic[S]):
         undo is allowed is `undo_refusal`'s question; replaying a stored undo just does it.
         """
         if not self.log:
-            raise Refusal("There is nothing to take back.")
+            raise Refusal("There is nothing to undo.")
         step = self._next_seq() if step is None else step
         taken = self.log[-1]
         kept, kept_steps = self.log[:-1], self.steps[:-1]

@@ -510,7 +510,7 @@ class ImperialState(State):
         hand = self.hands[p]
         for t in types:
             self._lose(p, hand[t].pop())
-        self.tell(f"{seat(p)} lost {_names(list(types))} to the Cavalry", reveals="cards from a hand")
+        self.tell(f"{seat(p)} lost {_names(list(types))} to the Cavalry")
         rout = _size(self.hands[1 - p]) >= self.cfg.rout_ratio * _size(hand)
         self._finish_round([p] if rout else [])
 

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, Protocol
 
 from cards.load import GameData
 from cards.schemas.warfare import TYPE_NAMES
-from engine.core import Action, Game, Refusal, State
+from engine.core import Action, Game, Refusal, State, Told, seat
 
 DEPLOY = "deploy"
 BLUNDER = "blunder"
@@ -648,16 +648,22 @@ class WarfareState(State):
             self._to_discard(a, payload)
             drawn = self._draw(a, g.forces[payload], rng)
             self.last = {"event": "draw", "player": a, "card": g.ids[payload], "drawn": drawn}
+            self._tell_drawn(a, drawn)
         elif kind == "scout":
             self._to_discard(a, payload)
             self.peek = True
             self.last = {"event": "scout", "player": a, "card": g.ids[payload]}
+            if self.telling is not None:
+                self.tell(f"{seat(a)} looked at {seat(d)}'s hand",
+                          {a: f"{seat(a)} looked at {seat(d)}'s hand: {self._card_names(self.hands[d])}"},
+                          reveals="your opponent's hand")
         elif kind == "harass":
             self._to_discard(a, payload)
             victim = self.hands[d]
             lost = victim.pop(rng.randrange(len(victim)))
             self.discard.append(lost)
             self.last = {"event": "harass", "player": a, "card": g.ids[payload], "lost": g.ids[lost]}
+            self.tell(f"{seat(d)} discarded {g.rows[lost].name}, drawn at random", reveals="a card from a hand")
         elif kind == "attack":
             self.last = {"event": "attack", "player": a}
             self.step = BLUNDER if self.hands[d] else UNITS
@@ -684,6 +690,7 @@ class WarfareState(State):
             self.last = {"event": "counter", "player": d, "card": g.ids[card], "target": g.ids[target],
                          "repulsed": not self.units}
             if not self.units:
+                self.tell("The attack is repulsed")
                 self._maneuver(rng)
             elif not self.hands[d]:
                 self._to_support(rng)
@@ -703,6 +710,7 @@ class WarfareState(State):
                 self._to_discard(a, c)
             drawn = self._draw(a, len(payload), rng)
             self.last = {"event": "exchange", "player": a, "discarded": [g.ids[c] for c in payload], "drawn": drawn}
+            self._tell_drawn(a, drawn)
             self._hand_limit(rng)
         elif kind == "discard":
             self._to_discard(a, payload)
@@ -781,6 +789,10 @@ class WarfareState(State):
         d = 1 - self.active
         loss = min(self.pending.inflicted, self.troops[d])
         self.troops[d] -= loss
+        if self.telling is not None:
+            halved = " (halved by Morale)" if self.pending.halved else ""
+            self.tell(f"{seat(d)} lost {loss} troop points{halved}; troops now {seat(0)} {self.troops[0]}, "
+                      f"{seat(1)} {self.troops[1]}")
         self.last = {"event": "casualties", "player": self.active,
                      "units": [g.ids[c] for c in self.units], "support": [g.ids[c] for c in self.support],
                      "casualties": self.pending.to_json(), "lost": loss}
@@ -817,7 +829,20 @@ class WarfareState(State):
         self.morale_used = 0
         self.pending = None
         self.step = DEPLOY
-        self._draw(player, self.game.rules.draw_per_turn, rng)
+        drawn = self._draw(player, self.game.rules.draw_per_turn, rng)
+        if self.telling is not None:
+            self.tell(f"Turn {self.turn}: {seat(player)} attacks")
+            self._tell_drawn(player, drawn)
+
+    def _tell_drawn(self, player: int, drawn: int) -> None:
+        """The last `drawn` cards of a hand came from the deck: counted for everyone, named for their owner."""
+        if self.telling is not None and drawn:
+            cards = self._card_names(self.hands[player][len(self.hands[player]) - drawn:])
+            self.tell(f"{seat(player)} drew {drawn} card{'s' if drawn > 1 else ''}",
+                      {player: f"{seat(player)} drew {cards}"}, reveals="cards from the deck")
+
+    def _card_names(self, cards: Sequence[int]) -> str:
+        return ", ".join(self.game.rows[c].name for c in cards) or "nothing"
 
     def _decide_on_troops(self, reason: str) -> None:
         """At a limit the side with more troop points wins; equal troops is a draw (R17)."""
@@ -831,6 +856,7 @@ class WarfareState(State):
         self.winner_ = winner
         self.end_reason = reason
         self.step = OVER
+        self.tell(f"The game is over ({reason}): " + ("a draw" if winner is None else f"{seat(winner)} wins"))
 
     # -------------------------------------------------------------- views
 
@@ -873,6 +899,45 @@ class WarfareState(State):
         out.update(hands=[[ids[c] for c in h] for h in self.hands], deck=[ids[c] for c in self.deck],
                    peek=self.peek, morale_used=self.morale_used, actions=self.actions)
         return out
+
+    def narrate(self, action: Action) -> list[Told]:
+        """Warfare's moves are face up (discards, attacks, counters): everyone reads the same line.
+
+        Only what a move draws from the deck or shows of a hand is private, and `_do` tells that.
+        """
+        g = self.game
+        kind, p = action.kind, action.player
+        who = seat(p)
+
+        def name(cid: str) -> str:
+            return g.rows[g.index[cid]].name
+
+        def names(cids: Sequence[str]) -> str:
+            return ", ".join(name(c) for c in cids) or "nothing"
+
+        other = seat(1 - p)
+        text = {
+            "draw": lambda: f"{who} discarded {name(action['card'])} to draw cards",
+            "scout": lambda: f"{who} discarded {name(action['card'])} to look at {other}'s hand",
+            "harass": lambda: f"{who} discarded {name(action['card'])}: {other} discards a card at random",
+            "attack": lambda: f"{who} declared an attack",
+            "hold": lambda: f"{who} did not attack this turn",
+            "blunder": lambda: f"{who} discarded {name(action['card'])}: Enemy Blunder, the attack is called off",
+            "allow": lambda: f"{who} played no Enemy Blunder",
+            "units": lambda: f"{who} attacked with {names(action['cards'])}",
+            "counter": lambda: f"{who} discarded {name(action['card'])} to remove {name(action['target'])}",
+            "stand": lambda: f"{who} played no more counters",
+            "support": lambda: f"{who} backed the attack with {names(action['cards'])}",
+            "morale": lambda: f"{who} discarded {name(action['card'])} to halve the casualties",
+            "take": lambda: f"{who} took the casualties",
+            "exchange": lambda: (f"{who} exchanged {names(action['cards'])}" if action["cards"]
+                                 else f"{who} kept their hand"),
+            "discard": lambda: f"{who} discarded {name(action['card'])} to the hand limit",
+        }[kind]()
+        return [Told(text)]
+
+    def task(self, player: int) -> str:
+        return _TASKS[self.step]
 
     def label(self, action: Action) -> str:
         g = self.game
@@ -975,6 +1040,18 @@ _PHRASES: dict[str, str] = {
     EXCHANGE: "the Maneuver phase",
     DISCARD: "discarding down to the hand limit",
     OVER: "the end of the game",
+}
+
+_TASKS: dict[str, str] = {
+    DEPLOY: "deploy: use card powers, attack or hold back",
+    BLUNDER: "decide whether to play an Enemy Blunder",
+    UNITS: "choose the attacking units",
+    COUNTER: "decide whether to counter-discard",
+    SUPPORT: "choose Tactics and Strategy cards to back the attack",
+    MORALE: "decide whether to play a Morale card",
+    EXCHANGE: "decide whether to exchange cards",
+    DISCARD: "discard down to the hand limit",
+    OVER: "wait",
 }
 
 _VERBS: dict[str, str] = {

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.load import GameData
-from engine.core import Action, Game, Refusal, State, act
+from engine.core import Action, Game, Refusal, State, Told, act, seat
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
 
@@ -39,6 +39,13 @@ PHASE_HINTS = {
     SWAP: "it is the reserve swap: swap a card or stand",
     REVEAL: "the players still in are revealing their hands",
     SCOUT: "losers are deciding whether to burn a Scout",
+}
+TASKS = {
+    BET: "bet: pass, call, raise or fold",
+    DRAW: "draw a card, then keep it or exchange it with the community",
+    SWAP: "swap a card with the reserve or stand",
+    REVEAL: "enter the hand they hold",
+    SCOUT: "burn a face-down Scout or pay the full bet",
 }
 PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
                SWAP: {"swap", "stand"}, REVEAL: {"reveal", "retract"}, SCOUT: {"burn_scout", "pay"}}
@@ -214,6 +221,10 @@ class WaterlooState(State):
             for _ in range(self.rules.hand_cards_dealt):
                 for p in players:
                     self.hands[p].append(self.deck.pop())
+        if self.telling is not None:
+            dealt = {p: f"Hand {self.hand_number} begins: {seat(p)} was dealt {self._card_list(self.hands[p])}" for p in players
+                     if not self.table}
+            self.tell(f"Hand {self.hand_number} begins", dealt, reveals="the cards dealt" if dealt else None)
         self._start_betting(1)
 
     def _start_betting(self, number: int) -> None:
@@ -258,7 +269,11 @@ class WaterlooState(State):
         }
         if self.table:
             self.showdown["ranking"] = self._ranking(live, scores)
-        self.scout_queue = [p for p in live if p not in winners and self._scout_down(p)]
+        if self.telling is not None:
+            shown = "; ".join(f"{seat(p)} {self._card_list(self.hands[p])} ({ev.names[scores[p].combo]})" for p in live)
+            self.tell(f"Showdown: {shown}", reveals="the hands at the showdown")
+        # Every loser with a face-down reserve card is asked, Scout or not, so being asked reveals nothing (R28).
+        self.scout_queue = [p for p in live if p not in winners and (self.table or "down" in self.reserves[p])]
         self.turn = None
         if self.scout_queue:
             self.phase = SCOUT
@@ -346,9 +361,14 @@ class WaterlooState(State):
             self.reserves[p] = {}
         if self.table:
             self.last_result["knocked_out"] = knocked
+        if self.telling is not None:
+            self.tell(f"Hand {self.hand_number}: " + ", ".join(f"{seat(p)} collects {w}" for p, w in won.items())
+                      + "".join(f"; {seat(p)} is out of chips" for p in knocked))
         self.pending, self.turn, self.drawn, self.scout_queue = [], None, None, []
         if sum(not o for o in self.out) <= 1:
             self.phase = OVER
+            self.tell(f"The game is over: {seat(self.winner)} holds every chip" if self.winner is not None
+                      else "The game is over")
             return
         self.button = next(p for p in self._seats_after(self.button) if not self.out[p])
         self._start_hand(rng)
@@ -391,7 +411,7 @@ class WaterlooState(State):
         if self.phase == SWAP:
             return [act("stand", p)] + [act("swap", p, card=c, slot=s)
                                         for c in self.hands[p] for s in self.rules.reserve_slots]
-        return [act("burn_scout", p), act("pay", p)]
+        return [act("burn_scout", p), act("pay", p)] if self._scout_down(p) else [act("pay", p)]
 
     def verify(self, action: Action) -> None:
         p = action.player
@@ -427,6 +447,8 @@ class WaterlooState(State):
             self._verify_draw(action)
         elif self.phase == SWAP:
             self._verify_swap(action)
+        elif action.kind == "burn_scout" and not self._scout_down(p):
+            raise Refusal("You have no Scout face down in your reserve: pay the full bet.")
 
     def _verify_bet(self, action: Action) -> None:
         p, owed = action.player, self._to_call(action.player)
@@ -528,6 +550,8 @@ class WaterlooState(State):
         elif kind == "draw":
             self.drawn = self.deck.pop()
             self.hands[p].append(self.drawn)
+            self.tell(f"{seat(p)} drew a card", {p: f"{seat(p)} drew {self.game.names[self.drawn]}"},
+                      reveals="the card drawn")
         elif kind == "keep":
             self._next_drawer(p)
         elif kind == "exchange":
@@ -560,6 +584,9 @@ class WaterlooState(State):
                 if not self.deck:
                     self._reshuffle(rng)
                 self.reserves[p]["down"] = self.deck.pop()
+                self.tell(f"{seat(p)} put a new card face down in reserve",
+                          {p: f"{seat(p)} put {self.game.names[self.reserves[p]['down']]} face down in reserve"},
+                          reveals="the replacement card")
             self.scout_queue.pop(0)
             if self.scout_queue:
                 self.turn = self.scout_queue[0]
@@ -626,7 +653,7 @@ class WaterlooState(State):
             view["to_call"] = self._to_call(player) if self.phase == BET else 0
         if player is not None and player == self.current_player:
             view["drawn"] = self.drawn
-            if self.phase == SCOUT:
+            if self.phase == SCOUT and self._scout_down(player):
                 view["scout_saves"] = self._scout_saving(player)
         if self.table:
             self._table_view(view, player)
@@ -653,6 +680,41 @@ class WaterlooState(State):
             return None
         left = [p for p in range(self.n) if not self.out[p]]
         return left[0] if len(left) == 1 else None
+
+    def _card_list(self, cards: list[str]) -> str:
+        return ", ".join(self.game.names[c] for c in cards)
+
+    def narrate(self, action: Action) -> list[Told]:
+        """Bets, folds, exchanges with the community and face-up swaps are public; a face-down swap and an
+        entered hand are the actor's alone until the showdown, which every viewer reads in full."""
+        names, kind, p = self.game.names, action.kind, action.player
+        who = seat(p)
+        if kind == "call":
+            return [Told(f"{who} called {min(self.chips[p], self._to_call(p))}")]
+        if kind == "raise":
+            return [Told(f"{who} raised by {action['amount']} (bet {max(self.bets) + action['amount']})")]
+        if kind == "exchange":
+            return [Told(f"{who} exchanged {names[action['card']]} for {names[action['community']]} "
+                         f"from the community")]
+        if kind == "swap":
+            card = names[action["card"]]
+            if action["slot"] == "up":
+                return [Told(f"{who} swapped {card} into their face-up reserve, taking "
+                             f"{names[self.reserves[p]['up']]} into their hand")]
+            return [Told(f"{who} swapped a card with their face-down reserve",
+                         {p: f"{who} swapped {card} into their face-down reserve"})]
+        if kind == "reveal":
+            entered = ", ".join(self.game.design_rows[d].name for d in action["cards"])
+            scout = " and a face-down Scout" if action.get("scout_down") else ""
+            return [Told(f"{who} entered their hand", {p: f"{who} entered {entered}{scout}"})]
+        if kind == "burn_scout":
+            return [Told(f"{who} burned their face-down Scout, saving {self._scout_saving(p)} chips")]
+        fixed = {"pass": "passed", "fold": "folded", "keep": "kept the drawn card", "stand": "kept their reserve",
+                 "pay": "paid the full bet", "retract": "took back their entered hand"}
+        return [] if kind == "draw" else [Told(f"{who} {fixed[kind]}")]
+
+    def task(self, player: int) -> str:
+        return TASKS.get(self.phase, "wait")
 
     def label(self, action: Action) -> str:
         names, kind, p = self.game.names, action.kind, action.player

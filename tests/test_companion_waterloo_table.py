@@ -95,6 +95,7 @@ def test_a_knock_out_is_shown(service: Tables) -> None:
     service.act(table, 0, act("reveal", 0, cards=["guard-infantry"] * 3 + ["line-infantry"] * 2, scout_down=False))
     service.act(table, 1, act("reveal", 1, cards=["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"],
                               scout_down=False))
+    service.act(table, 1, act("pay", 1))  # every loser is asked, Scout or not (R28)
     cy = page(table=table.code, seat=table.seats[2].token)
     ok(cy)
     assert "- **Bob** is out of chips and out of the game." in page_text(cy)

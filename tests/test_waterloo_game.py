@@ -227,6 +227,7 @@ def test_r6_reserve_swap_takes_the_slot_and_only_once() -> None:
     refused(state, act("swap", 1, card="lancers-1", slot="up"), "You have already made your reserve swap.")
     assert state.view(0)["players"][1]["reserve_down"] is None
     run(state, act("swap", 0, card="guard-infantry-1", slot="up"))
+    finish_hand(state)
     assert state.last_result is not None and state.last_result["hand"] == 1
     assert state.reserves[0] == {"up": "guard-infantry-1", "down": "general-1"}
 
@@ -364,16 +365,34 @@ def test_random_games_conserve_chips_and_cards(seed: int, players: int) -> None:
 
 
 # -- Match: golden replay and undo ------------------------------------------------------------------------------------------
+GOLDEN_FILE = GOLDEN / "waterloo_seed431_3p.json"
+
+
+def play_golden(seed: int) -> dict[str, Any]:
+    """Uniformly random legal moves from `random.Random(seed)` to the end of a 3-player game."""
+    options = {"players": 3, "starting_chips": 12, "return_after": 7, "button": 2}
+    match = Match(GAME, seed, options)
+    rng = random.Random(seed)
+    while not match.state.is_terminal:
+        match.apply(rng.choice(match.state.legal_actions()))
+    state = match.state
+    return {"seed": seed, "options": options, "log": [a.to_json() for a in match.log], "winner": state.winner,
+            "chips": state.chips, "hand_number": state.hand_number, "shuffles": state.shuffles,
+            "final_view": state.view(None)}
+
+
 def test_golden_game_replays_to_its_recorded_end() -> None:
-    """A 3-player game of 21 hands: folds, raises, exchanges, reserve swaps, a Scout burn, 7 shuffles (R18, R19)."""
-    record = json.loads((GOLDEN / "waterloo_seed2_3p.json").read_text())
+    """A 3-player game of 25 hands: folds, raises, exchanges, reserve swaps, a Scout burn, losers paying (R28),
+    6 shuffles (R18, R19)."""
+    record = json.loads(GOLDEN_FILE.read_text())
     kinds = Counter(a["kind"] for a in record["log"])
-    assert kinds["burn_scout"] == 1 and kinds["swap"] == 21 and kinds["fold"] == 8 and kinds["exchange"] > 0
+    assert kinds["burn_scout"] == 1 and kinds["pay"] == 6 and kinds["swap"] == 9 and kinds["fold"] == 22
+    assert kinds["exchange"] > 0
     match = Match(GAME, record["seed"], record["options"], [Action.from_json(a) for a in record["log"]])
     state = match.state
     assert state.is_terminal and state.winner == record["winner"]
     assert state.chips == record["chips"] and state.hand_number == record["hand_number"]
-    assert state.shuffles == record["shuffles"] == 7 and record["hand_number"] == 21
+    assert state.shuffles == record["shuffles"] == 6 and record["hand_number"] == 25
     assert state.view(None) == record["final_view"]
 
 
@@ -418,3 +437,8 @@ def test_rule_constants_come_from_the_data() -> None:
     assert state._scout_saving(1) == 2, "25% of 11, rounded down (R17)"
     state.hands[1] = ["guard-infantry-1", "captain-1"]
     assert state._scout_saving(1) == 11
+
+
+if __name__ == "__main__":
+    GOLDEN_FILE.write_text(json.dumps(play_golden(431), indent=1) + "\n")
+    print(f"wrote {GOLDEN_FILE}")

@@ -21,7 +21,7 @@ from engine.waterloo import make_game
 DATA = cards.load_game("waterloo")
 GAME = make_game(DATA)
 GOLDEN = Path(__file__).parent / "golden"
-GOLDEN_FILE = GOLDEN / "waterloo_table_seed0_3p.json"
+GOLDEN_FILE = GOLDEN / "waterloo_table_seed18_3p.json"
 
 
 
@@ -52,6 +52,12 @@ def refused(match: Match, action: Action, message: str) -> None:
     assert snapshot(match) == before
 
 
+def pay_up(match: Match) -> None:
+    """Every loser asked about a Scout pays the full bet (R28: all losers are asked)."""
+    while match.state.phase == "scout":
+        match.apply(act("pay", match.state.current_player))
+
+
 def to_reveal(match: Match) -> None:
     """Everyone still in passes or calls through both betting rounds."""
     while match.state.phase == "bet":
@@ -80,7 +86,7 @@ def test_a_full_hand_settles_to_exact_chips() -> None:
     assert match.state.bets == [3, 3] and match.state.round == 2
     run(match, act("pass", 1), act("raise", 0, amount=3), act("call", 1))
     assert match.state.bets == [6, 6] and match.state.chips == [94, 94]
-    run(match, reveal(1, "C2 C2 I3 A4 GR"), reveal(0, "I1 I1 I1 I2 I2"))
+    run(match, reveal(1, "C2 C2 I3 A4 GR"), reveal(0, "I1 I1 I1 I2 I2"), act("pay", 1))
     state = match.state
     result = state.last_result
     assert result is not None and result["winners"] == [0] and result["won"] == {"0": 12}
@@ -90,7 +96,7 @@ def test_a_full_hand_settles_to_exact_chips() -> None:
     assert [(r["seat"], r["place"], r["name"]) for r in ranking] == [(0, 1, "Full House"), (1, 2, "Pair")]
     assert ranking[0]["against_next"] == {"seat": 1, "tie": False, "why": "Full House is above Pair on the combo table"}
     assert ranking[1]["designs"] == designs("C2 C2 I3 A4 GR"), "cards in order of weight"
-    assert result["knocked_out"] == [] and result["scout"] == {}
+    assert result["knocked_out"] == [] and result["scout"] == {"1": "paid"}
     assert state.hand_number == 2 and state.button == 1 and state.phase == "bet" and state.hands == [[], []]
 
 
@@ -99,6 +105,7 @@ def test_r16_a_tie_splits_and_the_odd_chip_goes_left_of_the_button() -> None:
     run(match, act("raise", 1, amount=2), act("call", 2), act("call", 0))
     to_reveal(match)
     run(match, reveal(0, "C2 C2 I1 C3 A4"), reveal(1, "I3 C4 A1 SGT GR"), reveal(2, "A2 A2 C1 I3 C4"))
+    pay_up(match)
     result = match.state.last_result
     assert result is not None
     assert result["winners"] == [2, 0] and result["won"] == {"2": 5, "0": 4}
@@ -113,6 +120,7 @@ def test_the_explanation_names_the_card_that_decides_within_a_combo() -> None:
     match = table(2, button=0)
     to_reveal(match)
     run(match, reveal(0, "I2 I2 C1 A3 GR"), reveal(1, "C2 C2 C3 A3 GR"))
+    pay_up(match)
     first = match.state.last_result["showdown"]["ranking"][0]  # type: ignore[index]
     assert first["seat"] == 0 and first["against_next"]["why"] == (
         "same combo; card 3 in order of weight decides: Cuirassiers 1 beats Hussars 3")
@@ -122,6 +130,7 @@ def test_wild_cards_are_explained() -> None:
     match = table(2, button=0)
     to_reveal(match)
     run(match, reveal(0, "A3 MG I1 C2 GR"), reveal(1, "I4 C4 A4 SGT RK"))
+    pay_up(match)
     first = match.state.last_result["showdown"]["ranking"][0]  # type: ignore[index]
     assert first["name"] == "Pair" and first["wilds"] == {"magazine-1": "6-Pounders 3"}
 
@@ -163,10 +172,16 @@ def test_r17_paying_the_full_bet() -> None:
     assert result is not None and result["chips"] == [104, 96] and result["scout"] == {"1": "paid"}
 
 
-def test_a_winner_claiming_a_scout_is_not_asked() -> None:
+def test_r28_every_loser_is_asked_and_one_without_a_scout_can_only_pay() -> None:
     match = table(2, button=0)
     to_reveal(match)
     run(match, reveal(0, "I1 I1 I1 I2 I2", scout_down=True), reveal(1, "C2 C2 I3 A4 GR"))
+    state = match.state
+    assert state.phase == "scout" and state.players_to_act() == [1], "the winner's Scout claim is not asked about"
+    assert state.prompt(0) == state.prompt(None) == "Waiting for {p1} to burn a face-down Scout or pay the full bet."
+    assert state.legal_actions(1) == [act("pay", 1)] and "scout_saves" not in state.view(1)
+    refused(match, act("burn_scout", 1), "You have no Scout face down in your reserve: pay the full bet.")
+    run(match, act("pay", 1))
     assert match.state.hand_number == 2 and match.state.last_result["chips"] == [101, 99]  # type: ignore[index]
 
 
@@ -176,6 +191,7 @@ def test_r20_knock_out_then_the_last_player_with_chips_wins() -> None:
     run(match, act("raise", 1, amount=2), act("fold", 2), act("call", 0))
     to_reveal(match)
     run(match, reveal(0, "I1 I1 I1 I2 I2"), reveal(1, "C2 C2 I3 A4 GR"))
+    pay_up(match)
     state = match.state
     assert state.last_result is not None and state.last_result["knocked_out"] == [1]
     assert state.last_result["chips"] == [7, 0, 2] and state.out == [False, True, False]
@@ -185,6 +201,7 @@ def test_r20_knock_out_then_the_last_player_with_chips_wins() -> None:
     to_reveal(match)
     assert state.players_to_act() == [0, 2]
     run(match, reveal(2, "C2 C2 I3 A4 GR"), reveal(0, "I1 I1 I2 I2 SGT"))
+    pay_up(match)
     assert state.is_terminal and state.winner == 0 and state.chips == [9, 0, 0]
     assert state.last_result is not None and state.last_result["knocked_out"] == [2]
     refused(match, reveal(0, "I1 I1 I2 I2 SGT"), "The game is over.")
@@ -242,6 +259,7 @@ def test_r25_a_wrong_reveal_is_taken_back_and_corrected() -> None:
     run(match, act("retract", 0))
     assert match.state.players_to_act() == [1, 0] and "my_reveal" not in match.state.view(0)
     run(match, reveal(1, "I1 I1 I1 I1 C2"), reveal(0, "I1 I2 I2 I3 I3"))
+    pay_up(match)
     assert match.state.last_result["winners"] == [1]  # type: ignore[index]
 
 
@@ -275,6 +293,7 @@ def test_view_hides_revealed_hands_until_everyone_has_revealed() -> None:
     assert match.state.view(0)["my_reveal"] == {"cards": designs("RK RK GR GR GEN"), "scout_down": True}
     assert match.state.label(match.log[-1]) == "Reveal the hand"
     run(match, reveal(1, "I1 I1 I1 I2 I2"), reveal(2, "C2 C2 I3 A4 I4"))
+    pay_up(match)
     shown = match.state.view(2)["last_result"]["showdown"]
     assert shown["ranking"][0]["name"] == "Bombs Away" and shown["ranking"][0]["seat"] == 0
     assert shown["hands"]["0"]["cards"] == ["rockets-1", "rockets-2", "grenadiers-1", "grenadiers-2", "general-1"]
@@ -301,8 +320,9 @@ def test_undo_takes_back_a_reveal_and_a_settlement() -> None:
     assert snapshot(match) == before
     run(match, reveal(1, "C2 C2 I3 A4 GR"))
     waiting = snapshot(match)
-    run(match, reveal(0, "I1 I1 I1 I2 I2"))
+    run(match, reveal(0, "I1 I1 I1 I2 I2"), act("pay", 1))
     assert match.state.last_result["chips"] == [101, 99]  # type: ignore[index]
+    match.undo()
     match.undo()
     assert snapshot(match) == waiting and match.state.phase == "reveal" and match.state.bets == [1, 1]
 
@@ -361,5 +381,5 @@ def test_random_table_games_conserve_chips_and_finish(seed: int) -> None:
 
 
 if __name__ == "__main__":
-    GOLDEN_FILE.write_text(json.dumps(play_golden(0, 15), indent=1) + "\n")
+    GOLDEN_FILE.write_text(json.dumps(play_golden(18, 15), indent=1) + "\n")
     print(f"wrote {GOLDEN_FILE}")

@@ -102,7 +102,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
             st.info(f"You lost with a Scout face down: burn it to save {view['scout_saves']} chip(s), or pay.")
         elif phase == "scout":
             waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
-            st.info(f"Waiting for {waiting} to burn their face-down Scout or pay.")
+            st.info(f"Waiting for {waiting} to burn a face-down Scout or pay the full bet.")
     _printed_result(ctx, view, names)
     ctx.moves()
     _combo_table(ctx)
