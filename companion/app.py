@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from companion import context, lobby, lookup_page, table_page
-from companion.store import StoreError, StoreUnavailable
+from companion.store import StoreError
 from companion.tables import Tables
 
 
@@ -24,14 +24,11 @@ def main() -> None:
         return
     if service.store.notice:
         st.warning(service.store.notice)
-    try:
-        route(service)
-    except StoreUnavailable as err:  # busy, full, deleted…: nothing changed, and trying again is safe
-        st.error(str(err))
-        st.button("Try again", key="store-retry", width="stretch")
+    context.shielded(lambda: route(service))  # busy, full, deleted, a bug: a plain message and a retry
 
 
 def route(service: Tables) -> None:
+    """The page a link asks for (see the module docstring)."""
     params = context.query()
     if "table" in params:
         table_page.render(service, params["table"], params.get("seat"), params.get("host"), "join" in params)

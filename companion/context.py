@@ -7,18 +7,24 @@ its session; every URL is also a deep link that works when opened cold.
 
 from __future__ import annotations
 
+import errno
+import functools
 import io
+import logging
 import os
+import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 import qrcode
 import streamlit as st
 
-from companion.store import database_target, default_data_dir, open_store
+from companion.store import StoreError, database_target, default_data_dir, open_store
 from companion.tables import Tables
+
+LOG = logging.getLogger("muster.companion")
 
 PHONE_CSS = """
 <style>
@@ -109,3 +115,46 @@ def pretty(key: str) -> str:
 
 def query() -> Mapping[str, str]:
     return {k: st.query_params[k] for k in st.query_params}
+
+
+def trouble(err: BaseException) -> str:
+    """Plain words for a failure no player caused (a busy or full disk, a damaged row, a bug), never a traceback.
+
+    Every failure keeps what was stored: the log is append-only and a failed write is rolled back.
+    """
+    text = str(err).lower()
+    if isinstance(err, StoreError):
+        return str(err)
+    if "locked" in text or "busy" in text:
+        return "The table store is busy (another phone is saving). Nothing was lost; try again in a moment."
+    if ("disk" in text and "full" in text) or (isinstance(err, OSError) and err.errno == errno.ENOSPC):
+        return ("The server's disk is full, so nothing new can be saved. Everything saved so far is kept; "
+                "free some space on the server, then try again.")
+    if isinstance(err, sqlite3.DatabaseError):
+        return ("The table store could not be read just now. Nothing was changed; try again, and if it keeps "
+                "happening restart the companion.")
+    if isinstance(err, OSError):
+        return f"The server could not reach its files ({err.strerror or err}). Nothing was lost; try again."
+    return "Something went wrong on the server. Nothing stored was lost; try again."
+
+
+def calmly(fn: Callable[..., None]) -> Callable[..., None]:
+    """For button callbacks: any failure becomes a message on the next draw instead of a traceback."""
+    @functools.wraps(fn)
+    def run(*args: object, **kwargs: object) -> None:
+        try:
+            fn(*args, **kwargs)
+        except Exception as err:
+            LOG.exception("a tap failed")
+            flash("error", trouble(err))
+    return run
+
+
+def shielded(draw: Callable[[], None]) -> None:
+    """Draw a page; a failure shows a plain message and a retry button (the log keeps the details)."""
+    try:
+        draw()
+    except Exception as err:
+        LOG.exception("a page failed to draw")
+        st.error(trouble(err))
+        st.button("Try again", key="store-retry", width="stretch")

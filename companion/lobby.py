@@ -8,8 +8,9 @@ from typing import Any
 import streamlit as st
 
 from companion import context, panels
+from companion.render import plain
 from companion.store import StoreError
-from companion.tables import Tables
+from companion.tables import NAME_LIMIT, Tables
 from engine.core import Refusal
 
 
@@ -44,7 +45,8 @@ def _tables_in_progress(service: Tables) -> None:
         st.caption("No tables yet. Start one below.")
     for table in playing[:30]:
         players = ", ".join(s.name for s in table.seats)
-        st.button(f"{service.game_name(table.game)} · {table.code} — {players} · active {context.ago(table.last_activity)}",
+        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · "
+                        f"active {context.ago(table.last_activity)}"),
                   key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
                   help="Watch this table, or take a seat nobody has claimed yet")
 
@@ -55,7 +57,7 @@ def _records(service: Tables) -> None:
         return
     st.subheader("Players")
     rows = ["| Player | W | L | D |", "|---|---:|---:|---:|"]
-    rows += [f"| {r.name} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
+    rows += [f"| {plain(r.name)} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
     st.markdown("\n".join(rows))
 
 
@@ -75,8 +77,8 @@ def _new_table_form(service: Tables) -> None:
     count = low if low == high else st.number_input("Players", min_value=low, max_value=high, value=low, step=1,
                                                    key=f"new-count-{game.id}")
     with st.form(f"new-{game.id}", border=True):
-        names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}")
-                 for i in range(int(count))]
+        names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}",
+                               max_chars=NAME_LIMIT) for i in range(int(count))]
         form = panels.options_form_for(game.id)
         chosen = form(game.data) if form and game.data else {}
         with st.expander("Advanced options (JSON)"):

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from companion.context import pretty
+
+
+MARKUP = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark: CommonMark lets each be escaped
+
+
+def plain(text: str) -> str:
+    """`text` escaped for any Streamlit element that reads Markdown (st.markdown, captions, alerts, labels).
+
+    Names and log lines come from players; escaping every punctuation mark makes links, images,
+    tables, HTML, LaTeX and colour directives show as the characters typed, never as markup.
+    Line breaks become spaces, so a name cannot start a heading or a list of its own.
+    """
+    return MARKUP.sub(r"\\\1", " ".join(str(text).split()))
 
 
 def scalar(value: Any) -> str:
@@ -62,10 +76,10 @@ def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence
         st.markdown("\n".join(lines(shown, seat_names)))
 
 
-def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = ()) -> None:
+def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private") -> None:
     """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table."""
     if player is None or not secret:
         return
-    with st.container(border=True, key="private"):
+    with st.container(border=True, key=key):
         st.markdown("🔒 **Only you can see this**")
         view(secret, seat_names)

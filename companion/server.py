@@ -80,7 +80,7 @@ def streamlit_command(port: int) -> list[str]:
     return [sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
             "--server.port", str(port), "--server.address", "0.0.0.0", "--server.headless", "true",
             "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
-            "--client.toolbarMode", "minimal"]
+            "--client.toolbarMode", "minimal", "--client.showErrorDetails", "none"]
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

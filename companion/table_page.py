@@ -5,11 +5,18 @@ spectator's: `view(None)`, no moves, no undo, no concede, but it offers the seat
 phone has claimed yet. The host link (`host=TOKEN`, kept by the creator's phone) shows
 every seat's link and QR code at any time and can release a seat. A small fragment
 polls the table's last action and seats every 1.5 s and redraws the page when they change.
+
+A move button carries the action itself and the log head it was offered at (its state
+id, as in boardgame.io), and its key is made of both: a tap that arrives after the table
+moved on is refused (`tables.Stale`), so a double tap is one action. Player names and
+log lines are player text: they go through `render.plain`, never as Markdown.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,9 +25,12 @@ import streamlit as st
 
 from companion import context, panels
 from companion import render as draw
+from companion.render import plain
 from companion.store import Seat, StoreError, TableInfo
-from companion.tables import ReplayError, Snapshot, Tables
+from companion.tables import ReplayError, Snapshot, Stale, Tables
 from engine.core import Action, Refusal
+
+LOG = logging.getLogger("muster.companion")
 
 POLL_SECONDS = 1.5
 BUTTONS_BEFORE_GROUPING = 10
@@ -53,7 +63,13 @@ class TableContext:
 
     @property
     def names(self) -> list[str]:
-        return [s.name for s in self.table.seats]
+        """Seat names ready for Markdown (escaped: a name shows as typed)."""
+        return [plain(s.name) for s in self.table.seats]
+
+    @property
+    def state_id(self) -> str:
+        """The log head this page was drawn at, as it goes into widget keys."""
+        return f"{self.snap.head[0]}-{self.snap.head[1]}"
 
     @property
     def data(self) -> Any:
@@ -68,24 +84,41 @@ class TableContext:
         return self.state.view(self.player)
 
     def name(self, player: int | None) -> str:
+        """A seat's name ready for Markdown (escaped), or a dash for no one."""
         if player is None or not 0 <= player < len(self.table.seats):
             return "—"
-        return self.table.seats[player].name
+        return plain(self.table.seats[player].name)
 
     def button(self, label: str, action: Action, key: str, primary: bool = False) -> None:
-        """A full-width button that submits `action` for this seat (refusals appear as errors)."""
-        st.button(label, key=key, on_click=act, args=(self.service, self.table.id, self.player, action.to_json()),
+        """A full-width button that submits `action` for this seat, offered at this page's position.
+
+        The key carries the state id, so a tap that lands after the table moved on finds either
+        no button (nothing happens) or this one with its old position (refused as stale).
+        """
+        st.button(plain(label), key=f"{key}-{self.state_id}", on_click=act,
+                  args=(self.service, self.table.id, self.player, action.to_json(), self.snap.head),
                   type="primary" if primary else "secondary", width="stretch")
 
 
-def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]) -> None:
-    """Button callback: apply the action, or keep the refusal to show as an error."""
+@context.calmly
+def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any],
+        offered: tuple[int, int] | None = None) -> None:
+    """Button callback: apply the action as offered at `offered`, or keep the refusal to show."""
     try:
-        service.act(service.store.table(table_id), seat, Action.from_json(action))
+        service.act(service.store.table(table_id), seat, Action.from_json(action), offered)
+    except Stale as err:
+        context.flash("warning", str(err))
     except (Refusal, StoreError, ReplayError) as err:
         context.flash("error", str(err))
 
 
+def move_key(action: Action) -> str:
+    """A widget key naming the action itself (never its place in a list, which shifts as the table moves)."""
+    digest = hashlib.sha1(json.dumps(action.to_json(), sort_keys=True).encode()).hexdigest()[:12]
+    return f"move-{action.kind}-{digest}"
+
+
+@context.calmly
 def _undo(service: Tables, table_id: int, seat: int | None) -> None:
     try:
         entry = service.undo(service.store.table(table_id), seat)
@@ -94,6 +127,7 @@ def _undo(service: Tables, table_id: int, seat: int | None) -> None:
         context.flash("error", str(err))
 
 
+@context.calmly
 def _concede(service: Tables, table_id: int, seat: int | None) -> None:
     try:
         service.concede(service.store.table(table_id), seat)
@@ -101,6 +135,7 @@ def _concede(service: Tables, table_id: int, seat: int | None) -> None:
         context.flash("error", str(err))
 
 
+@context.calmly
 def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     """Button callback: take a free seat, then open its private link on this phone."""
     try:
@@ -112,6 +147,7 @@ def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     context.go(table=table.code, seat=taken.token, host=host)
 
 
+@context.calmly
 def _release(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     """Button callback (host only): free a seat under a new token, so its old link stops working."""
     try:
@@ -119,7 +155,7 @@ def _release(service: Tables, table_id: int, seat: int, host: str | None) -> Non
     except StoreError as err:
         context.flash("error", str(err))
         return
-    context.flash("success", f"{freed.name}'s seat is free again; its old link no longer works. "
+    context.flash("success", f"{plain(freed.name)}'s seat is free again; its old link no longer works. "
                              "Its new link is below, or a phone can take it by the join code.")
 
 
@@ -131,7 +167,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         return
     seat = table.seat_by_token(token)
     hosting = table.is_host(host)
-    st.markdown(f"### {service.game_name(table.game)} · `{table.code}`")
+    st.markdown(f"### {plain(service.game_name(table.game))} · `{table.code}`")
     if token and seat is None:
         st.warning("This seat link no longer works here (the host may have released the seat, or the link is "
                    "wrong); you are watching as a spectator. Ask the host for the seat's new link, or take a free seat.")
@@ -140,7 +176,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if seat is not None and not seat.claimed and table.playing:
         service.store.mark_claimed(table.id, seat.token)
     if seat is not None:
-        st.caption(f"You are **{seat.name}**.")
+        st.caption(f"You are **{plain(seat.name)}**.")
     elif hosting:
         st.caption("You are the host: this phone watches until you take a seat below.")
     else:
@@ -165,10 +201,10 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
             panel(ctx)
         except Refusal as err:
             st.error(str(err))
-        except Exception as err:  # a panel out of step with its engine must not cost the table its game
-            st.error(f"This game's panel could not be drawn ({type(err).__name__}: {err}); "
-                     "the plain view and moves follow.")
-            _generic_view(ctx)
+        except Exception:  # a panel out of step with its engine must not cost the table its game
+            LOG.exception("the %s panel failed", table.game)
+            st.error("This game's panel could not be drawn; the plain view and moves follow.")
+            _generic_view(ctx, key="private-plain")
     else:
         _generic_view(ctx)
     ctx.moves()
@@ -181,13 +217,15 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
 
 
-def _generic_view(ctx: TableContext) -> None:
-    """The engine's view; what only this seat may see (keys a spectator's view lacks) is set apart."""
+def _generic_view(ctx: TableContext, key: str = "private") -> None:
+    """The engine's view; what only this seat may see (keys a spectator's view lacks) is set apart.
+
+    `key` differs when this stands in for a panel that failed part-way (its box may already exist)."""
     mine = ctx.view()
     public = ctx.state.view(None)
     secret = {k: v for k, v in mine.items() if k not in public or public[k] != v}
     draw.view(mine, ctx.names, skip=list(secret))
-    draw.private(ctx.player, secret, ctx.names)
+    draw.private(ctx.player, secret, ctx.names, key=key)
 
 
 def _watch(service: Tables, table_id: int, seen: tuple[int, int, str, str]) -> None:
@@ -235,20 +273,22 @@ def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
     if not legal:
         st.caption("No move is open to you right now.")
         return
+    legal = list({move_key(a): a for a in legal}.values())  # an action listed twice is one button
     if len(legal) <= BUTTONS_BEFORE_GROUPING:
-        for i, action in enumerate(legal):
-            ctx.button(state.label(action), action, key=f"move-{i}", primary=i == 0)
+        for action in legal:  # no move is pre-selected as the primary one: the player reads, then taps
+            ctx.button(state.label(action), action, key=move_key(action))
     else:
         groups: dict[str, list[Action]] = {}
         for action in legal:
             groups.setdefault(action.kind, []).append(action)
         for kind, actions in groups.items():
             if len(actions) == 1:
-                ctx.button(state.label(actions[0]), actions[0], key=f"move-{kind}")
+                ctx.button(state.label(actions[0]), actions[0], key=move_key(actions[0]))
                 continue
-            picked = st.selectbox(context.pretty(kind), range(len(actions)), key=f"pick-{kind}",
+            chosen = st.selectbox(context.pretty(kind), range(len(actions)), key=f"pick-{kind}-{ctx.state_id}",
                                   format_func=lambda i, a=actions: state.label(a[i]))
-            ctx.button(f"Do: {state.label(actions[picked])}", actions[picked], key=f"do-{kind}", primary=True)
+            picked = actions[chosen]
+            ctx.button(f"Do: {state.label(picked)}", picked, key=f"do-{move_key(picked)}")
     _other_move(ctx, legal)
 
 
@@ -270,7 +310,8 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
                         args[key] = json.loads(raw)
                     except json.JSONDecodeError:
                         args[key] = raw
-                act(ctx.service, ctx.table.id, ctx.player, Action(kind, int(ctx.player or 0), args).to_json())
+                act(ctx.service, ctx.table.id, ctx.player, Action(kind, int(ctx.player or 0), args).to_json(),
+                    ctx.snap.head)
                 st.rerun()
 
 
@@ -295,7 +336,7 @@ def _log(ctx: TableContext) -> None:
         lines = []
         for entry in reversed(entries[-40:]):
             action = Action.from_json(entry.action)
-            lines.append(f"{entry.seq}. **{ctx.name(entry.seat)}**: {_label(ctx.state.label, action)}")
+            lines.append(plain(f"{entry.seq}. {ctx.table.seats[entry.seat].name}: {_label(ctx.state.label, action)}"))
         st.markdown("  \n".join(lines))
 
 
@@ -318,7 +359,7 @@ def _take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
         if not free:
             st.info("Every seat is taken. If yours was lost with a phone, ask the host to release it.")
         for s in free:
-            st.button(f"Take seat: {s.name}", key=f"take-{s.seat}", on_click=_claim,
+            st.button(f"Take seat: {plain(s.name)}", key=f"take-{s.seat}", on_click=_claim,
                       args=(service, table.id, s.seat, None), width="stretch", type="primary")
         if joining:
             st.button("Watch as spectator", key="watch", on_click=context.go, kwargs={"table": table.code},
@@ -333,14 +374,14 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
         st.caption("Keep this page's address: it is the host link, the only way back to these seat links.")
         for s in table.seats:
             url = context.link(table=table.code, seat=s.token)
-            st.markdown(f"**{s.name}** · {'taken' if s.claimed else 'free'} — [open this seat]({url})")
+            st.markdown(f"**{plain(s.name)}** · {'taken' if s.claimed else 'free'} — [open this seat]({url})")
             st.image(context.qr_png(url, box=5), width=200)
             if not s.claimed and table.playing:
-                st.button(f"I am {s.name}: play on this phone", on_click=_claim, width="stretch",
+                st.button(f"I am {plain(s.name)}: play on this phone", on_click=_claim, width="stretch",
                           args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
             if table.playing:
-                with st.popover(f"Release {s.name}'s seat", width="stretch"):
-                    st.write(f"Give {s.name}'s seat a new link? The old link stops working at once (for a "
+                with st.popover(f"Release {plain(s.name)}'s seat", width="stretch"):
+                    st.write(f"Give {plain(s.name)}'s seat a new link? The old link stops working at once (for a "
                              "phone that was lost or handed to the wrong player); the seat can then be taken again.")
                     st.button("Yes, release it", key=f"release-{s.seat}", type="primary", on_click=_release,
                               args=(service, table.id, s.seat, host), width="stretch")

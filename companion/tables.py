@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +27,9 @@ from engine.core import Action, Game, Match, Refusal
 
 
 CACHED_TABLES = 64
+NAME_LIMIT = 40
+STALE = "The table moved on; here is the new position."
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,28 @@ class ReplayError(Exception):
     """A stored log no longer replays under the current rules; the message names the action."""
 
 
+class Stale(Refusal):
+    """A tap offered at an older position of the table: refused, so a move always means what its player saw."""
+
+    def __init__(self) -> None:
+        super().__init__(STALE)
+
+
+def clean_names(names: list[str]) -> list[str]:
+    """Seat names as stored: runs of white space made one space; too long or invisible control characters refused.
+
+    Names are shown as plain text everywhere (`companion.render.plain`), so any printable
+    text is fine; the limit keeps a name on one line of a phone.
+    """
+    clean = [" ".join(str(n).split()) for n in names]
+    for i, name in enumerate(clean, start=1):
+        if len(name) > NAME_LIMIT:
+            raise Refusal(f"Seat {i}'s name has {len(name)} characters; a name may have at most {NAME_LIMIT}.")
+        if any(unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS for c in name):
+            raise Refusal(f"Seat {i}'s name contains an invisible control character; type it again.")
+    return clean
+
+
 class Tables:
     """Acting on tables: create, replay, act, undo, concede — with seat checks."""
 
@@ -122,10 +148,17 @@ class Tables:
                seed: str | None = None) -> TableInfo:
         """Check the options with the engine (a Refusal explains), then open the table."""
         game = self.game(game_id)
+        names = clean_names(seat_names)
         opts = dict(options)
-        game.check_options(opts)
-        Match(game, seed or "check", opts)  # the opening position must build with these options
-        return self.store.create_table(game_id, seat_names, opts, seed)
+        try:
+            game.check_options(opts)
+            Match(game, seed or "check", opts)  # the opening position must build with these options
+        except Refusal:
+            raise
+        except Exception as err:  # options of a shape the engine never expected
+            raise Refusal(f"The game cannot be set up with these options ({err}); check each option's "
+                          "type and value.") from None
+        return self.store.create_table(game_id, names, opts, seed)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -162,6 +195,9 @@ class Tables:
             except Refusal as err:
                 raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
                                   f"under the current rules ({err}).") from None
+            except Exception as err:  # a damaged row: say which, keep the log as it is
+                raise ReplayError(f"Table {table.code}: stored action {entry.seq} cannot be read "
+                                  f"({type(err).__name__}: {err}); the log is kept unchanged.") from None
         last = entries[-1]
         return Snapshot(match, (last.seq, last.id), snap.entries + tuple(entries))
 
@@ -175,10 +211,14 @@ class Tables:
 
     # -- acting -----------------------------------------------------------------------------
 
-    def act(self, table: TableInfo, seat: int | None, action: Action) -> Snapshot:
+    def act(self, table: TableInfo, seat: int | None, action: Action,
+            offered: tuple[int, int] | None = None) -> Snapshot:
         """Apply `action` for `seat`, verified against the newest log under the write lock.
 
-        Raises Refusal (engine or seat rule) or StoreError (table ended); either way nothing changes.
+        `offered` is the log head the move was offered at (the page's state id): if the table
+        has moved on since, the move is refused as `Stale`, so a late or repeated tap never
+        does something the player did not see. Raises Refusal (engine or seat rule) or
+        StoreError (table ended); either way nothing changes.
         """
         if seat is None:
             raise Refusal("Spectators cannot act; open your own seat's link to play.")
@@ -187,9 +227,17 @@ class Tables:
         result: dict[str, Snapshot] = {}
 
         def check(tx: Tx, head: tuple[int, int]) -> None:
+            if offered is not None and tuple(head) != tuple(offered):
+                raise Stale()
             current = self.snapshot(table, tx)
             match = _fork(current.match)
-            match.apply(action)  # verify first; a refusal leaves everything unchanged
+            try:
+                match.apply(action)  # verify first; a refusal leaves everything unchanged
+            except Refusal:
+                raise
+            except Exception:  # arguments of a shape the engine never expected (a typed move): still a refusal
+                raise Refusal(f"The game cannot read that move's details ({_described(action)}); "
+                              "check each value against the moves offered.") from None
             result["snap"] = Snapshot(match, head, current.entries)
 
         def then(tx: Tx) -> None:
@@ -243,6 +291,11 @@ def _live(entries: tuple[LogEntry, ...]) -> list[LogEntry]:
     return live
 
 
+def _described(action: Action) -> str:
+    args = ", ".join(f"{key} = {value!r}" for key, value in action.args.items())
+    return f"{action.kind}: {args}" if args else action.kind
+
+
 def _fork(match: Match[Any]) -> Match[Any]:
     """A copy of a match that can be advanced without touching the original."""
     fork = copy.copy(match)
@@ -252,4 +305,4 @@ def _fork(match: Match[Any]) -> Match[Any]:
     return fork
 
 
-__all__ = ["GameEntry", "ReplayError", "Snapshot", "StoreError", "Tables", "catalogue"]
+__all__ = ["GameEntry", "ReplayError", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue", "clean_names"]

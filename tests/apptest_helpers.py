@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Button
 
 from companion import context
 
@@ -23,3 +25,27 @@ def page_text(at: AppTest) -> str:
     """Every line of text the page shows, for assertions on wording."""
     parts = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
     return "\n".join(str(p.value) for p in parts)
+
+
+def literal(markdown: str) -> str:
+    """What a phone shows for text the page escaped with `render.plain` (the backslashes go)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def button(at: AppTest, label: str) -> Button:
+    """The one button showing `label` (move buttons are keyed by action and position, not by a fixed key)."""
+    found = [b for b in at.button if literal(str(b.label)) == label]
+    assert len(found) == 1, f"{len(found)} buttons read {label!r}: {[literal(str(b.label)) for b in at.button]}"
+    return found[0]
+
+
+def move_keys(at: AppTest) -> list[str]:
+    """Keys of the seat's move buttons on the page."""
+    return [str(b.key) for b in at.button if b.key and b.key.startswith(("move-", "do-move-"))]
+
+
+def offered(at: AppTest, key: str) -> Button:
+    """The move button a panel drew under `key` (the page adds the state id it was offered at)."""
+    found = [b for b in at.button if b.key and re.fullmatch(re.escape(key) + r"-\d+-\d+", str(b.key))]
+    assert len(found) == 1, f"no single button keyed {key!r}: {[b.key for b in at.button]}"
+    return found[0]

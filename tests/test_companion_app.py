@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP, page, page_text
+from apptest_helpers import APP, button, literal, move_keys, page, page_text
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -32,7 +32,7 @@ def test_lobby_lists_tables_and_records(service: Tables) -> None:
     at = page()
     assert not at.exception
     body = page_text(at)
-    assert "Tables in progress" in body and any("Cy, Di" in b.label for b in at.button)
+    assert "Tables in progress" in body and any("Cy, Di" in literal(b.label) for b in at.button)
     assert "| Ann | 1 | 0 | 0 |" in body and "| Bob | 0 | 1 | 0 |" in body
 
 
@@ -81,7 +81,7 @@ def test_seat_sees_its_card_and_moves(service: Tables) -> None:
     body = page_text(at)
     assert "You are **Ann**" in body and state.view(0)["your_card"] in body
     assert state.view(1)["your_card"] not in body
-    at.button(key="move-0").click().run()
+    button(at, "Roll the die").click().run()
     assert service.store.head(table.id)[0] == 1
     assert "Waiting for Bob" in page_text(at)
 
@@ -93,15 +93,14 @@ def test_spectator_sees_no_private_card_and_cannot_act(service: Tables) -> None:
     body = page_text(at)
     assert "spectator" in body
     assert state.view(0)["your_card"] not in body and state.view(1)["your_card"] not in body
-    keys = {b.key for b in at.button}
-    assert not {"move-0", "undo", "concede"} & keys
+    assert move_keys(at) == [] and not {"undo", "concede"} & {b.key for b in at.button}
 
 
 def test_forged_seat_token_is_a_spectator(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, seat="forged-token")
     assert "This seat link no longer works" in page_text(at)
-    assert "move-0" not in {b.key for b in at.button}
+    assert move_keys(at) == []
 
 
 def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
@@ -118,7 +117,7 @@ def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
 def test_undo_button_takes_back_own_move_only(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
-    ann.button(key="move-0").click().run()
+    button(ann, "Roll the die").click().run()
     bob = page(table=table.code, seat=table.seats[1].token)
     assert bob.button(key="undo").disabled
     ann = page(table=table.code, seat=table.seats[0].token)
@@ -132,7 +131,7 @@ def test_concede_ends_the_table(service: Tables) -> None:
     at = page(table=table.code, seat=table.seats[1].token)
     at.button(key="concede").click().run()
     assert "Bob conceded" in page_text(at) and "Ann wins" in page_text(at)
-    assert "move-0" not in {b.key for b in at.button}
+    assert move_keys(at) == []
 
 
 def test_unknown_table_code(service: Tables) -> None:
@@ -239,7 +238,7 @@ def test_join_takes_a_free_seat_then_it_is_no_longer_offered(service: Tables) ->
     ann.button(key="take-0").click().run()
     assert not ann.exception
     assert ann.query_params["seat"] == table.seats[0].token and "You are **Ann**" in page_text(ann)
-    assert "move-0" in {b.key for b in ann.button}
+    assert len(move_keys(ann)) == 2
     bob = page(table=table.code, join="1")
     labels = {b.label for b in bob.button}
     assert "Take seat: Bob" in labels and "Take seat: Ann" not in labels
@@ -279,7 +278,7 @@ def test_host_link_reshows_every_seat_and_releases_one(service: Tables) -> None:
     assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
-    assert not {"move-0", "undo", "concede"} & {b.key for b in old.button}
+    assert move_keys(old) == [] and not {"undo", "concede"} & {b.key for b in old.button}
     assert "Take seat: Bob" in {b.label for b in old.button}
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from apptest_helpers import page, page_text
+from apptest_helpers import offered, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion import lookup
@@ -86,7 +86,7 @@ def test_warfare_builder_refuses_an_illegal_attack(service: Tables) -> None:
     pills = next(p for p in at.get("button_group") if p.key and p.key.startswith("build-units"))
     pills.set_value(list(unit.args["cards"])).run()
     assert any("Would inflict" in m.value for m in at.markdown)
-    at.button(key="build-go-units").click().run()
+    offered(at, "build-go-units").click().run()
     assert not at.exception
     assert service.snapshot(table).state.step != "units"
 
@@ -108,7 +108,7 @@ def test_medieval_suggestion_is_a_legal_move(service: Tables) -> None:
     table = service.create("medieval", ["Ann", "Bob"], {}, seed="advice")
     at = page(table=table.code, seat=table.seats[0].token)
     assert "Suggested:" in page_text(at)
-    at.button(key="medieval-suggested").click().run()
+    offered(at, "medieval-suggested").click().run()
     assert not at.exception
     assert service.store.head(table.id)[0] == 1
     assert service.snapshot(table).state.view(0)["players"][0]["committed"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest_helpers import page, page_text
+from apptest_helpers import button, offered, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion.store import TableInfo
@@ -33,7 +33,7 @@ def enter_hand(at: AppTest, code: str, hand_number: int, designs: list[str], sco
         ok(at)
     if scout:
         at.toggle(key=f"{key}-scout").set_value(True).run()
-    at.button(key=f"{key}-go").click().run()
+    offered(at, f"{key}-go").click().run()
     ok(at)
 
 
@@ -64,7 +64,7 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     assert "1. **Ann: Full House**" in text and "2. **Bob: Pair**" in text
     assert "*beats Bob: Full House is above Pair on the combo table*" in text
     assert "You lost with a Scout face down: burn it to save 1 chip(s), or pay." in text
-    bob.button(key="move-0").click().run()  # the engine's first choice: burn the Scout
+    button(bob, "Burn the Scout (save 1 chips)").click().run()
     ok(bob)
 
     result = service.snapshot(table).state.last_result

@@ -1,0 +1,116 @@
+"""A table the players can trust (issue 10), page side, with AppTest over a real store: taps mean what the player
+saw, names are plain text, and bad input or a damaged store gives a message, never a traceback."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from apptest_helpers import button, literal, move_keys, page, page_text
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from companion_game import RaceGame  # noqa: E402
+
+from companion import context  # noqa: E402
+from companion.render import plain  # noqa: E402
+from companion.store import Store  # noqa: E402
+from companion.tables import STALE, Tables  # noqa: E402
+from engine.core import Refusal, act  # noqa: E402
+
+PIXEL = "![p](http://10.9.9.9/p.png) Mallory"
+FORGED = "Nia | 99 | 0 | 0 |"
+
+
+@pytest.fixture
+def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    svc = Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
+
+
+def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    race.act(table, 0, act("bank", 0, amount=1))  # Ann's other phone was quicker
+    button(ann, "Roll the die").click().run()
+    assert not ann.exception
+    assert [w.value for w in ann.warning] == [STALE]
+    entries = race.snapshot(table).entries
+    assert [e.action["kind"] for e in entries] == ["bank"]
+    assert "Waiting for Bob." in page_text(ann) and move_keys(ann) == []
+
+
+def test_move_buttons_name_their_action_and_position_and_none_is_preselected(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    race.act(table, 0, act("bank", 0, amount=1))
+    head = race.store.head(table.id)
+    bob = page(table=table.code, seat=table.seats[1].token)
+    keys = move_keys(bob)
+    assert len(keys) == 2 and all(k.endswith(f"-{head[0]}-{head[1]}") for k in keys)
+    assert {k.split("-")[1] for k in keys} == {"roll", "bank"}
+    assert all(b.proto.type == "secondary" for b in bob.button if b.key in keys)
+
+
+def test_names_are_plain_text_on_the_lobby_and_the_table(race: Tables) -> None:
+    table = race.create("race", [PIXEL, FORGED], {"players": 2, "target": 1})
+    race.act(table, 0, act("bank", 0, amount=1))  # Mallory wins
+    lobby = page()
+    assert not lobby.exception
+    records = next(m.value for m in lobby.markdown if "| Player |" in m.value)
+    assert records.splitlines()[2:] == [f"| {plain(PIXEL)} | 1 | 0 | 0 |", f"| {plain(FORGED)} | 0 | 1 | 0 |"]
+    watcher = page(table=table.code)
+    shown = [m.value for m in watcher.markdown] + [s.value for s in watcher.success]
+    assert any(plain(PIXEL) in text for text in shown)
+    for text in shown + [m.value for m in lobby.markdown] + [str(b.label) for b in lobby.button]:
+        assert PIXEL not in text and FORGED not in text  # never as raw Markdown
+    assert f"{PIXEL} wins." in [literal(s.value) for s in watcher.success]
+
+
+def test_a_name_longer_than_forty_characters_is_refused(race: Tables) -> None:
+    with pytest.raises(Refusal, match="Seat 2's name has 41 characters; a name may have at most 40"):
+        race.create("race", ["Ann", "B" * 41], {"players": 2})
+    with pytest.raises(Refusal, match="Seat 1's name contains an invisible control character"):
+        race.create("race", ["Ann\u202eevil", "Bob"], {"players": 2})
+    assert race.create("race", ["  Ann   Lee ", "B" * 40], {"players": 2}).seats[0].name == "Ann Lee"
+
+
+def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables) -> None:
+    table = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="typed")
+    seat = service.snapshot(table).state.players_to_act()[0]
+    at = page(table=table.code, seat=table.seats[seat].token)
+    at.selectbox(key="other-kind").set_value("formation").run()
+    at.text_input(key="arg-formation-formation").input('["line"]')
+    at.button(key="FormSubmitter:other-move-Try this move").click().run()
+    assert not at.exception
+    assert any("cannot read that move's details" in e.value and "formation = ['line']" in e.value for e in at.error)
+    assert not any("panel could not be drawn" in e.value for e in at.error)
+    assert service.store.head(table.id) == (0, 0)
+
+
+def test_options_of_the_wrong_shape_are_refused_on_the_form(service: Tables) -> None:
+    at = page()
+    at.selectbox(key="new-game").set_value(service.entries()["hexbattle"]).run()
+    at.text_area(key="opts-hexbattle").input('{"scenario": {"terrain": [1, 2]}}')
+    at.button(key="FormSubmitter:new-hexbattle-Create table").click().run()
+    assert not at.exception
+    assert any("cannot be set up with these options" in e.value for e in at.error)
+    at.text_area(key="opts-hexbattle").input('["not", "an object"]')
+    at.button(key="FormSubmitter:new-hexbattle-Create table").click().run()
+    assert any("must be a JSON object" in e.value for e in at.error)
+    assert service.store.tables() == []
+
+
+def test_a_damaged_action_row_is_reported_and_kept(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    race.act(table, 0, act("roll", 0))
+    with sqlite3.connect(race.store.path) as conn:
+        conn.execute("UPDATE actions SET action='{\"kind\": \"roll\"}' WHERE table_id=?", (table.id,))
+    race._cache.clear()
+    at = page(table=table.code, seat=table.seats[1].token)
+    assert not at.exception
+    assert [e.value for e in at.error] == [f"Table {table.code}: stored action 1 cannot be read (KeyError: 'player'); "
+                                           "the log is kept unchanged."]
+    assert race.store.log(table.id)[0].action == {"kind": "roll"}
