@@ -16,7 +16,7 @@ from companion_game import RaceGame  # noqa: E402
 
 from companion import context  # noqa: E402
 from companion.render import plain  # noqa: E402
-from companion.store import Store  # noqa: E402
+from companion.store import open_store  # noqa: E402
 from companion.tables import STALE, Tables  # noqa: E402
 from engine.core import Refusal, act  # noqa: E402
 
@@ -26,7 +26,7 @@ FORGED = "Nia | 99 | 0 | 0 |"
 
 @pytest.fixture
 def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(Store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
+    svc = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
     monkeypatch.setattr(context, "tables", lambda: svc)
     return svc
 
