@@ -9,7 +9,7 @@ from typing import Any
 from engine.core import Action, Refusal
 from engine.hexbattle_combat import card_modifiers, close_combat, ranged_fire, split_blocks
 from engine.hexbattle_pieces import Unit
-from engine.hexgrid import bearing, direction_to, distance, hex_id, neighbour, turn_steps
+from engine.hexgrid import Hex, bearing, direction_to, distance, hex_id, neighbour, sight_line, turn_steps
 
 
 class AttackMixin:
@@ -17,7 +17,7 @@ class AttackMixin:
 
     def _attacks(self, unit: Unit, enemies: list[Unit]) -> tuple[Action, ...]:
         """The unit's charge and fire actions (cached until a unit or tile is placed near it)."""
-        key = (unit.id, unit.facing, unit.formation, unit.strength == 0)
+        key = (unit.id, unit.facing, unit.formation, self.is_broken(unit))
         cached = self._attack_cache.get(key)
         if cached is None:
             game, p, uid = self.game, unit.player, unit.id
@@ -123,7 +123,7 @@ class AttackMixin:
         guard = [(entrench.effect, entrench.amount)] if entrench is not None else []
         mods = self.melee_modifiers(attacker, defender, ambush, self.roll_cards(attacker) + guard)
         d_dice = mods["defender_dice"]
-        if defender.strength == 0:
+        if self.is_broken(defender):
             # A broken unit cannot reply; the charge finishes it (R24).
             event = {"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
                      "result": None, "broken_defender": True}
@@ -162,11 +162,20 @@ class AttackMixin:
         terrain = 0
         if not (ambush or fx.ignore_terrain):
             terrain = (self.terrain_at(shooter.hex).fire_from_modifier  # type: ignore[arg-type]
-                       + self.terrain_at(target.hex).fire_into_modifier)  # type: ignore[arg-type]
+                       + self.terrain_at(target.hex).fire_into_modifier  # type: ignore[arg-type]
+                       + self._line_modifier(shooter.hex, target.hex))  # type: ignore[arg-type]
         point_blank = artillery and distance(shooter.hex, target.hex) <= rules.point_blank_range  # type: ignore[arg-type]
         return {"dice": dice, "base_hit_max": base, "formation_bonus": formation_bonus, "terrain_modifier": terrain,
                 "hit_max": max(0, base + formation_bonus + terrain),
                 "multiplier": rules.point_blank_multiplier if point_blank else 1, "point_blank": point_blank}
+
+    def _line_modifier(self, a: Hex, b: Hex) -> int:
+        """Wheat's −1 "firing through/from it": once a shot for each such terrain on the line of fire,
+        the shooter's and the target's hexes and both hexes of a split step included (R15)."""
+        terrain, table = self.terrain, self.game.terrain
+        on_line = {a, b}.union(*sight_line(a, b))
+        kinds = {terrain[h] for h in on_line if h in terrain}
+        return sum(table[t].fire_line_modifier for t in kinds)
 
     def _fire(self, shooter: Unit, target: Unit, rng: random.Random, reserve: bool = False) -> None:
         own_turn = shooter.player == self.current
@@ -199,19 +208,20 @@ class AttackMixin:
         self._lose(target, result.losses)
 
     def _lose(self, unit: Unit, losses: int, enemy_attack: bool = True) -> None:
-        """Take losses one at a time: strength 0 is broken, a loss at 0 destroys the unit (R23)."""
+        """Take losses one at a time: at its broken strength (0, guns 1) a unit is broken, and a loss
+        suffered while broken destroys it (R23)."""
         if losses <= 0 or unit.destroyed:
             return
         guard = self._take_guard("heroic_defence", unit) if enemy_attack else None
         if guard is not None:
             losses = card_modifiers([(guard.effect, guard.amount)]).losses(losses)
         for _ in range(losses):
-            if unit.strength > 0:
+            if not self.is_broken(unit):
                 unit.strength -= 1
             else:
                 unit.destroyed = True
                 self._place(unit, None)
                 self.events.append({"event": "destroyed", "unit": unit.id})
                 return
-        if unit.strength == 0:
+        if self.is_broken(unit):
             self.events.append({"event": "broken", "unit": unit.id})

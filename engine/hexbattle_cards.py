@@ -168,7 +168,7 @@ class CardsMixin:
     def _screen(self, player: int) -> Guard | None:
         """Spend a Skirmisher Screen of `player` if its screening unit is fit (R35)."""
         screen_type = self.game.rules.screen_unit
-        fit = any(u.type == screen_type and u.strength > 0 for u in self.alive(player))
+        fit = any(u.type == screen_type and not self.is_broken(u) for u in self.alive(player))
         for guard in self.guards:
             if guard.owner == player and guard.effect == "skirmisher_screen" and fit:
                 self.guards.remove(guard)

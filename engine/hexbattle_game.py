@@ -49,6 +49,8 @@ class HexbattleGame(Game["HexbattleState"]):
         self.unit_index = {uid: (p, t) for p, units in enumerate(self.roster) for uid, t in units}
         self.row_of: dict[Hex, int] = {h: to_offset(h)[1] for h in self.board}
         self.offset_order: list[Hex] = sorted(self.board, key=to_offset)
+        # A unit is broken at or below this strength (guns at 1, R23).
+        self.broken_at = {t.id: t.broken_at for t in data.table("units")}
         self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
         self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
         self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
@@ -148,7 +150,7 @@ class HexbattleGame(Game["HexbattleState"]):
     def orders(self, unit: Unit) -> tuple[Action, ...]:
         """The paid pivot, formation and repair actions of a unit, in `legal_actions` order."""
         unit_type = self.unit_types[unit.type]
-        formation = unit.formation if unit_type.uses_formations and unit.strength > 0 else None
+        formation = unit.formation if unit_type.uses_formations and unit.strength > unit_type.broken_at else None
         damaged = unit.strength < unit_type.strength
         key = ("orders", unit.id, unit.facing, formation, damaged)
         actions = self._orders.get(key)

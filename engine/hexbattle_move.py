@@ -21,6 +21,8 @@ class MovementMixin:
         return not t.infantry_only or self.unit_type(unit).enters_infantry_only_terrain
 
     def movement_points(self, unit: Unit) -> int:
+        """The points the unit's next Move has; a unit that moves by the turn (Heavy Artillery,
+        "1 hex/turn") has what its earlier Moves of the turn left (R8)."""
         game = self.game
         unit_type = game.unit_types[unit.type]
         own_turn = unit.player == self.current
@@ -30,10 +32,13 @@ class MovementMixin:
                 mp += self.effects.bold
         else:
             mp = unit_type.movement
-        return mp * self.effects.forced.get(unit.id, 1) if own_turn else mp
+        if not own_turn:
+            return mp
+        mp *= self.effects.forced.get(unit.id, 1)
+        return mp - self.moved_points.get(unit.id, 0) if unit_type.movement_per_turn else mp
 
     def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
-        """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R10)."""
+        """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R11)."""
         reach = self._reach(unit, self.movement_points(unit))
         return {} if reach is None else reach[0]
 
@@ -57,6 +62,10 @@ class MovementMixin:
         pop, push = heapq.heappop, heapq.heappush
         start = (unit.hex, unit.facing)
         best: dict[tuple[Hex, int], int] = {start: 0}
+        # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
+        # turns only to step on and never in place (R11).
+        free_turns = bool(unit_type.can_pivot)
+        ends = best if free_turns else {}
         looked = {unit.hex}
         heap = [(0, unit.hex, unit.facing)]
         over = mp + 1
@@ -79,13 +88,20 @@ class MovementMixin:
                 if tid is None or target in at or tid not in enter:
                     continue
                 nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
-                if nc <= mp and nc < best.get((target, f), over):
+                if nc > mp:
+                    continue
+                if not free_turns and nc < ends.get((target, f), over):
+                    ends[(target, f)] = nc
+                if nc < best.get((target, f), over):
                     best[(target, f)] = nc
                     push(heap, (nc, target, f))
-        del best[start]
+        if free_turns:
+            del best[start]
+        else:
+            ends = {hf: c for hf, c in ends.items() if hf[0] != start[0]}
         uid, p = unit.id, unit.player
         known = game.moves_of(uid)
-        entry = (best, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in best]))
+        entry = (ends, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in ends]))
         self._reach_cache[key] = entry
         return entry
 
@@ -97,6 +113,8 @@ class MovementMixin:
         if not isinstance(facing, int) or not 0 <= facing < 6:
             raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
         if self.movement_points(unit) <= 0:
+            if self.unit_type(unit).movement_per_turn:
+                raise Refusal(f"{self.unit_name(unit)} has used its movement for this turn.")
             raise Refusal(f"{self.unit_name(unit)} cannot move in its present formation.")
         if h != unit.hex:
             t = self.terrain_at(h)
@@ -126,6 +144,9 @@ class MovementMixin:
         start = unit.hex
         to = parse_hex(action["to"])
         start_terrain = self.terrain_at(start)  # type: ignore[arg-type]
+        if self.unit_type(unit).movement_per_turn:
+            spent = self.reachable(unit)[(to, action.get("facing", unit.facing))]
+            self.moved_points[unit.id] = self.moved_points.get(unit.id, 0) + spent
         self._place(unit, to)
         unit.facing = action.get("facing", unit.facing)
         if to != start and start_terrain.exit_formation is not None and self.unit_type(unit).uses_formations:
@@ -133,6 +154,8 @@ class MovementMixin:
         self.effects.forced.pop(unit.id, None)
         self.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),  # type: ignore[arg-type]
                             "facing": unit.facing})
+        if self._broke_through(unit, start):  # type: ignore[arg-type]
+            return
         if unit.id in self.effects.double_time:
             self.effects.double_time.discard(unit.id)
             self.double_time_ready = unit.id

@@ -94,6 +94,7 @@ class SetupMixin:
         self.last_was_draw = False
         self.double_time_ready = None
         self.effects = TurnEffects()
+        self.moved_points = {}
 
     def _verify_deploy(self, action: Action) -> None:
         if action.kind == "quick_start":

@@ -69,7 +69,7 @@ class SightMixin:
         unit_type = self.game.unit_types[unit.type]
         reach = unit_type.range
         here = unit.hex
-        if reach <= 0 or here is None or unit.destroyed or unit.strength == 0:
+        if reach <= 0 or here is None or unit.destroyed or self.is_broken(unit):
             return []
         terrain, no_combat = self.terrain, self.game.no_combat
         if terrain[here] in no_combat:
@@ -91,7 +91,7 @@ class SightMixin:
         game = self.game
         unit_type = game.unit_types[unit.type]
         here = unit.hex
-        if not unit_type.can_melee or unit.strength == 0 or here is None or unit.destroyed:
+        if not unit_type.can_melee or self.is_broken(unit) or here is None or unit.destroyed:
             return None
         if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
             return None

@@ -43,6 +43,8 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         self.last_was_draw = False
         self.double_time_ready: str | None = None
         self.effects = TurnEffects()
+        # Movement points spent this turn by units that move by the turn (R8).
+        self.moved_points: dict[str, int] = {}
         self.guards: list[Guard] = []
         self.fog = [0, 0]
         self.result: str | None = None
@@ -121,6 +123,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         fx = self.effects
         other.effects = TurnEffects(fx.free_moves, fx.charge, fx.volley, dict(fx.forced), fx.ambush, set(fx.barrage),
                                     fx.bold, fx.engineers, set(fx.double_time), dict(fx.cannon), fx.rout)
+        other.moved_points = dict(self.moved_points)
         other.guards = [Guard(g.card, g.owner, g.effect, g.amount, g.unit) for g in self.guards]
         other.fog = list(self.fog)
         other.events = list(self.events)
@@ -166,7 +169,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         return self.unit_type(unit).strength
 
     def is_broken(self, unit: Unit) -> bool:
-        return unit.strength == 0
+        return unit.strength <= self.game.broken_at[unit.type]
 
     def alive(self, player: int) -> list[Unit]:
         return [u for u in self._army[player] if u.hex is not None and not u.destroyed]

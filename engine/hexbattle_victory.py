@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from engine.hexbattle_pieces import Unit
+from engine.hexgrid import Hex
+
 
 class VictoryMixin:
     """How a turn ends and how the battle is won."""
@@ -20,26 +23,27 @@ class VictoryMixin:
         self.current = 1 - p
         self._begin_turn()
 
-    def _check_victory(self) -> None:
-        """Annihilation (R29), then breakthrough (R25), the player to move first; one pass over the units."""
+    def _broke_through(self, unit: Unit, start: Hex) -> bool:
+        """Whether this Move of the player's own infantry onto a hex of the enemy's starting row has
+        won the battle; it is decided at once, before any guard answers the move (R25)."""
         game = self.game
-        infantry, row_of, goal = game.infantry_types, game.row_of, game.goal_row
+        if (unit.type in game.infantry_types and unit.hex != start
+                and game.row_of[unit.hex] == game.goal_row[unit.player]):  # type: ignore[index]
+            self._finish(unit.player, "breakthrough")
+            return True
+        return False
+
+    def _check_victory(self) -> None:
+        """Annihilation after any action (R29), the player to move first; breakthrough is decided by a Move (R25)."""
+        if self.phase == "over":
+            return
         alive = [False, False]
-        through = [False, False]
         for unit in self.units.values():
             if unit.hex is not None and not unit.destroyed:
-                p = unit.player
-                alive[p] = True
-                if unit.type in infantry and row_of[unit.hex] == goal[p]:
-                    through[p] = True
-        order = (self.current, 1 - self.current)
-        for p in order:
+                alive[unit.player] = True
+        for p in (self.current, 1 - self.current):
             if not alive[1 - p]:
                 self._finish(p, "annihilation")
-                return
-        for p in order:
-            if through[p]:
-                self._finish(p, "breakthrough")
                 return
 
     def _finish(self, winner: int | None, reason: str) -> None:

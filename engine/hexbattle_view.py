@@ -55,7 +55,7 @@ class ViewMixin:
                           "col": col_row[0] if col_row else None, "row": col_row[1] if col_row else None,
                           "facing": unit.facing, "facing_name": FACING_NAMES[unit.facing],
                           "strength": unit.strength, "max_strength": self.max_strength(unit),
-                          "formation": unit.formation, "broken": unit.strength == 0 and not unit.destroyed,
+                          "formation": unit.formation, "broken": self.is_broken(unit) and not unit.destroyed,
                           "destroyed": unit.destroyed})
         players = []
         for p, army in enumerate(game.armies):

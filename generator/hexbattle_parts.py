@@ -195,6 +195,9 @@ def effects(t: Any) -> list[Effect]:
         if t.fire_into_modifier:
             out.append(Effect("fire_into", signed(t.fire_into_modifier),
                               f"{signed(t.fire_into_modifier)} to hit when firing into it"))
+    if t.fire_line_modifier:
+        out.append(Effect("fire", signed(t.fire_line_modifier),
+                          f"{signed(t.fire_line_modifier)} to hit, once a shot, firing from, into or through it"))
     return out
 
 
@@ -445,7 +448,8 @@ def _strength_front(c: Canvas, bleed: float, *, value: int, colour: str, layout:
 
 def markers(game: GameData) -> list[Piece]:
     """Per army: a formation marker of each formation for every unit that uses formations, and
-    strength markers: for each value below full, one per unit that can be reduced to it; 0 is Broken."""
+    strength markers: for each value below full, one per unit that can stand at it unbroken, and a
+    Broken marker for every unit (a gun is broken at 1, R23)."""
     layout = part_layout(game, "marker_layout")
     units = game.table("units")
     drilled = sum(u.copies for u in units if u.uses_formations)
@@ -462,7 +466,8 @@ def markers(game: GameData) -> list[Piece]:
                     partial(_formation_front, formation=formation, colour=army.colour_hex, layout=layout))
         top = max(u.strength for u in units)
         for value in range(top - 1, -1, -1):
-            count = sum(u.copies for u in units if u.strength > value)
+            # A strength marker for each unit that can stand at that value unbroken; every unit can break.
+            count = sum(u.copies for u in units if u.strength > value and (value == 0 or value > u.broken_at))
             label = "broken" if value == 0 else f"strength-{value}"
             for k in range(1, count + 1):
                 add(f"{army.id}-{label}-{k}", f"{army.id}-{label}",

@@ -123,7 +123,8 @@ def test_markers_per_army(hexbattle: GameData) -> None:
         assert sum(p.design == f"{army.id}-broken" for p in pieces) == sum(u.copies for u in units)
         for value in range(1, max(u.strength for u in units)):
             assert sum(p.design == f"{army.id}-strength-{value}" for p in pieces) == \
-                sum(u.copies for u in units if u.strength > value)
+                sum(u.copies for u in units if u.strength > value > u.broken_at)
+        assert sum(p.design == f"{army.id}-strength-1" for p in pieces) == 5, "guns at 1 are broken (R23)"
     square = next(p for p in pieces if p.design.endswith("-square"))
     assert "Square" in texts(front(square))
     broken = next(p for p in pieces if p.design.endswith("-broken"))

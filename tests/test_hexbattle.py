@@ -310,7 +310,7 @@ def test_r15_terrain_and_counter_battery_change_the_hit_number() -> None:
         return state.fire_modifiers(shooter, target)["hit_max"]
 
     assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,3": "wheat"}) == 2
-    assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,5": "wheat", "4,3": "wheat"}) == 1
+    assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,5": "wheat", "4,3": "wheat"}) == 2  # once a shot
     assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,5": "orchards"}) == 2
     assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,3": "farm"}) == 2
     assert hit_max({LA: u("4,7"), E_HA: u("4,2", 3)}, {}) == 2

@@ -50,6 +50,8 @@ class UnitType(CardRow):
     fire_turn_steps: int = Field(ge=0, le=3)  # facing steps the unit may turn as part of firing
     can_pivot: bool                      # may spend an action to face any direction
     can_reverse: bool                    # may back straight into its rear hex
+    movement_per_turn: bool = False      # its movement points last the whole turn, shared by its Moves
+    broken_at: int = Field(default=0, ge=0, le=5)  # broken at or below this strength; a loss then destroys it
     enters_infantry_only_terrain: bool
     text: str = ""
 
@@ -85,6 +87,7 @@ class Terrain(CardRow):
     replaces_formation_bonus: bool       # the terrain bonus replaces the defender's formation bonus
     fire_from_modifier: int = Field(ge=-3, le=3)  # added to the hit number of fire from this hex
     fire_into_modifier: int = Field(ge=-3, le=3)  # added to the hit number of fire into this hex
+    fire_line_modifier: int = Field(default=0, ge=-3, le=3)  # added once to a shot from, into or through it
     no_combat: bool                      # units inside may not attack or be attacked
     garrison_fire_dice: int | None = Field(default=None, ge=0, le=6)  # infantry here fire this many dice all round
     exit_formation: str | None = None    # infantry leaving take this formation
@@ -215,6 +218,11 @@ def check(data: GameData) -> list[Problem]:
         problems.append(Problem(str(data.files["units"]),
                                 f"an army of {per_army} units does not fit on a starting row of {rules.map_columns} hexes",
                                 field="copies", value=per_army))
+    for row in units:
+        if row.broken_at >= row.strength:
+            problems.append(Problem(str(data.files["units"]), f"{row.id} would be broken at full strength "
+                                    f"(broken_at {row.broken_at}, strength {row.strength})",
+                                    field="broken_at", value=row.broken_at))
     if not any(u.kind == "infantry" and u.copies for u in units):
         problems.append(Problem(str(data.files["units"]), "an army needs infantry to reach the enemy's row",
                                 field="kind"))
