@@ -19,8 +19,9 @@ from engine.core import Action, Refusal  # noqa: E402
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Tables:
-    return Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame(), "tally": TallyGame()})
+def service(store_target: str) -> Tables:
+    """A table service on each backend (the test names say which: [sqlite] or [postgres])."""
+    return Tables(open_store(store_target), {"race": RaceGame(), "tally": TallyGame()})
 
 
 def roll(service: Tables, table, seat: int):
@@ -46,13 +47,13 @@ def test_create_refuses_bad_options_and_names(service: Tables) -> None:
         service.create("chess", ["A", "B"], {})
 
 
-def test_log_survives_a_new_process(tmp_path: Path) -> None:
-    first = Tables(open_store(tmp_path / "m.sqlite3"), {"race": RaceGame()})
+def test_log_survives_a_new_process(store_target: str) -> None:
+    first = Tables(open_store(store_target), {"race": RaceGame()})
     table = first.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     for seat in (0, 1, 0, 1):
         roll(first, table, seat)
     before = first.snapshot(table).state.view(None)
-    second = Tables(open_store(tmp_path / "m.sqlite3"), {"race": RaceGame()})  # a restart: empty cache
+    second = Tables(open_store(store_target), {"race": RaceGame()})  # a restart: empty cache
     after = second.snapshot(second.store.table_by_code(table.code))
     assert after.head[0] == 4
     assert after.state.view(None) == before
@@ -137,9 +138,9 @@ def test_concede_two_players_and_many(service: Tables) -> None:
         service.concede(crowd, 0)
 
 
-def test_concurrent_phones_lose_and_duplicate_nothing(tmp_path: Path) -> None:
-    """Six threads, each its own Tables (as separate server processes would be), race to add to one tally."""
-    path = tmp_path / "m.sqlite3"
+def test_concurrent_phones_lose_and_duplicate_nothing(store_target: str) -> None:
+    """Six threads, some with their own Tables (as separate server processes would be), race to add to one tally."""
+    path = store_target
     setup = Tables(open_store(path), {"tally": TallyGame()})
     table = setup.create("tally", [f"P{i}" for i in range(6)], {"players": 6})
     shared = Tables(open_store(path), {"tally": TallyGame()})
@@ -177,16 +178,17 @@ def test_concurrent_phones_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     assert setup.snapshot(table).state.counts == [per_thread] * 6
 
 
-def test_unique_seq_is_enforced_by_the_database(service: Tables) -> None:
+def test_unique_seq_is_enforced_by_the_sqlite_file(tmp_path: Path) -> None:
+    service = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     roll(service, table, 0)
     with sqlite3.connect(service.store.path) as conn, pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?, 1, 0, '{}', 0)", (table.id,))
 
 
-def test_cache_follows_undo_then_new_action(tmp_path: Path) -> None:
-    """Another process undoes and acts again at the same seq: the cache must notice the different action."""
-    path = tmp_path / "m.sqlite3"
+def test_cache_follows_undo_then_new_action(store_target: str) -> None:
+    """Another process undoes and acts again: the cache must notice the new entries."""
+    path = store_target
     a = Tables(open_store(path), {"race": RaceGame()})
     b = Tables(open_store(path), {"race": RaceGame()})
     table = a.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
@@ -246,9 +248,9 @@ def test_data_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         check_data_dir(tmp_path / "file")
 
 
-def test_seats_start_free_and_a_claim_is_atomic(tmp_path: Path) -> None:
-    """Two phones (two processes' stores) race for one seat: exactly one gets it."""
-    path = tmp_path / "m.sqlite3"
+def test_seats_start_free_and_a_claim_is_atomic(store_target: str) -> None:
+    """Phones of several processes (stores) race for one seat: exactly one gets it."""
+    path = store_target
     setup = Tables(open_store(path), {"race": RaceGame()})
     table = setup.create("race", ["Ann", "Bob"], {"players": 2})
     assert table.host_token and [s.claimed for s in table.seats] == [False, False]
