@@ -33,6 +33,8 @@ CARD_COLOURS = ("frame", "panel", "ink", "accent", "accent_ink", "rule", "symbol
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
 Length = Annotated[float, Field(ge=0, le=1000)]
 Share = Annotated[float, Field(gt=0, le=1)]
+MAX_BACK_OFFSET = 10.0  # mm: a duplex shift beyond this is a misfed sheet, not an offset to correct
+Offset = Annotated[float, Field(ge=-MAX_BACK_OFFSET, le=MAX_BACK_OFFSET)]
 
 
 def _whole(shares: list[float]) -> list[float]:
@@ -215,6 +217,14 @@ class CutMarks(_Strict):
     colour: Colour
 
 
+class FoldLine(_Strict):
+    """The dashed line a fold-over sheet is folded on."""
+
+    width: Length
+    colour: Colour
+    dash: tuple[Annotated[float, Field(gt=0, le=50)], Annotated[float, Field(gt=0, le=50)]]  # on, off (mm)
+
+
 class SheetProfile(_Strict):
     """Home printing: a centred grid of pieces per page, then a mirrored page of backs."""
 
@@ -226,6 +236,17 @@ class SheetProfile(_Strict):
     gutter: Length = 0.0
     margin: Length = 5.0
     cut_marks: CutMarks
+    # mm, right and down as seen on the back: undoes the printer's duplex shift (muster build --calibration)
+    back_offset: tuple[Offset, Offset] = (0.0, 0.0)
+
+
+class FoldProfile(SheetProfile):
+    """Fold-over printing: fronts and their backs side by side on one page, mirrored across a fold
+    line; printed single-sided, folded and cut, so no duplex shift can misalign them."""
+
+    kind: Literal["fold"]  # type: ignore[assignment]
+    fold_gap: Length = 3.0  # from the fold line to the nearest trim on either side
+    fold_line: FoldLine
 
 
 class SingleProfile(_Strict):
@@ -236,14 +257,17 @@ class SingleProfile(_Strict):
     dpi: int = Field(ge=72, le=1200)
     width_px: int = Field(ge=16, le=20000)
     height_px: int = Field(ge=16, le=20000)
-    order: Literal["backs-first", "fronts-first", "interleaved"]
+    order: Literal["backs-first", "fronts-first", "interleaved", "back-front"]
+    colour: Literal["rgb", "cmyk"] = "rgb"  # cmyk: PDF/X-1a:2003 through an ICC profile, PDF only
+    max_ink: int = Field(default=300, ge=100, le=400)  # total area coverage limit in % (cmyk)
+    per_deck: bool = False  # one PDF per deck (pieces sharing a back) instead of per set
 
     @property
     def size_mm(self) -> tuple[float, float]:
         return self.width_px / self.dpi * 25.4, self.height_px / self.dpi * 25.4
 
 
-Profile = Annotated[SheetProfile | SingleProfile, Field(discriminator="kind")]
+Profile = Annotated[SheetProfile | FoldProfile | SingleProfile, Field(discriminator="kind")]
 
 
 class Profiles(_Strict):

@@ -147,11 +147,19 @@ def cmd_build(args: argparse.Namespace) -> int:
     def listed(value: str | None) -> list[str] | None:
         return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
+    offset = _offset(args.back_offset)
+    if args.save_back_offset and offset is None:
+        raise UsageError("--save-back-offset needs --back-offset X,Y")
     try:
+        if args.calibration:
+            return _calibration(args, offset)
         written = build_with_progress(games=args.games or None, formats=listed(args.format) or [],
                                       paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
                                       url=args.companion_url, backs=args.backs, force=args.force,
+                                      back_offset=offset, tts_url=args.tts_url,
                                       cards_root=_cards_dir(args.cards))
+        if args.save_back_offset and offset is not None:
+            _save_offset(args, offset, listed(args.profile))
     except BuildError as err:
         raise UsageError(str(err)) from None
     except OSError as err:
@@ -166,6 +174,53 @@ def _unwritable(out: str, err: OSError) -> str:
     """A failed write during a build (a full disk, a folder made read-only): what happened and where."""
     where = err.filename or out
     return f"cannot write the printables to '{out}' ({err.strerror or err}: {where}); free some space or choose another --out"
+
+
+def _offset(value: str | None) -> tuple[float, float] | None:
+    """--back-offset X,Y in mm, checked like the build checks it."""
+    from generator.build import check_offset
+
+    if value is None:
+        return None
+    parts = value.split(",")
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise UsageError(f"--back-offset '{value}' must be two numbers in mm, X,Y (e.g. 0.8,-1.5)") from None
+    try:
+        return check_offset((x, y))
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _calibration(args: argparse.Namespace, offset: tuple[float, float] | None) -> int:
+    """The duplex calibration sheets (per paper, or --paper's), their backs moved by --back-offset."""
+    from cards.layout import load_profiles
+    from generator import calibration
+    from generator.build import writable
+
+    papers = list(load_profiles().papers)
+    if args.paper is not None and args.paper not in papers:
+        raise UsageError(f"unknown paper '{args.paper}' (papers: {', '.join(papers)})")
+    written = calibration.build(writable(Path(args.out)), [args.paper] if args.paper else papers, offset or (0.0, 0.0))
+    for path in written:
+        print(path)
+    return 0
+
+
+def _save_offset(args: argparse.Namespace, offset: tuple[float, float], profiles: list[str] | None) -> None:
+    """Keep --back-offset in cards/profiles.toml for the chosen home-printing profiles."""
+    from cards.layout import SheetProfile, load_profiles
+    from generator import calibration
+
+    library = load_profiles()
+    names = profiles or [n for n, p in library.profiles.items() if isinstance(p, SheetProfile)
+                         and (args.paper is None or p.paper == args.paper)]
+    try:
+        calibration.store_offset(names, offset)
+    except (ValueError, DataError) as err:
+        raise UsageError(f"--save-back-offset: {err}") from None
+    print(f"back offset {offset[0]:g},{offset[1]:g} mm saved for {', '.join(names)} in cards/profiles.toml")
 
 
 def _add_app_options(p: argparse.ArgumentParser) -> None:
@@ -190,7 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="draw the print-and-play files (PDF, SVG, PNG) into output/")
     p.add_argument("games", nargs="*", metavar="GAME", help="games to build (default: all)")
-    p.add_argument("--format", default="pdf,svg,png", help="comma-separated formats: pdf, svg, png (default: all)")
+    p.add_argument("--format", default="pdf,svg,png",
+                   help="comma-separated formats: pdf, svg, png, tts (Tabletop Simulator; default: pdf,svg,png)")
     p.add_argument("--paper", help="only the home-printing profile for this paper (a4 or letter)")
     p.add_argument("--profile", help="comma-separated print profiles from cards/profiles.toml (default: all)")
     p.add_argument("--out", default="output", metavar="DIR", help="output folder (default output/)")
@@ -199,6 +255,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backs", action=argparse.BooleanOptionalAction, default=True, help="print card backs")
     p.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
     p.add_argument("--cards", metavar="DIR", help="a cards folder to build instead of the shipped one")
+    p.add_argument("--tts-url", metavar="URL",
+                   help="where the TTS sheet images will be hosted (default: file:// paths on this machine)")
+    p.add_argument("--back-offset", metavar="X,Y",
+                   help="mm to move every back page, right and down as seen on the back (read it off --calibration)")
+    p.add_argument("--save-back-offset", action="store_true",
+                   help="also store --back-offset in cards/profiles.toml for the home-printing profiles built")
+    p.add_argument("--calibration", action="store_true",
+                   help="print only the two-page duplex calibration sheet (per paper, or --paper's)")
     p.set_defaults(run=cmd_build)
 
     p = sub.add_parser("app", help="run the phone companion on this machine's network address")

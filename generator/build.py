@@ -31,7 +31,9 @@ from rich.progress import (
 
 from cards.layout import (
     LAYOUTS_FILE,
+    MAX_BACK_OFFSET,
     PROFILES_FILE,
+    FoldProfile,
     SheetProfile,
     SingleProfile,
     load_profiles,
@@ -39,12 +41,14 @@ from cards.layout import (
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
-from generator import deck, hexbattle_parts, reference, trackers
-from generator.canvas import Document, PdfDocument, RecordingDocument, SvgDocument
+from generator import deck, fold, hexbattle_parts, pdfx, reference, trackers, tts
+from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
 
-FORMATS = ("pdf", "svg", "png")
+FORMATS = ("pdf", "svg", "png", "tts")
+DEFAULT_FORMATS = ("pdf", "svg", "png")  # tts only when asked for: it is one export, not a print profile
+TTS_PROFILE = "tts"  # the profile name of a game's Tabletop Simulator job
 URL_ENV = "MUSTER_COMPANION_URL"
 HASH_FILE = ".build-hash"
 GENERATOR_DIR = Path(__file__).resolve().parent
@@ -54,6 +58,16 @@ SHOP_BLEED_TOLERANCE = 1.0  # mm: a shop profile fits pieces whose own bleed is 
 
 class BuildError(ValueError):
     """A build request that cannot be met (unknown game, format or profile, unwritable folder)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every job of one build shares besides its game and profile."""
+
+    url: str | None = None                          # QR codes' base URL (None: no QR codes)
+    backs: bool = True                              # print card backs
+    back_offset: tuple[float, float] | None = None  # mm on every back page; None: each profile's own
+    tts_url: str | None = None                      # where TTS images will be hosted (None: file:// paths)
 
 
 Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]
@@ -125,7 +139,28 @@ def companion_url(explicit: str | None) -> str | None:
     return url
 
 
-def plan(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, paper: str | None = None,
+def tts_base(url: str | None) -> str | None:
+    """--tts-url: where the Tabletop Simulator images will be hosted, or BuildError if it is no web address."""
+    if url is None:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError as err:
+        raise BuildError(f"--tts-url '{url}' is not a valid URL ({err})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BuildError(f"--tts-url '{url}' must start with http:// or https://, then a host name")
+    return url
+
+
+def check_offset(offset: tuple[float, float] | None) -> tuple[float, float] | None:
+    """A --back-offset within what a printer's duplex shift can be, or BuildError."""
+    if offset is not None and any(not -MAX_BACK_OFFSET <= v <= MAX_BACK_OFFSET for v in offset):
+        raise BuildError(f"back offset {offset[0]:g},{offset[1]:g} mm is more than {MAX_BACK_OFFSET:g} mm; "
+                         "print the calibration sheet (muster build --calibration) and read it again")
+    return offset
+
+
+def plan(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAULT_FORMATS, paper: str | None = None,
          profiles: Sequence[str] | None = None, cards_root: Path | None = None) -> list[Job]:
     """The jobs a build request means, or BuildError saying what is wrong with it."""
     known_games = game_ids(cards_root)
@@ -145,16 +180,24 @@ def plan(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, p
         raise BuildError(f"unknown paper '{paper}' (papers: {', '.join(library.papers)})")
     jobs = []
     for game in chosen:
-        for name in names:
+        for name in names if set(formats) - {"tts"} else ():
             profile = library.profiles[name]
             sheet = isinstance(profile, SheetProfile)
             if sheet and paper is not None and profile.paper != paper:
                 continue
+            rgb = sheet or profile.colour == "rgb"
             for fmt in formats:
-                if fmt == "pdf" or (fmt == "svg" and sheet) or (fmt == "png" and not sheet):
+                if fmt == "pdf" or (fmt == "svg" and sheet) or (fmt == "png" and not sheet and rgb):
                     jobs.append(Job(game, fmt, name))
-    if any(j.fmt == "png" for j in jobs) and shutil.which("pdftoppm") is None:
-        raise BuildError("PNG export needs pdftoppm (install poppler-utils), or leave png out of --format")
+        if "tts" in formats:
+            jobs.append(Job(game, "tts", TTS_PROFILE))
+    if any(j.fmt in ("png", "tts") for j in jobs) and shutil.which("pdftoppm") is None:
+        raise BuildError("PNG and TTS export need pdftoppm (install poppler-utils), or leave them out of --format")
+    if any(j.fmt == "pdf" and getattr(library.profiles[j.profile], "colour", "rgb") == "cmyk" for j in jobs):
+        try:
+            pdfx.icc_path()
+        except pdfx.IccMissing as err:
+            raise BuildError(f"{err}, or leave the CMYK profiles out of --profile") from None
     if not jobs:
         papers = f"--paper {paper} keeps only sheet profiles on {paper} paper; " if paper else ""
         raise BuildError(f"nothing to build: {papers}SVG is made for sheet profiles and PNG for print-shop "
@@ -174,26 +217,28 @@ def writable(out: Path) -> Path:
     return out
 
 
-def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMATS, *,
+def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAULT_FORMATS, *,
               paper: str | None = None, profiles: Sequence[str] | None = None, out: Path = Path("output"),
               url: str | None = None, backs: bool = True, force: bool = False,
+              back_offset: tuple[float, float] | None = None, tts_url: str | None = None,
               cards_root: Path | None = None,
               on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
     """Build the requested printables and return every file written or already up to date.
 
-    `url` overrides $MUSTER_COMPANION_URL; `on_job(job, skipped)` is called after each job
+    `url` overrides $MUSTER_COMPANION_URL; `back_offset` (mm) overrides every sheet profile's own;
+    `tts_url` is where TTS sheets will be hosted; `on_job(job, skipped)` is called after each job
     (the CLI's progress bar). Jobs whose inputs are unchanged since the last build (same
     hash in `<out>/<game>/.build-hash`, files present) are skipped unless `force`; the rest
     run in parallel on every core."""
     jobs = plan(games, formats, paper, profiles, cards_root)
     writable(out)
-    base = companion_url(url)
+    opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url))
     ids = list(dict.fromkeys(job.game for job in jobs))
     loaded = {g: load_game(g, cards_root) for g in ids}
     problems = layout_check(loaded)  # here, so a bad layout is reported before any worker starts
     if problems:
         raise DataError(problems)
-    digests = {g: _inputs_hash(loaded[g], base, backs) for g in ids}
+    digests = {g: _inputs_hash(loaded[g], opts) for g in ids}
     manifests = {g: _read_manifest(out / g) for g in ids}
     written: list[Path] = []
     todo: list[Job] = []
@@ -206,11 +251,12 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMA
             if on_job:
                 on_job(job, True)
             continue
-        for path in old:
-            path.unlink(missing_ok=True)
         todo.append(job)
-    for job, files in _run(todo, out, base, backs, cards_root):
+    for job, files in _run(todo, out, opts, cards_root):
         folder = out / job.game
+        entry = manifests[job.game].get(job.key, {})
+        for stale in {folder / str(f) for f in entry.get("files", [])} - set(files):  # type: ignore[union-attr]
+            stale.unlink(missing_ok=True)  # files are rewritten in place; what the job no longer makes goes
         manifests[job.game][job.key] = {"hash": digests[job.game], "files": [str(p.relative_to(folder)) for p in files]}
         (folder / HASH_FILE).write_text(json.dumps(manifests[job.game], indent=1, sort_keys=True) + "\n",
                                         encoding="utf-8")
@@ -220,17 +266,17 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = FORMA
     return sorted(written)
 
 
-def _run(todo: Sequence[Job], out: Path, url: str | None, backs: bool,
+def _run(todo: Sequence[Job], out: Path, opts: Options,
          cards_root: Path | None) -> Iterator[tuple[Job, list[Path]]]:
     """Each job's files, as jobs finish; in worker processes when there is more than one job and core."""
     workers = min(os.cpu_count() or 1, len(todo))
     if workers <= 1:
         cache: dict[str, list[PieceSet | PageSet]] = {}
         for job in todo:
-            yield job, run_one(job, out, url, backs, cards_root, cache)
+            yield job, run_one(job, out, opts, cards_root, cache)
         return
     with ProcessPoolExecutor(workers, initializer=_WORKER_SETS.clear) as pool:
-        futures = {pool.submit(run_one, job, out, url, backs, cards_root): job for job in todo}
+        futures = {pool.submit(run_one, job, out, opts, cards_root): job for job in todo}
         for future in as_completed(futures):
             yield futures[future], future.result()
 
@@ -239,20 +285,22 @@ _WORKER_SETS: dict[str, list[PieceSet | PageSet]] = {}
 """A worker's printables per game, made once per build (the pool's initializer empties it)."""
 
 
-def run_one(job: Job, out: Path, url: str | None, backs: bool, cards_root: Path | None,
+def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
             cache: dict[str, list[PieceSet | PageSet]] | None = None) -> list[Path]:
     """One job, from loading its game to the files written."""
     cache = _WORKER_SETS if cache is None else cache
     if job.game not in cache:
         game = load_game(job.game, cards_root)
-        ctx = BuildContext(url, _claimed(game.id))
+        ctx = BuildContext(opts.url, _claimed(game.id))
         cache[job.game] = [s for p in PRINTABLES for s in p.make(game, ctx)]
+    folder = out / job.game
+    if job.fmt == "tts":
+        return tts.export(job.game, cache[job.game], folder / "tts", opts.tts_url, opts.backs)
     profiles = load_profiles()
     profile = profiles.profiles[job.profile]
     paper = profiles.paper(profile) if isinstance(profile, SheetProfile) else (0.0, 0.0)
-    folder = out / job.game
     folder.mkdir(parents=True, exist_ok=True)
-    return run_job(job.game, job, profile, cache[job.game], folder, backs, paper)
+    return run_job(job.game, job, profile, cache[job.game], folder, opts, paper)
 
 
 def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
@@ -280,7 +328,7 @@ def _claimed(game_id: str) -> frozenset[str]:
 
 def build_with_progress(**kwargs: object) -> list[Path]:
     """build_all with a progress bar on the terminal (arguments as for build_all)."""
-    jobs = plan(kwargs.get("games"), kwargs.get("formats", FORMATS), kwargs.get("paper"),  # type: ignore[arg-type]
+    jobs = plan(kwargs.get("games"), kwargs.get("formats", DEFAULT_FORMATS), kwargs.get("paper"),  # type: ignore[arg-type]
                 kwargs.get("profiles"), kwargs.get("cards_root"))  # type: ignore[arg-type]
     with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), transient=True) as progress:
@@ -310,7 +358,7 @@ def summary(files: Sequence[Path]) -> list[str]:
     return lines
 
 
-def _inputs_hash(game: GameData, url: str | None, backs: bool) -> str:
+def _inputs_hash(game: GameData, opts: Options) -> str:
     """Everything a game's printables depend on: its data, the loader and its schema, layouts, profiles, generator code."""
     digest = hashlib.sha256()
     files = sorted(p for p in game.folder.rglob("*") if p.is_file())
@@ -320,7 +368,8 @@ def _inputs_hash(game: GameData, url: str | None, backs: bool) -> str:
     for path in files:
         digest.update(str(path.name).encode())
         digest.update(path.read_bytes() if path.is_file() else b"")
-    digest.update(json.dumps({"url": url, "backs": backs}).encode())
+    digest.update(json.dumps({"url": opts.url, "backs": opts.backs, "back_offset": opts.back_offset,
+                              "tts_url": opts.tts_url}).encode())
     return digest.hexdigest()
 
 
@@ -351,18 +400,38 @@ def _shop_fits(piece_set: PieceSet, profile: SingleProfile) -> bool:
 
 
 def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Sequence[PieceSet | PageSet],
-            folder: Path, backs: bool, paper: tuple[float, float]) -> list[Path]:
+            folder: Path, opts: Options, paper: tuple[float, float]) -> list[Path]:
     """Draw every set for one (format, profile) and return the files written."""
     files: list[Path] = []
     for piece_set in sets:
         stem = f"{game}-{piece_set.name}-{job.profile}"
         if job.fmt == "png":
             if isinstance(profile, SingleProfile) and isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
-                files.extend(export_png(piece_set, profile, folder / "png" / job.profile / piece_set.name, backs))
+                files.extend(export_png(piece_set, profile, folder / "png" / job.profile / piece_set.name, opts.backs))
             continue
-        doc: Document = SvgDocument(folder / "svg", stem) if job.fmt == "svg" else PdfDocument(folder / f"{stem}.pdf", stem)
-        if draw_set(doc, piece_set, profile, paper, backs):
+        if isinstance(profile, SingleProfile):
+            if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
+                files.extend(shop_pdfs(game, piece_set, job.profile, profile, folder, opts.backs))
+            continue
+        offset = opts.back_offset if opts.back_offset is not None else profile.back_offset
+        doc: Document = (SvgDocument(folder / "svg", stem, back_offset=offset) if job.fmt == "svg"
+                         else PdfDocument(folder / f"{stem}.pdf", stem, back_offset=offset))
+        if draw_set(doc, piece_set, profile, paper, opts.backs):
             files.extend(doc.save())
+    return files
+
+
+def shop_pdfs(game: str, piece_set: PieceSet, name: str, profile: SingleProfile, folder: Path,
+              backs: bool) -> list[Path]:
+    """A print shop's PDFs of one set: one, or one per deck; CMYK PDF/X-1a when the shop asks for it."""
+    decks = piece_set.decks() if profile.per_deck else {"": piece_set.pieces}
+    files = []
+    for deck_name, pieces in decks.items():
+        stem = "-".join(filter(None, (game, piece_set.name, deck_name, name)))
+        cmyk = profile.colour == "cmyk"
+        doc = PdfDocument(folder / f"{stem}.pdf", stem, paint=pdfx.CmykPaint(profile.max_ink) if cmyk else RGB)
+        draw_singles(doc, pieces, profile, backs)
+        files.extend(doc.save())
     return files
 
 
@@ -376,7 +445,10 @@ def draw_set(doc: Document, piece_set: PieceSet | PageSet, profile: SheetProfile
                     draw(c, *paper)
         else:
             for group in _by_size(piece_set.pieces):
-                draw_sheets(doc, group, profile, paper, backs)
+                if isinstance(profile, FoldProfile):
+                    fold.draw_folded(doc, group, profile, paper, backs)
+                else:
+                    draw_sheets(doc, group, profile, paper, backs)
         return True
     if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
         draw_singles(doc, piece_set.pieces, profile, backs)

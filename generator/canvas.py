@@ -116,16 +116,45 @@ class Canvas(ABC):
 
 
 class Document(ABC):
-    """A set of pages written to one or more files."""
+    """A set of pages written to one or more files.
+
+    `back_offset` (mm, right and down as seen on the back) moves everything drawn on back pages:
+    it undoes a duplex printer's misregistration, measured with `muster build --calibration`."""
+
+    back_offset: Point = (0.0, 0.0)
 
     @abstractmethod
     @contextmanager
-    def page(self, width: float, height: float) -> Iterator[Canvas]:
-        """A new page of the given size in mm."""
+    def page(self, width: float, height: float, *, trim: Box | None = None, bleed: Box | None = None,
+             back: bool = False) -> Iterator[Canvas]:
+        """A new page of the given size in mm. `trim` is where the page is cut (PDF TrimBox, default the
+        whole page), `bleed` how far its artwork runs (BleedBox); `back` pages are moved by `back_offset`."""
 
     @abstractmethod
     def save(self) -> list[Path]:
         """Write the files and return their paths."""
+
+
+def write_if_changed(path: Path, data: bytes) -> None:
+    """Write a file only if its bytes differ, so a rebuild leaves unchanged pieces' files (and their
+    times, and whatever syncs them) alone."""
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+@contextmanager
+def _moved(canvas: Canvas, offset: Point) -> Iterator[None]:
+    """A back page's drawing shifted by the document's back offset (nothing added when it is zero)."""
+    if offset == (0.0, 0.0):
+        yield
+        return
+    with canvas.group(*offset):
+        yield
 
 
 # ---------------------------------------------------------------- PDF (reportlab)
@@ -141,6 +170,28 @@ def _pdf_rgb(hex_colour: str, op: str) -> str:
     """The PDF colour operator for "#rrggbb" (op "rg" fills, "RG" strokes)."""
     r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
     return f"{r:.4g} {g:.4g} {b:.4g} {op}"
+
+
+class Paint:
+    """How a colour becomes a PDF colour operator: DeviceRGB here; `generator.pdfx.CmykPaint` converts
+    through an ICC profile for print shops that take CMYK only."""
+
+    def fill(self, hex_colour: str) -> str:
+        return _pdf_rgb(hex_colour, "rg")
+
+    def stroke(self, hex_colour: str) -> str:
+        return _pdf_rgb(hex_colour, "RG")
+
+    def text(self, hex_colour: str) -> str:
+        """The fill of glyphs (a print shop wants black text in one ink)."""
+        return self.fill(hex_colour)
+
+    def finish(self, pdf: bytes, title: str) -> bytes:
+        """The written file with what its colour space requires declared (nothing for RGB)."""
+        return pdf
+
+
+RGB = Paint()
 
 
 @cache
@@ -160,15 +211,16 @@ class PdfPageCanvas(Canvas):
     Geometry is written as PDF operators directly (reportlab formats numbers in slow pure
     Python); text goes through reportlab, which subsets and embeds the fonts."""
 
-    def __init__(self, pdf: PdfCanvas) -> None:
+    def __init__(self, pdf: PdfCanvas, paint: Paint = RGB) -> None:
         self._pdf = pdf
+        self._paint = paint
 
     def _emit(self, path: str, fill: str | None, stroke: str | None, width: float) -> None:
         ops = [path]
         if fill is not None:
-            ops.insert(0, _pdf_rgb(fill, "rg"))
+            ops.insert(0, self._paint.fill(fill))
         if stroke is not None:
-            ops.insert(0, f"{_pdf_rgb(stroke, 'RG')} {_fmt(width)} w")
+            ops.insert(0, f"{self._paint.stroke(stroke)} {_fmt(width)} w")
         ops.append({(True, False): "f", (False, True): "S", (True, True): "B", (False, False): "n"}
                    [fill is not None, stroke is not None])
         self._pdf.addLiteral(" ".join(ops))
@@ -227,7 +279,7 @@ class PdfPageCanvas(Canvas):
         fonts.register_pdf(font)
         self._pdf.saveState()
         # Flip y back so glyphs stand upright, with the origin on the baseline.
-        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y)} cm {_pdf_rgb(fill, 'rg')}")
+        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y)} cm {self._paint.text(fill)}")
         self._pdf.setFont(font, size * PT)
         draw = {"start": self._pdf.drawString, "middle": self._pdf.drawCentredString,
                 "end": self._pdf.drawRightString}[anchor]
@@ -259,12 +311,15 @@ class PdfPageCanvas(Canvas):
 class PdfDocument(Document):
     """One multi-page PDF; byte-identical for the same drawing (invariant mode, no dates or ids)."""
 
-    def __init__(self, path: Path, title: str = "") -> None:
+    def __init__(self, path: Path, title: str = "", *, paint: Paint = RGB, back_offset: Point = (0.0, 0.0)) -> None:
         self.path = path
+        self.paint = paint
+        self.back_offset = back_offset
         self._buffer = io.BytesIO()
         # The initial font would otherwise be the base-14 Helvetica, which is never embedded.
         fonts.register_pdf(fonts.DEFAULT)
         self._pdf = PdfCanvas(self._buffer, invariant=1, pageCompression=1, initialFontName=fonts.DEFAULT)
+        self._title = title
         self._pdf.setTitle(title)
         self._pdf.setAuthor("Muster")
         self._pdf.setCreator("Muster")
@@ -272,20 +327,26 @@ class PdfDocument(Document):
         self._pages = 0
 
     @contextmanager
-    def page(self, width: float, height: float) -> Iterator[Canvas]:
+    def page(self, width: float, height: float, *, trim: Box | None = None, bleed: Box | None = None,
+             back: bool = False) -> Iterator[Canvas]:
         self._pdf.setPageSize((width * mm, height * mm))
+        for setter, box in ((self._pdf.setTrimBox, trim), (self._pdf.setBleedBox, bleed)):
+            box = box or Box(0, 0, width, height)
+            # PDF boxes are in points from the bottom-left corner.
+            setter(tuple(v * mm for v in (box.x, height - box.bottom, box.right, height - box.y)))
         self._pdf.saveState()
         self._pdf.translate(0, height * mm)
         self._pdf.scale(mm, -mm)
-        yield PdfPageCanvas(self._pdf)
+        canvas = PdfPageCanvas(self._pdf, self.paint)
+        with _moved(canvas, self.back_offset if back else (0.0, 0.0)):
+            yield canvas
         self._pdf.restoreState()
         self._pdf.showPage()
         self._pages += 1
 
     def save(self) -> list[Path]:
         self._pdf.save()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_bytes(self._buffer.getvalue())
+        write_if_changed(self.path, self.paint.finish(self._buffer.getvalue(), self._title))
         return [self.path]
 
 
@@ -375,16 +436,20 @@ class SvgPageCanvas(Canvas):
 class SvgDocument(Document):
     """One SVG file per page: `<stem>-p01.svg`, `<stem>-p02.svg`, … (a single page is `<stem>.svg`)."""
 
-    def __init__(self, folder: Path, stem: str) -> None:
+    def __init__(self, folder: Path, stem: str, *, back_offset: Point = (0.0, 0.0)) -> None:
         self.folder = folder
         self.stem = stem
+        self.back_offset = back_offset
         self._drawings: list[svgwrite.Drawing] = []
 
     @contextmanager
-    def page(self, width: float, height: float) -> Iterator[Canvas]:
+    def page(self, width: float, height: float, *, trim: Box | None = None, bleed: Box | None = None,
+             back: bool = False) -> Iterator[Canvas]:
         drawing = svgwrite.Drawing(size=(f"{_fmt(width)}mm", f"{_fmt(height)}mm"), profile="full", debug=False)
         drawing.viewbox(0, 0, width, height)
-        yield SvgPageCanvas(drawing)
+        canvas = SvgPageCanvas(drawing)
+        with _moved(canvas, self.back_offset if back else (0.0, 0.0)):
+            yield canvas
         self._drawings.append(drawing)
 
     def strings(self) -> list[str]:
@@ -398,7 +463,7 @@ class SvgDocument(Document):
         for number, text in enumerate(pages, start=1):
             name = f"{self.stem}.svg" if len(pages) == 1 else f"{self.stem}-p{number:02d}.svg"
             path = self.folder / name
-            path.write_text(text, encoding="utf-8")
+            write_if_changed(path, text.encode("utf-8"))
             paths.append(path)
         return paths
 
@@ -420,6 +485,9 @@ class RecordingCanvas(Canvas):
 
     width: float = 0.0
     height: float = 0.0
+    trim: Box | None = None
+    bleed: Box | None = None
+    back: bool = False
     calls: list[Call] = field(default_factory=list)
     _origins: list[Point] = field(default_factory=lambda: [(0.0, 0.0)])
 
@@ -469,13 +537,16 @@ class RecordingCanvas(Canvas):
 class RecordingDocument(Document):
     """Pages of recorded calls."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, back_offset: Point = (0.0, 0.0)) -> None:
         self.pages: list[RecordingCanvas] = []
+        self.back_offset = back_offset
 
     @contextmanager
-    def page(self, width: float, height: float) -> Iterator[Canvas]:
-        canvas = RecordingCanvas(width, height)
-        yield canvas
+    def page(self, width: float, height: float, *, trim: Box | None = None, bleed: Box | None = None,
+             back: bool = False) -> Iterator[Canvas]:
+        canvas = RecordingCanvas(width, height, trim=trim, bleed=bleed, back=back)
+        with _moved(canvas, self.back_offset if back else (0.0, 0.0)):
+            yield canvas
         self.pages.append(canvas)
 
     def save(self) -> list[Path]:

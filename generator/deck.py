@@ -130,7 +130,7 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
         width=layout.width, height=layout.height, bleed=layout.bleed,
         front=partial(draw_front, layout=layout, face=face, link=link),
         back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour),
-        back_key=back_key,
+        back_key=back_key, title=face.title,
     )
 
 

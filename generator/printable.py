@@ -20,6 +20,17 @@ class PieceSet:
     name: str
     pieces: list[Piece]
 
+    def decks(self) -> dict[str, list[Piece]]:
+        """The set's pieces per deck (pieces sharing a back), named by what their back key adds to the
+        set's name ("crimson" for medieval's back-crimson-cards; "" when the set is one deck)."""
+        decks: dict[str, list[Piece]] = {}
+        for piece in self.pieces:
+            decks.setdefault(piece.back_key, []).append(piece)
+        if len(decks) == 1:
+            return {"": self.pieces}
+        noise = {"back", *self.name.split("-")}
+        return {"-".join(w for w in key.split("-") if w not in noise) or key: group for key, group in decks.items()}
+
 
 @dataclass(frozen=True)
 class PageSet:

@@ -31,6 +31,7 @@ class Piece:
     back: Draw | None = None
     back_key: str = "back"
     design: str = ""
+    title: str = ""  # what a player calls it (a virtual tabletop's card name); `name` if empty
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,12 @@ def mirrored(slots: Sequence[Slot], page_width: float) -> list[Slot]:
     return [Slot(flip(s.trim), flip(s.clip)) for s in slots]
 
 
+def extent(boxes: Sequence[Box]) -> Box:
+    """The smallest box holding all of them: a sheet's cut area (trims) or its printed area (clips)."""
+    left, top = min(b.x for b in boxes), min(b.y for b in boxes)
+    return Box(left, top, max(b.right for b in boxes) - left, max(b.bottom for b in boxes) - top)
+
+
 def place(c: Canvas, piece_side: Draw, slot: Slot, bleed: float) -> None:
     """Draw one side of a piece into a slot, clipped to the slot's bleed box."""
     clip = Box(slot.clip.x - slot.trim.x, slot.clip.y - slot.trim.y, slot.clip.w, slot.clip.h)
@@ -125,13 +132,14 @@ def draw_sheets(doc: Document, pieces: Sequence[Piece], profile: SheetProfile, p
     pages = 0
     for start in range(0, len(pieces), len(slots)):
         batch = pieces[start:start + len(slots)]
-        with doc.page(*page) as c:
+        with doc.page(*page, trim=extent([s.trim for s in slots]), bleed=extent([s.clip for s in slots])) as c:
             for piece, slot in zip(batch, slots):
                 place(c, piece.front, slot, bleed)
             cut_marks(c, slots, page, profile.cut_marks)
         pages += 1
         if backs and any(p.back for p in batch):
-            with doc.page(*page) as c:
+            with doc.page(*page, trim=extent([s.trim for s in backs_slots]),
+                          bleed=extent([s.clip for s in backs_slots]), back=True) as c:
                 for piece, slot in zip(batch, backs_slots):
                     if piece.back is not None:
                         place(c, piece.back, slot, bleed)
@@ -144,12 +152,11 @@ def single_order(pieces: Sequence[Piece], profile: SingleProfile, backs: bool = 
     fronts = [(p.name, p, p.front) for p in pieces]
     if not backs:
         return fronts
-    if profile.order == "interleaved":
+    if profile.order in ("interleaved", "back-front"):
         out: list[tuple[str, Piece, Draw]] = []
         for p in pieces:
-            out.append((p.name, p, p.front))
-            if p.back is not None:
-                out.append((f"{p.name}-back", p, p.back))
+            pair = [(p.name, p, p.front)] + ([(f"{p.name}-back", p, p.back)] if p.back is not None else [])
+            out.extend(pair if profile.order == "interleaved" else pair[::-1])
         return out
     distinct: dict[str, tuple[str, Piece, Draw]] = {}
     for p in pieces:
@@ -168,8 +175,8 @@ def draw_singles(doc: Document, pieces: Sequence[Piece], profile: SingleProfile,
     stems = []
     for stem, piece, side in single_order(pieces, profile, backs):
         bleed = max(pw - piece.width, ph - piece.height) / 2
-        with doc.page(pw, ph) as c:
-            x, y = (pw - piece.width) / 2, (ph - piece.height) / 2
+        x, y = (pw - piece.width) / 2, (ph - piece.height) / 2
+        with doc.page(pw, ph, trim=Box(x, y, piece.width, piece.height)) as c:
             with c.group(x, y, clip=Box(-x, -y, pw, ph)):
                 side(c, bleed)
         stems.append(stem)
