@@ -1,22 +1,28 @@
-"""Hexbattle at the table: the board (drawn with the generator's own board and tile drawings through its SVG
-canvas), the 6-action counter, units with strength, bonus cards, the last combat die by die, and a
-combat roller that asks the engine for every modifier (`melee_modifiers`, `fire_modifiers`, with the
-bonus cards toggled on as `card_modifiers` counts them) and pairs the dice with `engine.hexbattle_combat`.
+"""Hexbattle at the table: the board is the control. Tap one of your units to see where it can go (with
+each hex's movement cost), its fire arc and what it can attack; tap a hex to move, a neighbouring hex
+(or a facing button) to choose the final facing, a marked enemy to attack. A drawn terrain tile is
+shown and named at once and laid by a tap. The last combat stays on every phone, die by die, until
+the next one. What a tap means is worked out in `hexbattle_board`, always from the engine's legal
+actions; the board itself is `companion.components.hexboard`. The full move list stays as a fallback,
+and the combat roller still asks the engine for every modifier.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import random
-from functools import lru_cache
+import threading
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
+from companion.components import hexboard
+from companion.panels import hexbattle_board as board
+from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import private as render_private
-from companion.tables import catalogue
-from engine.core import Refusal
+from companion.table_page import act
+from companion.tables import _fork
+from engine.core import Action, Match, Refusal
 from engine.hexbattle_combat import (
     ROLL_EFFECTS,
     CardModifiers,
@@ -24,143 +30,320 @@ from engine.hexbattle_combat import (
     close_combat,
     ranged_fire,
 )
-from generator.canvas import Box, SvgDocument
-from generator.hexbattle_parts import (
-    board_geometry,
-    counter_piece,
-    draw_board,
-    draw_tile_face,
-    part_layout,
-)
+from engine.hexgrid import FACING_NAMES
+from generator.hexbattle_parts import board_geometry, effects, tile_svg
 
-FONT = "DejaVuSansCondensed-Bold"
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
-
-
-def ground_svg(data: Any, terrain_map: dict[str, str]) -> str:
-    """The map's ground as SVG: the printed board and every revealed terrain tile (changes only when a tile is laid)."""
-    geo = board_geometry(data)
-    layout = part_layout(data, "tile_layout")
-    terrain = data.by_id("terrain")
-    start = data.rules.start_terrain
-    doc = SvgDocument(folder=None, stem="ground")  # type: ignore[arg-type]  # strings() only; nothing is saved
-    with doc.page(geo.width, geo.height) as c:
-        draw_board(c, data)
-        for hex_key, terrain_id in terrain_map.items():
-            if terrain_id == start or terrain_id not in terrain:
-                continue
-            col, row = (int(x) for x in hex_key.split(","))
-            draw_tile_face(c, terrain[terrain_id], layout, *geo.centre(col, row), icons=False)
-    return doc.strings()[0]
-
-
-def units_svg(data: Any, players: list[dict[str, Any]], units: list[dict[str, Any]]) -> str:
-    """The units as SVG over the same viewBox: the generator's counters turned to their facing, with a strength badge."""
-    geo = board_geometry(data)
-    doc = SvgDocument(folder=None, stem="units")  # type: ignore[arg-type]
-    colours = {p["seat"]: p["colour_hex"] for p in players}
-    armies = {p["seat"]: p["army"] for p in players}
-    with doc.page(geo.width, geo.height) as c:
-        for unit in units:
-            if unit["col"] is None or unit["destroyed"]:
-                continue
-            cx, cy = geo.centre(unit["col"], unit["row"])
-            piece = counter_piece(data, armies[unit["player"]], unit["type"])
-            scale = geo.hex_h * 0.62 / piece.height
-            with c.group(cx, cy, rotate=60 * unit["facing"], scale=scale):
-                with c.group(-piece.width / 2, -piece.height / 2, clip=Box(0, 0, piece.width, piece.height)):
-                    piece.front(c, 0.0)
-            # The printed counter shows full strength; the badge is the strength marker beside it.
-            badge = geo.hex_h * 0.16
-            bx, by = cx + geo.hex_h * 0.3, cy + geo.hex_h * 0.27
-            c.circle(bx, by, badge, fill="#777777" if unit["broken"] else colours.get(unit["player"], "#444444"),
-                     stroke="#ffffff", width=badge * 0.15)
-            c.text(bx, by + badge * 0.45, str(unit["strength"]), font=FONT, size=badge * 3.4, fill="#ffffff",
-                   anchor="middle")
-    return doc.strings()[0]
-
-
-@lru_cache(maxsize=64)
-def _layer(kind: str, key: str) -> str:
-    """One board layer as base64 SVG, drawn once per position and shared by every phone at the table."""
-    data = catalogue()["hexbattle"].data
-    parts = json.loads(key)
-    svg = ground_svg(data, parts["map"]) if kind == "ground" else units_svg(data, parts["players"], parts["units"])
-    return base64.b64encode(svg.encode()).decode()
-
-
-def board_html(view: dict[str, Any]) -> str:
-    """The board for a phone: the ground image with the units image laid exactly over it."""
-    ground = _layer("ground", json.dumps({"map": view["map"]["terrain"]}, sort_keys=True))
-    units = _layer("units", json.dumps(_units_key(view), sort_keys=True))
-    return (f'<div style="position:relative;width:100%">'
-            f'<img alt="board" style="width:100%;height:auto;display:block" src="data:image/svg+xml;base64,{ground}"/>'
-            f'<img alt="units" style="position:absolute;left:0;top:0;width:100%;height:auto" '
-            f'src="data:image/svg+xml;base64,{units}"/></div>')
-
-
-def _units_key(view: dict[str, Any]) -> dict[str, Any]:
-    return {"players": [{"seat": p["seat"], "army": p["army"], "colour_hex": p["colour_hex"]} for p in view["players"]],
-            "units": [{k: u[k] for k in ("col", "row", "destroyed", "player", "type", "facing", "broken", "strength")}
-                      for u in view["units"]]}
 
 
 def render(ctx: Any) -> None:
     view = ctx.view()
     data = ctx.data
+    state = ctx.state
     st.markdown(f"Turn {view['turn']} of {view['turn_limit']} · {view['phase']}"
                 + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
                    if view["phase"] == "battle" else ""))
     if view.get("last_unit"):
         last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
         st.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
-    st.markdown(board_html(view), unsafe_allow_html=True)
-    st.caption("Each counter is turned the way its unit faces; the badge is its strength now (grey: broken).")
-    _last_combat(ctx, view)
+    if view["pending_tile"]:
+        _drawn_tile(data, view["pending_tile"])
+    sel = _selection(ctx.table.id)
+    geo = board_geometry(data)
+    overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
+    hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player))
+    st.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
+               "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
+               "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
+    if ctx.table.playing:
+        _controls(ctx, sel)
+    _last_combat(ctx)
     if view["result"]:
         st.caption(f"How the battle ended: {view['result']}")
-    me = ctx.player
-    if me is not None:
-        player = view["players"][me]
-        cards = data.by_id("bonus_cards")
-        hand = [cards[c].name if c in cards else c for c in player["hand"] or []]
-        secret = {"bonus_cards": f"{', '.join(hand) or 'none'} ({len(hand)} of {data.rules.bonus_hand_limit})"}
-        if player["guards"]:
-            secret["cards_in_play"] = ", ".join(f"{g['card']} on {g['unit'] or 'the army'}" for g in player["guards"])
-        render_private(me, secret, ctx.names)
-    ctx.moves()
+    _cards(ctx, view)
     _units(ctx, view)
+    if ctx.table.playing and ctx.seat is not None:
+        _all_moves(ctx)
     _roller(ctx, view)
 
 
+# ----- the selection in progress (per phone, per table) ----------------------------------------------
+
+def _key(table_id: int) -> str:
+    return f"hx-sel-{table_id}"
+
+
+def _selection(table_id: int) -> Selection:
+    return st.session_state.get(_key(table_id)) or Selection()
+
+
+def _select(table_id: int, sel: Selection) -> None:
+    st.session_state[_key(table_id)] = sel
+
+
+def _send(service: Any, table_id: int, seat: int | None, action: Action) -> None:
+    """Every action this panel makes goes through the table page's own action path, here only."""
+    _select(table_id, Selection())
+    act(service, table_id, seat, action.to_json())
+
+
+def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
+    """The board reported a tap: find the hex, then select, or act."""
+    reported = hexboard.tap()
+    if reported is None:
+        return
+    try:
+        x, y, width = float(reported["x"]), float(reported["y"]), float(reported["w"])
+    except (KeyError, TypeError, ValueError):
+        return  # a malformed report from the page is ignored, like a tap beside the board
+    table = service.store.table(table_id)
+    state = service.snapshot(table).state
+    where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
+    sel, action = board.tap(state, seat, _selection(table_id), f"{where[0]},{where[1]}" if where else None)
+    if action is not None:
+        _send(service, table_id, seat, action)
+    else:
+        _select(table_id, sel)
+
+
+def _pick(table_id: int, uid: str) -> None:
+    _select(table_id, Selection(unit=uid))
+
+
+def _button(ctx: Any, label: str, action: Action | None, key: str, primary: bool = False) -> None:
+    """A large button for one legal action (greyed out when the action is not legal now)."""
+    st.button(label, key=key, disabled=action is None, width="stretch", type="primary" if primary else "secondary",
+              on_click=_send, args=(ctx.service, ctx.table.id, ctx.player, action) if action else None)
+
+
+def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str) -> None:
+    """Six facing buttons laid out like the hexes around the unit."""
+    for row in COMPASS:
+        with st.container(horizontal=True, key=f"{key}-row-{row[0]}"):
+            for f in row:
+                _button(ctx, f"{verb}{ARROWS[f]} {FACING_NAMES[f]}", actions.get(f), key=f"{key}-{f}")
+
+
+def _controls(ctx: Any, sel: Selection) -> None:
+    """The selected unit's choices as large buttons, and the turn's other actions."""
+    state = ctx.state
+    me = ctx.player
+    if me is None or me not in state.players_to_act():
+        return
+    legal = state.legal_actions(me)
+    opts = board.options(legal, sel.unit)
+    unit = state.units.get(sel.unit) if sel.unit else None
+    with st.container(key="hx-controls"):
+        if unit is not None and unit.player == me and unit.on_board:
+            _unit_line(state, unit)
+            if sel.dest is not None and sel.dest in opts.moves:
+                st.markdown("**Final facing**")
+                _compass(ctx, opts.moves[sel.dest], "hx-face", "")
+            elif sel.target is not None and sel.target in opts.attacks:
+                _attack_choice(ctx, unit, state.units[sel.target], opts.attacks[sel.target])
+            else:
+                if opts.pivots:
+                    st.markdown("**Pivot in place** (1 action)")
+                    _compass(ctx, opts.pivots, "hx-pivot", "")
+                for action in opts.formations:
+                    _button(ctx, f"Form {state.game.formations[action['formation']].name}", action,
+                            key=f"hx-form-{action['formation']}")
+                if opts.repair is not None:
+                    _button(ctx, "Repair (+1 strength)", opts.repair, key="hx-repair")
+        plain = {a.kind: a for a in legal if not a.args}
+        with st.container(horizontal=True, key="hx-turn"):
+            if state.phase == "deploy":
+                _button(ctx, "Quick Start: deploy the rest", plain.get("quick_start"), key="hx-quick-start")
+            else:
+                if "draw_terrain" in plain:
+                    _button(ctx, "Draw terrain", plain["draw_terrain"], key="hx-draw-terrain")
+                if "draw_bonus" in plain:
+                    _button(ctx, "Draw bonus card", plain["draw_bonus"], key="hx-draw-bonus")
+                if "end_turn" in plain:
+                    _button(ctx, "End turn", plain["end_turn"], key="hx-end-turn")
+
+
+def _unit_line(state: Any, unit: Any) -> None:
+    unit_type = state.unit_type(unit)
+    formation = (f" · {state.game.formations[unit.formation].name}" if unit_type.uses_formations else "")
+    broken = " · **broken**" if unit.strength == 0 else ""
+    st.markdown(f"**{state.unit_name(unit)}** · strength {unit.strength}/{unit_type.strength}{formation} · "
+                f"facing {FACING_NAMES[unit.facing]} · {state.movement_points(unit)} movement points{broken}")
+
+
+def _attack_choice(ctx: Any, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
+    state = ctx.state
+    st.markdown(f"**Attack {state.unit_name(enemy)}: close combat or ranged fire?**")
+    if "melee" in modes:
+        st.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
+        _button(ctx, "⚔ Close combat", modes["melee"], key="hx-melee", primary=True)
+    if "fire" in modes:
+        st.caption(_fire_text(state.fire_modifiers(unit, enemy), None) + _sight_text(state, unit, enemy))
+        _button(ctx, "◎ Ranged fire", modes["fire"], key="hx-fire", primary=True)
+
+
+def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
+    seen = state.sight(unit.hex, enemy.hex)
+    if not seen.contested:
+        return "; line of sight clear"
+    return (f"; line of sight split at {len(seen.contested)} hex(es): a split-hex die each, "
+            f"{state.game.rules.split_block_max} or less blocks the shot")
+
+
+# ----- the drawn tile ------------------------------------------------------------------------------
+
+def _drawn_tile(data: Any, terrain_id: str) -> None:
+    """A drawn terrain tile, shown as printed, named and explained, before anyone must place it."""
+    terrain = data.by_id("terrain")[terrain_id]
+    with st.container(border=True, key="hx-drawn-tile", horizontal=True):
+        st.image(tile_svg(data, terrain_id), width=110)
+        meanings = "; ".join(e.meaning for e in effects(terrain))
+        st.markdown(f"**Drawn tile: {terrain.name}**  \n{terrain.text}"
+                    + (f"  \n{meanings}." if meanings else ""))
+
+
+# ----- the last combat, kept on every phone until the next --------------------------------------------
+
+_COMBATS: dict[int, tuple[tuple[int, ...], Match[Any], dict[int | None, list[dict[str, Any]]] | None]] = {}
+_COMBATS_LOCK = threading.Lock()
+
+
+def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
+    """The events of the last action that held a combat, as this phone may see them (replayed once per table
+    and extended as the log grows; each viewer's events come from the engine's own `view`)."""
+    entries = ctx.snap.entries
+    ids = tuple(e.id for e in entries)
+    with _COMBATS_LOCK:
+        cached = _COMBATS.get(ctx.table.id)
+    if cached is not None and ids[:len(cached[0])] == cached[0]:
+        done, match, combat = cached
+    else:
+        done, match, combat = (), Match(ctx.game, ctx.table.seed, ctx.table.options), None
+    if len(ids) > len(done):
+        match = _fork(match)
+        for entry in entries[len(done):]:
+            match.apply(Action.from_json(entry.action))
+            if any(e.get("event") in ("melee", "fire") for e in match.state.events):
+                combat = {viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}
+        with _COMBATS_LOCK:
+            _COMBATS[ctx.table.id] = (ids, match, combat)
+    return None if combat is None else combat.get(ctx.player, combat[None])
+
+
+def _last_combat(ctx: Any) -> None:
+    events = last_combat(ctx)
+    if not events:
+        return
+    state = ctx.state
+    names = {u.id: state.unit_name(u) for u in state.units.values()}
+    cards = ctx.data.card_index
+    with st.container(border=True, key="hx-combat"):
+        for e in events:
+            kind = e.get("event")
+            if kind == "guard" and e.get("card") in cards:
+                design = cards[e["card"]].design
+                st.markdown(f"🛡 **{design.name}** fired for {ctx.name(e.get('player'))}: {design.text}")
+            elif kind in ("melee", "fire"):
+                who = f"{names.get(e['attacker'], e['attacker'])} → {names.get(e['defender'], e['defender'])}"
+                st.markdown(f"**Last combat: {who}**")
+                text = _melee_text if kind == "melee" else _fire_text
+                st.markdown(text(e["modifiers"], e.get("result")) + _fire_extras(e))
+            elif kind in ("broken", "destroyed", "rout"):
+                what = {"broken": "is broken", "destroyed": "is destroyed",
+                        "rout": f"is routed to {e.get('to')}"}[kind]
+                st.markdown(f"**{names.get(e['unit'], e['unit'])} {what}.**")
+
+
+def _fire_extras(event: dict[str, Any]) -> str:
+    """Sight dice, a screen that stopped the shot, a reserve-fire shot."""
+    parts = []
+    if event.get("reserve_fire"):
+        parts.append("Reserve Fire: the shot came during the enemy's move.")
+    for h, die in (event.get("sight_dice") or {}).items():
+        parts.append(f"Split hex {h}: sight die {die}" + (", blocks the shot" if event.get("blocked_by") == h
+                                                          else ", sight clear"))
+    if event.get("screened"):
+        parts.append("A Skirmisher Screen stopped the shot.")
+    return "".join(f"  \n{p}" for p in parts)
+
+
+# ----- bonus cards and units ---------------------------------------------------------------------------
+
+def _cards(ctx: Any, view: dict[str, Any]) -> None:
+    me = ctx.player
+    cards = ctx.data.card_index
+    for p in view["players"]:
+        if p["seat"] != me:
+            st.caption(f"{ctx.name(p['seat'])} holds {p['hand_size']} bonus card(s), {p['guard_count']} guard(s) "
+                       "in play (secret until they fire).")
+    if me is None:
+        return
+    player = view["players"][me]
+    secret: dict[str, Any] = {}
+    hand = player["hand"] or []
+    secret["bonus_cards"] = [f"{cards[c].design.name}: {cards[c].design.text}" for c in hand] or "none"
+    if player["guards"]:
+        secret["guards_in_play"] = [
+            f"{cards[g['card']].design.name}" + (f" on {ctx.state.unit_name(ctx.state.units[g['unit']])}"
+                                                 if g["unit"] else "") + f": {cards[g['card']].design.text}"
+            for g in player["guards"]]
+    render_private(me, secret, ctx.names)
+    state = ctx.state
+    if not hand or me not in state.players_to_act():
+        return
+    legal = [a for a in state.legal_actions(me) if a.kind in ("play_card", "discard_card")]
+    for card in hand:
+        design = cards[card].design
+        plays = [a for a in legal if a.get("card") == card]
+        with st.expander(f"Play {design.name}"):
+            st.caption(design.text)
+            if not plays:
+                st.caption("It cannot be played now.")
+                continue
+            pick = st.selectbox("How", range(len(plays)), key=f"hx-card-{card}",
+                                format_func=lambda i, a=plays: state.label(a[i]))
+            _button(ctx, state.label(plays[pick]), plays[pick], key=f"hx-card-go-{card}", primary=True)
+
+
 def _units(ctx: Any, view: dict[str, Any]) -> None:
+    """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
+    state = ctx.state
     with st.expander("Units"):
         for p in view["players"]:
             alive = [u for u in view["units"] if u["player"] == p["seat"] and not u["destroyed"]]
-            lines = [f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units · "
-                     f"{p['hand_size']} bonus card(s) · {p['guard_count']} in play"]
+            st.markdown(f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units")
             for u in view["units"]:
                 if u["player"] != p["seat"]:
                     continue
-                state = "destroyed" if u["destroyed"] else ("broken" if u["broken"] else f"{u['strength']}/{u['max_strength']}")
-                where = f"at {u['hex']} facing {u['facing_name']}" if u["hex"] else "not deployed"
-                lines.append(f"- {u['name']}: {state}, {u['formation']}, {where}")
-            st.markdown("\n".join(lines))
+                unit = state.units[u["id"]]
+                if u["destroyed"]:
+                    st.markdown(f"~~{u['name']}~~ destroyed")
+                    continue
+                formation = (f" · {state.game.formations[u['formation']].name}"
+                             if state.unit_type(unit).uses_formations else "")
+                status = "BROKEN" if u["broken"] else f"{u['strength']}/{u['max_strength']}"
+                where = "" if u["hex"] else " · not deployed"
+                st.button(f"{u['name']} · {status}{formation}{where}", key=f"hx-unit-{u['id']}", width="stretch",
+                          on_click=_pick, args=(ctx.table.id, u["id"]))
 
 
-def _last_combat(ctx: Any, view: dict[str, Any]) -> None:
-    names = {u["id"]: u["name"] for u in view["units"]}
-    combat = next((e for e in reversed(view["events"]) if e.get("event") in ("melee", "fire")), None)
-    if combat is None:
+def _all_moves(ctx: Any) -> None:
+    """Every legal move, grouped by unit, for anything the board does not make easy."""
+    state = ctx.state
+    ctx.moves_drawn = True  # this list replaces the table page's generic one
+    me = ctx.player
+    if me is None or me not in state.players_to_act():
         return
-    who = f"{names.get(combat['attacker'], combat['attacker'])} → {names.get(combat['defender'], combat['defender'])}"
-    result = combat.get("result")
-    with st.expander(f"Last combat: {who}"):
-        if combat["event"] == "melee":
-            st.markdown(_melee_text(combat["modifiers"], result))
-        else:
-            st.markdown(_fire_text(combat["modifiers"], result))
-
+    groups: dict[str, list[Action]] = {}
+    for action in state.legal_actions(me):
+        uid = action.get("unit")
+        group = state.unit_name(state.units[uid]) if action.kind != "play_card" and uid in state.units else "Other"
+        groups.setdefault(group, []).append(action)
+    with st.expander("All legal moves (by unit)"):
+        for i, (group, actions) in enumerate(groups.items()):
+            pick = st.selectbox(group, range(len(actions)), key=f"pick-hx-{i}",
+                                format_func=lambda k, a=actions: state.label(a[k]))
+            _button(ctx, f"Do: {state.label(actions[pick])}", actions[pick], key=f"do-hx-{i}")
 
 def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
     lines = [f"Close combat: attacker {mods['attacker_dice']} dice +{mods['attacker_modifier']}; defender "

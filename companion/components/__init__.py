@@ -1,0 +1,1 @@
+"""Streamlit custom components of the companion (their frontends ship with them; no build step)."""

@@ -1,0 +1,161 @@
+// The hexbattle board on a phone (a Streamlit components-v2 frontend, no build step).
+//
+// Two mounts share this code. The "art" mount carries the generator's drawings (the printed
+// board, every terrain tile face, every unit counter) as SVG strings; its payload never changes
+// during a game, so Streamlit's message cache sends it once per page load and only a reference
+// afterwards. The "board" mount carries a small overlay (which tile lies where, the units, the
+// marks) and composes the picture from the art with <use>. A tap is reported as its position on
+// the drawn board in CSS pixels with the board's drawn width: Python decides which hex that is
+// (companion.components.hexboard.hex_at), so the rule is in one tested place.
+
+const ART = "__musterHexboardArt";
+const ZOOMS = [1, 1.5, 2];
+const NS = "http://www.w3.org/2000/svg";
+const views = (window.__musterHexboardViews = window.__musterHexboardViews || {});
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function artDefs(art) {
+  // Each drawing is a whole SVG document; it is kept as a nested <svg> with an id, so <use> can place it.
+  const defs = el("defs", { "data-version": art.version });
+  const parser = new DOMParser();
+  for (const [id, text] of Object.entries(art.pieces)) {
+    const doc = parser.parseFromString(text, "image/svg+xml").documentElement;
+    doc.setAttribute("id", id);
+    doc.removeAttribute("width");
+    doc.removeAttribute("height");
+    defs.appendChild(document.importNode(doc, true));
+  }
+  return defs;
+}
+
+function skeleton(root, key) {
+  let box = root.querySelector(".hb");
+  if (box) return box;
+  box = document.createElement("div");
+  box.className = "hb";
+  box.innerHTML =
+    '<div class="hb-top"><div class="hb-hint" role="status"></div><div class="hb-bar">' +
+    '<button class="hb-out" aria-label="Zoom out">−</button><span class="hb-zoom"></span>' +
+    '<button class="hb-in" aria-label="Zoom in">+</button></div></div><div class="hb-scroll"></div>';
+  root.appendChild(box);
+  const svg = el("svg", { class: "hb-svg", role: "img", "aria-label": "Battle map" }, box.querySelector(".hb-scroll"));
+  el("g", { class: "hb-layer" }, svg);
+  const zoomBy = (step) => {
+    const view = views[key];
+    const at = Math.max(0, Math.min(ZOOMS.length - 1, ZOOMS.indexOf(view.zoom) + step));
+    const scroll = box.querySelector(".hb-scroll");
+    const cx = (scroll.scrollLeft + scroll.clientWidth / 2) / view.zoom;
+    const cy = (scroll.scrollTop + scroll.clientHeight / 2) / view.zoom;
+    view.zoom = ZOOMS[at];
+    size(box, view);
+    scroll.scrollLeft = cx * view.zoom - scroll.clientWidth / 2;
+    scroll.scrollTop = cy * view.zoom - scroll.clientHeight / 2;
+  };
+  box.querySelector(".hb-out").onclick = () => zoomBy(-1);
+  box.querySelector(".hb-in").onclick = () => zoomBy(1);
+  return box;
+}
+
+function size(box, view) {
+  const svg = box.querySelector(".hb-svg");
+  const width = box.querySelector(".hb-scroll").clientWidth || box.clientWidth || 360;
+  svg.style.width = `${width * view.zoom}px`;
+  box.querySelector(".hb-zoom").textContent = `${view.zoom}×`;
+  box.querySelector(".hb-out").disabled = view.zoom === ZOOMS[0];
+  box.querySelector(".hb-in").disabled = view.zoom === ZOOMS[ZOOMS.length - 1];
+}
+
+function place(layer, id, cx, cy, w, h, rotate, extra) {
+  const g = el("g", { transform: `translate(${cx} ${cy}) rotate(${rotate || 0})` }, layer);
+  el("use", { href: `#${id}`, x: -w / 2, y: -h / 2, width: w, height: h, ...(extra || {}) }, g);
+  return g;
+}
+
+function drawBoard(box, board) {
+  const svg = box.querySelector(".hb-svg");
+  svg.setAttribute("viewBox", `0 0 ${board.size[0]} ${board.size[1]}`);
+  const layer = svg.querySelector(".hb-layer");
+  layer.replaceChildren();
+  const [hw, hh] = board.hex;
+  el("use", { href: "#board", x: 0, y: 0, width: board.size[0], height: board.size[1] }, layer);
+  for (const [cx, cy, tile] of board.tiles) place(layer, `tile-${tile}`, cx, cy, hw, hh);
+  const hex = (cx, cy, s) =>
+    [0, 60, 120, 180, 240, 300]
+      .map((a) => `${cx + (s * hw) / 2 * Math.cos((a * Math.PI) / 180)},${cy + (s * hw) / 2 * Math.sin((a * Math.PI) / 180)}`)
+      .join(" ");
+  for (const [cx, cy, kind] of board.marks) {
+    el("polygon", { points: hex(cx, cy, 0.94), class: `hb-mark hb-${kind}` }, layer);
+  }
+  const side = hh * 0.62;
+  for (const u of board.units) {
+    const g = place(layer, `unit-${u.art}`, u.x, u.y, side * u.aspect, side, 60 * u.facing);
+    if (u.selected) el("polygon", { points: hex(u.x, u.y, 0.9), class: "hb-selected" }, layer);
+    const r = hh * 0.16;
+    const bx = u.x + hh * 0.3, by = u.y + hh * 0.27;
+    el("circle", { cx: bx, cy: by, r, fill: u.broken ? "#777777" : u.colour, stroke: "#fff", "stroke-width": r * 0.15 }, layer);
+    const t = el("text", { x: bx, y: by + r * 0.42, class: "hb-badge", "font-size": r * 1.25 }, layer);
+    t.textContent = String(u.strength);
+    g.setAttribute("class", u.broken ? "hb-unit hb-broken" : "hb-unit");
+  }
+  for (const [cx, cy, text, kind] of board.labels) {
+    const t = el("text", { x: cx, y: cy - hh * 0.18, class: `hb-label hb-l-${kind}`, "font-size": hh * 0.26 }, layer);
+    t.textContent = text;
+  }
+  for (const [x1, y1, x2, y2] of board.arrows) {
+    el("line", { x1, y1, x2, y2, class: "hb-arrow", "marker-end": "url(#hb-head)" }, layer);
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue, key } = component;
+  if (data && data.art) {
+    window[ART] = data.art;
+    window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
+    return;
+  }
+  if (!data || !data.board) return;
+  const view = (views[key] = views[key] || { zoom: data.board.zoom || 1, taps: 0, focus: null });
+  const box = skeleton(parentElement, key);
+  box.querySelector(".hb-hint").textContent = data.board.hint || "";
+  const svg = box.querySelector(".hb-svg");
+  svg.onclick = (event) => {
+    const rect = svg.getBoundingClientRect();
+    view.taps += 1;
+    setTriggerValue("tap", { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps });
+  };
+  const render = () => {
+    const art = window[ART];
+    if (!art) return false;
+    const defs = svg.querySelector("defs");
+    if (!defs || defs.getAttribute("data-version") !== art.version) {
+      if (defs) defs.remove();
+      const fresh = artDefs(art);
+      const marker = el("marker", { id: "hb-head", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, fresh);
+      el("path", { d: "M0,0 L10,5 L0,10 z", class: "hb-head" }, marker);
+      svg.insertBefore(fresh, svg.firstChild);
+    }
+    size(box, view);
+    drawBoard(box, data.board);
+    const focus = data.board.focus;
+    if (focus && JSON.stringify(focus) !== JSON.stringify(view.focus) && view.zoom > 1) {
+      const scroll = box.querySelector(".hb-scroll");
+      const scale = svg.getBoundingClientRect().width / data.board.size[0];
+      scroll.scrollLeft = focus[0] * scale - scroll.clientWidth / 2;
+      scroll.scrollTop = focus[1] * scale - scroll.clientHeight / 2;
+    }
+    view.focus = focus;
+    box.dataset.ready = "1";
+    return true;
+  };
+  if (!render()) {
+    const later = () => render();
+    window.addEventListener("muster-hexboard-art", later, { once: true });
+    return () => window.removeEventListener("muster-hexboard-art", later);
+  }
+}

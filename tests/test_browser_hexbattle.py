@@ -1,0 +1,149 @@
+"""Hexbattle played by tapping the board, in a real browser at phone size against a real `muster app`.
+
+Two phones (Ann and Bob). A fresh table: Ann deploys a unit by tapping a starting hex, then both
+press Quick Start. A scripted battle (scenario and dice as table options): Ann moves with a turn
+(unit, hex, neighbouring hex), draws a terrain tile and lays it by a tap, charges (choosing close
+combat over fire), Bob's phone shows the dice, and a ranged shot wins the battle on both phones.
+The redraw after a tap must not carry the board's artwork again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, browser, server  # noqa: F401 - the fixtures
+
+from companion.components.hexboard import art
+from companion.store import DB_NAME, Store
+from companion.tables import Tables, catalogue
+from engine.hexgrid import hex_id
+from generator.hexbattle_parts import board_geometry
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+GEO = board_geometry(catalogue()["hexbattle"].data)
+SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
+            "units": {"french-infantry-1": {"hex": "3,7", "facing": 0},
+                      "french-infantry-2": {"hex": "5,5", "facing": 0},
+                      "french-light-artillery": {"hex": "7,6", "facing": 0},
+                      "british-infantry-1": {"hex": "5,4", "facing": 3, "strength": 2}}}
+# The charge: Ann's 4 dice against Bob's 2; then the guns' 2 dice, one hit on the broken unit.
+DICE = [6, 6, 1, 1, 1, 1, 1, 6]
+
+
+class Phone:
+    """One player's phone on the table page; taps land on hexes by where the board draws them."""
+
+    def __init__(self, browser: Any, url: str) -> None:
+        self.page = browser.new_page(viewport=PHONE)
+        self.page.set_default_timeout(TIMEOUT)
+        self.received: list[int] = []
+        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: self.received.append(len(frame))))
+        self.page.goto(url)
+        self.ready()
+
+    def ready(self) -> None:
+        self.page.wait_for_selector(".hb[data-ready='1']")
+        self.page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+
+    def tap_hex(self, hex_ref: str) -> None:
+        board = self.page.locator(".hb-svg")
+        board.scroll_into_view_if_needed()
+        box = board.bounding_box()
+        scale = box["width"] / GEO.width
+        x, y = GEO.centre(*(int(v) for v in hex_ref.split(",")))
+        self.received.clear()
+        self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+    def tap_button(self, label: str) -> None:
+        self.received.clear()
+        self.page.get_by_role("button", name=label, exact=True).click()
+
+    def hint(self, text: str) -> None:
+        self.page.locator(".hb-hint", has_text=text).wait_for()
+
+    def shows(self, text: str) -> None:
+        self.page.get_by_text(text).first.wait_for()
+
+
+def wait_for(check: Any, page: Any) -> None:
+    """Poll a condition on the server side while the page keeps working (no fixed sleeps)."""
+    for _ in range(600):
+        if check():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the table did not reach the expected position")
+
+
+def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
+    tables = Tables(Store(server.data_dir / DB_NAME))
+
+    # Deployment: one tap on a starting hex deploys the next unit; then Quick Start on both phones.
+    deploy = tables.create("hexbattle", ["Ann", "Bob"], {}, seed="board-deploy")
+    ann = Phone(browser, f"{server.url}/?table={deploy.code}&seat={deploy.seats[0].token}")
+    ann.hint("Tap a green hex to deploy Blue Infantry 1")
+    ann.tap_hex("4,8")
+    wait_for(lambda: tables.snapshot(deploy).state.units["french-infantry-1"].hex is not None, ann.page)
+    assert hex_id(tables.snapshot(deploy).state.units["french-infantry-1"].hex) == "4,8"
+    bob = Phone(browser, f"{server.url}/?table={deploy.code}&seat={deploy.seats[1].token}")
+    bob.tap_button("Quick Start: deploy the rest")
+    wait_for(lambda: tables.snapshot(deploy).state.current == 0, bob.page)
+    ann.ready()
+    ann.tap_button("Quick Start: deploy the rest")
+    wait_for(lambda: tables.snapshot(deploy).state.phase == "battle", ann.page)
+
+    # The battle, scripted.
+    table = tables.create("hexbattle", ["Ann", "Bob"], {"scenario": SCENARIO, "dice": DICE}, seed="board-taps")
+    ann.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[0].token}")
+    ann.ready()
+    bob.received.clear()
+    bob.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[1].token}")
+    bob.ready()
+    artwork = sum(len(svg) for svg in art(catalogue()["hexbattle"].data)["pieces"].values())
+    assert max(bob.received) > artwork  # the page load carried the artwork, in one message
+
+    # A move with a turn: the unit, the hex, then the neighbouring hex it should face (north-east).
+    ann.tap_hex("3,7")
+    ann.hint("Green: move")
+    assert max(ann.received) < 20_000 < artwork, sorted(ann.received)[-6:]  # a redraw: the overlay, no artwork
+    ann.tap_hex("3,6")
+    ann.hint("Tap the hex it should face")
+    ann.tap_hex("4,6")
+    wait_for(lambda: len(tables.snapshot(table).entries) == 1, ann.page)
+    infantry = tables.snapshot(table).state.units["french-infantry-1"]
+    assert (hex_id(infantry.hex), infantry.facing) == ("3,6", 1)
+
+    # A terrain tile: drawn, shown and named at once, laid by a tap on a highlighted hex.
+    ann.ready()
+    ann.tap_button("Draw terrain")
+    ann.hint("Tap a yellow hex to lay the")
+    drawn = tables.snapshot(table).state.pending_tile
+    name = catalogue()["hexbattle"].data.by_id("terrain")[drawn].name
+    ann.shows(f"Drawn tile: {name}")
+    ann.tap_hex("9,5")
+    wait_for(lambda: tables.snapshot(table).state.terrain.get((9, 1)) == drawn, ann.page)  # axial of 9,5
+
+    # A close combat where fire is also possible: the phone asks which.
+    ann.ready()
+    ann.tap_hex("5,5")
+    ann.hint("Green: move")
+    ann.tap_hex("5,4")
+    ann.tap_button("⚔ Close combat")
+    wait_for(lambda: tables.snapshot(table).state.units["british-infantry-1"].strength == 0, ann.page)
+    for phone in (ann, bob):
+        phone.ready()
+        phone.shows("Last combat: Blue Infantry 2 → Red Infantry 1")
+        phone.shows("Red Infantry 1 is broken.")
+    assert "Dice: attacker [6, 6, 1, 1], defender [1, 1]" in bob.page.locator(".st-key-hx-combat").inner_text()
+
+    # A ranged attack by the guns (fire is all they can do: one tap on the target) wins the battle.
+    ann.tap_hex("7,6")
+    ann.hint("Green: move")
+    ann.tap_hex("5,4")
+    wait_for(lambda: tables.snapshot(table).state.is_terminal, ann.page)
+    for phone in (ann, bob):
+        phone.ready()
+        phone.shows("Ann wins.")
+        phone.shows("Last combat: Blue Light Artillery → Red Infantry 1")
+        phone.shows("Red Infantry 1 is destroyed.")

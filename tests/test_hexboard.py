@@ -1,0 +1,150 @@
+"""The hexbattle board on a phone without a browser: which hex a tap lands on at each zoom level,
+what a tap means with a unit selected, and what the board marks (reach with costs, targets, sight)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.components.hexboard import ZOOMS, hex_at
+from companion.panels import hexbattle_board as board
+from companion.panels.hexbattle_board import Selection
+from companion.tables import catalogue
+from engine.core import Match
+from generator.hexbattle_parts import board_geometry
+
+DATA = catalogue()["hexbattle"].data
+GEO = board_geometry(DATA)
+PHONE_WIDTH = 364.0  # the board's drawn width at 1x on a 390 px phone (the page keeps a small margin)
+CORNERS = [(0, 0), (GEO.columns - 1, 0), (0, GEO.rows - 1), (GEO.columns - 1, GEO.rows - 1)]
+
+
+def on_screen(col: int, row: int, zoom: float, dx: float = 0.0, dy: float = 0.0) -> tuple[float, float, float]:
+    """Where a point (board mm from the hex centre) is drawn, in CSS px, at `zoom`."""
+    width = PHONE_WIDTH * zoom
+    scale = width / GEO.width
+    cx, cy = GEO.centre(col, row)
+    return (cx + dx) * scale, (cy + dy) * scale, width
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_a_tap_on_any_hex_centre_finds_that_hex(zoom: float) -> None:
+    for col in range(GEO.columns):
+        for row in range(GEO.rows):
+            assert hex_at(GEO, *on_screen(col, row, zoom)) == (col, row)
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+@pytest.mark.parametrize("corner", CORNERS)
+def test_a_tap_near_a_corner_hexs_edge_stays_in_it(zoom: float, corner: tuple[int, int]) -> None:
+    """Just inside each of the six sides of the corner hexes (a finger lands off centre)."""
+    inside = 0.45
+    for dx, dy in [(-inside * GEO.hex_w, 0), (inside * GEO.hex_w, 0), (0, -inside * GEO.hex_h),
+                   (0, inside * GEO.hex_h), (-0.3 * GEO.hex_w, -0.3 * GEO.hex_h), (0.3 * GEO.hex_w, 0.3 * GEO.hex_h)]:
+        assert hex_at(GEO, *on_screen(*corner, zoom, dx, dy)) == corner, (dx, dy)
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_a_tap_beside_the_map_is_no_hex(zoom: float) -> None:
+    width = PHONE_WIDTH * zoom
+    scale = width / GEO.width
+    assert hex_at(GEO, 1.0, 1.0, width) is None  # the margin at the top-left corner
+    assert hex_at(GEO, GEO.width * scale - 1, GEO.height * scale - 1, width) is None
+    # Beyond the left point of a first-column hex, and above the top side of the last column's top hex.
+    assert hex_at(GEO, *on_screen(0, 4, zoom, -0.55 * GEO.hex_w)) is None
+    assert hex_at(GEO, *on_screen(GEO.columns - 1, 0, zoom, 0, -0.55 * GEO.hex_h)) is None
+    assert hex_at(GEO, 10.0, 10.0, 0.0) is None
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_a_tap_between_two_neighbours_goes_to_the_nearer(zoom: float) -> None:
+    # Column 3 is odd: it sits half a hex lower. Between 2,4 and 3,4 the shared side lies halfway.
+    (ax, ay), (bx, by) = GEO.centre(2, 4), GEO.centre(3, 4)
+    near_a = (ax + (bx - ax) * 0.45 - ax, ay + (by - ay) * 0.45 - ay)
+    near_b = (ax + (bx - ax) * 0.55 - bx, ay + (by - ay) * 0.55 - by)
+    assert hex_at(GEO, *on_screen(2, 4, zoom, *near_a)) == (2, 4)
+    assert hex_at(GEO, *on_screen(3, 4, zoom, *near_b)) == (3, 4)
+
+
+SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)} | {"6,4": "woods"},
+            "current_player": 0,
+            "units": {"french-infantry-1": {"hex": "3,7", "facing": 0},
+                      "french-infantry-2": {"hex": "5,5", "facing": 0},
+                      "french-light-artillery": {"hex": "7,6", "facing": 0},
+                      "british-infantry-1": {"hex": "5,4", "facing": 3, "strength": 2},
+                      "british-light-cavalry": {"hex": "5,3", "facing": 3}}}
+
+
+def position(**extra: Any) -> Any:
+    return Match(catalogue()["hexbattle"].game, "board", {"scenario": SCENARIO, **extra}).state
+
+
+def test_tapping_a_unit_then_a_hex_then_a_neighbour_moves_with_that_facing() -> None:
+    state = position()
+    sel, action = board.tap(state, 0, Selection(), "3,7")
+    assert (sel, action) == (Selection(unit="french-infantry-1"), None)
+    sel, action = board.tap(state, 0, sel, "3,6")
+    assert (sel, action) == (Selection(unit="french-infantry-1", dest="3,6"), None)
+    sel, action = board.tap(state, 0, sel, "4,6")  # north-east of 3,6: odd column 3 sits half a hex lower
+    assert sel == Selection() and action is not None
+    assert (action.kind, dict(action.args)) == ("move", {"unit": "french-infantry-1", "to": "3,6", "facing": 1})
+
+
+def test_tapping_the_chosen_hex_again_keeps_the_facing() -> None:
+    state = position()
+    sel = Selection(unit="french-infantry-1", dest="3,6")
+    _, action = board.tap(state, 0, sel, "3,6")
+    assert action is not None and dict(action.args) == {"unit": "french-infantry-1", "to": "3,6", "facing": 0}
+
+
+def test_an_enemy_open_to_charge_and_fire_asks_which() -> None:
+    state = position()
+    sel, action = board.tap(state, 0, Selection(unit="french-infantry-2"), "5,4")
+    assert action is None and sel == Selection(unit="french-infantry-2", target="british-infantry-1")
+    # The artillery can only fire: one tap attacks.
+    _, action = board.tap(state, 0, Selection(unit="french-light-artillery"), "5,4")
+    assert action is not None and dict(action.args) == {"unit": "french-light-artillery",
+                                                        "target": "british-infantry-1", "mode": "fire"}
+
+
+def test_the_opponent_and_a_spectator_only_select() -> None:
+    state = position()
+    assert board.tap(state, 1, Selection(), "5,4") == (Selection(unit="british-infantry-1"), None)
+    assert board.tap(state, None, Selection(unit="french-infantry-2"), "5,4") == (
+        Selection(unit="british-infantry-1"), None)
+    assert board.tap(state, 0, Selection(unit="french-infantry-2"), None) == (Selection(), None)
+
+
+def test_the_overlay_marks_reach_with_costs_arc_and_targets() -> None:
+    state = position()
+    art = board.overlay(state, GEO, 0, Selection(unit="french-infantry-2"), 1.0)
+    at = {(round(x, 3), round(y, 3)): kind for x, y, kind in art["marks"] if kind != "arc"}
+    label = {(round(x, 3), round(y, 3)): text for x, y, text, _ in art["labels"]}
+
+    def mark(hex_id: str) -> tuple[float, float]:
+        x, y = GEO.centre(*(int(v) for v in hex_id.split(",")))
+        return round(x, 3), round(y, 3)
+
+    assert at[mark("5,4")] == "both" and label[mark("5,4")] == "⚔◎"
+    # 4,5 is north-west of 5,5: a turn and a step, the 2 movement points of infantry in column.
+    assert at[mark("4,5")] == "reach" and label[mark("4,5")] == "2"
+    assert mark("5,6") not in at  # behind it: three turns and a step, more than its 2 points
+    arcs = [(x, y) for x, y, kind in art["marks"] if kind == "arc"]
+    assert len(arcs) == len(board.fire_arc(state, state.units["french-infantry-2"])) > 0
+
+
+def test_a_split_line_of_sight_is_marked_as_such() -> None:
+    """From the guns at 7,6 the cavalry at 5,3 is seen past the woods at 6,4 and the infantry at 5,4:
+    both split hexes need a die, so the target is marked split; the infantry itself is in clear sight."""
+    state = position()
+    gun = state.units["french-light-artillery"]
+    assert state.sight(gun.hex, state.units["british-light-cavalry"].hex).contested == ("6,4", "5,4")
+    art = board.overlay(state, GEO, 0, Selection(unit=gun.id), 1.0)
+    kinds = {(round(x, 3), round(y, 3)): kind for x, y, kind in art["marks"] if kind != "arc"}
+
+    def mark(hex_id: str) -> tuple[float, float]:
+        x, y = GEO.centre(*(int(v) for v in hex_id.split(",")))
+        return round(x, 3), round(y, 3)
+
+    assert (kinds[mark("5,3")], kinds[mark("5,4")]) == ("split", "fire")
