@@ -16,7 +16,7 @@ import pytest
 from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, browser, server  # noqa: F401 - the fixtures
 
 from companion.components.hexboard import art
-from companion.store import DB_NAME, Store
+from companion.store import DB_NAME, open_store
 from companion.tables import Tables, catalogue
 from engine.hexgrid import hex_id
 from generator.hexbattle_parts import board_geometry
@@ -77,7 +77,7 @@ def wait_for(check: Any, page: Any) -> None:
 
 
 def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
-    tables = Tables(Store(server.data_dir / DB_NAME))
+    tables = Tables(open_store(server.data_dir / DB_NAME))
 
     # Deployment: one tap on a starting hex deploys the next unit; then Quick Start on both phones.
     deploy = tables.create("hexbattle", ["Ann", "Bob"], {}, seed="board-deploy")

@@ -9,6 +9,7 @@ and the combat roller still asks the engine for every modifier.
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 from functools import partial
@@ -16,12 +17,13 @@ from typing import Any
 
 import streamlit as st
 
+from companion import context
 from companion.components import hexboard
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
+from companion.render import plain
 from companion.render import private as render_private
 from companion.table_page import act
-from companion.tables import _fork
 from engine.core import Action, Match, Refusal
 from engine.hexbattle_combat import (
     ROLL_EFFECTS,
@@ -51,7 +53,7 @@ def render(ctx: Any) -> None:
     sel = _selection(ctx.table.id)
     geo = board_geometry(data)
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
-    hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player))
+    hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player, ctx.snap.head))
     st.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
                "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
                "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
@@ -81,13 +83,15 @@ def _select(table_id: int, sel: Selection) -> None:
     st.session_state[_key(table_id)] = sel
 
 
-def _send(service: Any, table_id: int, seat: int | None, action: Action) -> None:
-    """Every action this panel makes goes through the table page's own action path, here only."""
+def _send(service: Any, table_id: int, seat: int | None, action: Action, offered: tuple[int, int]) -> None:
+    """Every action this panel makes goes through the table page's own action path, here only, with the
+    log head the phone saw when it was offered (a tap on an outdated board is refused as stale)."""
     _select(table_id, Selection())
-    act(service, table_id, seat, action.to_json())
+    act(service, table_id, seat, action.to_json(), offered)
 
 
-def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
+@context.calmly
+def _on_tap(service: Any, table_id: int, seat: int | None, offered: tuple[int, int]) -> None:
     """The board reported a tap: find the hex, then select, or act."""
     reported = hexboard.tap()
     if reported is None:
@@ -101,7 +105,7 @@ def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
     where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
     sel, action = board.tap(state, seat, _selection(table_id), f"{where[0]},{where[1]}" if where else None)
     if action is not None:
-        _send(service, table_id, seat, action)
+        _send(service, table_id, seat, action, offered)
     else:
         _select(table_id, sel)
 
@@ -112,8 +116,9 @@ def _pick(table_id: int, uid: str) -> None:
 
 def _button(ctx: Any, label: str, action: Action | None, key: str, primary: bool = False) -> None:
     """A large button for one legal action (greyed out when the action is not legal now)."""
-    st.button(label, key=key, disabled=action is None, width="stretch", type="primary" if primary else "secondary",
-              on_click=_send, args=(ctx.service, ctx.table.id, ctx.player, action) if action else None)
+    st.button(plain(label), key=f"{key}-{ctx.state_id}", disabled=action is None, width="stretch",
+              type="primary" if primary else "secondary", on_click=_send,
+              args=(ctx.service, ctx.table.id, ctx.player, action, ctx.snap.head) if action else None)
 
 
 def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str) -> None:
@@ -204,29 +209,31 @@ def _drawn_tile(data: Any, terrain_id: str) -> None:
 
 # ----- the last combat, kept on every phone until the next --------------------------------------------
 
-_COMBATS: dict[int, tuple[tuple[int, ...], Match[Any], dict[int | None, list[dict[str, Any]]] | None]] = {}
+_COMBATS: dict[int, tuple[list[tuple[str, int, Any]], Match[Any], dict[int | None, list[dict[str, Any]]] | None]] = {}
 _COMBATS_LOCK = threading.Lock()
 
 
 def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
-    """The events of the last action that held a combat, as this phone may see them (replayed once per table
-    and extended as the log grows; each viewer's events come from the engine's own `view`)."""
-    entries = ctx.snap.entries
-    ids = tuple(e.id for e in entries)
+    """The events of the last action that held a combat, as this phone may see them.
+
+    The match's own record of what it applied (actions with their steps, undos, notices) is replayed
+    once per table and extended as it grows; each viewer's events come from the engine's `view`."""
+    applied = ctx.snap.match.events
     with _COMBATS_LOCK:
         cached = _COMBATS.get(ctx.table.id)
-    if cached is not None and ids[:len(cached[0])] == cached[0]:
+    if cached is not None and applied[:len(cached[0])] == cached[0]:
         done, match, combat = cached
     else:
-        done, match, combat = (), Match(ctx.game, ctx.table.seed, ctx.table.options), None
-    if len(ids) > len(done):
-        match = _fork(match)
-        for entry in entries[len(done):]:
-            match.apply(Action.from_json(entry.action))
-            if any(e.get("event") in ("melee", "fire") for e in match.state.events):
+        done, match, combat = [], Match(ctx.game, ctx.table.seed, ctx.table.options), None
+    if len(applied) > len(done):
+        match = copy.copy(match)
+        for kind, step, what in applied[len(done):]:
+            entry = what.to_json() if kind == "action" else {"kind": kind, "args": {"text": what}}
+            match.replay(entry, step)
+            if kind == "action" and any(e.get("event") in ("melee", "fire") for e in match.state.events):
                 combat = {viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}
         with _COMBATS_LOCK:
-            _COMBATS[ctx.table.id] = (ids, match, combat)
+            _COMBATS[ctx.table.id] = (list(applied), match, combat)
     return None if combat is None else combat.get(ctx.player, combat[None])
 
 
