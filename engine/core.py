@@ -243,9 +243,7 @@ class Game(ABC, Generic[S]):
             raise Refusal('Table options must be a JSON object of named options, like {"name": value}.')
         scripted = sorted(set(options) & self.test_options)
         if scripted:
-            raise Refusal(f"The option{'s' if len(scripted) > 1 else ''} {', '.join(repr(k) for k in scripted)} "
-                          f"{'are' if len(scripted) > 1 else 'is'} only for tests and lessons; "
-                          f"a table cannot set {'them' if len(scripted) > 1 else 'it'}.")
+            raise Refusal(f"The option {scripted[0]!r} is for tests only; a table made in the app cannot set it.")
         cleaned = dict(options)
         self.check_options(cleaned)
         wanted = self.players(cleaned)

@@ -13,12 +13,14 @@ from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
 
 OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
+SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
 
 
 class HexbattleGame(Game["HexbattleState"]):
     """Rules and tables of Hexbattle, with the board geometry worked out once."""
 
     id = "hexbattle"
+    test_options = frozenset({"dice"})
 
     def __init__(self, data: GameData) -> None:
         self.data = data
@@ -175,6 +177,8 @@ class HexbattleGame(Game["HexbattleState"]):
         if names is not None and (not isinstance(names, list | tuple) or len(names) != 2
                                   or not all(isinstance(n, str) and n.strip() for n in names)):
             raise Refusal("Seat names must be a list of two names.")
+        if not isinstance(options.get("quick_start", False), bool):
+            raise Refusal(f"quick_start is true or false (not {options['quick_start']!r}).")
         dice = options.get("dice", [])
         if not isinstance(dice, list | tuple) or not all(
                 isinstance(d, int) and 1 <= d <= self.rules.die_sides for d in dice):
@@ -183,18 +187,50 @@ class HexbattleGame(Game["HexbattleState"]):
         if scenario is not None:
             self._check_scenario(scenario)
 
+    def table_options(self, options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """As every game, and a scenario typed into the app may not deal bonus hands: whoever typed them
+        would know the other player's cards."""
+        cleaned = super().table_options(options, seats)
+        scenario = cleaned.get("scenario")
+        if scenario is not None and any(scenario.get("hands", [[], []])):
+            raise Refusal("A scenario made in the app cannot deal bonus hands: whoever typed them would know "
+                          "the other player's cards. Leave \"hands\" out; players draw their cards in play.")
+        return cleaned
+
     def _check_scenario(self, scenario: Any) -> None:
+        """Every part of a scenario checked for shape before its contents, so a malformed one is refused, never a crash."""
         if not isinstance(scenario, Mapping):
             raise Refusal("A scenario must be a table of terrain and units.")
+        unknown = sorted(set(scenario) - set(SCENARIO_KEYS))
+        if unknown:
+            raise Refusal(f"Unknown scenario entry {unknown[0]!r} (known: {', '.join(SCENARIO_KEYS)}).")
+        if not isinstance(scenario.get("terrain", {}), Mapping):
+            raise Refusal('The scenario\'s "terrain" must be a table of hexes and terrain, like {"3,4": "woods"} '
+                          f"(not {scenario['terrain']!r}).")
+        units = scenario.get("units", {})
+        if not isinstance(units, Mapping) or not all(isinstance(spec, Mapping) for spec in units.values()):
+            raise Refusal('The scenario\'s "units" must be a table of units and where they stand, like '
+                          f'{{"french-infantry-1": {{"hex": "3,4"}}}} (not {units!r}).')
+        for uid, spec in units.items():
+            for key in ("strength", "facing"):
+                if key in spec and not (isinstance(spec[key], int) and not isinstance(spec[key], bool)):
+                    raise Refusal(f"Unit {uid}'s {key} must be a whole number (not {spec[key]!r}).")
+        hands = scenario.get("hands", [[], []])
+        if not (isinstance(hands, list) and len(hands) == 2
+                and all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)):
+            raise Refusal('The scenario\'s "hands" must be two lists of bonus card ids, one per player '
+                          f"(not {hands!r}).")
+        if scenario.get("current_player", 0) not in (0, 1) or isinstance(scenario.get("current_player"), bool):
+            raise Refusal(f"The scenario's current_player is 0 or 1 (not {scenario['current_player']!r}).")
         fill = scenario.get("fill")
-        if fill is not None and fill not in self.terrain:
+        if fill is not None and (not isinstance(fill, str) or fill not in self.terrain):
             raise Refusal(f"Unknown terrain {fill!r} in the scenario.")
         ground: dict[Hex, str] = {h: fill for h in self.board} if fill is not None else {
             h: self.rules.start_terrain for row in self.home_hexes for h in row}
         for h, t in dict(scenario.get("terrain", {})).items():
             if parse_hex(h) not in self.board:
                 raise Refusal(f"The scenario names hex {h!r}, which is not on the map.")
-            if t not in self.terrain:
+            if not isinstance(t, str) or t not in self.terrain:
                 raise Refusal(f"Unknown terrain {t!r} in the scenario.")
             ground[parse_hex(h)] = t  # type: ignore[index]
         taken: set[Hex] = set()
@@ -214,7 +250,8 @@ class HexbattleGame(Game["HexbattleState"]):
                 raise Refusal(f"Unit {uid} cannot stand on hex {spec['hex']}.")
             if not 0 <= int(spec.get("strength", unit_type.strength)) <= unit_type.strength:
                 raise Refusal(f"Unit {uid} has strength 0 to {unit_type.strength}.")
-            if spec.get("formation") is not None and spec["formation"] not in self.formations:
+            if spec.get("formation") is not None and (not isinstance(spec["formation"], str)
+                                                       or spec["formation"] not in self.formations):
                 raise Refusal(f"Unknown formation {spec['formation']!r} for {uid}.")
         copies = {row.id: row.copies for row in self.data.table("bonus_cards")}
         wanted: dict[str, int] = {}

@@ -338,6 +338,11 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             raise Refusal(f"{self.unit_name(unit)} is at full strength.")
 
     def _apply(self, action: Action, rng: random.Random) -> None:
+        self._act(action, rng)
+        if self.telling is not None:
+            self._tell_events()
+
+    def _act(self, action: Action, rng: random.Random) -> None:
         self.events = []
         kind = action.kind
         if kind == "concede":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Action
+from engine.core import Action, Told, seat
 from engine.hexbattle_pieces import Unit
 from engine.hexgrid import FACING_NAMES, hex_id, to_offset
 
@@ -44,6 +44,105 @@ class ViewMixin:
         return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
                 "place_tile": f"Place the tile at {action.get('hex')}", "draw_bonus": "Draw a bonus card",
                 "end_turn": "End turn", "concede": "Concede the battle"}.get(kind, str(action))
+
+    def narrate(self, action: Action) -> list[Told]:
+        """The action as each viewer reads it: a guard card is face down, so the others read only that one
+        was played; expiring guards are named as they go to the discard pile. Outcomes come from the events."""
+        kind, p = action.kind, action.player
+        who = seat(p)
+        unit = self.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
+        name = self.unit_name(unit) if unit else ""
+        if kind == "play_card":
+            design = self.game.cards[action["card"]].design
+            on = f" on {name}" if name else ""
+            if design.kind == "defensive":
+                return [Told(f"{who} played a guard card face down",
+                             {p: f"{who} played {design.name}{on} face down"})]
+            return [Told(f"{who} played {design.name}{on}")]
+        if kind == "end_turn":
+            told = [Told(f"{who} ended their turn")]
+            expiring = [self.game.cards[g.card].design.name for g in self.guards if g.owner != p]
+            if expiring:
+                told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
+                                 reveals="guard cards that were face down"))
+            return told
+        if kind == "attack":
+            target = self.units[action["target"]]
+            verb = "charged" if action["mode"] == "melee" else "fired at"
+            return [Told(f"{who}: {name} {verb} {self.unit_name(target)}")]
+        text = {
+            "deploy": lambda: f"{who} deployed {name} at {action['hex']}",
+            "quick_start": lambda: f"{who} placed the rest of their units (Quick Start)",
+            "move": lambda: f"{who} moved {name} to {action['to']}",
+            "pivot": lambda: f"{who} turned {name} to face {FACING_NAMES[action['facing'] % 6]}",
+            "formation": lambda: f"{who} formed {name} into {self.game.formations[action['formation']].name}",
+            "repair": lambda: f"{who} repaired {name}",
+            "discard_card": lambda: f"{who} discarded {self.game.cards[action['card']].design.name}",
+            "draw_terrain": lambda: f"{who} drew a terrain tile",
+            "place_tile": lambda: f"{who} placed the {self.game.terrain[self.pending_tile].name} tile at {action['hex']}",
+            "concede": lambda: f"{who} conceded the battle",
+        }.get(kind)
+        return [] if text is None else [Told(text())]  # a bonus draw is told by its event
+
+    def _tell_events(self) -> None:
+        """History lines for what an action's events showed: drawn tiles and cards, revealed guards, dice, losses."""
+        g = self.game
+
+        def unit(uid: str) -> str:
+            return self.unit_name(self.units[uid])
+
+        for e in self.events:
+            kind = e["event"]
+            if kind == "tile_drawn":
+                self.tell(f"The terrain tile drawn is {g.terrain[e['terrain']].name}", reveals="the terrain tile drawn")
+            elif kind == "bonus_drawn":
+                who, card = seat(e["player"]), g.cards[e["card"]].design.name
+                if e.get("nothing"):
+                    self.tell(f"{who} drew {card}, which does nothing", reveals="the bonus card drawn")
+                else:
+                    self.tell(f"{who} drew a bonus card", {e["player"]: f"{who} drew {card}"},
+                              reveals="the bonus card drawn")
+            elif kind == "guard":
+                on = f" on {unit(e['unit'])}" if e.get("unit") else ""
+                self.tell(f"{seat(e['player'])}'s face-down {g.cards[e['card']].design.name}{on} is revealed",
+                          reveals="a face-down guard card")
+            elif kind == "melee":
+                self._tell_melee(e, unit)
+            elif kind == "fire":
+                self._tell_fire(e, unit)
+            elif kind == "rout":
+                self.tell(f"{unit(e['unit'])} is routed to {e['to']}")
+            elif kind in ("broken", "destroyed"):
+                self.tell(f"{unit(e['unit'])} is {kind}")
+            elif kind == "game_over":
+                won = "a draw" if e["winner"] is None else f"{seat(e['winner'])} wins"
+                self.tell(f"The battle is over ({e['reason'].replace('_', ' ')}): {won}")
+
+    def _tell_melee(self, e: dict[str, Any], unit: Any) -> None:
+        r = e["result"]
+        if r is None:
+            self.tell(f"{unit(e['defender'])} is broken and cannot reply")
+            return
+        dice = ", ".join(map(str, r["attacker_dice"])), ", ".join(map(str, r["defender_dice"]))
+        self.tell(f"Close combat: {unit(e['attacker'])} rolled {dice[0]}, {unit(e['defender'])} rolled {dice[1]}; "
+                  f"losses {r['attacker_losses']} and {r['defender_losses']}", reveals="the dice")
+
+    def _tell_fire(self, e: dict[str, Any], unit: Any) -> None:
+        if e.get("screened"):
+            self.tell(f"The fire at {unit(e['defender'])} is screened")
+        elif e.get("blocked_by"):
+            self.tell(f"The line of sight is blocked at {e['blocked_by']} (sight dice)", reveals="the dice")
+        elif e["result"] is not None:
+            r = e["result"]
+            self.tell(f"{unit(e['attacker'])} rolled {', '.join(map(str, r['dice']))}: {r['hits']} hits, "
+                      f"{unit(e['defender'])} loses {r['losses']}", reveals="the dice")
+
+    def task(self, player: int) -> str:
+        if self.phase == "deploy":
+            return "deploy units"
+        if self.pending_tile is not None:
+            return "place the drawn terrain tile"
+        return f"take a turn ({self.actions_left} action{'s' if self.actions_left != 1 else ''} left)"
 
     def view(self, player: int | None) -> dict[str, Any]:
         game = self.game

@@ -41,6 +41,7 @@ class MedievalGame(Game["MedievalState"]):
     """The card design and rule constants, flattened into arrays the rules read quickly."""
 
     id = "medieval"
+    test_options = frozenset({"decks"})  # whoever stacked the decks would know every draw (R13)
 
     def __init__(self, data: Any) -> None:
         self.data = data
@@ -279,7 +280,7 @@ class MedievalState(State):
         return [Told(f"{seat(p)} placed their reenforcements face down", {p: f"{seat(p)} placed {placed} (face down)"})]
 
     def task(self, player: int) -> str:
-        return "place their reenforcements face down"
+        return "place reenforcements face down"
 
     def _tell_reveal(self) -> None:
         """Both placements turned over: a line everyone reads, naming each card and column."""

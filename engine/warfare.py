@@ -218,7 +218,7 @@ class WarfareGame(Game["WarfareState"]):
         if unknown:
             raise Refusal(f"Napoleonic Warfare has no option {', '.join(unknown)} (options: {', '.join(OPTION_KEYS)}).")
         first = options.get("first_player")
-        if first is not None and first not in (0, 1):
+        if first is not None and (isinstance(first, bool) or first not in (0, 1)):
             raise Refusal("first_player must be 0 or 1 (or left out for a coin flip).")
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WarfareState:

@@ -44,7 +44,7 @@ TASKS = {
     BET: "bet: pass, call, raise or fold",
     DRAW: "draw a card, then keep it or exchange it with the community",
     SWAP: "swap a card with the reserve or stand",
-    REVEAL: "enter the hand they hold",
+    REVEAL: "enter the printed hand",
     SCOUT: "burn a face-down Scout or pay the full bet",
 }
 PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
@@ -107,6 +107,9 @@ class WaterlooGame(Game["WaterlooState"]):
             raise Refusal(f"The button must sit at a seat from 0 to {opts['players'] - 1}.")
         if opts["starting_chips"] < 1:
             raise Refusal("Each player needs at least 1 chip to start.")
+
+    def players(self, options: Mapping[str, Any]) -> int:
+        return self.options(options)["players"]
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WaterlooState:
         self.check_options(options)
