@@ -42,6 +42,13 @@ class MovementMixin:
         reach = self._reach(unit, self.movement_points(unit))
         return {} if reach is None else reach[0]
 
+    def move_costs(self, unit: Unit) -> dict[Hex, int]:
+        """Every hex the unit can end a Move on (its own hex too, turned), with the fewest movement points it costs."""
+        costs: dict[Hex, int] = {}
+        for (h, _), cost in self.reachable(unit).items():
+            costs[h] = min(cost, costs.get(h, cost))
+        return costs
+
     def _reach(self, unit: Unit, mp: int) -> Reach | None:
         """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
         rules = self.game.rules

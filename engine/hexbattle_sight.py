@@ -64,20 +64,26 @@ class SightMixin:
                     contested.append(h)
         return None, contested
 
-    def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
-        """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
+    def fire_arc(self, unit: Unit) -> frozenset[Hex]:
+        """The hexes within the unit's range and arc of fire (turning guns included, R14, R16), its own hex
+        among them and sight not counted; empty if it cannot fire now. Worked out once per hex and facing."""
         unit_type = self.game.unit_types[unit.type]
         reach = unit_type.range
         here = unit.hex
         if reach <= 0 or here is None or unit.destroyed or self.is_broken(unit):
-            return []
-        terrain, no_combat = self.terrain, self.game.no_combat
-        if terrain[here] in no_combat:
-            return []
+            return frozenset()
+        if self.terrain[here] in self.game.no_combat:
+            return frozenset()
         if self.fire_all_round(unit):
-            zone = self.game.zone(here, reach)
-        else:
-            zone = self.game.fire_zone(here, unit.facing, unit_type.fire_turn_steps, reach)
+            return self.game.zone(here, reach)
+        return self.game.fire_zone(here, unit.facing, unit_type.fire_turn_steps, reach)
+
+    def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
+        """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
+        zone = self.fire_arc(unit)
+        if not zone:
+            return []
+        here, terrain, no_combat = unit.hex, self.terrain, self.game.no_combat
         near = [enemy for enemy in (self.alive(1 - unit.player) if enemies is None else enemies)
                 if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
         if not near:

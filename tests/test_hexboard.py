@@ -76,6 +76,11 @@ SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2
                       "british-light-cavalry": {"hex": "5,3", "facing": 3}}}
 
 
+def hex_at_centre(x: float, y: float) -> str:
+    col, row = hex_at(GEO, x, y, GEO.width) or (-1, -1)
+    return f"{col},{row}"
+
+
 def position(**extra: Any) -> Any:
     return Match(catalogue()["hexbattle"].game, "board", {"scenario": SCENARIO, **extra}).state
 
@@ -130,8 +135,9 @@ def test_the_overlay_marks_reach_with_costs_arc_and_targets() -> None:
     # 4,5 is north-west of 5,5: a turn and a step, the 2 movement points of infantry in column.
     assert at[mark("4,5")] == "reach" and label[mark("4,5")] == "2"
     assert mark("5,6") not in at  # behind it: three turns and a step, more than its 2 points
-    arcs = [(x, y) for x, y, kind in art["marks"] if kind == "arc"]
-    assert len(arcs) == len(board.fire_arc(state, state.units["french-infantry-2"])) > 0
+    arcs = sorted(hex_at_centre(x, y) for x, y, kind in art["marks"] if kind == "arc")
+    # Infantry fires ahead, range 2: the cone 60 degrees either side of north from 5,5, edges included.
+    assert arcs == ["3,4", "4,4", "4,5", "5,3", "5,4", "6,4", "6,5", "7,4"]
 
 
 def test_a_split_line_of_sight_is_marked_as_such() -> None:

@@ -169,10 +169,8 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
     if unit is not None and unit.on_board and not placing:
         focus = list(centre[unit.hex])
         opts = options(legal, unit.id)
-        marks += [[*centre[h], "arc"] for h in fire_arc(state, unit)]
-        cost = {}
-        for (h, _), c in state.reachable(unit).items() if opts.moves else ():
-            cost[h] = min(c, cost.get(h, c))
+        marks += [[*centre[h], "arc"] for h in sorted(state.fire_arc(unit) - {unit.hex})]
+        cost = state.move_costs(unit) if opts.moves else {}
         for hid in opts.moves:
             h = parse_hex(hid)
             marks.append([*centre[h], "dest" if hid == sel.dest else "reach"])
@@ -214,15 +212,3 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
 def _offset(h: tuple[int, int]) -> tuple[int, int]:
     col, row = (int(v) for v in hex_id(h).split(","))
     return col, row
-
-
-def fire_arc(state: Any, unit: Any) -> list[tuple[int, int]]:
-    """The hexes the unit may fire into from where it stands (range and arc, sight not counted)."""
-    unit_type = state.unit_type(unit)
-    if unit_type.range <= 0 or unit.strength == 0:
-        return []
-    if state.fire_all_round(unit):
-        zone = state.game.zone(unit.hex, unit_type.range)
-    else:
-        zone = state.game.fire_zone(unit.hex, unit.facing, unit_type.fire_turn_steps, unit_type.range)
-    return sorted(h for h in zone if h != unit.hex)
