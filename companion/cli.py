@@ -101,9 +101,42 @@ def _app_args(args: argparse.Namespace) -> tuple[int, Path]:
     from companion.store import StoreError
 
     try:
-        return check_port(args.port), resolve_data_dir(args.data_dir)
+        port, data_dir = check_port(args.port), resolve_data_dir(args.data_dir)
+        _use_database(args.database, data_dir)
     except StoreError as err:
         raise UsageError(str(err)) from None
+    return port, data_dir
+
+
+def _use_database(value: str | None, data_dir: Path) -> None:
+    """--database (else MUSTER_DATABASE_URL, else the data folder's file), handed to the companion's process
+    through the environment; a PostgreSQL database is opened once here, so a bad URL, an unreachable server or
+    a database of a newer Muster is said before the server starts."""
+    from companion.store import database_target, is_postgres_url, open_store
+
+    target = database_target(value, data_dir)
+    if is_postgres_url(target):  # an SQLite file is opened by the app, which shows any notice about it
+        open_store(target).close()
+    if value or os.environ.get("MUSTER_DATABASE_URL"):
+        os.environ["MUSTER_DATABASE_URL"] = target
+
+
+def cmd_db_copy(args: argparse.Namespace) -> int:
+    """Copy every table, seat, log entry and result from one database into an empty one (SQLite <-> PostgreSQL)."""
+    from companion.store import StoreError, copy_store, is_postgres_url, open_store
+
+    if not is_postgres_url(args.source) and not Path(args.source.removeprefix("sqlite://")).is_file():
+        raise UsageError(f"--from: there is no database file at '{args.source}'")
+    try:
+        source, target = open_store(args.source), open_store(args.target)
+        counts = copy_store(source, target)
+    except StoreError as err:
+        raise UsageError(str(err)) from None
+    print(f"Copied {counts['tables']} tables, {counts['seats']} seats, {counts['actions']} log entries and "
+          f"{counts['results']} results from {source.location} to {target.location}.")
+    source.close()
+    target.close()
+    return 0
 
 
 def _use_cards(value: str | None) -> None:
@@ -227,6 +260,9 @@ def _add_app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8501, metavar="N", help="port to serve on (default 8501)")
     p.add_argument("--data-dir", metavar="DIR",
                    help="folder for the table store (default: $MUSTER_DATA_DIR, else ~/.local/share/muster)")
+    p.add_argument("--database", metavar="URL",
+                   help="postgresql://user@host/db to share tables between servers, or an SQLite file "
+                        "(default: $MUSTER_DATABASE_URL, else muster.sqlite3 in the data folder)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -274,6 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_app_options(p)
     p.add_argument("--output", metavar="DIR", default="output", help="where the printables go (default output/)")
     p.set_defaults(run=cmd_start)
+
+    p = sub.add_parser("db", help="database tools")
+    db = p.add_subparsers(dest="db_command", required=True, metavar="TOOL")
+    p = db.add_parser("copy", help="copy every table, log and record from one database into an empty one")
+    p.add_argument("--from", dest="source", required=True, metavar="URL", help="an SQLite file or postgresql://… URL")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="an SQLite file or postgresql://… URL")
+    p.set_defaults(run=cmd_db_copy)
 
     return parser
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import qrcode
 
-from companion.store import DB_NAME, StoreError, check_data_dir, default_data_dir
+from companion.store import StoreError, check_data_dir, database_target, default_data_dir, redact
 
 APP_SCRIPT = Path(__file__).resolve().parent / "app.py"
 DEFAULT_PORT = 8501
@@ -105,7 +105,7 @@ def die_with(parent: int) -> Callable[[], None]:
 def run_app(port: int, data_dir: Path, url: str) -> int:
     """Print where to connect, then run Streamlit until it stops or Ctrl-C."""
     print(f"Muster companion: {url}")
-    print(f"Tables are kept in {data_dir / DB_NAME}")
+    print(f"Tables are kept in {redact(database_target(None, data_dir))}")
     print("Scan with a phone on the same network:")
     print(terminal_qr(url))
     sys.stdout.flush()

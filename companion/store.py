@@ -29,6 +29,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 SCHEMA_VERSION = 3
 DB_NAME = "muster.sqlite3"
@@ -154,6 +155,15 @@ def check_data_dir(path: Path) -> Path:
     except OSError as err:
         raise StoreError(f"the data folder '{path}' is not writable: {err.strerror or err}") from None
     return path
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def is_postgres_url(target: str | Path) -> bool:

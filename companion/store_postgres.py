@@ -19,13 +19,12 @@ import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable
+from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable, redact
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT = 10.0
@@ -60,15 +59,6 @@ T = TypeVar("T")
 Head = tuple[int, int, int]
 
 
-def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
-
-
 class PostgresStore(Store):
     """Every table in one PostgreSQL database, shared by any number of server processes."""
 
@@ -81,18 +71,16 @@ class PostgresStore(Store):
         self._generation = 0  # bumped on every (re)connection of the listener
         self._sent = threading.local()  # heads notified by the current thread's transaction
         self._stopping = threading.Event()
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False, timeout=CONNECT_TIMEOUT,
+        try:  # one direct connection first: its error says why (refused, unknown host, bad password)
+            with psycopg.connect(url, connect_timeout=int(CONNECT_TIMEOUT)) as conn, conn.transaction():
+                self._schema(conn)
+        except psycopg.OperationalError as err:
+            raise StoreUnavailable(f"The database {self.location} cannot be reached ({_first_line(err)}). "
+                                   "Check the URL and that the server is running.") from None
+        except psycopg.Error as err:
+            raise self._unavailable(err) from None
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT, open=True,
                                     kwargs={"connect_timeout": int(CONNECT_TIMEOUT)})
-        try:
-            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
-            self._write(self._schema)
-        except PoolTimeout:
-            self._pool.close()
-            raise StoreUnavailable(f"The database {self.location} cannot be reached (no connection within "
-                                   f"{CONNECT_TIMEOUT:g} s). Check the URL and that the server is running.") from None
-        except BaseException:
-            self._pool.close()
-            raise
         self._listener: threading.Thread | None = None
         if listen:
             self._listener = threading.Thread(target=self._listen, name="muster-listen", daemon=True)
@@ -141,8 +129,7 @@ class PostgresStore(Store):
         if isinstance(err, PoolTimeout):
             return StoreUnavailable(f"The database {self.location} is busy: no free connection within "
                                     f"{CONNECT_TIMEOUT:g} s. Nothing was changed; try again in a moment.")
-        detail = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        return StoreUnavailable(f"The database {self.location} cannot be used right now ({detail}). "
+        return StoreUnavailable(f"The database {self.location} cannot be used right now ({_first_line(err)}). "
                                 "Nothing was changed; try again.")
 
     def _read(self, fn: Callable[[Any], T]) -> T:
@@ -229,3 +216,8 @@ class PostgresStore(Store):
             self._listening.clear()
             if not self._stopping.is_set():
                 time.sleep(0.5)
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
