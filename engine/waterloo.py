@@ -1,14 +1,16 @@
 """Waterloo: play like poker, feel like Waterloo (rulings in docs/rules/waterloo.md).
 
-One `WaterlooState` runs a whole game: hand after hand of ante, deal, betting, drawing
-turns, final betting, reserve swap, showdown and Scout burns, until one player holds every
+One `WaterlooState` runs a whole game: hand after hand of ante, deal, betting rounds with
+drawing turns between them, reserve swap, showdown and Scout burns, until one player holds every
 chip. Bets stay in front of their owners until the hand is settled (R15), raises are capped
 so nobody is ever forced short (R4), and the draw pile, reserves and community cards live
 across hands (R18, R19). Every physical card is always in exactly one place.
 
 Options: `players` (2-6), `return_after` (one of rules.return_after_options), `button` (seat),
-`starting_chips`, `cards` ("app": the engine deals every card; "table": players hold printed
-cards and the engine keeps chips, bets and the showdown, R23-R27). Actions, by phase:
+`starting_chips`, `betting_rounds` (one of rules.betting_rounds_options: 4, a round before each
+drawing turn and the final one, R4; or 2), `cards` ("app": the engine deals every card; "table":
+players hold printed cards and the engine keeps chips, bets and the showdown, R23-R27).
+Actions, by phase:
 - bet: `pass`, `call`, `raise(amount=chips above the highest bet)`, `fold`
 - draw (app cards): `draw`, then `keep` or `exchange(card=hand card id, community=community card id)`
 - swap (app cards): `swap(card=hand card id, slot="up"|"down")` or `stand`
@@ -49,8 +51,8 @@ TASKS = {
 }
 PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
                SWAP: {"swap", "stand"}, REVEAL: {"reveal", "retract"}, SCOUT: {"burn_scout", "pay"}}
-OPTION_KEYS = ("players", "return_after", "button", "starting_chips", "cards")
-INT_OPTIONS = ("players", "return_after", "button", "starting_chips")
+OPTION_KEYS = ("players", "return_after", "button", "starting_chips", "betting_rounds", "cards")
+INT_OPTIONS = ("players", "return_after", "button", "starting_chips", "betting_rounds")
 CARD_MODES = ("app", "table")
 
 
@@ -78,11 +80,13 @@ class WaterlooGame(Game["WaterlooState"]):
         return self.evaluator.explain(hand)
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Options with defaults filled in: 2 players, the first return period, button at seat 0, app cards."""
+        """Options with defaults filled in: 2 players, the first return period, button at seat 0, the
+        first betting-round count (the seed's four), app cards."""
         return {"players": int(options.get("players", self.data.min_players)),
                 "return_after": int(options.get("return_after", self.rules.return_after_options[0])),
                 "button": int(options.get("button", 0)),
                 "starting_chips": int(options.get("starting_chips", self.rules.starting_chips)),
+                "betting_rounds": int(options.get("betting_rounds", self.rules.betting_rounds_options[0])),
                 "cards": options.get("cards", CARD_MODES[0])}
 
     def check_options(self, options: Mapping[str, Any]) -> None:
@@ -103,6 +107,10 @@ class WaterlooGame(Game["WaterlooState"]):
         if opts["return_after"] not in choices:
             raise Refusal(f"Reserves and community cards return after {', '.join(map(str, choices))} hands; "
                           f"{opts['return_after']} is not one of them.")
+        rounds = self.rules.betting_rounds_options
+        if opts["betting_rounds"] not in rounds:
+            raise Refusal(f"A hand has {' or '.join(map(str, rounds))} betting rounds; "
+                          f"{opts['betting_rounds']} is not one of them.")
         if not 0 <= opts["button"] < opts["players"]:
             raise Refusal(f"The button must sit at a seat from 0 to {opts['players'] - 1}.")
         if opts["starting_chips"] < 1:
@@ -126,6 +134,7 @@ class WaterlooState(State):
         self.n = n
         self.table = options["cards"] == "table"
         self.return_after = options["return_after"]
+        self.betting_rounds = options["betting_rounds"]
         self.button = options["button"]
         self.chips = [options["starting_chips"]] * n
         self.bets = [0] * n
@@ -236,28 +245,36 @@ class WaterlooState(State):
         self.turn = None
 
     def _after_betting(self) -> None:
-        """The first round leads to the drawing turns, the final round to the reserve swap (R4).
+        """Each round but the last leads to drawing turns, the last to the reserve swap (R4).
 
-        With printed cards the drawing turns and the swap happen at the table: the first round leads
-        straight to the final betting and the final round to the reveal (R24).
+        With printed cards the drawing turns and the swap happen at the table: each round but the
+        last leads straight to the next and the last to the reveal (R24).
         """
+        final = self.round >= self.betting_rounds
         if self.table:
-            if self.round == 1:
-                self._start_betting(2)
-            else:
+            if final:
                 self.phase, self.turn = REVEAL, None
+            else:
+                self._start_betting(self.round + 1)
             return
-        self.phase = DRAW if self.round == 1 else SWAP
+        self.phase = SWAP if final else DRAW
         self.turn = self._live()[0]
 
+    def _draw_target(self) -> int:
+        """How many cards each hand holds when the drawing turns after this betting round end: one
+        draw each between rounds with four rounds, all three with two (R4, R5)."""
+        rules = self.rules
+        per_gap = (rules.hand_size - rules.hand_cards_dealt) // (self.betting_rounds - 1)
+        return min(rules.hand_size, rules.hand_cards_dealt + self.round * per_gap)
+
     def _next_drawer(self, after: int) -> None:
-        short = [p for p in self._seats_after(after) if p in self._live()
-                 and len(self.hands[p]) < self.rules.hand_size]
+        target = self._draw_target()
+        short = [p for p in self._seats_after(after) if p in self._live() and len(self.hands[p]) < target]
         self.drawn = None
         if short:
             self.turn = short[0]
         else:
-            self._start_betting(2)
+            self._start_betting(self.round + 1)
 
     def _start_showdown(self, rng: random.Random) -> None:
         live = self._live()
@@ -642,7 +659,8 @@ class WaterlooState(State):
                 "swapped": self.swapped[p],
             })
         view: dict[str, Any] = {
-            "game": self.game.id, "phase": self.phase, "round": self.round, "hand_number": self.hand_number,
+            "game": self.game.id, "phase": self.phase, "round": self.round, "betting_rounds": self.betting_rounds,
+            "hand_number": self.hand_number,
             "button": self.button, "current_player": self.current_player, "players_to_act": self.players_to_act(),
             "community": list(self.community), "deck_count": len(self.deck), "discard_count": len(self.discard),
             "hands_until_return": self.return_after - self.hands_since_return,

@@ -354,9 +354,12 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
         ("Bet", "From the button's left: pass, call, raise or fold. A raise matches the bet and adds 1 to "
                 f"{r.max_raise} chips; at most {r.max_raises_per_round} raises a round. Folding gives up your "
                 "bets."),
-        ("Draw", "Round the table, draw the top card, then keep or swap one hand card for a community "
-                 f"card. Repeat until every hand holds {r.hand_size} cards."),
-        ("Bet again", "A second betting round, the same way."),
+        ("Draw", "Round the table, draw the top card, then keep it or swap one hand card for a community "
+                 "card."),
+        ("Bet again", f"Bet and draw in turn until every hand holds {r.hand_size} cards, then bet once more: "
+                      f"{r.betting_rounds_options[0]} betting rounds in all"
+                      + (f" ({' or '.join(map(str, r.betting_rounds_options[1:]))} if the table agrees)."
+                         if len(r.betting_rounds_options) > 1 else ".")),
         ("Reserve swap", "Once, if you like: trade one hand card for one of your reserve cards; it takes "
                          "that card's place, face up or face down."),
         ("Showdown", "The best combo takes every chip bet this hand. A loser with a Scout face down in "

@@ -19,8 +19,8 @@ def ok(at: AppTest) -> None:
 
 
 def to_reveal(service: Tables, table: TableInfo) -> None:
-    """Ann (button) and Bob bet through both rounds: Bob raises 2, Ann calls, then both pass."""
-    for seat, action in [(1, act("raise", 1, amount=2)), (0, act("call", 0)), (1, act("pass", 1)), (0, act("pass", 0))]:
+    """Ann (button) and Bob bet through the four rounds: Bob raises 2, Ann calls, then both pass three times."""
+    for seat, action in [(1, act("raise", 1, amount=2)), (0, act("call", 0))] + [(1, act("pass", 1)), (0, act("pass", 0))] * 3:
         service.act(table, seat, action)
     assert service.snapshot(table).state.phase == "reveal"
 
@@ -89,8 +89,8 @@ def test_a_clash_between_hands_is_refused_on_the_page(service: Tables) -> None:
 def test_a_knock_out_is_shown(service: Tables) -> None:
     table = service.create("waterloo", ["Ann", "Bob", "Cy"], {"players": 3, "cards": "table", "starting_chips": 3},
                            seed="knock")
-    for seat, action in [(1, act("raise", 1, amount=2)), (2, act("fold", 2)), (0, act("call", 0)),
-                         (1, act("pass", 1)), (0, act("pass", 0))]:
+    for seat, action in [(1, act("raise", 1, amount=2)), (2, act("fold", 2)), (0, act("call", 0))] + \
+            [(1, act("pass", 1)), (0, act("pass", 0))] * 3:
         service.act(table, seat, action)
     service.act(table, 0, act("reveal", 0, cards=["guard-infantry"] * 3 + ["line-infantry"] * 2, scout_down=False))
     service.act(table, 1, act("reveal", 1, cards=["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"],

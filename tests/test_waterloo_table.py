@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waterloo_helpers import designs
+from waterloo_helpers import designs, rarely_fold
 
 import cards
 from engine.core import Action, Match, Refusal, act
@@ -21,7 +21,7 @@ from engine.waterloo import make_game
 DATA = cards.load_game("waterloo")
 GAME = make_game(DATA)
 GOLDEN = Path(__file__).parent / "golden"
-GOLDEN_FILE = GOLDEN / "waterloo_table_seed18_3p.json"
+GOLDEN_FILE = GOLDEN / "waterloo_table_seed26_3p.json"
 
 
 
@@ -73,8 +73,9 @@ def test_r24_the_app_deals_nothing_and_goes_from_the_first_to_the_final_betting(
     assert state.chips == [99, 99, 99] and state.bets == [1, 1, 1]
     assert state.hands == [[], [], []] and state.community == [] and state.deck == []
     assert state.current_player == 2
-    run(match, act("pass", 2), act("pass", 0), act("pass", 1))
-    assert state.phase == "bet" and state.round == 2 and state.current_player == 2
+    for round_number in (2, 3, 4):
+        run(match, act("pass", 2), act("pass", 0), act("pass", 1))
+        assert state.phase == "bet" and state.round == round_number and state.current_player == 2
     run(match, act("pass", 2), act("pass", 0), act("pass", 1))
     assert state.phase == "reveal" and state.players_to_act() == [2, 0, 1] and state.current_player is None
     assert state.legal_actions() == [], "the printed hands are too many to list"
@@ -85,6 +86,7 @@ def test_a_full_hand_settles_to_exact_chips() -> None:
     run(match, act("raise", 1, amount=2), act("call", 0))
     assert match.state.bets == [3, 3] and match.state.round == 2
     run(match, act("pass", 1), act("raise", 0, amount=3), act("call", 1))
+    run(match, act("pass", 1), act("pass", 0), act("pass", 1), act("pass", 0))
     assert match.state.bets == [6, 6] and match.state.chips == [94, 94]
     run(match, reveal(1, "C2 C2 I3 A4 GR"), reveal(0, "I1 I1 I1 I2 I2"), act("pay", 1))
     state = match.state
@@ -331,7 +333,7 @@ def policy_action(match: Match, rng: random.Random) -> Action:
     """A random table: bets from the legal list, and reveals of five cards really drawn from one deck."""
     state = match.state
     if state.phase != "reveal":
-        return rng.choice(state.legal_actions())
+        return rarely_fold(state.legal_actions(), rng)
     deck = list(GAME.cards)
     for claimed in state.revealed.values():
         for design in claimed["cards"] + (["scout"] if claimed["scout_down"] else []):
@@ -357,7 +359,7 @@ def play_golden(seed: int, chips: int) -> dict[str, Any]:
 
 
 def test_golden_table_game_replays_to_its_recorded_end() -> None:
-    """3 players, 15 chips: 23 hands (reserves return twice, R26), Scout burned and paid, two knock-outs."""
+    """3 players, 40 chips, four betting rounds a hand (R4): 23 hands (reserves return twice, R26), Scout burned and paid, two knock-outs."""
     record = json.loads(GOLDEN_FILE.read_text())
     kinds = Counter(a["kind"] for a in record["log"])
     assert kinds["reveal"] > 10 and kinds["retract"] > 0 and kinds["fold"] > 0 and kinds["burn_scout"] + kinds["pay"] > 0
@@ -381,5 +383,5 @@ def test_random_table_games_conserve_chips_and_finish(seed: int) -> None:
 
 
 if __name__ == "__main__":
-    GOLDEN_FILE.write_text(json.dumps(play_golden(18, 15), indent=1) + "\n")
+    GOLDEN_FILE.write_text(json.dumps(play_golden(26, 40), indent=1) + "\n")
     print(f"wrote {GOLDEN_FILE}")

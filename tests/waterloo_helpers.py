@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+
+from engine.core import Action
 
 SHORT = {
     "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
@@ -26,3 +29,13 @@ def physical(text: str, used: Counter[str] | None = None) -> list[str]:
         used[design] += 1
         out.append(f"{design}-{used[design]}")
     return out
+
+
+def rarely_fold(legal: list[Action], rng: random.Random, chance: float = 0.05) -> Action:
+    """A random legal action that folds only now and then: with four betting rounds a hand (R4), a
+    uniform choice folds so often that hardly any hand reaches the showdown."""
+    folds = [a for a in legal if a.kind == "fold"]
+    rest = [a for a in legal if a.kind != "fold"]
+    if folds and (not rest or rng.random() < chance):
+        return folds[0]
+    return rng.choice(rest)

@@ -71,6 +71,7 @@ class Rules(BaseModel):
     reserve_slots: list[Literal["up", "down"]]
     community_cards: int = Field(ge=1)
     return_after_options: list[Annotated[int, Field(ge=1, le=1000)]] = Field(min_length=1, max_length=20)
+    betting_rounds_options: list[Annotated[int, Field(ge=2, le=20)]] = Field(min_length=1, max_length=20)
     max_raise: int = Field(ge=1)
     max_raises_per_round: int = Field(ge=0)
     round_timer_minutes: int = Field(ge=1)
@@ -128,6 +129,11 @@ def check(data: GameData) -> list[Problem]:
     if len(set(rules.return_after_options)) != len(rules.return_after_options):
         problems.append(Problem(where, "a choice appears twice", field="rules.return_after_options",
                                 value=rules.return_after_options))
+    draws = rules.hand_size - rules.hand_cards_dealt
+    for rounds in rules.betting_rounds_options:
+        if draws % (rounds - 1):
+            problems.append(Problem(where, f"{rounds} betting rounds cannot share {draws} drawing turns evenly "
+                                    f"(one fewer gap than rounds)", field="rules.betting_rounds_options", value=rounds))
     for players, hands in sorted(rules.hands_per_shuffle.items()):
         if not data.min_players <= players <= data.max_players:
             problems.append(Problem(where, f"{players} players is outside min_players to max_players",

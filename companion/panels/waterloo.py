@@ -74,7 +74,10 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
     phase = view["phase"]
     step = PHASES.get(phase, phase)
     if phase == "bet":
-        step = "First betting" if view["round"] == 1 else "Final betting (after the drawing turns at the table)"
+        rounds = view["betting_rounds"]
+        step = ("First betting" if view["round"] == 1 else
+                "Final betting (after the drawing turns at the table)" if view["round"] >= rounds else
+                f"Betting round {view['round']} of {rounds} (after a drawing turn at the table)")
     st.markdown(f"**Hand {view['hand_number']}** · {step} · reserves return in **{view['hands_until_return']}** hand(s)")
     if view.get("return_now") and phase == "bet" and view["round"] == 1:
         st.warning("Before this hand: return every reserve and community card, shuffle them with the deck "
