@@ -24,9 +24,9 @@ DEFAULT_LAYOUT = "card"
 SHEET_LAYOUT = "sheet"          # full pages: reference sheets and trackers
 REFERENCE_LAYOUT = "reference"  # the reference sheets' tables and diagrams
 # What the card drawer needs from every card layout (other layouts, e.g. tiles, name their own).
-CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr")
+CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr", "game")
 CARD_BACK_REGIONS = ("symbol", "title", "subtitle")
-CARD_FONTS = ("title", "kind", "corner", "text", "back_title", "back_subtitle")
+CARD_FONTS = ("title", "kind", "corner", "text", "game", "back_title", "back_subtitle")
 CARD_COLOURS = ("frame", "panel", "ink", "accent", "accent_ink", "rule", "symbol", "symbol_fill",
                 "back", "back_ink", "back_pattern", "qr", "qr_background")
 
@@ -155,6 +155,7 @@ class Layout(_Strict):
     border: Length
     radius: Length
     back_symbol: str
+    shape: Literal["rect", "circle", "hexagon"] = "rect"  # the cut line of the piece (tokens); cards are rect
     colours: dict[str, Colour]
     fonts: dict[str, Font]
     regions: dict[str, Region | None]
@@ -202,11 +203,16 @@ class GameLayout(BaseModel):
     colours: dict[str, Colour] = Field(default_factory=dict)
     fonts: dict[str, Font] = Field(default_factory=dict)
     layouts: dict[str, dict[str, Any]] = Field(default_factory=dict)  # the game's own layouts
+    frames: dict[str, Colour] = Field(default_factory=dict)  # card kind (CardFace.kind) -> frame colour
+    back_icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # emblem on the backs
+    deck_icons: list[str] = Field(default_factory=list)      # per deck_names: a mark on backs and fronts
 
     @model_validator(mode="after")
     def _decks_match(self) -> GameLayout:
         if len(self.deck_names) != len(self.deck_colours):
             raise ValueError("deck_names and deck_colours must have the same length")
+        if self.deck_icons and len(self.deck_icons) != len(self.deck_names):
+            raise ValueError("deck_icons must name one icon per deck in deck_names")
         return self
 
 

@@ -49,9 +49,11 @@ class Row(BaseModel):
 
 
 class CardRow(Row):
-    """A card design; `copies` says how many physical cards it prints as."""
+    """A card design; `copies` says how many physical cards it prints as, `icon` names its picture
+    (an icon of cards/icons/game-icons.json; tables without the column print their schema's symbol)."""
 
     copies: int = Field(default=1, ge=0, le=500)
+    icon: str | None = Field(default=None, pattern=ID_PATTERN)
 
 
 class GameHeader(BaseModel):
@@ -73,7 +75,8 @@ class CardFace:
     """What a printed card face shows; each schema's `face(row)` fills it, so the generator needs no game knowledge.
 
     `symbol` names a vector symbol the generator draws: infantry, light, cavalry, artillery,
-    officer, event, leader, morale, terrain, blunder, pike, musket, token, or None.
+    officer, event, leader, morale, terrain, blunder, pike, musket, token, or None; `icon`
+    names a picture from cards/icons (the card's `icon` column), drawn in preference to the symbol.
     """
 
     title: str
@@ -81,6 +84,7 @@ class CardFace:
     corner: str = ""
     text: str = ""
     symbol: str | None = None
+    icon: str | None = None
 
 
 @dataclass(frozen=True)

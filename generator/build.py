@@ -41,7 +41,7 @@ from cards.layout import (
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
-from generator import deck, fold, hexbattle_parts, pdfx, reference, trackers, tts
+from generator import deck, fold, hexbattle_parts, icons, pdfx, reference, trackers, tts
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
@@ -235,7 +235,7 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
     opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url))
     ids = list(dict.fromkeys(job.game for job in jobs))
     loaded = {g: load_game(g, cards_root) for g in ids}
-    problems = layout_check(loaded)  # here, so a bad layout is reported before any worker starts
+    problems = layout_check(loaded) + icons.check(list(loaded.values()))  # before any worker starts
     if problems:
         raise DataError(problems)
     digests = {g: _inputs_hash(loaded[g], opts) for g in ids}
@@ -306,7 +306,7 @@ def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
 def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
     """What `muster check` adds for printing: (errors in layouts and profiles, warnings about cards that
     print badly: missing glyphs, text shrunk below its min_size)."""
-    problems = layout_check(dict(games))
+    problems = layout_check(dict(games)) + icons.check(list(games.values()))
     problems += [p for printable in PRINTABLES if printable.check for g in games.values() for p in printable.check(g)]
     claimed = {g: _claimed(g) for g in games}
     return problems, ([] if problems else deck.check(games, claimed))
@@ -363,7 +363,7 @@ def _inputs_hash(game: GameData, opts: Options) -> str:
     digest = hashlib.sha256()
     files = sorted(p for p in game.folder.rglob("*") if p.is_file())
     files += [CARDS_ROOT / "schemas" / f"{game.id}.py", CARDS_ROOT / "load.py", CARDS_ROOT / "layout.py",
-              LAYOUTS_FILE, PROFILES_FILE]
+              LAYOUTS_FILE, PROFILES_FILE, icons.ICON_FILE]
     files += sorted(GENERATOR_DIR.rglob("*.py")) + sorted((GENERATOR_DIR / "fonts").glob("*"))
     for path in files:
         digest.update(str(path.name).encode())

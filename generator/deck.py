@@ -15,6 +15,8 @@ from cards.load import CardFace, GameData, PhysicalCard
 from cards.problems import Problem
 from generator import fonts
 from generator.canvas import Box, Canvas
+from generator.drawing import hexagon, mix
+from generator.icons import draw_icon
 from generator.links import card_link
 from generator.printable import PieceSet
 from generator.qr import draw_qr
@@ -30,6 +32,7 @@ class Deck:
     table: str
     name: str = ""
     colour: str | None = None
+    mark: str | None = None
 
 
 def face_of(game: GameData, row: object) -> CardFace:
@@ -50,53 +53,124 @@ def _text(c: Canvas, layout: Layout, region: str, style: str, text: str, fill: s
     draw_text(c, _box(box), text, font.font, font.size, font.min_size, fill, align=align)  # type: ignore[arg-type]
 
 
-def draw_front(c: Canvas, bleed: float, *, layout: Layout, face: CardFace, link: str | None) -> None:
-    """A card face: frame to the bleed edge, panel, title band, kind, symbol, text, QR code."""
-    col = layout.colours
+@dataclass(frozen=True)
+class Look:
+    """What a card shows besides its face: the frame colour of its kind, the game's name (small,
+    on every front) and its deck's mark (an icon, so two decks differ by more than colour)."""
+
+    frame: str | None = None
+    game: str = ""
+    mark: str | None = None
+
+
+def _picture(c: Canvas, face: CardFace, box: Box, ink: str, paper: str) -> None:
+    if face.icon:
+        draw_icon(c, face.icon, box, ink)
+    elif face.symbol:
+        draw_symbol(c, face.symbol, box, ink, paper)
+
+
+def _cut(c: Canvas, layout: Layout, stroke: str) -> None:
+    """The printed cut line of a round or hexagonal piece (rectangles are cut along the sheet's marks)."""
     w, h = layout.width, layout.height
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col["frame"])
+    if layout.shape == "circle":
+        c.circle(w / 2, h / 2, min(w, h) / 2, stroke=stroke, width=0.3)
+    elif layout.shape == "hexagon":
+        c.polygon(hexagon(w / 2, h / 2, w, h * 0.866), stroke=stroke, width=0.3)
+
+
+def draw_front(c: Canvas, bleed: float, *, layout: Layout, face: CardFace, link: str | None,
+               look: Look = Look()) -> None:
+    """A card face as published games lay it out: the kind's frame colour to the bleed edge, a value
+    badge and title on a band of that colour, the kind in small capitals, an art panel with the
+    card's icon, the effect text, then the game's name and the QR code at the foot."""
+    col = layout.colours
+    frame = look.frame or col["frame"]
+    w, h = layout.width, layout.height
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=frame)
     panel = Box(0, 0, w, h).inset(layout.border)
-    c.rect(panel.x, panel.y, panel.w, panel.h, fill=col["panel"], radius=layout.radius)
     title = layout.region("title")
+    if layout.shape == "rect":
+        top = panel.y if title is None else title.y + title.h  # under the title band: the frame colour shows
+        c.rect(panel.x, top, panel.w, panel.bottom - top, fill=col["panel"], radius=layout.radius)
+    else:
+        _cut(c, layout, col["ink"])
+    deep = mix(frame, col["ink"], 0.35)
     if title is not None:
-        band_bottom = title.y + title.h + min(layout.border, 1.0)
-        c.rect(panel.x, panel.y, panel.w, band_bottom - panel.y, fill=col["accent"], radius=layout.radius)
-        c.rect(panel.x, panel.y + layout.radius, panel.w, band_bottom - panel.y - layout.radius, fill=col["accent"])
         _text(c, layout, "title", "title", face.title, col["accent_ink"])
+    kind = layout.region("kind")
+    if kind is not None:
+        _text(c, layout, "kind", "kind", face.kind.upper(), deep)
+    art = layout.region("symbol")
+    text = layout.region("text")
+    if art is not None:
+        box = _box(art)
+        if text is not None and not face.text:
+            box = Box(box.x, box.y, box.w, text.y + text.h - box.y)
+        if layout.shape == "rect" and kind is not None:
+            c.rect(box.x, box.y, box.w, box.h, fill=mix(frame, col["panel"], 0.75), stroke=mix(frame, col["panel"], 0.4),
+                   width=0.3, radius=layout.radius)
+            inner = box.inset(min(box.w, box.h) * 0.04)
+        else:
+            inner = box
+        _picture(c, face, inner, deep if kind is not None else col["accent_ink"], col["symbol_fill"])
+        if look.mark and kind is not None:
+            size = min(box.w, box.h) * 0.22
+            draw_icon(c, look.mark, Box(box.right - size - 1.0, box.y + 1.0, size, size), mix(frame, col["panel"], 0.45))
+    if face.text and text is not None:
+        _text(c, layout, "text", "text", face.text, col["ink"])
     corner = layout.region("corner")
     if corner is not None and face.corner:
         r = min(corner.w, corner.h) / 2
-        c.circle(corner.x + corner.w / 2, corner.y + corner.h / 2, r, fill=col["panel"])
-        inner = Box(corner.x, corner.y, corner.w, corner.h).inset(r * 0.3)
+        cx, cy = corner.x + corner.w / 2, corner.y + corner.h / 2
+        c.circle(cx, cy, r, fill=col["panel"], stroke=deep, width=max(r * 0.08, 0.2))
+        inner = Box(corner.x, corner.y, corner.w, corner.h).inset(r * 0.32)
         spec = layout.fonts["corner"]
         draw_text(c, inner, face.corner, spec.font, spec.size, spec.min_size, col["ink"])
-    kind = layout.region("kind")
-    if kind is not None:
-        _text(c, layout, "kind", "kind", face.kind, col["ink"])
-        c.line(kind.x, kind.y + kind.h, kind.x + kind.w, kind.y + kind.h, stroke=col["rule"], width=0.25)
-    symbol = layout.region("symbol")
-    if symbol is not None and face.symbol:
-        draw_symbol(c, face.symbol, _box(symbol), col["symbol"], col["symbol_fill"])
-    _text(c, layout, "text", "text", face.text, col["ink"])
+    if look.game:
+        _text(c, layout, "game", "game", look.game.upper(), deep, align="start")
     qr = layout.region("qr")
     if qr is not None and link:
         draw_qr(c, _box(qr), link, col["qr"], col["qr_background"])
 
 
-def draw_back(c: Canvas, bleed: float, *, layout: Layout, title: str, subtitle: str, colour: str | None) -> None:
-    """A card back: the deck colour to the bleed edge, a ruled frame, emblem, game name and deck name."""
+def draw_back(c: Canvas, bleed: float, *, layout: Layout, title: str, subtitle: str, colour: str | None,
+              emblem: str | None = None, mark: str | None = None) -> None:
+    """A card back: the deck colour to the bleed edge, a ruled frame, a diagonal lattice, the game's
+    emblem (an icon, else the layout's symbol), game name, deck name and the deck's mark in the corners."""
     col = layout.colours
+    ground = colour or col["back"]
     w, h = layout.width, layout.height
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour or col["back"])
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=ground)
     inner = Box(0, 0, w, h).inset(layout.border)
-    c.rect(inner.x, inner.y, inner.w, inner.h, stroke=col["back_pattern"], width=0.8, radius=layout.radius)
-    ring = inner.inset(1.2)
-    c.rect(ring.x, ring.y, ring.w, ring.h, stroke=col["back_ink"], width=0.3, radius=layout.radius)
+    lattice = mix(ground, col["back_ink"], 0.12)
+    step = max(w, h) / 9
+    with c.group(clip=inner):
+        for k in range(-10, 20):
+            x = inner.x + k * step
+            c.line(x, inner.y, x + inner.h, inner.bottom, stroke=lattice, width=0.35)
+            c.line(x, inner.bottom, x + inner.h, inner.y, stroke=lattice, width=0.35)
+    if layout.shape != "rect":
+        _cut(c, layout, col["back_ink"])
+    else:
+        c.rect(inner.x, inner.y, inner.w, inner.h, stroke=col["back_pattern"], width=0.8, radius=layout.radius)
+        ring = inner.inset(1.2)
+        c.rect(ring.x, ring.y, ring.w, ring.h, stroke=col["back_ink"], width=0.3, radius=layout.radius)
     symbol = layout.region("symbol", back=True)
     if symbol is not None:
-        draw_symbol(c, layout.back_symbol, _box(symbol), col["back_ink"], colour or col["back"])
+        box = _box(symbol)
+        r = min(box.w, box.h) / 2 + 1.5
+        c.circle(box.cx, box.cy, r, fill=ground, stroke=col["back_ink"], width=0.4)
+        if emblem:
+            draw_icon(c, emblem, box.inset(min(box.w, box.h) * 0.12), col["back_ink"])
+        else:
+            draw_symbol(c, layout.back_symbol, box, col["back_ink"], ground)
     _text(c, layout, "title", "back_title", title, col["back_ink"], back=True)
     _text(c, layout, "subtitle", "back_subtitle", subtitle, col["back_ink"], back=True)
+    if mark and layout.shape == "rect":
+        size = min(w, h) * 0.12
+        for x, y in ((inner.x + 2, inner.y + 2), (inner.right - 2 - size, inner.bottom - 2 - size)):
+            draw_icon(c, mark, Box(x, y, size, size), col["back_ink"])
 
 
 def decks(game: GameData, skip: frozenset[str] = frozenset()) -> list[Deck]:
@@ -107,7 +181,8 @@ def decks(game: GameData, skip: frozenset[str] = frozenset()) -> list[Deck]:
         if table in skip:
             continue
         if settings.deck_names:
-            out.extend(Deck(table, n, c) for n, c in zip(settings.deck_names, settings.deck_colours))
+            marks = settings.deck_icons or [None] * len(settings.deck_names)
+            out.extend(Deck(table, n, c, m) for n, c, m in zip(settings.deck_names, settings.deck_colours, marks))
         else:
             out.append(Deck(table))
     return out
@@ -125,11 +200,14 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
     prefix = f"{deck.name.lower()}-" if deck.name else ""
     subtitle = deck.name or ("" if deck.table == "cards" else _title(deck.table))
     back_key = f"back-{prefix}{deck.table}".rstrip("-")
+    settings = game_layout(game)
+    look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark)
     return Piece(
         name=f"{prefix}{card.id}", design=f"{prefix}{card.design.id}",
         width=layout.width, height=layout.height, bleed=layout.bleed,
-        front=partial(draw_front, layout=layout, face=face, link=link),
-        back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour),
+        front=partial(draw_front, layout=layout, face=face, link=link, look=look),
+        back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour,
+                     emblem=settings.back_icon, mark=deck.mark),
         back_key=back_key, title=face.title,
     )
 

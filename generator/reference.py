@@ -18,7 +18,7 @@ from typing import Any, Literal
 from cards.layout import REFERENCE_LAYOUT, Diagram, Layout, game_layout, resolve
 from cards.load import GameData
 from engine.waterloo import combo_odds
-from generator import fonts
+from generator import fonts, icons
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.deck import face_of
 from generator.drawing import arrow
@@ -202,14 +202,18 @@ class Sheet:
         self.y = max(s.y for s in columns)
 
 
+CREDIT_HEIGHT = 4.0  # mm at the foot of every sheet for the icon credit (the CC BY licence asks for it)
+
+
 def start_sheet(c: Canvas, width: float, height: float, game: GameData, subtitle: str,
                 ctx: BuildContext | None, sheet: str = SHEET, title: str = "reference") -> Sheet:
     """A page with the game's title band, and a QR code to the sheet's companion page when a URL is set."""
     layout = sheet_layout(game)
     qr = layout.page_settings().qr
     margin = layout.safe
-    area = Box(margin, margin, width - 2 * margin, height - 2 * margin)
+    area = Box(margin, margin, width - 2 * margin, height - 2 * margin - CREDIT_HEIGHT)
     s = Sheet(c, layout, area)
+    s.write(Box(area.x, area.bottom + 1.0, area.w, CREDIT_HEIGHT - 1.0), icons.CREDIT, "small")
     url = ctx.companion_url if ctx else None
     text_w = area.w - (qr + 3.0 if url else 0.0)
     s.write(Box(area.x, area.y, text_w, 10.0), f"{game.name} \u2014 {title}", "sheet_title",

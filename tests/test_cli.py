@@ -52,7 +52,9 @@ def test_cards_json_lists_the_warfare_deck() -> None:
     assert result.returncode == 0, result.stderr
     deck = json.loads(result.stdout)
     assert len(deck) == 97
-    assert deck[0] == {"id": "grenadiers", "name": "Grenadiers", "type": "IU", "force": 3, "design": "grenadiers"}
+    assert deck[0] == {"id": "grenadiers", "name": "Grenadiers", "type": "IU", "force": 3, "design": "grenadiers",
+                       "icon": "musket", "text": "Attack: with Infantry units only. Defend: discard to knock out "
+                                                 "one attacking Cavalry unit."}
     assert len({card["id"] for card in deck}) == 97
     assert {card["type"] for card in deck} == {"IU", "LU", "CU", "AU", "IT", "LT", "CT", "AT",
                                                "LS", "MS", "AS", "TS", "EB"}
@@ -62,7 +64,9 @@ def test_cards_csv_has_one_row_per_physical_card() -> None:
     result = muster("cards", "warfare", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert len(rows) == 97
-    assert rows[-1] == {"id": "broken", "name": "Broken", "type": "EB", "force": "3", "design": "broken"}
+    assert rows[-1] == {"id": "broken", "name": "Broken", "type": "EB", "force": "3", "design": "broken",
+                        "icon": "broken-shield", "text": "Defend: discard when attacked: the attack is called off "
+                                                         "this turn. Attack: one Blunder may back any attack."}
 
 
 def test_cards_expands_copies_with_stable_ids() -> None:

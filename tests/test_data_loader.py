@@ -46,7 +46,7 @@ def test_unknown_column(cards_copy: Path) -> None:
 
     rewrite_csv(path, add)
     [message] = problems_of(cards_copy, "warfare")
-    assert message.startswith(f"{path}:1: [colour] unknown column (known: id, name, copies, type, force)")
+    assert message.startswith(f"{path}:1: [colour] unknown column (known: id, name, copies, icon, type, force, text)")
 
 
 def test_wrong_type_and_out_of_range_are_reported_together(cards_copy: Path) -> None:

@@ -45,7 +45,7 @@ def test_sheet_pdfs_have_fronts_then_backs_on_the_right_paper(built: Path) -> No
             assert float(page.mediabox.height) == pytest.approx(size[1] * MM, abs=0.01)
             assert page.cropbox == page.mediabox
         front, back = reader.pages[0].extract_text(), reader.pages[1].extract_text()
-        assert "Grenadiers" in front and "Infantry Unit" in front
+        assert "Grenadiers" in front and "INFANTRY UNIT" in front and "NAPOLEONIC WARFARE" in front
         assert "Napoleonic" in back and "Warfare" in back and "Grenadiers" not in back
 
 
@@ -239,5 +239,5 @@ def test_preview_draws_a_design_with_the_printable_that_prints_it() -> None:
     assert bonus is not None and "Charge!" in bonus
     warfare = load_game("warfare")
     card = preview_svg(warfare, "grenadiers")
-    assert card is not None and "Grenadiers" in card and "Infantry Unit" in card
+    assert card is not None and "Grenadiers" in card and "INFANTRY UNIT" in card
     assert preview_svg(warfare, "no-such-card") is None

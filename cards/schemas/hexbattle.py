@@ -171,7 +171,7 @@ def face(row: CardRow) -> CardFace:
     if isinstance(row, BonusCard):
         corner = {"offensive": "⚔", "defensive": "♜"}.get(row.kind, "")
         return CardFace(title=row.name, kind=KIND_NAMES[row.kind], corner=corner, text=row.text,
-                        symbol=CARD_SYMBOLS[row.effect])
+                        symbol=CARD_SYMBOLS[row.effect], icon=row.icon)
     if isinstance(row, Terrain):
         return CardFace(title=row.name, kind="Terrain", corner="", text=row.text, symbol="terrain")
     if isinstance(row, UnitType):

@@ -98,10 +98,10 @@ def face(row: Military | Token) -> CardFace:
     """Military cards show their type's initial in the corner; tokens show their value."""
     if isinstance(row, Military):
         return CardFace(title=row.name, kind="Military", corner=row.name[:1],
-                        text=row.text, symbol=SYMBOLS[row.type])
+                        text=row.text, symbol=SYMBOLS[row.type], icon=row.icon)
     corner = str(row.value) if row.value else ""
     return CardFace(title=row.name, kind=TOKEN_NAMES[row.kind], corner=corner,
-                    text=row.text, symbol="token")
+                    text=row.text, symbol="token", icon=row.icon)
 
 
 def check(data: GameData) -> list[Problem]:

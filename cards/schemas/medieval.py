@@ -87,8 +87,9 @@ def face(card: Card) -> CardFace:
     else:
         symbol = "event"
     corner = "E" if card.kind == "event" else str(card.value)
+    text = "" if card.effect == "none" else effect_text(card)  # a plain fighter's value is its corner
     return CardFace(title=card.name, kind=KIND_NAMES[card.kind], corner=corner,
-                    text=effect_text(card), symbol=symbol)
+                    text=text, symbol=symbol, icon=card.icon)
 
 
 def check(data: GameData) -> list[Problem]:

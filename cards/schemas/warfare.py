@@ -21,6 +21,7 @@ TYPE_NAMES: dict[str, str] = {
 class Card(CardRow):
     type: TypeCode
     force: int = Field(ge=0, le=10)
+    text: str = Field(min_length=1)  # what the card does: its counter, deploy and attack roles
 
 
 class Rules(BaseModel):
@@ -70,7 +71,7 @@ SYMBOLS: dict[str, str] = {
 
 def face(card: Card) -> CardFace:
     return CardFace(title=card.name, kind=TYPE_NAMES[card.type], corner=str(card.force),
-                    text=f"Force {card.force}", symbol=SYMBOLS[card.type])
+                    text=card.text, symbol=SYMBOLS[card.type], icon=card.icon)
 
 
 RULES = Rules

@@ -88,7 +88,7 @@ def face(card: Card) -> CardFace:
     else:
         corner = "" if card.value is None else str(card.value)
     return CardFace(title=card.name, kind=KIND_NAMES[card.kind], corner=corner,
-                    text=card.text, symbol=SYMBOLS[card.kind])
+                    text=card.text, symbol=SYMBOLS[card.kind], icon=card.icon)
 
 
 class Layout(BaseModel):
