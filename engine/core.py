@@ -24,7 +24,10 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
+from functools import cache
+from typing import Any, Generic, Literal, TypeVar, get_args, get_origin
+
+from pydantic import TypeAdapter, ValidationError
 
 
 class Refusal(Exception):
@@ -118,8 +121,65 @@ class Line:
         return fill(self.text, names)
 
 
+@dataclass(frozen=True)
+class Arg:
+    """An action argument's type, with the words a refusal uses for it and whether it may be left out."""
+
+    type: Any
+    words: str = ""
+    optional: bool = False
+
+
+Schema = Mapping[str, Mapping[str, Any]]
+"""Action kind -> its arguments, each a type (`str`, `int`, `bool`, `list[str]`, `list[str | None]`, a
+`Literal`) or an `Arg`; a kind with no arguments maps to {}."""
+
+_WORDS: dict[Any, str] = {str: "a name", int: "a whole number", bool: "true or false",
+                          list[str]: "a list of names", list[str | None]: "a list of names or nothing"}
+
+
+@cache
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(tp)
+
+
+def check_args(schema: Schema, action: Action) -> None:
+    """Refuse an action whose arguments do not fit its kind's declared schema (unknown kinds are left
+    to the engine's `verify`, which names the moves there are), so `verify` and `_apply` only ever
+    meet well-formed arguments."""
+    if type(action.player) is not int:
+        raise Refusal(f"There is no player {action.player!r}; players are numbered from 0.")
+    if not isinstance(action.args, Mapping):
+        raise Refusal(f"The details of a move are named values, not {action.args!r}.")
+    declared = schema.get(action.kind)
+    if declared is None:
+        return
+    for name in action.args:
+        if name not in declared:
+            takes = ", ".join(f"'{n}'" for n in declared) or "nothing"
+            raise Refusal(f"'{action.kind}' takes no '{name}' (it takes {takes}).")
+    for name, spec in declared.items():
+        arg = spec if isinstance(spec, Arg) else Arg(spec)
+        if name not in action.args:
+            if arg.optional:
+                continue
+            raise Refusal(f"'{action.kind}' needs '{name}'.")
+        try:
+            _adapter(arg.type).validate_python(action.args[name], strict=True)
+        except ValidationError:
+            words = arg.words or _WORDS.get(arg.type) or (
+                "one of " + ", ".join(map(repr, get_args(arg.type))) if get_origin(arg.type) is Literal else str(arg.type))
+            raise Refusal(f"'{name}' of '{action.kind}' must be {words}, not {action.args[name]!r}.") from None
+
+
 class State(ABC):
-    """One position of a game. Subclasses implement the rules."""
+    """One position of a game. Subclasses implement the rules.
+
+    `ARGS` declares each action kind's arguments; `check` (used by `can` and `apply`) refuses
+    malformed ones before the engine's `verify` sees them, so a bad tap is a refusal, never a crash.
+    """
+
+    ARGS: Schema = {}
 
     @property
     @abstractmethod
@@ -156,16 +216,21 @@ class State(ABC):
     def winner(self) -> int | None:
         """The winning player once terminal, or None for no winner (a draw, or not over)."""
 
+    def check(self, action: Action) -> None:
+        """Raise Refusal if `action` is malformed for its kind or illegal here (the one full test)."""
+        check_args(self.ARGS, action)
+        self.verify(action)
+
     def can(self, action: Action) -> bool:
         try:
-            self.verify(action)
+            self.check(action)
         except Refusal:
             return False
         return True
 
     def apply(self, action: Action, rng: random.Random) -> None:
-        """Verify, then carry out. A refused action leaves the state untouched."""
-        self.verify(action)
+        """Check, then carry out. A refused action leaves the state untouched."""
+        self.check(action)
         self._apply(action, rng)
 
     def label(self, action: Action) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from cards.load import GameData
 from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES
-from engine.core import Action, Game, Refusal, State, Told, seat
+from engine.core import Action, Arg, Game, Refusal, State, Told, seat
 
 SIDES: tuple[int, int] = (0, 1)
 OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round")
@@ -684,6 +684,12 @@ class ImperialState(State):
         return new
 
 
+_TYPES_ARG = Arg(list[str], 'a list of unit types, such as ["pikemen", "cavalry"]')
+_TYPE_ARG = Arg(str, "a unit type: pikemen, musketeers or cavalry")
+ImperialState.ARGS = {"exchange": {"types": _TYPES_ARG}, "buy": {"type": _TYPE_ARG}, "pass": {},
+                      "play": {"type": _TYPE_ARG}, "discard_infantry": {"types": _TYPES_ARG},
+                      "name_type": {"type": _TYPE_ARG}, "reinforce": {"types": _TYPES_ARG}}
+"""Each move's arguments (engine.core.check_args): a unit type or a list of them."""
 _VERIFY = {kind: getattr(ImperialState, f"_verify_{kind}") for kind in KIND_PHASES}
 _DO = {kind: getattr(ImperialState, f"_do_{kind}") for kind in KIND_PHASES}
 """Each action kind's check and effect, looked up once rather than on every step."""

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import Action, Game, Refusal, State, Told, seat
+from engine.core import Action, Arg, Game, Refusal, State, Told, seat
 
 PLACE = "place"
 """The one action kind: args {"cards": [card id or None for each column, left to right]}."""
@@ -165,6 +165,8 @@ class LaidBattle(NamedTuple):
 
 class MedievalState(State):
     """One position: always waiting for reenforcement placements, or the war is over."""
+
+    ARGS = {PLACE: {"cards": Arg(list[str | None], "one entry per column: a card from your hand, or nothing")}}
 
     def __init__(self, game: MedievalGame) -> None:
         self.game = game

@@ -1063,6 +1063,12 @@ _VERBS: dict[str, str] = {
 }
 
 
+WarfareState.ARGS = {**{kind: {"card": str} for kind in _CARD_KINDS}, "counter": {"card": str, "target": str},
+                     **{kind: {"cards": list[str]} for kind in _LIST_KINDS},
+                     **{kind: {} for kind in _VERBS if kind not in _CARD_KINDS | _LIST_KINDS}}
+"""Each move's arguments (engine.core.check_args): a card id, a list of them, or nothing."""
+
+
 def make_game(data: GameData) -> WarfareGame:
     """The Napoleonic Warfare engine for loaded data."""
     return WarfareGame(data)

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.load import GameData
-from engine.core import Action, Game, Refusal, State, Told, act, seat
+from engine.core import Action, Arg, Game, Refusal, State, Told, act, seat
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
 
@@ -126,6 +126,11 @@ class WaterlooGame(Game["WaterlooState"]):
 
 class WaterlooState(State):
     """A whole game of Waterloo, one decision at a time."""
+
+    ARGS = {"pass": {}, "call": {}, "raise": {"amount": int}, "fold": {}, "draw": {}, "keep": {},
+            "exchange": {"card": str, "community": str}, "swap": {"card": str, "slot": str}, "stand": {},
+            "reveal": {"cards": Arg(list[str], "a list of card designs, like ['guard-infantry', …]"),
+                       "scout_down": Arg(bool, "true or false (is a Scout face down in your reserve?)", optional=True)}, "retract": {}, "burn_scout": {}, "pay": {}}
 
     def __init__(self, game: WaterlooGame, options: dict[str, Any], rng: random.Random) -> None:
         self.game = game

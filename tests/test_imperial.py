@@ -410,7 +410,7 @@ def test_refusals_for_wrong_moves() -> None:
     state = new(imperial_power=[6, 6])
     assert refused(state, act("exchange", 1, types=[P, P])) == "It is your opponent's turn."
     assert refused(state, act("exchange", 0, types="PP")) == \
-        'Say which cards as a list of unit types, such as ["pikemen", "cavalry"] (not \'PP\').'
+        '\'types\' of \'exchange\' must be a list of unit types, such as ["pikemen", "cavalry"], not \'PP\'.'
 
 
 @pytest.mark.parametrize("options, message", [

@@ -304,8 +304,8 @@ def test_refusals_explain_themselves_and_change_nothing() -> None:
         (act("place", 0, cards=["knight-1", *PEASANTS[:2]]),
          "'knight-1' is not one of your reenforcements (you hold peasant-levy-1, peasant-levy-2, peasant-levy-3)."),
         (act("place", 0, cards=[["peasant-levy-1"], "peasant-levy-2", "peasant-levy-3"]),
-         "['peasant-levy-1'] is not one of your reenforcements "
-         "(you hold peasant-levy-1, peasant-levy-2, peasant-levy-3)."),
+         "'cards' of 'place' must be one entry per column: a card from your hand, or nothing, "
+         "not [['peasant-levy-1'], 'peasant-levy-2', 'peasant-levy-3']."),
         (act("place", 0, cards=["peasant-levy-1", "peasant-levy-1", "peasant-levy-2"]),
          "'peasant-levy-1' is placed twice; each reenforcement goes to exactly one column."),
         (act("place", 0, cards=["peasant-levy-1", None, "peasant-levy-2"]),

@@ -228,14 +228,17 @@ def test_r25_reveal_refusals_are_clear_and_change_nothing() -> None:
     to_reveal(match)
     refused(match, reveal(2, "I1 I1 I1 I2 I2"), "You folded this hand; wait for the next one.")
     refused(match, act("reveal", 0, cards=designs("I1 I1 I1 I2")), "Reveal exactly 5 cards; you listed 4.")
-    refused(match, act("reveal", 0, cards="guard-infantry"), "Reveal exactly 5 cards; you listed 0.")
-    refused(match, act("reveal", 0, cards=[1, 2, 3, 4, {"card": 5}]), "Name each card by its design, like 'guard-infantry'.")
+    refused(match, act("reveal", 0, cards="guard-infantry"),
+            "'cards' of 'reveal' must be a list of card designs, like ['guard-infantry', …], not 'guard-infantry'.")
+    refused(match, act("reveal", 0, cards=[1, 2, 3, 4, {"card": 5}]),
+            "'cards' of 'reveal' must be a list of card designs, like ['guard-infantry', …], "
+            "not [1, 2, 3, 4, {'card': 5}].")
     refused(match, act("reveal", 0, cards=[*designs("I1 I1 I1 I2"), "joker"]),
             "'joker' is not a Waterloo card; pick the cards from the deck's list.")
     refused(match, act("reveal", 0, cards=[*designs("I1 I1 I1 I2"), "guard-infantry-1"]),
             "'guard-infantry-1' is not a Waterloo card; pick the cards from the deck's list.")
     refused(match, act("reveal", 0, cards=designs("I1 I1 I1 I2 I2"), scout_down="yes"),
-            "Say yes or no: is a Scout face down in your reserve?")
+            "'scout_down' of 'reveal' must be true or false (is a Scout face down in your reserve?), not 'yes'.")
     refused(match, reveal(0, "GEN GEN GEN I2 I2"), "The deck has only 2 General cards; your hand lists 3.")
     refused(match, reveal(0, "SC SC I1 I2 I2", scout_down=True),
             "The deck has only 2 Scout cards; your hand and your face-down reserve hold 3.")

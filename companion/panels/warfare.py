@@ -105,7 +105,7 @@ def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
                                                 f"{data.card_index[c].design.force}") or []
         action = Action(kind, me, {"cards": list(chosen)})
         try:
-            state.verify(action)
+            state.check(action)
         except Refusal as err:
             st.caption(f"Not legal yet: {err}")
             return
