@@ -54,11 +54,11 @@ def render(ctx: Any) -> None:
     geo = board_geometry(data)
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
     hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player, ctx.snap.head))
+    if ctx.table.playing:
+        _controls(ctx, sel)
     st.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
                "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
                "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
-    if ctx.table.playing:
-        _controls(ctx, sel)
     _last_combat(ctx)
     if view["result"]:
         st.caption(f"How the battle ended: {view['result']}")
@@ -183,7 +183,8 @@ def _attack_choice(ctx: Any, unit: Any, enemy: Any, modes: dict[str, Action]) ->
         st.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
         _button(ctx, "⚔ Close combat", modes["melee"], key="hx-melee", primary=True)
     if "fire" in modes:
-        st.caption(_fire_text(state.fire_modifiers(unit, enemy), None) + _sight_text(state, unit, enemy))
+        st.caption(_fire_text(state.fire_modifiers(unit, enemy), None, state.game.rules)
+                   + _sight_text(state, unit, enemy))
         _button(ctx, "◎ Ranged fire", modes["fire"], key="hx-fire", primary=True)
 
 
@@ -253,8 +254,12 @@ def _last_combat(ctx: Any) -> None:
             elif kind in ("melee", "fire"):
                 who = f"{names.get(e['attacker'], e['attacker'])} → {names.get(e['defender'], e['defender'])}"
                 st.markdown(f"**Last combat: {who}**")
-                text = _melee_text if kind == "melee" else _fire_text
-                st.markdown(text(e["modifiers"], e.get("result")) + _fire_extras(e))
+                if kind == "melee":
+                    st.markdown(_melee_text(e["modifiers"], e.get("result"))
+                                + ("  \nThe defender was broken and could not reply; the charge finished it."
+                                   if e.get("broken_defender") else ""))
+                else:
+                    st.markdown(_fire_text(e["modifiers"], e.get("result"), ctx.data.rules) + _fire_extras(e))
             elif kind in ("broken", "destroyed", "rout"):
                 what = {"broken": "is broken", "destroyed": "is destroyed",
                         "rout": f"is routed to {e.get('to')}"}[kind]
@@ -353,29 +358,39 @@ def _all_moves(ctx: Any) -> None:
             _button(ctx, f"Do: {state.label(actions[pick])}", actions[pick], key=f"do-hx-{i}")
 
 def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
-    lines = [f"Close combat: attacker {mods['attacker_dice']} dice +{mods['attacker_modifier']}; defender "
-             f"{mods['defender_dice']} dice {mods['defender_modifier']:+d} (unit {mods['defender_unit_bonus']:+d}, "
-             f"terrain {mods['defender_terrain_bonus']:+d}, attacked on the {SIDE_NAMES.get(mods['attack_side'], '?')} "
-             f"−{mods['defender_facing_penalty']})"]
+    """A close combat in words: the modifiers by source, then each die, the pairs (highest against highest)
+    and the losses."""
+    lines = [f"Close combat: attacker {mods['attacker_dice']} dice +{mods['attacker_modifier']} (its formation's or "
+             f"unit's bonus); defender {mods['defender_dice']} dice {mods['defender_modifier']:+d} "
+             f"(formation or unit {mods['defender_unit_bonus']:+d}, terrain {mods['defender_terrain_bonus']:+d}, "
+             f"attacked on the {SIDE_NAMES.get(mods['attack_side'], '?')} −{mods['defender_facing_penalty']})"]
     if result is None:
-        lines.append("The defender was broken and could not reply.")
-        return "  \n".join(lines)
+        return lines[0]
     lines.append(f"Dice: attacker {list(result['attacker_dice'])}, defender {list(result['defender_dice'])}")
-    for pair in result["pairs"]:
-        lines.append(f"- {pair['attacker']} vs {pair['defender']}: "
-                     + ({"attacker": "attacker loses 1", "defender": "defender loses 1"}.get(pair["loser"], "tie")))
+    lines.append("Modified: attacker " + _modified(result["attacker_dice"], result["attacker_modifier"])
+                 + "; defender " + _modified(result["defender_dice"], result["defender_modifier"]))
+    text = "  \n".join(lines) + "\n\n" + "\n".join(
+        f"- {pair['attacker']} vs {pair['defender']}: "
+        + {"attacker": "attacker loses 1", "defender": "defender loses 1"}.get(pair["loser"], "tie, nobody loses")
+        for pair in result["pairs"]) + "\n\n"
     if result["attacker_unpaired"] or result["defender_unpaired"]:
-        lines.append(f"Unpaired dice do nothing: {list(result['attacker_unpaired']) + list(result['defender_unpaired'])}")
-    lines.append(f"**Losses: attacker {result['attacker_losses']}, defender {result['defender_losses']}**")
-    return "  \n".join(lines)
+        text += f"Unpaired dice do nothing: {list(result['attacker_unpaired']) + list(result['defender_unpaired'])}  \n"
+    return text + f"**Losses: attacker {result['attacker_losses']}, defender {result['defender_losses']}**"
 
 
-def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
-    lines = [f"Ranged fire: {mods['dice']} dice, hit on {mods['hit_max']} or less (base {mods['base_hit_max']}, "
-             f"formation {mods['formation_bonus']:+d}, terrain {mods['terrain_modifier']:+d})"
+def _modified(dice: list[int], modifier: int) -> str:
+    return ", ".join(f"{d}{modifier:+d}={d + modifier}" for d in sorted(dice, reverse=True))
+
+
+def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) -> str:
+    counter = mods["base_hit_max"] == rules.counter_battery_hit_max != rules.hit_max
+    lines = [f"Ranged fire: {mods['dice']} dice, hit on {mods['hit_max']} or less (base {mods['base_hit_max']}"
+             + (" counter-battery" if counter else "")
+             + f", formation {mods['formation_bonus']:+d}, terrain {mods['terrain_modifier']:+d})"
              + (f", point-blank ×{mods['multiplier']}" if mods["point_blank"] else "")]
     if result is not None:
-        lines.append(f"Dice {list(result['dice'])}: {result['hits']} hit(s) × {result['multiplier']} = "
+        each = ", ".join(f"{d} {'hit' if d <= result['hit_max'] else 'miss'}" for d in result["dice"])
+        lines.append(f"Dice {list(result['dice'])} ({each}): {result['hits']} hit(s) × {result['multiplier']} = "
                      f"**{result['losses']} strength lost**")
     return "  \n".join(lines)
 
@@ -400,10 +415,10 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
         try:
             if combat == "melee":
                 mods = state.melee_modifiers(state.units[att], state.units[dfn], cards=cards)
-                text = _melee_text(mods, None).split("  \n")[0]
+                text = _melee_text(mods, None)
             else:
                 mods = state.fire_modifiers(state.units[att], state.units[dfn], cards=cards)
-                text = _fire_text(mods, None)
+                text = _fire_text(mods, None, ctx.data.rules)
         except (Refusal, KeyError, TypeError, ValueError) as err:
             st.caption(f"These two units cannot fight like that: {err}")
             return
@@ -419,7 +434,7 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
             else:
                 fired = ranged_fire([dice.randint(1, 6) for _ in range(mods["dice"])], mods["hit_max"],
                                     mods["multiplier"])
-                st.markdown(_fire_text(mods, fired.to_json()) + _heroic_text(fx, fired.losses))
+                st.markdown(_fire_text(mods, fired.to_json(), ctx.data.rules) + _heroic_text(fx, fired.losses))
 
 
 def _card_toggles(data: Any, combat: str, attacker_kind: str, attacker: str,
