@@ -43,7 +43,7 @@ def seek_battle(state: HexbattleState, legal: list[Action], rng: random.Random) 
 
 
 def mid_game(game: HexbattleGame) -> HexbattleState:
-    match = Match(game, 7, {"quick_start": True})
+    match = Match(game, 7, {"quick_start": True, "turn_limit": True})
     rng = random.Random(7)
     while len(match.log) < 200 or match.state.actions_left < 4 or match.state.pending_tile:
         match.apply(seek_battle(match.state, match.state.legal_actions(), rng))
@@ -64,7 +64,7 @@ def api_games(game: HexbattleGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
-        state = game.new_state(rng, {"quick_start": True})
+        state = game.new_state(rng, {"quick_start": True, "turn_limit": True})
         while not state.is_terminal:
             state.apply(no_concede(state, state.legal_actions(), rng), rng)
             actions += 1
@@ -76,7 +76,7 @@ def fast_games(game: HexbattleGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
-        state = game.new_state(rng, {"quick_start": True})
+        state = game.new_state(rng, {"quick_start": True, "turn_limit": True})
         actions += state.play_random(rng, concede=False)
     return actions
 
@@ -84,7 +84,7 @@ def fast_games(game: HexbattleGame, seeds: range) -> int:
 def match_games(game: HexbattleGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
-        match = Match(game, seed, {"quick_start": True})
+        match = Match(game, seed, {"quick_start": True, "turn_limit": True})
         match.play_out(no_concede, random.Random(seed))
         actions += len(match.log)
     return actions

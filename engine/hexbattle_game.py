@@ -12,7 +12,7 @@ from engine.hexbattle_pieces import Unit
 from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
 
-OPTION_KEYS = ("quick_start", "names", "dice", "scenario")
+OPTION_KEYS = ("quick_start", "names", "turn_limit", "dice", "scenario")
 SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
 
 
@@ -177,8 +177,9 @@ class HexbattleGame(Game["HexbattleState"]):
         if names is not None and (not isinstance(names, list | tuple) or len(names) != 2
                                   or not all(isinstance(n, str) and n.strip() for n in names)):
             raise Refusal("Seat names must be a list of two names.")
-        if not isinstance(options.get("quick_start", False), bool):
-            raise Refusal(f"quick_start is true or false (not {options['quick_start']!r}).")
+        for key in ("quick_start", "turn_limit"):
+            if not isinstance(options.get(key, False), bool):
+                raise Refusal(f"{key} is true or false (not {options[key]!r}).")
         dice = options.get("dice", [])
         if not isinstance(dice, list | tuple) or not all(
                 isinstance(d, int) and 1 <= d <= self.rules.die_sides for d in dice):

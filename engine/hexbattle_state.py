@@ -34,6 +34,8 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         names = options.get("names") or [a.name for a in game.armies]
         self.names = [str(n) for n in names]
         self.dice: list[int] = list(options.get("dice", []))
+        # The battle is drawn after this many rounds only when the table asks for it (R28).
+        self.turn_limit: int | None = rules.turn_limit if options.get("turn_limit") else None
         self.phase = "deploy"
         self.current = 0
         self.turn = 1

@@ -16,7 +16,7 @@ class VictoryMixin:
         self.guards = [g for g in self.guards if g.owner == p]
         self.events.append({"event": "end_turn", "player": p})
         if p == 1:
-            if self.turn >= self.game.rules.turn_limit:
+            if self.turn_limit is not None and self.turn >= self.turn_limit:
                 self._finish(None, "turn_limit")
                 return
             self.turn += 1

@@ -169,7 +169,7 @@ class ViewMixin:
                 "fog": self.fog[p]})
         events = [e if e.get("private_to", player) == player else {**e, "card": None} for e in self.events]
         return {
-            "game": game.id, "phase": self.phase, "turn": self.turn, "turn_limit": game.rules.turn_limit,
+            "game": game.id, "phase": self.phase, "turn": self.turn, "turn_limit": self.turn_limit,
             "current_player": self.current_player, "actions_left": self.actions_left,
             "actions_this_turn": self.actions_granted, "last_unit": self.last_unit,
             "last_was_draw": self.last_was_draw, "double_time_ready": self.double_time_ready,

@@ -460,8 +460,7 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     r = game.rules
     d = r.die_sides
     s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.actions_per_turn} actions a turn (never more "
-                    f"than {r.max_actions}) \u00b7 {r.map_columns} \u00d7 {r.map_rows} hex map \u00b7 "
-                    f"draw after {r.turn_limit} rounds", ctx)
+                    f"than {r.max_actions}) \u00b7 {r.map_columns} \u00d7 {r.map_rows} hex map", ctx)
     spec = s.layout.sheet_settings().hexbattle
     units = game.table("units")
     s.heading("Units (counter: strength \u00b7 range \u00b7 movement; the notch shows the facing)")

@@ -6,12 +6,14 @@ Test names cite the rulings in docs/rules/hexbattle.md (R1, R2…).
 from __future__ import annotations
 
 import json
+import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hexbattle_setup import BR, FR, GAME, battle, do, refusal, u
 
-from engine.core import act
+from engine.core import Refusal, act
 from engine.hexbattle import close_combat, line_of_sight, ranged_fire
 from engine.hexgrid import from_offset, hex_id, in_arc, neighbour, sight_line, to_offset
 
@@ -362,12 +364,22 @@ def test_r26_concede_only_by_a_player_at_any_time() -> None:
     assert state.winner == FR and state.result == "concede"
 
 
-def test_r28_turn_limit_is_a_draw() -> None:
-    state = battle({INF: u("4,6"), E_INF: u("4,2", 3)})
+def test_r28_turn_limit_is_a_draw_only_when_the_table_asks_for_it() -> None:
+    units = {INF: u("4,6"), E_INF: u("4,2", 3)}
+    state = GAME.new_state(random.Random(0), {"turn_limit": True, "scenario": {"fill": "open", "units": units}})
+    assert state.view(None)["turn_limit"] == GAME.rules.turn_limit == 30
     state.turn = GAME.rules.turn_limit
     do(state, "end_turn")
     do(state, "end_turn", BR)
     assert state.is_terminal and state.winner is None and state.result == "turn_limit"
+    endless = battle(units)
+    assert endless.view(None)["turn_limit"] is None, "off by default: the seed's battles end only by victory"
+    endless.turn = 500
+    do(endless, "end_turn")
+    do(endless, "end_turn", BR)
+    assert not endless.is_terminal and endless.turn == 501
+    with pytest.raises(Refusal, match="turn_limit is true or false"):
+        GAME.new_state(random.Random(0), {"turn_limit": 30})
 
 
 def test_view_hides_hands_and_guards() -> None:

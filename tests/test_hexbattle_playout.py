@@ -36,7 +36,7 @@ def by_api(state: HexbattleState, rng: random.Random, concede: bool, max_moves: 
 def test_fast_path_plays_the_same_complete_battles_as_the_api(block: int) -> None:
     """Whole battles without conceding (about 400 decisions each), from quick start and from deployment."""
     for seed in range(block * 10, block * 10 + 10):
-        options: dict[str, Any] = {"quick_start": True} if seed % 2 else {}
+        options: dict[str, Any] = {"quick_start": True, "turn_limit": True} if seed % 2 else {"turn_limit": True}
         slow_rng, fast_rng = random.Random(seed), random.Random(seed)
         slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
         assert fast.play_random(fast_rng, concede=False) == by_api(slow, slow_rng, concede=False)
@@ -48,7 +48,7 @@ def test_fast_path_plays_the_same_complete_battles_as_the_api(block: int) -> Non
 def test_fast_path_with_conceding_and_a_move_limit_matches_the_api() -> None:
     """Conceding allowed (as `rng.choice(legal_actions())`), and stopping after a given number of moves."""
     for seed in range(60):
-        options: dict[str, Any] = {"quick_start": True} if seed % 3 else {}
+        options: dict[str, Any] = {"quick_start": True, "turn_limit": True} if seed % 3 else {"turn_limit": True}
         slow_rng, fast_rng = random.Random(seed), random.Random(seed)
         slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
         limit = None if seed % 2 else 37

@@ -68,7 +68,7 @@ def check_invariants(state: HexbattleState) -> None:
 
 
 def play(seed: int, options: dict[str, Any] | None = None, checks: bool = True, policy=no_concede) -> Match:
-    match = Match(GAME, seed, options if options is not None else {"quick_start": True})
+    match = Match(GAME, seed, options if options is not None else {"quick_start": True, "turn_limit": True})
     rng = random.Random(seed)
     while not match.state.is_terminal:
         match.apply(policy(match.state, match.state.legal_actions(), rng))
@@ -81,7 +81,8 @@ def play(seed: int, options: dict[str, Any] | None = None, checks: bool = True, 
 def test_random_battles_keep_every_invariant_and_end(block: int) -> None:
     results: Counter[str] = Counter()
     for seed in range(block * 8, block * 8 + 8):
-        match = play(seed, {"quick_start": True} if seed % 2 else {}, policy=no_concede if block < 2 else aggressive)
+        match = play(seed, {"quick_start": True, "turn_limit": True} if seed % 2 else {"turn_limit": True},
+                     policy=no_concede if block < 2 else aggressive)
         state = match.state
         assert state.result in RESULTS and state.result != "concede"
         assert state.turn <= GAME.rules.turn_limit

@@ -42,7 +42,8 @@ def render(ctx: Any) -> None:
     view = ctx.view()
     data = ctx.data
     state = ctx.state
-    st.markdown(f"Turn {view['turn']} of {view['turn_limit']} · {view['phase']}"
+    limit = f" of {view['turn_limit']}" if view["turn_limit"] else ""
+    st.markdown(f"Turn {view['turn']}{limit} · {view['phase']}"
                 + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
                    if view["phase"] == "battle" else ""))
     if view.get("last_unit"):
