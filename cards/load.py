@@ -272,10 +272,18 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
                     rules, tables, header.layout, folder, files, lines)
     check = getattr(schema, "check", None)
     if check is not None:
-        problems.extend(check(data))
+        problems.extend(_located(p, game_file, text) for p in check(data))
     if problems:
         raise DataError(problems)
     return data
+
+
+def _located(problem: Problem, game_file: Path, text: str) -> Problem:
+    """A game.toml problem from a cross-file check, given the line of its field when it names one."""
+    if problem.line is not None or problem.field is None or problem.file != str(game_file):
+        return problem
+    return Problem(problem.file, problem.message, _line_of_field(text, problem.field.split(".")),
+                   problem.field, problem.value)
 
 
 def read_text(path: Path) -> str:
@@ -397,11 +405,16 @@ def _problems(err: ValidationError, where: str, *, line: int | None = None,
             message = "unknown field"
         else:
             message = e["msg"]
-        at = line if line is not None else (_line_of(text, str(e["loc"][-1])) if text and e["loc"] else None)
+        at = line if line is not None else _line_of_field(text, [str(part) for part in e["loc"]])
         if isinstance(value, dict):
             value = None
         out.append(Problem(where, message, at, name, value))
     return out
+
+
+def _line_of_field(text: str | None, parts: list[str]) -> int | None:
+    """The line of a nested field (rules.hands_per_shuffle.0): its innermost part that a line sets."""
+    return next((at for part in reversed(parts) if (at := _line_of(text, part)) is not None), None)
 
 
 def _line_of(text: str | None, key: str) -> int | None:

@@ -59,8 +59,9 @@ def _play_one(engine: object, options: dict[str, int], seed: int, players: int, 
     try:
         match = Match(engine, seed, options)  # type: ignore[arg-type]
     except Refusal as err:
-        key = "max_players" if players > 2 else "min_players"
-        return Problem(where, f"the engine cannot seat {players} players: {err}", _line_of(text, key), key, players)
+        key = "min_players" if "players" not in options else "max_players"  # a range asks the engine for a count
+        return Problem(where, f"the engine cannot set up a table of {players} players ({err}); the player counts "
+                              "must be ones the engine plays", _line_of(text, key), key)
     except Exception as err:  # noqa: BLE001
         return Problem(where, f"setting up a table of {players} players fails: {_described(err)}")
     rng = random.Random(seed)
