@@ -68,7 +68,7 @@ def test_supply_too_small_for_two_draws(cards_copy: Path) -> None:
     text = toml.read_text().replace("max_draw = 12", "max_draw = 40")
     toml.write_text(text)
     assert problems_of(cards_copy, "imperial") == [
-        f"{toml}: [rules.max_draw = 40] two sides may draw 84 cards (max_draw and exchange_count) "
+        f"{toml}:14: [rules.max_draw = 40] two sides may draw 84 cards (max_draw and exchange_count) "
         "but the supply holds 60"]
 
 
@@ -76,7 +76,7 @@ def test_bad_default_initiative_and_unknown_type(cards_copy: Path) -> None:
     toml = cards_copy / "imperial" / "game.toml"
     toml.write_text(toml.read_text().replace("initiative = [0, 1]", "initiative = [1, 1]"))
     assert problems_of(cards_copy, "imperial") == [
-        f"{toml}: [rules.default_options.initiative = [1, 1]] initiative must list both sides once: [0, 1] or [1, 0]"]
+        f"{toml}:36: [rules.default_options.initiative = [1, 1]] initiative must list both sides once: [0, 1] or [1, 0]"]
     military = cards_copy / "imperial" / "military.csv"
     rewrite_csv(military, lambda rows: rows[1].__setitem__(2, "archers"))
     [message] = problems_of(cards_copy, "imperial")
