@@ -48,11 +48,15 @@ class Phone:
         self.page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')")
 
     def tap_hex(self, hex_ref: str) -> None:
-        board = self.page.locator(".hb-svg")
-        board.scroll_into_view_if_needed()
-        box = board.bounding_box()
-        scale = box["width"] / GEO.width
         x, y = GEO.centre(*(int(v) for v in hex_ref.split(",")))
+        frame = self.page.locator(".hb-scroll")
+        frame.scroll_into_view_if_needed()
+        # Zoomed in, the board pans: bring the hex to the middle of the board's box, as a finger would.
+        frame.evaluate("""(box, [fx, fy]) => { const art = box.querySelector('svg').getBoundingClientRect();
+            box.scrollLeft = fx * art.width - box.clientWidth / 2;
+            box.scrollTop = fy * art.height - box.clientHeight / 2; }""", [x / GEO.width, y / GEO.height])
+        box = self.page.locator(".hb-svg").bounding_box()
+        scale = box["width"] / GEO.width
         self.received.clear()
         self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
 
@@ -137,7 +141,11 @@ def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
         phone.shows("Red Infantry 1 is broken.")
     assert "Dice: attacker [6, 6, 1, 1], defender [1, 1]" in bob.page.locator(".st-key-hx-combat").inner_text()
 
-    # A ranged attack by the guns (fire is all they can do: one tap on the target) wins the battle.
+    # Zoomed in to 2x, a ranged attack by the guns (fire is all they can do: one tap on the target) wins.
+    ann.page.get_by_role("button", name="Zoom in").click()
+    ann.page.get_by_role("button", name="Zoom in").click()
+    ann.page.locator(".hb-zoom", has_text="2×").wait_for()
+    assert ann.page.locator(".hb-svg").bounding_box()["width"] > 1.9 * ann.page.locator(".hb-scroll").bounding_box()["width"]
     ann.tap_hex("7,6")
     ann.hint("Green: move")
     ann.tap_hex("5,4")

@@ -24,6 +24,7 @@ from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import plain
 from companion.render import private as render_private
 from companion.table_page import act
+from companion.tables import CACHED_TABLES
 from engine.core import Action, Match, Refusal
 from engine.hexbattle_combat import (
     ROLL_EFFECTS,
@@ -235,7 +236,10 @@ def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
             if kind == "action" and any(e.get("event") in ("melee", "fire") for e in match.state.events):
                 combat = {viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}
         with _COMBATS_LOCK:
+            _COMBATS.pop(ctx.table.id, None)
             _COMBATS[ctx.table.id] = (list(applied), match, combat)
+            while len(_COMBATS) > CACHED_TABLES:  # the least recently changed table goes first
+                _COMBATS.pop(next(iter(_COMBATS)))
     return None if combat is None else combat.get(ctx.player, combat[None])
 
 

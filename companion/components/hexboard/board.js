@@ -115,6 +115,11 @@ function drawBoard(box, board) {
 export default function (component) {
   const { data, parentElement, setTriggerValue, key } = component;
   if (data && data.art) {
+    // The art mount shows nothing: hide its place in the page so it leaves no gap above the board.
+    const root = parentElement.getRootNode();
+    const host = (root && root.host) || parentElement;
+    const slot = host.closest && host.closest("[class*='-art ']");
+    if (slot && slot.parentElement) slot.parentElement.style.display = "none";
     window[ART] = data.art;
     window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
     return;
