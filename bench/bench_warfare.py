@@ -24,7 +24,7 @@ def fast_games(game: WarfareGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
-        state = game.new_state(rng, {})
+        state = game.new_state(rng, {"turn_limit": True})
         state.play_random(rng)
         actions += state.actions
     return actions
@@ -34,7 +34,7 @@ def api_games(game: WarfareGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
-        state = game.new_state(rng, {})
+        state = game.new_state(rng, {"turn_limit": True})
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()), rng)
         actions += state.actions
@@ -44,7 +44,7 @@ def api_games(game: WarfareGame, seeds: range) -> int:
 def match_games(game: WarfareGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
-        match = Match(game, seed)
+        match = Match(game, seed, {"turn_limit": True})
         match.play_out(random_policy, random.Random(seed))
         actions += len(match.log)
     return actions

@@ -45,7 +45,7 @@ DISCARD = "discard"
 OVER = "over"
 
 DEFENDER_STEPS = frozenset({BLUNDER, COUNTER, MORALE})
-OPTION_KEYS = ("first_player",)
+OPTION_KEYS = ("first_player", "turn_limit")
 
 
 class CardLike(Protocol):
@@ -220,6 +220,8 @@ class WarfareGame(Game["WarfareState"]):
         first = options.get("first_player")
         if first is not None and (isinstance(first, bool) or first not in (0, 1)):
             raise Refusal("first_player must be 0 or 1 (or left out for a coin flip).")
+        if not isinstance(options.get("turn_limit", False), bool):
+            raise Refusal(f"turn_limit is true or false (not {options['turn_limit']!r}).")
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WarfareState:
         """Shuffle, deal the opening hands, flip for the first player, who then draws (R1, R2)."""
@@ -233,7 +235,7 @@ class WarfareGame(Game["WarfareState"]):
         first = options.get("first_player")
         if first is None:
             first = rng.randrange(2)
-        state = WarfareState(self, deck, hands)
+        state = WarfareState(self, deck, hands, limits=bool(options.get("turn_limit")))
         state._begin_turn(int(first), rng)
         return state
 
@@ -241,8 +243,11 @@ class WarfareGame(Game["WarfareState"]):
 class WarfareState(State):
     """One position of a Napoleonic Warfare game."""
 
-    def __init__(self, game: WarfareGame, deck: list[int], hands: list[list[int]]) -> None:
+    def __init__(self, game: WarfareGame, deck: list[int], hands: list[list[int]], limits: bool = False) -> None:
         self.game = game
+        # The game ends on troops alone unless the table asked for the turn and action limits (R17).
+        self.turn_limit: int | None = game.rules.turn_limit if limits else None
+        self.action_limit: int | None = game.rules.action_limit if limits else None
         self.deck = deck                  # top of the deck is the end of the list
         self.hands = hands
         self.discard: list[int] = []      # face up (R18); top is the end of the list
@@ -378,7 +383,7 @@ class WarfareState(State):
         plain, harass, unit_cards = g.deploy_plain, g.deploy_harass, g.unit_cards
         ids, forces, types, counters = g.ids, g.forces, g.types, g.counters
         blunders, morales = g.blunder_types, g.morale_types
-        most, action_limit = rules.maneuver_max_exchange, rules.action_limit
+        most, action_limit = rules.maneuver_max_exchange, self.action_limit or 0
         actions = self.actions  # kept in a local: nothing the loop calls reads it
         while left != 0:
             step = self.step
@@ -492,7 +497,7 @@ class WarfareState(State):
                 hand.remove(card)
                 discard.append(card)
                 self._hand_limit(rng)
-            if actions >= action_limit and self.step != OVER:
+            if action_limit and actions >= action_limit and self.step != OVER:
                 self._decide_on_troops("action limit")
         self.actions = actions
 
@@ -715,7 +720,7 @@ class WarfareState(State):
         elif kind == "discard":
             self._to_discard(a, payload)
             self._hand_limit(rng)
-        if self.step != OVER and self.actions >= rules.action_limit:
+        if self.step != OVER and self.action_limit is not None and self.actions >= self.action_limit:
             self._decide_on_troops("action limit")
 
     def _morale(self, card: int, rng: random.Random) -> None:
@@ -816,7 +821,7 @@ class WarfareState(State):
         """Discard down to the hand limit (R16); then the turn ends, and the next begins unless it was the last (R17)."""
         if len(self.hands[self.active]) > self.game.rules.hand_limit:
             self.step = DISCARD
-        elif self.turn >= self.game.rules.turn_limit:
+        elif self.turn_limit is not None and self.turn >= self.turn_limit:
             self._decide_on_troops("turn limit")
         else:
             self._begin_turn(1 - self.active, rng)

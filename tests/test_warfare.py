@@ -40,14 +40,14 @@ ROWS = {c.id: c.design for c in GAME.cards}
 
 def position(hand0: list[str], hand1: list[str], deck_top: list[str] | None = None,
              discard: list[str] | None = None, active: int = 0, troops: tuple[int, int] = (100, 100),
-             deck_rest: bool = True) -> WarfareState:
+             deck_rest: bool = True, limits: bool = False) -> WarfareState:
     """A Deploy-phase position with chosen hands; `deck_top[0]` is drawn first; other cards fill the deck."""
     placed = hand0 + hand1 + (deck_top or []) + (discard or [])
     assert len(set(placed)) == len(placed)
     rest = [cid for cid in GAME.ids if cid not in placed] if deck_rest else []
     ix = GAME.index
     deck = [ix[c] for c in rest] + [ix[c] for c in reversed(deck_top or [])]
-    state = WarfareState(GAME, deck, [[ix[c] for c in hand0], [ix[c] for c in hand1]])
+    state = WarfareState(GAME, deck, [[ix[c] for c in hand0], [ix[c] for c in hand1]], limits=limits)
     state.discard = [ix[c] for c in discard or []]
     state.active = active
     state.turn = 1
@@ -98,10 +98,24 @@ def test_r1_coin_flip_comes_from_the_seed() -> None:
 
 
 def test_r1_options_are_checked() -> None:
-    with pytest.raises(Refusal, match=r"^Napoleonic Warfare has no option colour \(options: first_player\)\.$"):
+    with pytest.raises(Refusal, match=r"^Napoleonic Warfare has no option colour \(options: first_player, turn_limit\)\.$"):
         GAME.check_options({"colour": "red"})
     with pytest.raises(Refusal, match=r"^first_player must be 0 or 1 \(or left out for a coin flip\)\.$"):
         GAME.check_options({"first_player": 2})
+    with pytest.raises(Refusal, match=r"^turn_limit is true or false \(not 200\)\.$"):
+        GAME.check_options({"turn_limit": 200})
+
+
+def test_r17_without_the_option_a_game_has_no_turn_or_action_limit() -> None:
+    state = GAME.new_state(random.Random(1), {})
+    assert state.turn_limit is None and state.action_limit is None
+    state.turn, state.actions = RULES.turn_limit + 50, RULES.action_limit + 50
+    first = state.active
+    do(state, "hold", first)
+    do(state, "exchange", first, cards=[])
+    assert not state.is_terminal and state.active == 1 - first, "the seed's only end is troops at zero"
+    limited = GAME.new_state(random.Random(1), {"turn_limit": True})
+    assert (limited.turn_limit, limited.action_limit) == (200, 6000)
 
 
 # ---------------------------------------------------------------- deploy (R3, R4, R5)
@@ -354,7 +368,7 @@ def test_r16_hand_limit_discards_one_at_a_time() -> None:
 # ---------------------------------------------------------------- limits (R17) and turn order (R14)
 
 def test_r17_turn_limit_decides_on_troops() -> None:
-    state = position(["grenadiers"], ["broken"], troops=(40, 55))
+    state = position(["grenadiers"], ["broken"], troops=(40, 55), limits=True)
     state.turn = RULES.turn_limit
     do(state, "hold", 0)
     do(state, "exchange", 0, cards=[])
@@ -362,7 +376,7 @@ def test_r17_turn_limit_decides_on_troops() -> None:
 
 
 def test_r17_equal_troops_at_the_limit_is_a_draw() -> None:
-    state = position(["grenadiers"], ["broken"], troops=(60, 60))
+    state = position(["grenadiers"], ["broken"], troops=(60, 60), limits=True)
     state.turn = RULES.turn_limit
     do(state, "hold", 0)
     do(state, "exchange", 0, cards=[])
@@ -370,7 +384,7 @@ def test_r17_equal_troops_at_the_limit_is_a_draw() -> None:
 
 
 def test_r17_action_limit_is_a_backstop() -> None:
-    state = position(["captain", "grenadiers"], ["broken"], troops=(70, 60))
+    state = position(["captain", "grenadiers"], ["broken"], troops=(70, 60), limits=True)
     state.actions = RULES.action_limit - 1
     do(state, "draw", 0, card="captain")
     assert state.is_terminal and state.winner == 0 and state.end_reason == "action limit"
@@ -466,7 +480,7 @@ def test_engine_package_finds_this_engine() -> None:
 
 
 def test_r17_action_limit_in_mid_attack_returns_the_table_to_the_discard_pile() -> None:
-    state = position(["hussars", "lancers"], ["broken"])
+    state = position(["hussars", "lancers"], ["broken"], limits=True)
     do(state, "attack", 0)
     do(state, "allow", 1)
     state.actions = RULES.action_limit - 1

@@ -23,6 +23,8 @@ from engine.warfare import OVER, WarfareState, make_game
 GAME = make_game(load_game("warfare"))
 RULES = GAME.rules
 GOLDEN = Path(__file__).parent / "golden"
+# Random programs may never finish a game; they ask for the turn and action limits (R17).
+LIMITS = {"turn_limit": True}
 GOLDEN_SEEDS = {"warfare_random_7.json": ("random", 7), "warfare_random_2024.json": ("random", 2024),
                 "warfare_aggressive_11.json": ("aggressive", 11)}
 
@@ -47,7 +49,7 @@ def check_invariants(state: WarfareState) -> None:
 def play_stepwise(seed: int) -> WarfareState:
     """A random game through the public API, checking invariants after every action."""
     rng = random.Random(seed)
-    state = GAME.new_state(rng, {})
+    state = GAME.new_state(rng, LIMITS)
     check_invariants(state)
     while not state.is_terminal:
         legal = state.legal_actions()
@@ -70,7 +72,7 @@ def test_every_fast_random_game_ends_within_the_limits() -> None:
     winners = {0: 0, 1: 0, None: 0}
     for seed in range(1000, 2000):
         rng = random.Random(seed)
-        state = GAME.new_state(rng, {})
+        state = GAME.new_state(rng, LIMITS)
         while not state.is_terminal:
             state.play_random(rng, max_moves=25)
             check_invariants(state)
@@ -86,7 +88,7 @@ def test_low_limits_end_games_anywhere_without_losing_cards() -> None:
     reasons = set()
     for seed in range(300):
         rng = random.Random(seed)
-        state = game.new_state(rng, {})
+        state = game.new_state(rng, LIMITS)
         while not state.is_terminal:
             state.apply(rng.choice(state.legal_actions()), rng)
         piles = state.hands[0] + state.hands[1] + state.deck + state.discard + state.units + state.support
@@ -99,7 +101,7 @@ def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
     for seed in range(5):
         slow = play_stepwise(seed)
         rng = random.Random(seed)
-        fast = GAME.new_state(rng, {})
+        fast = GAME.new_state(rng, LIMITS)
         fast.play_random(rng)
         assert fast.snapshot() == slow.snapshot()
 
@@ -107,7 +109,7 @@ def test_fast_path_plays_the_same_game_as_the_public_api() -> None:
 def api_game(game: Any, seed: int) -> tuple[WarfareState, float]:
     """A random game through `legal_actions` and `apply`, and the next number its rng would give."""
     rng = random.Random(seed)
-    state = game.new_state(rng, {})
+    state = game.new_state(rng, LIMITS)
     while not state.is_terminal:
         state.apply(rng.choice(state.legal_actions()), rng)
     return state, rng.random()
@@ -123,7 +125,7 @@ def test_fast_path_matches_the_public_api_move_for_move(limits: dict[str, int], 
     for seed in range(100, 160 if chunk is None else 120):
         slow, after = api_game(game, seed)
         rng = random.Random(seed)
-        fast = game.new_state(rng, {})
+        fast = game.new_state(rng, LIMITS)
         while not fast.is_terminal:
             fast.play_random(rng, chunk)
         assert fast.snapshot() == slow.snapshot() and fast.last == slow.last and rng.random() == after, seed
@@ -134,7 +136,7 @@ def test_fast_picks_of_attacks_and_support_follow_the_listed_order() -> None:
     checked = {"units": 0, "support": 0}
     for seed in range(40):
         rng = random.Random(seed)
-        state = GAME.new_state(rng, {})
+        state = GAME.new_state(rng, LIMITS)
         while not state.is_terminal:
             if state.step in checked:
                 listed = [payload for _, payload in state._moves()]
@@ -151,7 +153,7 @@ def test_fast_picks_of_attacks_and_support_follow_the_listed_order() -> None:
 def test_listed_actions_are_ordinary_actions() -> None:
     """legal_actions builds its actions without the dataclass __init__; they must still be plain Actions."""
     rng = random.Random(4)
-    state = GAME.new_state(rng, {})
+    state = GAME.new_state(rng, LIMITS)
     seen = set()
     while not state.is_terminal:
         legal = state.legal_actions()
@@ -168,7 +170,7 @@ def test_listed_actions_are_ordinary_actions() -> None:
 @given(st.integers(min_value=0, max_value=2**32))
 def test_same_seed_same_game(seed: int) -> None:
     def run() -> tuple[list[Action], dict[str, Any]]:
-        match = Match(GAME, seed)
+        match = Match(GAME, seed, LIMITS)
         match.play_out(random_policy, random.Random(seed), max_actions=300)
         return match.log, match.state.snapshot()
 
@@ -177,7 +179,7 @@ def test_same_seed_same_game(seed: int) -> None:
 
 def test_clone_is_independent() -> None:
     rng = random.Random(3)
-    state = GAME.new_state(rng, {})
+    state = GAME.new_state(rng, LIMITS)
     copy = state.clone()
     before = copy.snapshot()
     state.play_random(rng)
@@ -189,7 +191,7 @@ def test_clone_is_independent() -> None:
 def test_undo_to_the_start_retraces_every_state(policy_name: str, seed: int, cap: int | None) -> None:
     """Undo after every step of a game (the aggressive one complete) gives back each earlier state."""
     policy = aggressive_policy if policy_name == "aggressive" else random_policy
-    match = Match(GAME, seed)
+    match = Match(GAME, seed, LIMITS)
     rng = random.Random(seed)
     snapshots = [match.state.snapshot()]
     while not match.state.is_terminal and (cap is None or len(match.log) < cap):
@@ -225,9 +227,9 @@ def final_summary(state: WarfareState) -> dict[str, Any]:
 
 def record(policy_name: str, seed: int) -> dict[str, Any]:
     policy = aggressive_policy if policy_name == "aggressive" else random_policy
-    match = Match(GAME, seed)
+    match = Match(GAME, seed, LIMITS)
     match.play_out(policy, random.Random(seed))
-    return {"game": "warfare", "seed": seed, "options": {}, "policy": policy_name,
+    return {"game": "warfare", "seed": seed, "options": LIMITS, "policy": policy_name,
             "log": [a.to_json() for a in match.log], "final": final_summary(match.state)}
 
 
