@@ -65,9 +65,29 @@ def act(kind: str, player: int, **args: Any) -> Action:
     return Action(kind, player, args)
 
 
-def chance(seed: int | str, step: int) -> random.Random:
+R = TypeVar("R", bound=random.Random)
+
+
+def chance(seed: int | str, step: int, source: type[R] = random.Random) -> R:  # type: ignore[assignment]
     """The random source for one step of a match: same seed and step, same outcome."""
-    return random.Random(f"muster:{seed}:{step}")
+    return source(f"muster:{seed}:{step}")
+
+
+class _Watched(random.Random):
+    """A step's random source that notes whether anything was drawn from it (undo needs to know).
+
+    Every draw goes through `random` or `getrandbits`, so it gives exactly the outcomes of
+    `chance` from the same seed."""
+
+    drawn = False
+
+    def random(self) -> float:
+        self.drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.drawn = True
+        return super().getrandbits(k)
 
 
 PLACEHOLDER = re.compile(r"\{p(\d)\}")
@@ -370,29 +390,28 @@ class Match(Generic[S]):
     def apply(self, action: Action, step: int | None = None) -> S:
         """Apply a player's action; `step` is its stored sequence number (default: one past the live log)."""
         step = len(self.log) + 1 if step is None else step
-        rng = chance(self.seed, step)
         if self._records is None:
-            self.state.apply(action, rng)
+            self.state.apply(action, chance(self.seed, step))
         else:
-            self._records.append(self._recorded(action, step, rng))
+            self._records.append(self._recorded(action, step))
         self.log.append(action)
         self.steps.append(step)
         self.events.append(("action", step, action))
         return self.state
 
-    def _recorded(self, action: Action, step: int, rng: random.Random) -> _Record:
+    def _recorded(self, action: Action, step: int) -> _Record:
         """Apply with history on: the engine's lines, what they revealed, and whether the rng was drawn from."""
         state = self.state
         state.verify(action)
         told = list(state.narrate(action))
-        before = rng.getstate()
+        rng = chance(self.seed, step, _Watched)
         state.telling = told
         try:
             state._apply(action, rng)
         finally:
             state.telling = None
         reveals = next((t.reveals for t in told if t.reveals), None)
-        return _Record(step, "action", action.player, tuple(told), reveals, rng.getstate() != before)
+        return _Record(step, "action", action.player, tuple(told), reveals, rng.drawn)
 
     def undo(self, step: int | None = None) -> S:
         """Take back the last live action by replaying the others with their own steps.

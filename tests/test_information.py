@@ -70,6 +70,7 @@ def test_history_asked_late_is_the_history_recorded_from_the_start() -> None:
     for viewer in VIEWERS:
         assert late.history(viewer) == eager.history(viewer)
     assert late.history(0) != late.history(1), "each player reads their own draws"
+    assert late.state.snapshot() == eager.state.snapshot(), "recording draws the same chance"
 
 
 def test_a_notice_is_a_line_for_everyone_and_changes_nothing() -> None:
