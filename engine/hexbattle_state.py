@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Refusal, State
+from engine.core import Action, Arg, Refusal, State
 from engine.hexbattle_attack import AttackMixin
 from engine.hexbattle_cards import CardsMixin
 from engine.hexbattle_move import MovementMixin
@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 
 class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMixin, VictoryMixin, ViewMixin, State):
     """One position of a Hexbattle."""
+
+    ARGS = {"deploy": {"unit": str, "hex": Arg(str, 'a hex id like "3,5"')}, "quick_start": {}, "concede": {},
+            "end_turn": {}, "draw_terrain": {}, "draw_bonus": {}, "place_tile": {"hex": Arg(str, 'a hex id like "3,5"')},
+            "move": {"unit": str, "to": Arg(str, 'a hex id like "3,5"'), "facing": Arg(int, optional=True)},
+            "pivot": {"unit": str, "facing": int}, "attack": {"unit": str, "target": str, "mode": str},
+            "formation": {"unit": str, "formation": str}, "repair": {"unit": str}, "discard_card": {"card": str},
+            # a card's other arguments depend on its effect (CardsMixin._card_targets)
+            "play_card": {"card": str, "unit": Arg(str, optional=True), "units": Arg(list[str], optional=True),
+                          "formation": Arg(str, optional=True)}}
 
     def __init__(self, game: HexbattleGame, rng: random.Random, options: Mapping[str, Any]) -> None:
         self.game = game
