@@ -836,7 +836,7 @@ class WarfareState(State):
         self.step = DEPLOY
         drawn = self._draw(player, self.game.rules.draw_per_turn, rng)
         if self.telling is not None:
-            self.tell(f"Turn {self.turn}: {seat(player)} attacks")
+            self.tell(f"Turn {self.turn}: {seat(player)}'s turn")
             self._tell_drawn(player, drawn)
 
     def _tell_drawn(self, player: int, drawn: int) -> None:
