@@ -1,0 +1,123 @@
+"""The command line under abuse (issue 12): each case ends in its message and exit status, never a
+traceback, and `muster app` leaves no process behind when it is killed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from postgres_server import free_port
+
+from cards.load import CARDS_ROOT
+
+MUSTER = [sys.executable, "-m", "companion.cli"]
+
+
+def muster(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*MUSTER, *args], capture_output=True, text=True, timeout=300, **kw)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["build", "warfare", "--companion-url", "http://" + "a" * 3000],
+     "muster: --companion-url is 3,007 characters long; a QR code on a card holds at most 200\n"),
+    (["build", "warfare", "--companion-url", "http://"],
+     "muster: --companion-url 'http://' must start with http:// or https://, then a host name, "
+     "like http://192.168.1.20:8501\n"),
+    (["build", "warfare", "--companion-url", "http://host:99999"],
+     "muster: --companion-url 'http://host:99999' is not a valid URL (Port out of range 0-65535)\n"),
+    (["build", "warfare", "--cards", "/no/such/folder"], "muster: --cards: '/no/such/folder' is not a folder\n"),
+    (["cards", "warfare", "--cards", "/no/such/folder"], "muster: --cards: '/no/such/folder' is not a folder\n"),
+    (["app", "--port", "0", "--cards", "/no/such/folder"], "muster: --port 0 is out of range; use a number from 1 "
+                                                          "to 65535 (default 8501)\n"),
+    (["cards", "../warfare"], f"muster: 1 problem(s) in the game data:\n  {CARDS_ROOT}/../warfare/game.toml: "
+                              "no game '../warfare' here (games: hexbattle, imperial, medieval, warfare, waterloo)\n"),
+])
+def test_bad_arguments_get_their_message_and_exit_2(args: list[str], message: str) -> None:
+    result = muster(*args)
+    assert (result.returncode, result.stderr) == (2, message)
+
+
+def test_the_companion_url_from_the_environment_is_checked_too() -> None:
+    result = muster("build", "warfare", env={**os.environ, "MUSTER_COMPANION_URL": "ftp://x"})
+    assert (result.returncode, result.stderr) == (
+        2, "muster: $MUSTER_COMPANION_URL 'ftp://x' must start with http:// or https://, then a host name, "
+           "like http://192.168.1.20:8501\n")
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`muster cards warfare --format json | head -1`: exit 141 (a closed pipe, as SIGPIPE would give), silence."""
+    proc = subprocess.Popen([*MUSTER, "cards", "warfare", "--format", "json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"[\n"
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == b""
+
+
+def test_a_full_disk_while_building_is_a_message(tmp_path: Path) -> None:
+    """`ulimit -f` stands in for a full disk: writes past 16 KiB fail (Python ignores SIGXFSZ)."""
+    out = tmp_path / "out"
+    result = subprocess.run(["bash", "-c", 'ulimit -f 16; exec "$@"', "bash", *MUSTER, "build", "warfare",
+                             "--format", "pdf", "--profile", "home-a4", "--out", str(out)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"muster: cannot write the printables to '{out}' (File too large: ")
+    assert result.stderr.endswith("); free some space or choose another --out\n")
+
+
+def test_cards_and_build_read_a_copy_given_with_cards(tmp_path: Path) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "warfare", root / "warfare")
+    csv = root / "warfare" / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Grenadiers", "Fusilier Guards"), encoding="utf-8")
+    listed = muster("cards", "warfare", "--format", "csv", "--cards", str(root))
+    assert listed.returncode == 0 and "Fusilier Guards" in listed.stdout
+    built = muster("build", "warfare", "--format", "svg", "--profile", "home-a4", "--cards", str(root),
+                   "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr
+    assert "Fusilier Guards" in (tmp_path / "out" / "warfare" / "svg" / "warfare-cards-home-a4-p01.svg").read_text()
+
+
+def test_app_refuses_a_cards_copy_with_problems(tmp_path: Path) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "warfare", root / "warfare")
+    (root / "warfare" / "cards.csv").write_text("", encoding="utf-8")
+    result = muster("app", "--port", str(free_port()), "--data-dir", str(tmp_path / "data"), "--cards", str(root))
+    assert (result.returncode, result.stderr) == (
+        2, f"muster: 1 problem(s) in the game data:\n  {root}/warfare/cards.csv:1: empty file: the first line must "
+           "name the columns\n")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's prctl")
+def test_killing_muster_app_with_sigkill_stops_streamlit(tmp_path: Path) -> None:
+    app = subprocess.Popen([*MUSTER, "app", "--port", str(free_port()), "--data-dir", str(tmp_path)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[int] = []
+    for _ in range(600):  # until Streamlit is started (a bounded wait, not a timing assertion)
+        children = [int(c) for c in Path(f"/proc/{app.pid}/task/{app.pid}/children").read_text().split()]
+        if children:
+            break
+        time.sleep(0.1)
+    assert children, "muster app started no Streamlit process"
+    app.send_signal(signal.SIGKILL)
+    app.wait(timeout=30)
+    for _ in range(300):
+        if not _alive(children[0]):
+            break
+        time.sleep(0.1)
+    assert not _alive(children[0]), "Streamlit outlived muster app"
