@@ -268,6 +268,11 @@ class State(ABC):
         """
         return [Told(f"{seat(action.player)} made a move")]
 
+    def opening(self) -> list[Told]:
+        """History lines for the position setup made (who starts, each player's own opening cards); read
+        from the opening position, before any action."""
+        return []
+
     def tell(self, text: str, seen: Mapping[int, str] | None = None, reveals: str | None = None) -> None:
         """Add a history line for the action being applied (a no-op unless a Match is recording)."""
         if self.telling is not None:
@@ -456,7 +461,7 @@ class Match(Generic[S]):
         """The recorded history, rebuilt once by replaying every event with recording on."""
         if self._records is None:
             fresh = Match(self.game, self.seed, self.options)
-            fresh._records = []
+            fresh._records = [_Record(0, "action", None, tuple(opening))] if (opening := fresh.state.opening()) else []
             for kind, step, what in self.events:
                 if kind == "action":
                     fresh.apply(what, step)

@@ -645,6 +645,12 @@ class ImperialState(State):
                          f"from their discard pile")]
         return []  # losing infantry and naming a type are told as they happen
 
+    def opening(self) -> list[Told]:
+        if self.phase == OVER:
+            return [Told(f"{seat(self._winner)} wins automatically: their Imperial Power is overwhelming")]
+        drawn = {p: f"{seat(p)} drew {_names([t for t in TYPES for _ in self.hands[p][t]]) or 'nothing'}" for p in SIDES}
+        return [Told("Both sides drew their cards from the supply", drawn)]
+
     def task(self, player: int) -> str:
         return TASKS.get(self.phase, "wait")
 

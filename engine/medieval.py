@@ -281,6 +281,12 @@ class MedievalState(State):
         placed = self._placed(action["cards"]) or "nothing"
         return [Told(f"{seat(p)} placed their reenforcements face down", {p: f"{seat(p)} placed {placed} (face down)"})]
 
+    def opening(self) -> list[Told]:
+        names = self.game.names
+        held = {p: f"Battle 1 begins: {seat(p)} holds {', '.join(names[i] for i in self.hands[p]) or 'nothing'}"
+                for p in (0, 1)}
+        return [Told(f"Battle {self.battle} begins", held)] if not self.over else []
+
     def task(self, player: int) -> str:
         return "place reenforcements face down"
 

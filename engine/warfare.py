@@ -941,6 +941,10 @@ class WarfareState(State):
         }[kind]()
         return [Told(text)]
 
+    def opening(self) -> list[Told]:
+        dealt = {p: f"{seat(p)} holds {self._card_names(self.hands[p])}" for p in (0, 1)}
+        return [Told(f"{seat(self.active)} plays first"), Told("Both players hold their opening hands", dealt)]
+
     def task(self, player: int) -> str:
         return _TASKS[self.step]
 

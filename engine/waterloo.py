@@ -739,6 +739,12 @@ class WaterlooState(State):
                  "pay": "paid the full bet", "retract": "took back their entered hand"}
         return [] if kind == "draw" else [Told(f"{who} {fixed[kind]}")]
 
+    def opening(self) -> list[Told]:
+        if self.table:
+            return [Told("Hand 1 begins")]
+        dealt = {p: f"Hand 1 begins: {seat(p)} was dealt {self._card_list(self.hands[p])}" for p in self._live()}
+        return [Told("Hand 1 begins", dealt)]
+
     def task(self, player: int) -> str:
         return TASKS.get(self.phase, "wait")
 

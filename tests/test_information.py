@@ -73,13 +73,22 @@ def test_history_asked_late_is_the_history_recorded_from_the_start() -> None:
     assert late.state.snapshot() == eager.state.snapshot(), "recording draws the same chance"
 
 
+def test_the_opening_deal_is_told_to_each_player_alone() -> None:
+    match = Match(WARFARE, 1)
+    hands = [", ".join(WARFARE.rows[WARFARE.index[c]].name for c in match.state.view(p)["hand"]) for p in (0, 1)]
+    first = "{p%d} plays first" % match.state.active
+    assert texts(match, None) == [first, "Both players hold their opening hands"]
+    assert texts(match, 0) == [first, f"{{p0}} holds {hands[0]}"] and texts(match, 1) == [first, f"{{p1}} holds {hands[1]}"]
+    assert match.history(None)[0].seq == 0 and match.history(None)[0].actor is None
+
+
 def test_a_notice_is_a_line_for_everyone_and_changes_nothing() -> None:
     match = Match(MEDIEVAL, 1)
     before = views(match)
     match.notice("Seat {p1} was re-issued by the host", step=4)
     assert views(match) == before
     for viewer in VIEWERS:
-        assert match.history(viewer) == [Line(4, None, "Seat {p1} was re-issued by the host", "notice")]
+        assert match.history(viewer)[1:] == [Line(4, None, "Seat {p1} was re-issued by the host", "notice")]
 
 
 def test_replay_dispatches_stored_entries_with_their_steps() -> None:
@@ -244,7 +253,7 @@ def test_r29_waterloo_lines_are_written_when_the_move_is_made() -> None:
     p = match.state.current_player
     match.apply(act("raise", p, amount=2))
     match.apply(act("call", 1 - p))
-    assert texts(match, None) == [f"{{p{p}}} raised by 2 (bet 3)", f"{{p{1 - p}}} called 2"]
+    assert texts(match, None) == ["Hand 1 begins", f"{{p{p}}} raised by 2 (bet 3)", f"{{p{1 - p}}} called 2"]
     assert match.undo_refusal(1 - p) is None
     waterloo_until(match, "draw")
     drawer = match.state.current_player
