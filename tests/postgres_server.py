@@ -70,13 +70,15 @@ class PostgresServer:
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise PostgresUnavailable(f"{args[0]} failed ({done.returncode}): {done.stderr.strip()} {tail}".strip())
 
-    def start(self) -> PostgresServer:
+    def start(self, durable: bool = False) -> PostgresServer:
+        """Start the server; fast and unsafe for tests, `durable` (fsync and synchronous commits) for benchmarks."""
         if self.user is not None:
             entry = pwd.getpwnam(self.user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         self._run("initdb", "-D", str(self.data), "-U", "muster", "--auth=trust", "-E", "UTF8", "--no-sync",
                   "--no-instructions")
-        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} {FAST}"
+        settings = "-c max_connections=300" if durable else FAST
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} {settings}"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-o", options, "-w",
                   "-t", "60", "start")
         return self

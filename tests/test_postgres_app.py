@@ -1,0 +1,89 @@
+"""Two real `muster app` servers on one PostgreSQL, with phones (browser contexts) on both.
+
+A move tapped on server A appears on server B's phones without a reload (the lag is printed,
+not asserted: timing belongs to bench/bench_postgres.py). Then server A is killed with
+SIGKILL: B's phones keep playing, and A's phone, reopened on B, finds the whole table.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_browser import PHONE, TIMEOUT, Server, browser, settle, wait_moves  # noqa: E402,F401
+
+from companion.store import Store, open_store  # noqa: E402
+from companion.tables import Tables  # noqa: E402
+
+MOVES = ".st-key-moves .stButton button"
+
+
+def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) -> tuple[object, float]:
+    """Whichever seat is offered a move taps the first one (again if a redraw swallowed the tap, as a
+    player would; a stale tap is refused by the page); that page, and when the move was committed."""
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        for page in pages:
+            settle(page)
+            if page.locator(MOVES).count():  # type: ignore[attr-defined]
+                page.locator(MOVES).first.click()  # type: ignore[attr-defined]
+                for _ in range(75):
+                    log = store.log(table_id)
+                    if len(log) > played:
+                        return page, log[played].at
+                    time.sleep(0.2)
+        pages[0].wait_for_timeout(200)  # type: ignore[attr-defined]
+    raise AssertionError("no seat's tap became a move")
+
+
+def test_postgres_two_app_servers_phones_follow_and_survive_kill_9(
+        postgres_url: str, tmp_path: Path, browser: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("MUSTER_DATABASE_URL", postgres_url)
+    a, b = Server(tmp_path / "a"), Server(tmp_path / "b")
+    a.start()
+    b.start()
+    try:
+        store = open_store(postgres_url)
+        table = Tables(store).create("warfare", ["Ann", "Bob"], {})
+
+        def phone(server: Server, seat: int | None) -> object:
+            page = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+            query = f"table={table.code}" + (f"&seat={table.seats[seat].token}" if seat is not None else "")
+            page.goto(f"{server.url}/?{query}", timeout=TIMEOUT)
+            page.get_by_text("You are" if seat is not None else "watching as a spectator").first.wait_for(timeout=TIMEOUT)
+            return page
+
+        ann, bob, watcher = phone(a, 0), phone(b, 1), phone(b, None)
+        lags = []
+        played = 0
+        for _ in range(3):
+            _, committed = tap_a_move([ann, bob], store, table.id, played)
+            played += 1
+            wait_moves(watcher, played, within=30)  # B's spectator follows without a reload
+            lags.append(time.time() - committed)
+            for page in (ann, bob):
+                wait_moves(page, played, within=30)
+        with capsys.disabled():
+            print(f"\n[move committed -> shown on server B's spectator: {', '.join(f'{x:.2f} s' for x in lags)}]")
+
+        a.proc.kill()  # type: ignore[union-attr]  # SIGKILL: no goodbye to anyone
+        a.proc.wait()  # type: ignore[union-attr]
+        a.proc = None
+        ann.goto(f"{b.url}/?table={table.code}&seat={table.seats[0].token}", timeout=TIMEOUT)  # Ann's phone, now on server B
+        ann.get_by_text("You are").first.wait_for(timeout=TIMEOUT)
+        wait_moves(ann, played, within=30)
+        for _ in range(2):
+            tap_a_move([ann, bob], store, table.id, played)
+            played += 1
+            for page in (ann, bob, watcher):
+                wait_moves(page, played, within=30)
+        assert [e.seq for e in store.log(table.id)] == list(range(1, played + 1))
+    finally:
+        a.stop()
+        b.stop()
