@@ -20,7 +20,8 @@ from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_
 from engine.core import Action, Arg, Game, Refusal, State, Told, seat
 
 SIDES: tuple[int, int] = (0, 1)
-OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round")
+OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round",
+                                 "rifling_rounds_of")
 
 EXCHANGE = "exchange"
 BUY = "buy"
@@ -148,6 +149,7 @@ class ImperialState(State):
     def __init__(self, cfg: Config, options: Mapping[str, Any]) -> None:
         self.cfg = cfg
         self.game_round: int = options["game_round"]
+        self.rifling_by_game_round: bool = options["rifling_rounds_of"] == "game"
         self.initiative: tuple[int, int] = tuple(options["initiative"])  # type: ignore[assignment]
         self.ip: list[int] = list(options["imperial_power"])
         self.gold: list[int] = list(options["gold"])
@@ -227,6 +229,12 @@ class ImperialState(State):
             self._end(ROUT, empty)
         else:
             self.phase = PLAY
+
+    @property
+    def advanced_rifling(self) -> bool:
+        """Whether a Musketeers win now costs the Pikemen side an extra card: in battle rounds 4-5 by the
+        seed's own use of "round", or in game rounds 4-5 with the `rifling_rounds_of` option (R11)."""
+        return (self.game_round if self.rifling_by_game_round else self.battle_round) in self.cfg.rifling_rounds
 
     # --- the shape every engine shares -------------------------------------------------
 
@@ -485,7 +493,7 @@ class ImperialState(State):
             only_cavalry = bool(hand[CAVALRY]) and not hand[PIKEMEN] and not hand[MUSKETEERS]
             self._finish_round([loser] if only_cavalry else [])
         elif played[w] == MUSKETEERS:
-            if self.game_round in self.cfg.rifling_rounds and _size(hand):
+            if self.advanced_rifling and _size(hand):
                 self.phase, self.pending, self.named = RIFLING, w, []
             else:
                 self._finish_round([])
@@ -609,7 +617,8 @@ class ImperialState(State):
             "game": "imperial",
             "phase": self.phase,
             "game_round": self.game_round,
-            "advanced_rifling": self.game_round in self.cfg.rifling_rounds,
+            "advanced_rifling": self.advanced_rifling,
+            "rifling_rounds_of": "game" if self.rifling_by_game_round else "battle",
             "battle_round": self.battle_round,
             "initiative": list(self.initiative),
             "to_act": self.players_to_act(),
@@ -742,6 +751,9 @@ class ImperialGame(Game[ImperialState]):
             value = options["game_round"]
             if not _whole(value) or value < 1:
                 raise Refusal(f"game_round must be a whole number of 1 or more (not {value!r}).")
+        if options.get("rifling_rounds_of", "battle") not in ("battle", "game"):
+            raise Refusal(f"rifling_rounds_of is 'battle' (the seed's reading) or 'game' "
+                          f"(not {options['rifling_rounds_of']!r}).")
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> ImperialState:
         state = ImperialState(self.cfg, self.options(options))

@@ -575,7 +575,8 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
         ("", f"Then, if the {TYPE_NAMES[CAVALRY]} side holds {r.rout_ratio} times as many cards, the "
              f"{TYPE_NAMES[beats[CAVALRY]]} side routs."),
         ("", "A side with no cards left routs. Both rout at once: the battle is Inconclusive."),
-        ("", f"Advanced Rifling (game rounds {', '.join(map(str, r.rifling_rounds))}): {TYPE_NAMES[MUSKETEERS]} "
+        ("", f"Advanced Rifling ({r.default_options.rifling_rounds_of} rounds "
+             f"{', '.join(map(str, r.rifling_rounds))}): {TYPE_NAMES[MUSKETEERS]} "
              f"beating {TYPE_NAMES[beats[MUSKETEERS]]} also take a card of a type they name."),
     ], numbered=False)
     s.join([left, right])

@@ -30,9 +30,11 @@ P, M, C = "pikemen", "musketeers", "cavalry"
 
 
 def battle(hand0: str, hand1: str, *, game_round: int = 1, markers: tuple[int, int] = (0, 0),
-           discard0: str = "", discard1: str = "", game: ImperialGame = GAME) -> ImperialState:
+           discard0: str = "", discard1: str = "", game: ImperialGame = GAME,
+           rifling_rounds_of: str = "battle") -> ImperialState:
     """A battle at its first round with the given hands, written as letters ("PPMC")."""
-    options = game.options({"imperial_power": [0, 0], "reinforcements": list(markers), "game_round": game_round})
+    options = game.options({"imperial_power": [0, 0], "reinforcements": list(markers), "game_round": game_round,
+                            "rifling_rounds_of": rifling_rounds_of})
     state = ImperialState(game.cfg, options)
     letters = {"P": P, "M": M, "C": C}
     for pile, spec in ((state.hands[0], hand0), (state.hands[1], hand1),
@@ -241,23 +243,31 @@ def test_r10_only_cavalry_left_routs_at_once() -> None:
     assert state.is_terminal and state.winner == 0 and state.routed == [1]
 
 
-def test_r11_no_rifling_outside_game_rounds_four_and_five() -> None:
-    state = play(battle("MM", "PPC", game_round=3), M, P)
-    assert state.phase == PLAY and hand(state, 1) == counts(p=1, c=1) and hand(state, 0) == counts(m=2)
-
-
-def test_r11_battle_round_four_is_not_rifling() -> None:
+def test_r11_advanced_rifling_is_battle_rounds_four_and_five_by_default() -> None:
+    """"Rounds 4-5", in a text that says "next round" and "any round of battle" for battle rounds."""
+    first = play(battle("MMC", "PPC", game_round=4), M, P)
+    assert first.phase == PLAY and hand(first, 1) == counts(p=1, c=1), "battle round 1: no rifling, any game round"
     state = battle("PPPMM", "PPPPP")
+    assert not state.view(None)["advanced_rifling"] and state.view(None)["rifling_rounds_of"] == "battle"
     for _ in range(3):
         play(state, P, P)
-    assert state.battle_round == 4
+    assert state.battle_round == 4 and state.view(None)["advanced_rifling"]
     play(state, M, P)
-    assert state.phase == PLAY and size(state, 1) == 1
+    assert state.phase == RIFLING and state.players_to_act() == [0]
+
+
+def test_r11_table_option_reads_them_as_game_rounds() -> None:
+    state = play(battle("MM", "PPC", game_round=3, rifling_rounds_of="game"), M, P)
+    assert state.phase == PLAY and hand(state, 1) == counts(p=1, c=1) and hand(state, 0) == counts(m=2)
+    fourth = play(battle("MM", "PPC", game_round=4, rifling_rounds_of="game"), M, P)
+    assert fourth.phase == RIFLING
+    with pytest.raises(Refusal, match="rifling_rounds_of is 'battle' \\(the seed's reading\\) or 'game' \\(not 'empire'\\)."):
+        GAME.check_options({"rifling_rounds_of": "empire"})
 
 
 @pytest.mark.parametrize("game_round", [4, 5])
 def test_r12_rifling_named_type_is_lost(game_round: int) -> None:
-    state = play(battle("MM", "PPC", game_round=game_round), M, P)
+    state = play(battle("MM", "PPC", game_round=game_round, rifling_rounds_of="game"), M, P)
     assert state.phase == RIFLING and state.players_to_act() == [0] and state.current_player == 0
     do(state, "name_type", 0, type=C)
     assert hand(state, 1) == counts(p=1) and pile(state, 1) == counts(p=1, c=1)
@@ -265,7 +275,7 @@ def test_r12_rifling_named_type_is_lost(game_round: int) -> None:
 
 
 def test_r12_rifling_none_of_that_type_is_said_and_another_named() -> None:
-    state = play(battle("MP", "PPM", game_round=4), M, P)
+    state = play(battle("MP", "PPM", game_round=4, rifling_rounds_of="game"), M, P)
     do(state, "name_type", 0, type=C)
     assert state.phase == RIFLING and state.view(None)["last_round"]["lacked"] == [C]
     assert refused(state, act("name_type", 0, type=C)) == \
@@ -276,7 +286,7 @@ def test_r12_rifling_none_of_that_type_is_said_and_another_named() -> None:
 
 
 def test_r7_r12_last_unnamed_type_is_named_by_the_engine() -> None:
-    state = play(battle("MP", "PMM", game_round=5), M, P)
+    state = play(battle("MP", "PMM", game_round=5, rifling_rounds_of="game"), M, P)
     do(state, "name_type", 0, type=C)
     do(state, "name_type", 0, type=P)
     assert state.view(None)["last_round"]["lacked"] == [C, P]
@@ -284,7 +294,7 @@ def test_r7_r12_last_unnamed_type_is_named_by_the_engine() -> None:
 
 
 def test_r12_r16_rifling_against_an_empty_hand_asks_nothing() -> None:
-    state = play(battle("MP", "P", game_round=4), M, P)
+    state = play(battle("MP", "P", game_round=4, rifling_rounds_of="game"), M, P)
     assert state.is_terminal and state.winner == 0 and state.routed == [1]
 
 
@@ -423,7 +433,8 @@ def test_refusals_for_wrong_moves() -> None:
     ({"initiative": ["a", 0]}, "initiative must list the two sides in order, [0, 1] or [1, 0] (not ['a', 0])."),
     ({"game_round": 0}, "game_round must be a whole number of 1 or more (not 0)."),
     ({"game_round": "4"}, "game_round must be a whole number of 1 or more (not '4')."),
-    ({"era": 2}, "Unknown battle option 'era' (known: imperial_power, gold, reinforcements, initiative, game_round)."),
+    ({"era": 2}, "Unknown battle option 'era' (known: imperial_power, gold, reinforcements, initiative, game_round, "
+              "rifling_rounds_of)."),
 ])
 def test_r2_unusable_options_are_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(Refusal) as info:

@@ -30,10 +30,15 @@ def _has(kind: str) -> Callable[[Match], bool]:
 
 
 CASES: dict[str, tuple[str, dict[str, Any], Callable[[Match], bool]]] = {
-    "rifling": ("Advanced Rifling in game round 4, with a named type the Pikemen side lacked (R11, R12)",
+    "rifling": ("Advanced Rifling in game round 4 (the rifling_rounds_of option), with a named type the Pikemen "
+                "side lacked (R11, R12)",
                 {"imperial_power": [8, 7], "gold": [1, 0], "reinforcements": [2, 2], "initiative": [1, 0],
-                 "game_round": 4},
+                 "game_round": 4, "rifling_rounds_of": "game"},
                 lambda m: _has("name_type")(m) and _lacked(m)),
+    "rifling_battle": ("Advanced Rifling in battle round 4 or 5, the seed's reading (R11, R12)",
+                       {"imperial_power": [9, 9], "gold": [0, 0], "reinforcements": [1, 1], "initiative": [0, 1],
+                        "game_round": 1},
+                       _has("name_type")),
     "cavalry": ("Cavalry beat Musketeers and the loser chose its two infantry (R13, R14)",
                 {"imperial_power": [10, 9], "gold": [0, 2], "reinforcements": [1, 3], "initiative": [0, 1],
                  "game_round": 2},

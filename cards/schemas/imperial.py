@@ -58,6 +58,7 @@ class DefaultOptions(BaseModel):
     reinforcements: list[int] = Field(min_length=2, max_length=2)
     initiative: list[int] = Field(min_length=2, max_length=2)
     game_round: int = Field(ge=1)
+    rifling_rounds_of: Literal["battle", "game"] = "battle"  # which rounds rifling_rounds counts (R11)
 
 
 class Beats(BaseModel):
