@@ -177,3 +177,31 @@ def wait_for(condition: object, within: float = 30) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("the condition did not come true within the limit")
+
+
+def test_postgres_database_from_a_newer_muster_or_another_application_is_refused(postgres_url: str) -> None:
+    """Refused with a message, and not changed: the schema row and the foreign table are as they were."""
+    from companion.store import SCHEMA_VERSION, StoreUnavailable
+
+    open_store(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE meta SET value=%s WHERE key='schema'", (str(SCHEMA_VERSION + 1),))
+    try:
+        open_store(postgres_url)
+    except StoreUnavailable as err:
+        assert f"was written by a newer Muster (schema version {SCHEMA_VERSION + 1}" in str(err)
+    else:
+        raise AssertionError("a database from a newer Muster was opened")
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        assert conn.execute("SELECT value FROM meta").fetchall() == [(str(SCHEMA_VERSION + 1),)]
+        conn.execute("DROP TABLE results, actions, seats, tables, meta")
+        conn.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY, legs INTEGER)")
+    try:
+        open_store(postgres_url)
+    except StoreUnavailable as err:
+        assert "belongs to another application (it has the tables tables), not Muster" in str(err)
+    else:
+        raise AssertionError("another application's database was opened")
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        names = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema='public'").fetchall()
+        assert names == [("tables",)]
