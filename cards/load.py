@@ -188,6 +188,8 @@ def folder_problems(root: Path) -> list[Problem]:
 def load_all(root: Path | None = None) -> dict[str, GameData]:
     """Load every game, reporting the problems of all of them together."""
     root = root or cards_root()
+    if not root.is_dir():
+        raise DataError([Problem(str(root), f"not a folder (the cards folder comes from --cards or ${CARDS_ENV})")])
     ids = game_ids(root)
     problems: list[Problem] = folder_problems(root)
     if not ids:

@@ -50,6 +50,13 @@ def test_the_companion_url_from_the_environment_is_checked_too() -> None:
            "like http://192.168.1.20:8501\n")
 
 
+def test_a_cards_folder_from_the_environment_is_checked_too() -> None:
+    result = muster("check", env={**os.environ, "MUSTER_CARDS_DIR": "/no/such/folder"})
+    assert (result.returncode, result.stderr) == (
+        2, "muster: 1 problem(s) in the game data:\n  /no/such/folder: not a folder (the cards folder comes from "
+           "--cards or $MUSTER_CARDS_DIR)\n")
+
+
 def test_a_reader_that_stops_early_gets_no_traceback() -> None:
     """`muster cards warfare --format json | head -1`: exit 141 (a closed pipe, as SIGPIPE would give), silence."""
     proc = subprocess.Popen([*MUSTER, "cards", "warfare", "--format", "json"], stdout=subprocess.PIPE,
