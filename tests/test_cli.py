@@ -15,7 +15,7 @@ from cards.load import CARDS_ROOT
 
 def muster(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "companion.cli", *args],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
 
 
 def test_check_passes_on_shipped_data() -> None:
