@@ -273,10 +273,15 @@ class Store(ABC):
 
     def tables(self, status: str | None = None) -> list[TableInfo]:
         """Tables, most recently active first."""
-        def fetch(conn: Any) -> list[TableInfo]:
+        def fetch(conn: Any) -> list[TableInfo]:  # two queries however many tables a convention runs
             where, params = ("WHERE status=?", (status,)) if status else ("", ())
-            ids = [r[0] for r in self._x(conn, f"SELECT id FROM tables {where} ORDER BY last_activity DESC", params)]
-            return [self._table(conn, "id=?", i) for i in ids]
+            rows = self._x(conn, f"SELECT {TABLE_COLUMNS} FROM tables {where} ORDER BY last_activity DESC",
+                           params).fetchall()
+            seats: dict[int, list[Seat]] = {}
+            for table_id, *seat in self._x(conn, f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN "
+                                                 f"(SELECT id FROM tables {where}) ORDER BY table_id, seat", params):
+                seats.setdefault(table_id, []).append(_seat_of(seat))
+            return [_table_of(row, seats.get(row[0], [])) for row in rows]
         return self._read(fetch)
 
     # -- seats (not game actions: the log is untouched) ------------------------------------------
@@ -485,19 +490,15 @@ class Store(ABC):
             raise StoreError(f"This table has ended. {ended}")
 
     def _seat(self, conn: Any, table_id: int, seat: int) -> Seat:
-        s, n, t, c, d = self._x(conn, "SELECT seat, name, token, claimed, device FROM seats WHERE table_id=? AND seat=?",
-                                (table_id, seat)).fetchone()
-        return Seat(s, n, t, bool(c), d)
+        return _seat_of(self._x(conn, f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id=? AND seat=?",
+                                (table_id, seat)).fetchone())
 
     def _table(self, conn: Any, where: str, value: Any) -> TableInfo:
-        row = self._x(conn, f"SELECT id, game, seed, options, code, created, last_activity, status, winner, ended_by, "
-                            f"host_token FROM tables WHERE {where}", (value,)).fetchone()
+        row = self._x(conn, f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where}", (value,)).fetchone()
         if row is None:
             raise StoreError("There is no such table.")
-        seats = tuple(Seat(s, n, t, bool(c), d) for s, n, t, c, d in self._x(conn,
-            "SELECT seat, name, token, claimed, device FROM seats WHERE table_id=? ORDER BY seat", (row[0],)))
-        return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9],
-                         seats, row[10])
+        return _table_of(row, [_seat_of(s) for s in self._x(
+            conn, f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id=? ORDER BY seat", (row[0],))])
 
     def _head(self, conn: Any, table_id: int) -> tuple[int, int]:
         row = self._x(conn, "SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
@@ -514,6 +515,20 @@ class Store(ABC):
 
     def _log(self, conn: Any, table_id: int, after_seq: int) -> list[LogEntry]:
         return self._entries(conn, "table_id=? AND seq>?", (table_id, after_seq))
+
+
+TABLE_COLUMNS = "id, game, seed, options, code, created, last_activity, status, winner, ended_by, host_token"
+SEAT_COLUMNS = "seat, name, token, claimed, device"
+
+
+def _seat_of(row: Any) -> Seat:
+    s, n, t, c, d = row
+    return Seat(s, n, t, bool(c), d)
+
+
+def _table_of(row: Any, seats: list[Seat]) -> TableInfo:
+    return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9],
+                     tuple(seats), row[10])
 
 
 def copy_store(source: Store, target: Store) -> dict[str, int]:

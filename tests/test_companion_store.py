@@ -36,6 +36,10 @@ def test_create_gives_code_and_private_tokens(service: Tables) -> None:
     assert service.store.table_by_code(table.code.lower()) == table
     assert table.seat_by_token(table.seats[1].token).seat == 1
     assert table.seat_by_token("forged") is None and table.seat_by_token(None) is None
+    later = service.create("race", ["Di", "Ed"], {"players": 2})
+    service.concede(later, 1)
+    assert service.store.tables() == [service.store.table(later.id), table]  # most recently active first
+    assert service.store.tables("playing") == [table]
 
 
 def test_create_refuses_bad_options_and_names(service: Tables) -> None:
