@@ -33,6 +33,16 @@ div.stButton > button, div.stFormSubmitButton > button, div.stLinkButton > a {mi
 div[data-testid="stMarkdownContainer"] {overflow-wrap: anywhere;}
 div[data-testid="stMarkdownContainer"] table {display: block; max-width: 100%; overflow-x: auto;}
 code {white-space: pre-wrap;}
+/* Tap targets of at least 44 px: chips, segmented controls, toggles, expanders, selects. */
+button[data-testid^="stBaseButton-pills"], button[data-testid^="stBaseButton-segmented_control"] {min-height: 44px;}
+div[data-testid="stExpander"] summary, label[data-baseweb="checkbox"] {min-height: 44px; align-items: center;}
+div[data-baseweb="select"] > div {min-height: 44px;}
+/* A server restart: Streamlit's own "Connection error" dialog (the only dialog without app content)
+   becomes a calm "Reconnecting…" card; Streamlit closes it itself once the server answers again. */
+section[role="dialog"]:not(:has([data-testid="stVerticalBlock"])) > * {display: none !important;}
+section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
+  content: "Reconnecting\2026  The table is safe on the server; this page comes back by itself.";
+  display: block; padding: 1.2rem; font-size: 1.1rem; text-align: center;}
 </style>
 """
 

@@ -82,16 +82,33 @@ def card_entries(data: GameData) -> list[Entry]:
         for row in rows:
             if not isinstance(row, CardRow):
                 continue
-            extra = tuple((k, str(v)) for k, v in row.model_dump().items()
-                          if k not in ("id", "name", "text") and v not in (None, "", [], {}))
+            extra = _facts(row)
             if face is not None:
                 f = face(row)
-                corner = (("corner", f.corner),) if f.corner else ()
                 out.append(Entry("card", data.id, row.id, f.title, f.kind, f.text,
-                                 {"game": data.id, "card": row.id}, extra + corner))
+                                 {"game": data.id, "card": row.id}, extra))
             else:
                 out.append(Entry("card", data.id, row.id, row.name, table, "", {"game": data.id, "card": row.id}, extra))
     return out
+
+
+HIDDEN_FIELDS = ("id", "name", "text", "icon", "effect", "amount", "type", "kind")  # the title, kind and text say these
+
+
+def _facts(row: CardRow) -> tuple[tuple[str, str], ...]:
+    """A card's data as a player reads it: a yes/no field only when it holds (as its name), codes spelled out
+    by the face; file-only fields (icon, effect codes already in the text) left out."""
+    out: list[tuple[str, str]] = []
+    for key, value in row.model_dump().items():
+        if key in HIDDEN_FIELDS or value in (None, "", [], {}, False):
+            continue
+        if value is True:
+            out.append(("also", key.replace("_", " ").capitalize()))
+        elif key == "copies":
+            out.append(("copies in the deck", str(value)))
+        else:
+            out.append((key, str(value).replace("_", " ")))
+    return tuple(out)
 
 
 def combo_entries(game_id: str, data: GameData) -> list[Entry]:

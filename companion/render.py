@@ -76,10 +76,16 @@ def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence
         st.markdown("\n".join(lines(shown, seat_names)))
 
 
-def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private") -> None:
-    """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table."""
-    if player is None or not secret:
+def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private",
+            lines: Sequence[str] = ()) -> None:
+    """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table.
+
+    `lines` are Markdown the panel already made safe (cards with links to their look-up)."""
+    if player is None or not (secret or lines):
         return
     with st.container(border=True, key=key):
         st.markdown("🔒 **Only you can see this**")
-        view(secret, seat_names)
+        if lines:
+            st.markdown("  \n".join(lines))
+        if secret:
+            view(secret, seat_names)

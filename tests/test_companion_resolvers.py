@@ -89,6 +89,8 @@ def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
     group("resolver-col").set_value(1).run()
     tap(0, "knight")
     tap(1, "archer")
+    assert "Pikeman **5** vs **5** Crossbowman — reenforcements still to lay" in page_text(at)  # no verdict yet
+    at.toggle(key="resolver-revealed").set_value(True).run()  # this battle has no reenforcements
     assert "Pikeman **5** vs **5** Crossbowman — **tied**" in page_text(at)
     group("resolver-place").set_value("tie").run()
     tap(0, "peasant-levy")  # the centre is not tied

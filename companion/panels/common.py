@@ -1,18 +1,70 @@
-"""Small drawing helpers the game panels share (card names, scanning a printed card's QR code)."""
+"""Small drawing helpers the game panels share: the "what just happened" strip, cards as named, valued chips
+with a link to their look-up, and scanning a printed card's QR code."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from typing import Any
 
 import streamlit as st
 
+from companion import context
+from companion.render import plain
 from generator.links import parse_link
+
+NEWS_FIRST = 3  # a phone opening the table sees the last few moves
+NEWS_MOST = 8   # and never more lines than fit above the fold
 
 
 def card_names(data: Any) -> dict[str, str]:
     """Physical card id -> printed name, over every card table of a game."""
     return {cid: card.name for cid, card in data.card_index.items()}
+
+
+def news(ctx: Any) -> None:
+    """What just happened, written for this viewer (`Match.history`), at the top of the phone.
+
+    A line stays until this browser session has seen it: until the player taps "Seen", or
+    acts (a move of theirs means they saw the page it was made on). Undos and table notices
+    are the table page's own banners and are not repeated here.
+    """
+    history = [line for line in ctx.snap.match.history(ctx.player) if line.kind == "action" and not line.undone]
+    if not history:
+        return
+    key = f"news-seen-{ctx.table.id}-{ctx.player}"
+    latest = history[-1].seq
+    seqs = sorted({line.seq for line in history})
+    seen = st.session_state.setdefault(key, seqs[-NEWS_FIRST - 1] if len(seqs) > NEWS_FIRST else 0)
+    mine = [line.seq for line in history if ctx.player is not None and line.actor == ctx.player]
+    if mine:
+        seen = max(seen, mine[-1] - 1)
+    fresh = [line for line in history if line.seq > seen][-NEWS_MOST:]
+    if not fresh:
+        return
+    with st.container(border=True, key="news"):
+        st.markdown("**What just happened**  \n" + "  \n".join(plain(line.format([s.name for s in ctx.table.seats])) for line in fresh))
+        st.button("Seen", key=f"news-ok-{latest}", on_click=st.session_state.update, args=({key: latest},))
+
+
+def card_label(card: Any, data: Any) -> str:
+    """A physical card or design as a player reads it at a glance: name, value or force, and type
+    (as the printed face puts them: the schema's `face`)."""
+    design = getattr(card, "design", card)
+    face = getattr(importlib.import_module(f"cards.schemas.{data.id}"), "face", None)
+    if face is None:
+        return design.name
+    f = face(design)
+    value = f.corner if f.corner and f.corner.isdigit() else ""
+    return f"{f.title} · {f.kind} {value}".rstrip()
+
+
+def card_links(ids: Iterable[str], data: Any, game: str) -> str:
+    """Cards as plain-text labels, each linking to its look-up page (opens beside the table)."""
+    index = data.card_index
+    items = [f"[{plain(card_label(index[c], data))}]({context.link(game=game, card=index[c].design.id)})"
+             if c in index else plain(c) for c in ids]
+    return " · ".join(items) if items else "none"
 
 
 def named(ids: Iterable[str] | None, names: dict[str, str]) -> str:

@@ -7,7 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from companion.panels.common import card_names, named
+from companion.panels.common import card_label, card_names, named, news
+from companion.render import plain
 from companion.render import private as render_private
 from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
 
@@ -16,22 +17,14 @@ OUTCOMES = {"won": "won", "unopposed": "won unopposed", "deadlock": "deadlock (b
 
 
 def render(ctx: Any) -> None:
+    news(ctx)
     view = ctx.view()
     names = card_names(ctx.data)
     players = view["players"]
     decks = [f"{ctx.name(p)} ({players[p]['deck_name']})" for p in (0, 1)]
-    lines = [f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}"]
-    for column in view["columns"]:
-        sides = []
-        for p in (0, 1):
-            cards = ", ".join(names.get(e["card"], e["card"]) + ("" if e["counts"] else " (event)")
-                              for e in column["cards"][p]) or "—"
-            total = column["totals"][p]
-            sides.append((cards, "—" if total is None else str(total)))
-        lines.append(f"- **{column['name'].capitalize()}**: {sides[0][0]} **{sides[0][1]}** vs "
-                     f"**{sides[1][1]}** {sides[1][0]}")
     with st.container(border=True):
-        st.markdown("\n".join(lines))
+        st.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
+        _field(ctx, view)
     rows = []
     for p in (0, 1):
         pl = players[p]
@@ -67,7 +60,25 @@ def _advice(ctx: Any, me: int) -> None:
     with st.container(border=True):
         st.markdown(f"**Suggested:** {state.label(best.action)}  \n"
                     f"expected columns won {best.expected_columns:.1f} · chance per column: {chances}")
-        ctx.button("Place as suggested", best.action, key="medieval-suggested", primary=True)
+        st.caption("A suggestion: your moves below offer every other placement.")
+        ctx.button("Place as suggested", best.action, key="medieval-suggested")
+
+
+def _field(ctx: Any, view: dict[str, Any]) -> None:
+    """The columns as two rows of cards facing each other: the opponent's row on top, this phone's below
+    (a spectator sees the first seat below), each cell with its cards and the column's total."""
+    me = ctx.player if ctx.player is not None else 0
+    index = ctx.data.card_index
+
+    def cell(column: dict[str, Any], p: int) -> str:
+        cards = "<br>".join(plain(card_label(index[e["card"]], ctx.data) if e["card"] in index else e["card"])
+                            + ("" if e["counts"] else " (event)") for e in column["cards"][p]) or "—"
+        total = column["totals"][p]
+        return f"{cards}<br>**{'—' if total is None else total}**"
+
+    head = "| | " + " | ".join(c["name"].capitalize() for c in view["columns"]) + " |"
+    rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in view["columns"]) + " |" for p in (1 - me, me)]
+    st.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]), unsafe_allow_html=False)
 
 
 def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: list[str]) -> None:
@@ -101,14 +112,11 @@ def resolver(game: Any, names: dict[str, str]) -> None:
     """
     with st.expander("Battle resolver (printed cards)"):
         layout: dict[str, Any] = st.session_state.setdefault("resolver", _empty(game))
-        side = st.segmented_control("Side", [0, 1], format_func=lambda p: SIDES[p],
-                                    key="resolver-side", default=0) or 0
-        place = st.segmented_control("Where", list(PLACES), format_func=PLACES.get, key="resolver-place",
-                                     default="opening") or "opening"
+        side = _choice("Side", [0, 1], "resolver-side", lambda p: SIDES[p])
+        place = _choice("Where", list(PLACES), "resolver-place", PLACES.get)
         column = 0
         if place in ("opening", "reenforcement", "tie"):
-            column = st.segmented_control("Column", range(game.columns), format_func=lambda c: game.column_names[c],
-                                          key="resolver-col", default=0) or 0
+            column = _choice("Column", list(range(game.columns)), "resolver-col", lambda c: game.column_names[c])
         design_names = {card.design.id: card.name for card in game.cards}
         st.pills("Tap a card to add it", list(design_names), format_func=design_names.get, key="resolver-pick",
                  on_change=_tap, args=(game, side, place, column))
@@ -131,11 +139,32 @@ def resolver(game: Any, names: dict[str, str]) -> None:
                        f"(expected columns won {best.expected_columns:.1f})")
 
 
+def _choice(label: str, options: list[Any], key: str, words: Any) -> Any:
+    """A segmented choice that always holds one option: tapping the selected one again keeps it (Streamlit
+    would clear it, and a card would then go somewhere the player did not see chosen)."""
+    st.session_state.setdefault(key, options[0])
+    st.session_state.setdefault(f"{key}-kept", options[0])
+    st.segmented_control(label, options, format_func=words, key=key, on_change=_keep, args=(key,))
+    return st.session_state[key]
+
+
+def _keep(key: str) -> None:
+    if st.session_state.get(key) is None:
+        st.session_state[key] = st.session_state[f"{key}-kept"]
+    st.session_state[f"{key}-kept"] = st.session_state[key]
+
+
 def _draw_battle(game: Any, names: dict[str, str], layout: dict[str, Any], laid: LaidBattle) -> None:
-    """Each column as laid, with the totals it was decided on (or stands at) and its verdict."""
+    """Each column as laid, with the totals it was decided on (or stands at) and, once every reenforcement is
+    laid and turned up (or the player says a side had fewer to lay), its verdict."""
     state = laid.state
     totals = state.totals()
     ties = [{card for rnd in layout["ties"] for col in rnd for card in col[p]} for p in (0, 1)]
+    laid_all = all(sum(not active and i not in ties[p] for c in range(game.columns) for i, active in state.table[c][p])
+                   >= game.reenforcements for p in (0, 1))
+    if not laid_all:
+        laid_all = st.toggle("Every reenforcement is laid and turned up (a side may have had fewer)",
+                             key="resolver-revealed")
     lines = []
     for c in range(game.columns):
         decision = laid.decided[c]
@@ -143,16 +172,19 @@ def _draw_battle(game: Any, names: dict[str, str], layout: dict[str, Any], laid:
         cells = []
         for p in (0, 1):
             cards = ", ".join(names.get(game.ids[i], game.ids[i])
-                              + ("" if active else " (tie card)" if i in ties[p] else " (face down)")
+                              + ("" if active else " (tie card)" if i in ties[p] else " (reenforcement)")
                               for i, active in state.table[c][p]) or "—"
             cells.append((cards, "—" if pair[p] is None else str(pair[p])))
         lines.append(f"- **{game.column_names[c].capitalize()}**: {cells[0][0]} **{cells[0][1]}** vs "
-                     f"**{cells[1][1]}** {cells[1][0]}" + _verdict(decision, game))
+                     f"**{cells[1][1]}** {cells[1][0]}" + _verdict(decision, game, laid_all))
     beside = [names.get(game.ids[i]) for p in (0, 1) for i in state.beside[p]]
     st.markdown("Me vs opponent:\n" + "\n".join(lines) + (f"\n\nBeside: {', '.join(beside)}" if beside else ""))
 
 
-def _verdict(decision: Decision | None, game: Any) -> str:
+def _verdict(decision: Decision | None, game: Any, laid_all: bool) -> str:
+    """The column's result, once both sides' reenforcements are laid; before that only who leads."""
+    if not laid_all:
+        return " — reenforcements still to lay"
     if decision is None:
         return (f" — **tied**: each side adds {game.tie_cards} card(s) from its deck; tap them in as tie cards "
                 "(a tie card that says \"play another\" brings its next card: tap that too)")
@@ -194,6 +226,7 @@ def _round(game: Any) -> list[list[list[int]]]:
 
 def _clear(game: Any) -> None:
     st.session_state["resolver"] = _empty(game)
+    st.session_state["resolver-revealed"] = False
     for c in range(game.columns):
         st.session_state.pop(f"resolver-out-{c}", None)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion.panels.common import card_names
+from companion.panels.common import card_label, card_links, card_names, news
 from companion.render import private as render_private
 from engine.core import Action, Refusal
 from engine.warfare import casualties, with_morale
@@ -24,9 +24,11 @@ STEP_HINT = {"deploy": "deploy: play Strategy effects, then attack or not", "uni
              "exchange": "exchange cards (no attack this turn)", "discard": "discard down to the hand limit",
              "over": "the battle is over"}
 BUILDER_STEPS = ("units", "support", "exchange")
+DISCARD_SHOWN = 6
 
 
 def render(ctx: Any) -> None:
+    news(ctx)
     view = ctx.view()
     data = ctx.data
     names = card_names(data)
@@ -41,18 +43,27 @@ def render(ctx: Any) -> None:
                 f"*Now: {STEP_HINT.get(view['step'], view['step'])}* · deck {view['deck_count']}")
     _attack(view, data, names)
     _last(ctx, view, names)
+    _discard(view, data)
     if ctx.player is not None:
-        secret = {"your_hand": _cards(view.get("hand", []), data)}
+        lines = [f"**Your hand:** {card_links(view.get('hand', []), data, 'warfare')}"]
         if view.get("opponent_hand") is not None:
-            secret["opponent_hand_(scouted)"] = _cards(view["opponent_hand"], data)
-        render_private(ctx.player, secret, ctx.names)
+            lines.append(f"**Opponent's hand (you looked):** {card_links(view['opponent_hand'], data, 'warfare')}")
+        render_private(ctx.player, {}, ctx.names, lines=lines)
         _builder(ctx, view, data)
     ctx.moves()
 
 
 def _cards(ids: list[str], data: Any) -> str:
-    index = data.card_index
-    return ", ".join(f"{index[c].name} ({index[c].design.type} {index[c].design.force})" for c in ids) or "none"
+    return ", ".join(card_label(data.card_index[c], data) for c in ids) or "none"
+
+
+def _discard(view: dict[str, Any], data: Any) -> None:
+    """The discard pile, newest first: the last cards played (attacks, counters, random discards) lie on top."""
+    pile = view["discard"]
+    if pile:
+        st.markdown(f"**Discard pile ({len(pile)}), last played first:** "
+                    f"{card_links(list(reversed(pile))[:DISCARD_SHOWN], data, 'warfare')}"
+                    + (" …" if len(pile) > DISCARD_SHOWN else ""))
 
 
 def _arith(c: dict[str, Any], rules: Any) -> str:
@@ -101,8 +112,7 @@ def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
     with st.container(border=True, key="builder"):
         st.markdown(f"**{title}**")
         chosen = st.pills("Cards", hand, selection_mode="multi", key=f"build-{kind}-{view['turn']}",
-                          format_func=lambda c: f"{data.card_index[c].name} {data.card_index[c].design.type} "
-                                                f"{data.card_index[c].design.force}") or []
+                          format_func=lambda c: card_label(data.card_index[c], data)) or []
         action = Action(kind, me, {"cards": list(chosen)})
         try:
             state.check(action)

@@ -16,7 +16,7 @@ from typing import Any
 import streamlit as st
 
 from companion import lookup
-from companion.panels.common import card_names, named, scan_card
+from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
 from companion.render import private as render_private
 from engine.core import act
 
@@ -27,6 +27,7 @@ OTHER_GROUP = "Special and wild"
 
 
 def render(ctx: Any) -> None:
+    news(ctx)
     view = ctx.view()
     if view.get("cards") == "table":
         _render_printed(ctx, view)
@@ -36,7 +37,7 @@ def render(ctx: Any) -> None:
     st.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
                 f" · betting round {view['round']} · reserves return in **{view['hands_until_return']}** hand(s)")
     _timer(view["round_timer_minutes"])
-    st.markdown(f"**Community:** {named(view['community'], names)}")
+    st.markdown(f"**Community:** {card_links(view['community'], ctx.data, 'waterloo')}")
     rows = []
     for seat in view["players"]:
         p = seat["seat"]
@@ -51,17 +52,17 @@ def render(ctx: Any) -> None:
             flags.append("to act")
         tag = f" ({', '.join(flags)})" if flags else ""
         up = names.get(seat["reserve_up"], "—") if seat["reserve_up"] else "—"
-        rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']} · reserve up {up}"
+        rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, **bet {seat['bet']}** · reserve up {up}"
                     + (" + one face down" if seat["has_reserve_down"] else ""))
-    st.markdown("\n".join(rows))
+    st.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
     if me is not None:
         mine = view["players"][me]
-        secret: dict[str, Any] = {"your_hand": named(mine["hand"], names)}
+        secret: dict[str, Any] = {}
         if mine["reserve_down"]:
             secret["reserve_face_down"] = names.get(mine["reserve_down"], mine["reserve_down"])
         if view.get("drawn"):
-            secret["card_just_drawn"] = names.get(view["drawn"], view["drawn"])
-        render_private(me, secret)
+            secret["card_just_drawn"] = card_label(ctx.data.card_index[view["drawn"]], ctx.data)
+        render_private(me, secret, lines=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"])
     _last_result(ctx, view, names)
     ctx.moves()
     _scorer(ctx, names)
@@ -94,7 +95,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
             flags.append("to act")
         tag = f" ({', '.join(flags)})" if flags else ""
         rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']}")
-    st.markdown("\n".join(rows))
+    st.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
     if phase == "reveal" and ctx.player is not None and ctx.table.playing:
         _reveal_entry(ctx, view, names)
     showdown = view.get("showdown")
@@ -129,18 +130,23 @@ def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None
     key = f"waterloo-reveal-{ctx.table.code}-{view['hand_number']}"
     picked: list[str] = st.session_state.setdefault(key, [])
     design_names = _design_names(ctx.data)
+    labels = {row.id: card_label(row, ctx.data) for row in ctx.data.table("cards")}
+    copies = {row.id: row.copies for row in ctx.data.table("cards")}
     header = st.empty()  # filled last, so a card scanned below is already counted
     if len(picked) < size:
         groups: dict[str, list[str]] = {}
         for row in ctx.data.table("cards"):
             groups.setdefault(KIND_GROUPS.get(row.kind, OTHER_GROUP), []).append(row.id)
         for group, designs in groups.items():
-            st.pills(group, designs, key=f"{key}-{group}", format_func=design_names.get,
-                     on_change=_pick_design, args=(key, f"{key}-{group}", size))
+            left = [d for d in designs if picked.count(d) < copies[d]]  # never more copies than the deck holds
+            st.pills(group, left, key=f"{key}-{group}", format_func=labels.get,
+                     on_change=_pick_design, args=(key, f"{key}-{group}", size, copies))
         if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
             scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
-            if scanned:
+            if scanned and picked.count(scanned) < copies.get(scanned, 0):
                 picked.append(scanned)
+            elif scanned:
+                st.warning("Every copy of that card is already in your hand.")
     header.markdown(f"**Your hand** ({len(picked)}/{size}): {named(picked, design_names) if picked else 'tap your cards'}")
     c1, c2 = st.columns(2)
     c1.button("Take back the last card", key=f"{key}-back", width="stretch", disabled=not picked,
@@ -155,10 +161,10 @@ def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None
         st.caption(f"Tap {size - len(picked)} more card(s), then reveal.")
 
 
-def _pick_design(key: str, pick: str, size: int) -> None:
+def _pick_design(key: str, pick: str, size: int, copies: dict[str, int]) -> None:
     design = st.session_state.get(pick)
     hand = st.session_state.setdefault(key, [])
-    if design and len(hand) < size:
+    if design and len(hand) < size and hand.count(design) < copies.get(design, 0):
         hand.append(design)
     st.session_state[pick] = None
 
