@@ -6,6 +6,7 @@ No game knowledge lives here: a card is its CardFace drawn into the regions of i
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -134,6 +135,17 @@ def draw_front(c: Canvas, bleed: float, *, layout: Layout, face: CardFace, link:
         draw_qr(c, _box(qr), link, col["qr"], col["qr_background"])
 
 
+def _lattice(box: Box, step: float) -> list[tuple[float, float, float, float]]:
+    """Diagonal lines both ways across a box, `step` apart, cut at its edges (a back's pattern)."""
+    out = []
+    for k in range(1, math.ceil((box.w + box.h) / step)):
+        d = k * step  # the lines x + y = d and x - y = d - h, in the box's own coordinates
+        a, b = max(0.0, d - box.h), min(box.w, d)
+        out.append((box.x + a, box.y + d - a, box.x + b, box.y + d - b))
+        out.append((box.x + a, box.bottom - (d - a), box.x + b, box.bottom - (d - b)))
+    return out
+
+
 def draw_back(c: Canvas, bleed: float, *, layout: Layout, title: str, subtitle: str, colour: str | None,
               emblem: str | None = None, mark: str | None = None) -> None:
     """A card back: the deck colour to the bleed edge, a ruled frame, a diagonal lattice, the game's
@@ -144,12 +156,8 @@ def draw_back(c: Canvas, bleed: float, *, layout: Layout, title: str, subtitle: 
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=ground)
     inner = Box(0, 0, w, h).inset(layout.border)
     lattice = mix(ground, col["back_ink"], 0.12)
-    step = max(w, h) / 9
-    with c.group(clip=inner):
-        for k in range(-10, 20):
-            x = inner.x + k * step
-            c.line(x, inner.y, x + inner.h, inner.bottom, stroke=lattice, width=0.35)
-            c.line(x, inner.bottom, x + inner.h, inner.y, stroke=lattice, width=0.35)
+    for x1, y1, x2, y2 in _lattice(inner, max(w, h) / 9):
+        c.line(x1, y1, x2, y2, stroke=lattice, width=0.35)
     if layout.shape != "rect":
         _cut(c, layout, col["back_ink"])
     else:

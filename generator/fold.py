@@ -81,7 +81,8 @@ def draw_folded(doc: Document, pieces: Sequence[Piece], profile: FoldProfile, pa
                 place(c, piece.front, front, bleed)
                 if piece.back is not None:
                     place(c, piece.back, back, bleed)
-            c.line(fold, 0, fold, page[1], stroke=line.colour, width=line.width, dash=line.dash)
-            cut_marks(c, slots, page, profile.cut_marks)
+            c.line(fold, profile.margin, fold, page[1] - profile.margin, stroke=line.colour, width=line.width,
+                   dash=line.dash)
+            cut_marks(c, slots, page, profile.cut_marks, profile.margin)
         pages += 1
     return pages

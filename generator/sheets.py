@@ -42,22 +42,34 @@ class Slot:
     clip: Box
 
 
+SCALE_BAR = 50.0        # mm: the length of the printed scale check
+SCALE_LABEL = "print at 100% \u2014 this bar is 50 mm"
+SCALE_FONT = "DejaVuSansCondensed"
+SCALE_SIZE = 5.0        # pt
+SCALE_DEPTH = 3.4       # mm across the bar and its label
+UNDERLAY = "#ffffff"    # under a cut mark that crosses artwork, so it shows on dark bleed
+
+
 def grid(page: tuple[float, float], profile: SheetProfile, width: float, height: float,
          bleed: float) -> list[Slot]:
-    """The slots of one page, row by row, centred; inner edges bleed only into half the gutter.
+    """The slots of one page, row by row, centred; inner edges bleed only into half the gutter, and
+    no artwork comes nearer the page edge than the profile's margin (printers cannot print there).
 
     The profile's columns and rows are the grid for cards (they may eat into the margin, as
-    3 rows of poker cards do on Letter); smaller pieces fill as much of the page as the margin allows.
+    3 rows of poker cards do on Letter: their outer bleed is then clipped at the margin); smaller
+    pieces fill the page inside the margin while leaving room for the cut marks and the scale bar.
     """
     pw, ph = page
     gutter = profile.gutter
-    columns = max(profile.columns or 0, _fit(pw - 2 * profile.margin, width, gutter, bleed))
-    rows = max(profile.rows or 0, _fit(ph - 2 * profile.margin, height, gutter, bleed))
+    room = profile.margin + max(profile.cut_marks.length + profile.cut_marks.offset, SCALE_DEPTH + 0.5)
+    columns = max(profile.columns or 0, _fit(pw - 2 * room, width, gutter, bleed))
+    rows = max(profile.rows or 0, _fit(ph - 2 * room, height, gutter, bleed))
     if columns < 1 or rows < 1:
         raise ValueError(f"a {width} x {height} mm piece does not fit on {profile.paper} paper")
     left = (pw - (columns * width + (columns - 1) * gutter)) / 2
     top = (ph - (rows * height + (rows - 1) * gutter)) / 2
     inner = min(bleed, gutter / 2)
+    m = profile.margin
     slots = []
     for r in range(rows):
         for c in range(columns):
@@ -66,7 +78,9 @@ def grid(page: tuple[float, float], profile: SheetProfile, width: float, height:
             br = bleed if c == columns - 1 else inner
             bt = bleed if r == 0 else inner
             bb = bleed if r == rows - 1 else inner
-            slots.append(Slot(Box(x, y, width, height), Box(x - bl, y - bt, width + bl + br, height + bt + bb)))
+            cx, cy = max(x - bl, m), max(y - bt, m)
+            clip = Box(cx, cy, min(x + width + br, pw - m) - cx, min(y + height + bb, ph - m) - cy)
+            slots.append(Slot(Box(x, y, width, height), clip))
     return slots
 
 
@@ -94,28 +108,130 @@ def place(c: Canvas, piece_side: Draw, slot: Slot, bleed: float) -> None:
         piece_side(c, bleed)
 
 
-def cut_marks(c: Canvas, slots: Sequence[Slot], page: tuple[float, float], marks: CutMarks) -> None:
-    """Short lines in the margin continuing every cut line; they stay on the page, never over a piece."""
+@dataclass(frozen=True)
+class Mark:
+    """One cut mark: a line continuing a cut beyond the pieces, and whether it crosses artwork."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    over_art: bool
+
+
+def marks_for(slots: Sequence[Slot], page: tuple[float, float], marks: CutMarks, margin: float) -> list[Mark]:
+    """Where the cut marks of the pieces in `slots` go: at both ends of every cut line those pieces
+    have, just outside them, never nearer the page edge than `margin`.
+
+    A mark goes in the free margin beyond the pieces' artwork; where that margin is too narrow (poker
+    cards on Letter leave 1.35 mm), it runs from the margin line inwards over the outer bleed and
+    border, along the cut line itself, so the cut removes it."""
     pw, ph = page
-    left = min(s.clip.x for s in slots)
-    right = max(s.clip.right for s in slots)
-    top = min(s.clip.y for s in slots)
-    bottom = max(s.clip.bottom for s in slots)
-    xs = sorted({round(v, 6) for s in slots for v in (s.trim.x, s.trim.right)})
-    ys = sorted({round(v, 6) for s in slots for v in (s.trim.y, s.trim.bottom)})
-    style = {"stroke": marks.colour, "width": marks.width}
-    for x in xs:
-        for start, room, sign in ((top - marks.offset, top - marks.offset, -1),
-                                  (bottom + marks.offset, ph - bottom - marks.offset, 1)):
-            length = min(marks.length, room)
-            if length > 0:
-                c.line(x, start, x, start + sign * length, **style)
-    for y in ys:
-        for start, room, sign in ((left - marks.offset, left - marks.offset, -1),
-                                  (right + marks.offset, pw - right - marks.offset, 1)):
-            length = min(marks.length, room)
-            if length > 0:
-                c.line(start, y, start + sign * length, y, **style)
+    out: list[Mark] = []
+
+    def along(lo_clip: float, hi_clip: float, lo_trim: float, hi_trim: float, limit: float) -> list[tuple[float, float, bool]]:
+        """(start, end, over art) of the two marks on one cut line, in that line's own coordinate."""
+        ends = []
+        for clip, trim, sign in ((lo_clip, lo_trim, -1), (hi_clip, hi_trim, 1)):
+            start = clip + sign * marks.offset
+            room = (start - margin) if sign < 0 else (limit - margin - start)
+            if room >= marks.length:
+                ends.append((start, start + sign * marks.length, False))
+            else:
+                edge = margin if sign < 0 else limit - margin
+                ends.append((edge, edge - sign * max(marks.length, abs(trim - edge) + 1.0), True))
+        return ends
+
+    for x in sorted({round(v, 6) for s in slots for v in (s.trim.x, s.trim.right)}):
+        on = [s for s in slots if round(s.trim.x, 6) == x or round(s.trim.right, 6) == x]
+        top, bottom = min(on, key=lambda s: s.clip.y), max(on, key=lambda s: s.clip.bottom)
+        for a, b, art in along(top.clip.y, bottom.clip.bottom, top.trim.y, bottom.trim.bottom, ph):
+            out.append(Mark(x, a, x, b, art))
+    for y in sorted({round(v, 6) for s in slots for v in (s.trim.y, s.trim.bottom)}):
+        on = [s for s in slots if round(s.trim.y, 6) == y or round(s.trim.bottom, 6) == y]
+        first, last = min(on, key=lambda s: s.clip.x), max(on, key=lambda s: s.clip.right)
+        for a, b, art in along(first.clip.x, last.clip.right, first.trim.x, last.trim.right, pw):
+            out.append(Mark(a, y, b, y, art))
+    return out
+
+
+def cut_marks(c: Canvas, slots: Sequence[Slot], page: tuple[float, float], marks: CutMarks,
+              margin: float) -> list[Mark]:
+    """Draw the cut marks of the pieces in `slots` (see marks_for); a mark over artwork gets a white
+    underlay so it shows on a dark frame. Returns them (the scale bar keeps clear of them)."""
+    placed = marks_for(slots, page, marks, margin)
+    for m in placed:
+        if m.over_art:
+            c.line(m.x1, m.y1, m.x2, m.y2, stroke=UNDERLAY, width=marks.width * 3)
+        c.line(m.x1, m.y1, m.x2, m.y2, stroke=marks.colour, width=marks.width)
+    return placed
+
+
+def scale_bar(c: Canvas, slots: Sequence[Slot], page: tuple[float, float], placed: Sequence[Mark],
+              margin: float, ink: str) -> bool:
+    """A 50 mm bar with "print at 100% — this bar is 50 mm" just outside the pieces' artwork: below
+    them if there is room beyond the cut marks, else above, right or left (turned upright at the
+    sides), else between two marks of the widest band. False if no band has room (no bar then)."""
+    pw, ph = page
+    art = extent([s.clip for s in slots])
+    bands = {"bottom": (art.bottom + 0.5, ph - margin), "top": (margin, art.y - 0.5),
+             "right": (art.right + 0.5, pw - margin), "left": (margin, art.x - 0.5)}
+    between: tuple[float, str, float, float] | None = None  # (depth, side, band start, position along)
+    for side, (lo, hi) in bands.items():
+        upright = side in ("left", "right")
+        length = ph if upright else pw
+        inside = [m for m in placed if _in_band(m, side, lo, hi)]
+        outward = side in ("bottom", "right")
+        reach = [max(m.y1, m.y2) if side == "bottom" else min(m.y1, m.y2) if side == "top"
+                 else max(m.x1, m.x2) if side == "right" else min(m.x1, m.x2) for m in inside]
+        clear_lo = max(reach, default=lo - 0.5) + 0.5 if outward else lo
+        clear_hi = hi if outward else min(reach, default=hi + 0.5) - 0.5
+        if clear_hi - clear_lo >= SCALE_DEPTH:
+            start = clear_lo if outward else clear_hi - SCALE_DEPTH
+            _place_scale(c, side, start, length / 2, ink)
+            return True
+        if hi - lo < SCALE_DEPTH or (between is not None and hi - lo <= between[0]):
+            continue
+        blocked = sorted((min(m.y1, m.y2), max(m.y1, m.y2)) if upright else (min(m.x1, m.x2), max(m.x1, m.x2))
+                         for m in inside)
+        need, free, gaps = SCALE_BAR + 2.0, margin, []
+        for a, b in blocked + [(length - margin, length - margin)]:
+            if a - free >= need:
+                gaps.append((free + a) / 2)
+            free = max(free, b + 0.5)
+        if gaps:
+            along = min(gaps, key=lambda g: abs(g - length / 2))
+            between = (hi - lo, side, lo if outward else hi - SCALE_DEPTH, along)
+    if between is None:
+        return False
+    _, side, start, along = between
+    _place_scale(c, side, start, along, ink)
+    return True
+
+
+def _place_scale(c: Canvas, side: str, start: float, along: float, ink: str) -> None:
+    """The scale bar in a band at `start` across it, centred at `along`; turned a quarter clockwise
+    at the sides (its own x runs down the page, its own y towards the left)."""
+    if side in ("left", "right"):
+        with c.group(start + SCALE_DEPTH, along - SCALE_BAR / 2, rotate=90):
+            _draw_scale(c, ink)
+    else:
+        with c.group(along - SCALE_BAR / 2, start):
+            _draw_scale(c, ink)
+
+
+def _in_band(m: Mark, side: str, lo: float, hi: float) -> bool:
+    if side in ("top", "bottom"):
+        return min(m.y1, m.y2) < hi and max(m.y1, m.y2) > lo
+    return min(m.x1, m.x2) < hi and max(m.x1, m.x2) > lo
+
+
+def _draw_scale(c: Canvas, ink: str) -> None:
+    """The bar (five 10 mm cells, alternately filled) and its label below, in a 50 x 3.4 mm box."""
+    cell = SCALE_BAR / 5
+    c.rect(0, 0, SCALE_BAR, 1.0, stroke=ink, width=0.15)
+    c.rects([(k * cell, 0, cell, 1.0) for k in range(0, 5, 2)], fill=ink)
+    c.text(SCALE_BAR / 2, SCALE_DEPTH - 0.2, SCALE_LABEL, font=SCALE_FONT, size=SCALE_SIZE, fill=ink, anchor="middle")
 
 
 def draw_sheets(doc: Document, pieces: Sequence[Piece], profile: SheetProfile, page: tuple[float, float],
@@ -132,14 +248,17 @@ def draw_sheets(doc: Document, pieces: Sequence[Piece], profile: SheetProfile, p
     pages = 0
     for start in range(0, len(pieces), len(slots)):
         batch = pieces[start:start + len(slots)]
-        with doc.page(*page, trim=extent([s.trim for s in slots]), bleed=extent([s.clip for s in slots])) as c:
+        used = slots[:len(batch)]
+        with doc.page(*page, trim=extent([s.trim for s in used]), bleed=extent([s.clip for s in used])) as c:
             for piece, slot in zip(batch, slots):
                 place(c, piece.front, slot, bleed)
-            cut_marks(c, slots, page, profile.cut_marks)
+            placed = cut_marks(c, used, page, profile.cut_marks, profile.margin)
+            scale_bar(c, used, page, placed, profile.margin, profile.cut_marks.colour)
         pages += 1
         if backs and any(p.back for p in batch):
-            with doc.page(*page, trim=extent([s.trim for s in backs_slots]),
-                          bleed=extent([s.clip for s in backs_slots]), back=True) as c:
+            used_backs = backs_slots[:len(batch)]
+            with doc.page(*page, trim=extent([s.trim for s in used_backs]),
+                          bleed=extent([s.clip for s in used_backs]), back=True) as c:
                 for piece, slot in zip(batch, backs_slots):
                     if piece.back is not None:
                         place(c, piece.back, slot, bleed)

@@ -40,8 +40,8 @@ def _pieces(n: int, bleed: float = 3.0) -> list[Piece]:
 
 
 def _groups(page: RecordingCanvas) -> list[float]:
-    """The (dx, dy) of every top-level group, flattened: where each piece was placed."""
-    return [v for c in page.ops("group") for v in (c.args["dx"], c.args["dy"])]
+    """The (dx, dy) of every clipped group, flattened: where each piece was placed."""
+    return [v for c in page.ops("group") if c.args["clip"] is not None for v in (c.args["dx"], c.args["dy"])]
 
 
 def test_nine_poker_cards_are_centred_on_a4_at_exact_positions() -> None:
@@ -70,7 +70,7 @@ def test_eleven_cards_take_two_sheets_each_followed_by_its_backs() -> None:
     doc = RecordingDocument()
     pages = draw_sheets(doc, _pieces(11), profiles.profiles["home-a4"], profiles.papers["a4"])
     assert pages == 4
-    assert [len(p.ops("group")) for p in doc.pages] == [9, 9, 2, 2]
+    assert [len(_groups(p)) // 2 for p in doc.pages] == [9, 9, 2, 2]
     assert draw_sheets(RecordingDocument(), _pieces(11), profiles.profiles["home-a4"],
                        profiles.papers["a4"], backs=False) == 2
 
@@ -79,8 +79,9 @@ def test_small_pieces_fill_the_page_and_cards_keep_the_profile_grid() -> None:
     """Tokens and tiles are not 9 to a page: the profile grid is a minimum, the margin the limit."""
     profiles = load_profiles()
     a4, letter = profiles.papers["a4"], profiles.papers["letter"]
-    # (210 - 2*5 margin - 2*1 bleed) // 20 = 9 columns; (297 - 10 - 2) // 20 = 14 rows
-    assert len(grid(a4, profiles.profiles["home-a4"], 20.0, 20.0, 1.0)) == 9 * 14
+    # the margin (5) plus room for the scale bar (3.9, more than the marks' 3.3) on each side:
+    # (210 - 2*8.9 - 2*1 bleed) // 20 = 9 columns; (297 - 17.8 - 2) // 20 = 13 rows
+    assert len(grid(a4, profiles.profiles["home-a4"], 20.0, 20.0, 1.0)) == 9 * 13
     assert len(grid(letter, profiles.profiles["home-letter"], W, H, 3.0)) == 9
 
 
@@ -93,7 +94,7 @@ def test_outer_cards_keep_their_bleed_and_abutting_edges_are_clipped_at_the_cut(
     assert middle.clip == middle.trim
 
 
-def test_cut_marks_lie_outside_every_card_and_on_the_page() -> None:
+def test_cut_marks_lie_on_the_printable_page_and_only_cross_artwork_along_a_cut() -> None:
     profiles = load_profiles()
     for name in ("home-a4", "home-letter"):
         profile = profiles.profiles[name]
@@ -101,13 +102,20 @@ def test_cut_marks_lie_outside_every_card_and_on_the_page() -> None:
         doc = RecordingDocument()
         draw_sheets(doc, _pieces(9), profile, paper)
         slots = grid(paper, profile, W, H, 3.0)
-        marks = [c for c in doc.pages[0].ops("line") if c.origin == (0.0, 0.0)]
+        marks = [c for c in doc.pages[0].ops("line") if c.origin == (0.0, 0.0) and c.args["stroke"] == "#000000"]
         assert len(marks) == 2 * 4 * 2  # both directions: four cut lines, a mark at each end
+        cuts_x = {round(v, 6) for s in slots for v in (s.trim.x, s.trim.right)}
+        cuts_y = {round(v, 6) for s in slots for v in (s.trim.y, s.trim.bottom)}
         for mark in marks:
             a = mark.args
             for x, y in ((a["x1"], a["y1"]), (a["x2"], a["y2"])):
-                assert 0 <= x <= paper[0] and 0 <= y <= paper[1]
-                assert not any(s.clip.x < x < s.clip.right and s.clip.y < y < s.clip.bottom for s in slots)
+                assert 5.0 - 1e-9 <= x <= paper[0] - 5.0 + 1e-9 and 5.0 - 1e-9 <= y <= paper[1] - 5.0 + 1e-9
+                inside = any(s.clip.x < x < s.clip.right and s.clip.y < y < s.clip.bottom for s in slots)
+                assert not inside or round(x, 6) in cuts_x or round(y, 6) in cuts_y  # cut away with the bleed
+        over_art = len(doc.pages[0].ops("line")) - len(marks)
+        # white underlays where the margin beyond the bleed is under 3 mm: the row cuts at A4's sides
+        # (9.75 mm minus 3 mm bleed), the column cuts above and below three cards on Letter (6.35 - 3)
+        assert over_art == 8
 
 
 def test_singles_follow_the_shop_order_and_fill_the_page() -> None:
