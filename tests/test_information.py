@@ -19,7 +19,7 @@ import pytest
 import cards
 from cards.schemas.imperial import TYPE_NAMES
 from engine import make_game
-from engine.core import Action, Line, Match, Refusal, act
+from engine.core import PLACEHOLDER, Action, Line, Match, Refusal, act
 
 IMPERIAL, MEDIEVAL, WARFARE, WATERLOO, HEXBATTLE = (make_game(cards.load_game(g)) for g in
                                                     ("imperial", "medieval", "warfare", "waterloo", "hexbattle"))
@@ -360,3 +360,31 @@ def test_good_table_options_come_back_cleaned_and_tests_still_script_dice() -> N
     assert WATERLOO.table_options({"players": 3, "cards": "table"}, 3) == {"players": 3, "cards": "table"}
     assert HEXBATTLE.table_options({"quick_start": True}, 2) == {"quick_start": True}
     assert Match(HEXBATTLE, 0, {"dice": [6, 6]}).state.dice == [6, 6]
+
+
+@pytest.mark.parametrize(("game", "options", "seed"), [
+    (IMPERIAL, {}, 3), (IMPERIAL, {"game_round": 4, "gold": [4, 4]}, 5), (MEDIEVAL, {}, 2), (WARFARE, {}, 4),
+    (WATERLOO, {"players": 3, "starting_chips": 6}, 1), (WATERLOO, {"players": 2, "cards": "table"}, 2),
+    (HEXBATTLE, {"quick_start": True}, 6)])
+def test_every_move_of_a_random_game_is_told_to_every_viewer(game: Any, options: dict[str, Any], seed: int) -> None:
+    """Narration covers every kind of move a game offers; each line names seats only by placeholder."""
+    match = Match(game, seed, options)
+    match.history(None)
+    rng = random.Random(seed)
+    seats = range(match.state.n if game is WATERLOO else 2)
+    while not match.state.is_terminal and len(match.log) < 400:
+        legal = [a for a in match.state.legal_actions() if a.kind != "concede"]
+        if not legal:  # waterloo with printed cards: the hands to reveal are the players' own
+            p = match.state.players_to_act()[0]
+            legal = [act("reveal", p, cards=["militia"] * 4 + ["lancers"], scout_down=False)]
+            if match.state.revealed:
+                legal = [act("reveal", p, cards=["hussars"] * 4 + ["howitzers"], scout_down=False)]
+        match.apply(rng.choice(legal))
+        if match.undo_refusal(match.log[-1].player) is None and rng.random() < 0.2:
+            match.undo()
+    for viewer in (None, *seats):
+        lines = match.history(viewer)
+        assert lines and all(line.text for line in lines)
+        assert {int(n) for line in lines for n in PLACEHOLDER.findall(line.text)} <= set(seats)
+        assert not any("{" in line.format(["A", "B", "C"]) for line in lines)
+    assert {line.seq for line in match.history(None) if line.kind == "action"} >= set(match.steps)
