@@ -80,4 +80,5 @@ def play_with_bad_actions(game_id: str, seed: int, steps: int, tally: Tally) -> 
                 legal = match.state.legal_actions()
                 if match.state.is_terminal:
                     return
-        match.apply(rng.choice(legal))
+        # Conceding would end most random games at once; play on so later phases meet bad actions too.
+        match.apply(rng.choice([a for a in legal if a.kind != "concede"] or legal))
