@@ -42,7 +42,7 @@ from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
 from generator import deck, fold, hexbattle_parts, icons, pdfx, reference, trackers, tts
-from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument
+from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
 
@@ -403,6 +403,7 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
             folder: Path, opts: Options, paper: tuple[float, float]) -> list[Path]:
     """Draw every set for one (format, profile) and return the files written."""
     files: list[Path] = []
+    svgs: list[SvgDocument] = []
     for piece_set in sets:
         stem = f"{game}-{piece_set.name}-{job.profile}"
         if job.fmt == "png":
@@ -414,10 +415,18 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
                 files.extend(shop_pdfs(game, piece_set, job.profile, profile, folder, opts.backs))
             continue
         offset = opts.back_offset if opts.back_offset is not None else profile.back_offset
-        doc: Document = (SvgDocument(folder / "svg", stem, back_offset=offset) if job.fmt == "svg"
-                         else PdfDocument(folder / f"{stem}.pdf", stem, back_offset=offset))
+        if job.fmt == "svg":
+            svg = SvgDocument(folder / "svg", stem, back_offset=offset)
+            if draw_set(svg, piece_set, profile, paper, opts.backs):
+                svgs.append(svg)
+            continue
+        doc = PdfDocument(folder / f"{stem}.pdf", stem, back_offset=offset)
         if draw_set(doc, piece_set, profile, paper, opts.backs):
             files.extend(doc.save())
+    # One font subset per font for all of the job's SVGs: subsetting costs far more than the bytes saved.
+    subsets = glyphs_used(svgs)
+    for svg in svgs:
+        files.extend(svg.save(subsets))
     return files
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
@@ -23,7 +23,7 @@ from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas as PdfCanvas
 
-from generator import fonts
+from generator import fonts, svgfonts
 from generator.fonts import PT
 
 Point = tuple[float, float]
@@ -359,6 +359,7 @@ class SvgPageCanvas(Canvas):
         self._dwg = drawing
         self._stack: list[Any] = [drawing]
         self._clips = 0
+        self.chars: dict[str, set[str]] = {}  # font -> characters drawn with it (embedded on save)
 
     def _add(self, element: Any) -> None:
         self._stack[-1].add(element)
@@ -398,7 +399,9 @@ class SvgPageCanvas(Canvas):
     def text(self, x: float, y: float, s: str, *, font: str, size: float,
              fill: str = "#000000", anchor: Anchor = "start") -> None:
         face = fonts.face(font)
-        self._add(self._dwg.text(s, insert=(_fmt(x), _fmt(y)), fill=fill, font_family=face.family,
+        self.chars.setdefault(font, set()).update(s)
+        self._add(self._dwg.text(s, insert=(_fmt(x), _fmt(y)), fill=fill,
+                                 font_family=f"'{svgfonts.family(font)}', {face.family}",
                                  font_weight=face.weight,
                                  font_size=_fmt(size * PT), text_anchor=anchor))
 
@@ -441,6 +444,7 @@ class SvgDocument(Document):
         self.stem = stem
         self.back_offset = back_offset
         self._drawings: list[svgwrite.Drawing] = []
+        self._canvases: list[SvgPageCanvas] = []
 
     @contextmanager
     def page(self, width: float, height: float, *, trim: Box | None = None, bleed: Box | None = None,
@@ -451,21 +455,44 @@ class SvgDocument(Document):
         with _moved(canvas, self.back_offset if back else (0.0, 0.0)):
             yield canvas
         self._drawings.append(drawing)
+        self._canvases.append(canvas)
 
-    def strings(self) -> list[str]:
-        """Each page as SVG text (for embedding in a web page instead of writing files)."""
-        return [drawing.tostring() + "\n" for drawing in self._drawings]
+    def strings(self, subsets: Mapping[str, frozenset[str]] | None = None) -> list[str]:
+        """Each page as SVG text (for embedding in a web page instead of writing files), carrying the
+        glyphs it uses: one subset per font for the whole document, so its pages share the work
+        (`subsets` may name larger ones, shared by several documents)."""
+        if subsets is None:
+            subsets = glyphs_used([self])
+        pages = []
+        for drawing, canvas in zip(self._drawings, self._canvases):
+            css = "".join(svgfonts.font_face(font, subsets[font]) for font in sorted(canvas.chars))
+            text = drawing.tostring()
+            if css:  # first thing inside <svg ...>, before anything that uses it
+                cut = text.index(">") + 1
+                text = f"{text[:cut]}<style>{css}</style>{text[cut:]}"
+            pages.append(text + "\n")
+        return pages
 
-    def save(self) -> list[Path]:
+    def save(self, subsets: Mapping[str, frozenset[str]] | None = None) -> list[Path]:
         self.folder.mkdir(parents=True, exist_ok=True)
         paths = []
-        pages = self.strings()
+        pages = self.strings(subsets)
         for number, text in enumerate(pages, start=1):
             name = f"{self.stem}.svg" if len(pages) == 1 else f"{self.stem}-p{number:02d}.svg"
             path = self.folder / name
             write_if_changed(path, text.encode("utf-8"))
             paths.append(path)
         return paths
+
+
+def glyphs_used(docs: Sequence[SvgDocument]) -> dict[str, frozenset[str]]:
+    """Per font, every character the documents' pages draw with it: the subset their SVGs embed."""
+    used: dict[str, set[str]] = {}
+    for doc in docs:
+        for canvas in doc._canvases:
+            for font, chars in canvas.chars.items():
+                used.setdefault(font, set()).update(chars)
+    return {font: frozenset(chars) for font, chars in used.items()}
 
 
 # ---------------------------------------------------------------- recording (tests)

@@ -1,0 +1,75 @@
+"""SVGs carry their fonts: rendered by Chromium with DejaVu installed and with it hidden, a card looks the same."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+from cards import load_game
+from generator import deck
+from generator.sheets import piece_svg
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+
+FONTS_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <dir>/usr/share/fonts</dir>
+  <cachedir>{cache}</cachedir>
+  {hide}
+</fontconfig>
+"""
+HIDE_DEJAVU = "<selectfont><rejectfont><glob>*DejaVu*</glob></rejectfont></selectfont>"
+
+
+def _render(svgs: list[Path], env: dict[str, str]) -> list[np.ndarray]:
+    """Each SVG as Chromium draws it, at twice CSS pixel density."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, env=env,
+                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 260, "height": 350}, device_scale_factor=2)
+            shots = []
+            for svg in svgs:
+                page.goto(svg.as_uri())
+                page.evaluate("document.fonts.ready")
+                shot = svg.with_suffix(f".{Path(env['FONTCONFIG_FILE']).stem}.png")
+                page.screenshot(path=str(shot))
+                shots.append(np.asarray(Image.open(shot).convert("L"), dtype=np.int16))
+            return shots
+        finally:
+            browser.close()
+
+
+def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path) -> None:
+    game = load_game("warfare")
+    card = deck.card_piece(game, deck.decks(game)[0], game.deck("cards")[0], None)
+    text = piece_svg(card)
+    faces = re.findall(r"font-family:'(Muster [^']+)';font-weight:(\w+);src:url\(data:font/woff;base64,", text)
+    assert sorted(faces) == [("Muster DejaVuSans", "normal"), ("Muster DejaVuSansCondensed", "normal"),
+                             ("Muster DejaVuSansCondensed-Bold", "bold"), ("Muster DejaVuSerifCondensed-Bold", "bold")]
+    embedded = tmp_path / "embedded.svg"
+    embedded.write_text(text, encoding="utf-8")
+    bare = tmp_path / "bare.svg"  # the same card naming its fonts only, as SVGs were before
+    bare.write_text(re.sub(r"<style>.*?</style>", "", text, flags=re.S), encoding="utf-8")
+    env = {}
+    for name, hide in (("with", ""), ("without", HIDE_DEJAVU)):  # the same settings but for DejaVu
+        config = tmp_path / f"{name}.conf"
+        config.write_text(FONTS_CONF.format(cache=tmp_path / f"fc-{name}", hide=hide), encoding="utf-8")
+        env[name] = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "FONTCONFIG_FILE": str(config)}
+    with_dejavu = _render([embedded, bare], env["with"])
+    without = _render([embedded, bare], env["without"])
+
+    def differs(a: np.ndarray, b: np.ndarray) -> float:
+        return float((np.abs(a - b) > 64).mean())
+
+    assert differs(with_dejavu[1], without[1]) > 0.002  # hiding DejaVu does change a bare SVG's text
+    assert differs(with_dejavu[0], without[0]) == 0.0    # the embedded subset does not depend on it
+    # It is DejaVu, as the PDF prints: glyphs differ from the installed font's only by hinting and kerning.
+    assert differs(with_dejavu[0], with_dejavu[1]) < 0.02
