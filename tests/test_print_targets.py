@@ -220,8 +220,15 @@ def test_fold_over_backs_mirror_their_fronts_across_the_fold_line() -> None:
         fold_x = page.width / 2
         (line,) = [c for c in page.ops("line") if c.args["dash"]]
         assert line.args["x1"] == line.args["x2"] == pytest.approx(fold_x, abs=0.1)
-        # place() opens one group at each slot's trim corner: front, back, front, back, ...
-        corners = [c.args for c in page.ops("group") if c.args["clip"] is not None]
+        # place() opens one top-level group at each slot's trim corner: front, back, front, back, ...
+        corners, depth = [], 0
+        for call in page.calls:
+            if call.op == "group":
+                if depth == 0:
+                    corners.append(call.args)
+                depth += 1
+            elif call.op == "end":
+                depth -= 1
         assert len(corners) == 8
         for front, back in zip(corners[::2], corners[1::2]):
             assert back["dx"] == pytest.approx(2 * fold_x - front["dx"] - 63.5, abs=0.1)

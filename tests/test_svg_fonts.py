@@ -52,8 +52,8 @@ def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path) ->
     card = deck.card_piece(game, deck.decks(game)[0], game.deck("cards")[0], None)
     text = piece_svg(card)
     faces = re.findall(r"font-family:'(Muster [^']+)';font-weight:(\w+);src:url\(data:font/woff;base64,", text)
-    assert sorted(faces) == [("Muster DejaVuSans", "normal"), ("Muster DejaVuSansCondensed", "normal"),
-                             ("Muster DejaVuSansCondensed-Bold", "bold"), ("Muster DejaVuSerifCondensed-Bold", "bold")]
+    used = set(re.findall(r"font-family=\"'(Muster [^']+)'[^\"]*\" font-size=\"[^\"]+\" font-weight=\"(\w+)\"", text))
+    assert len(used) >= 3 and sorted(faces) == sorted(used)  # one embedded face per font the text uses
     embedded = tmp_path / "embedded.svg"
     embedded.write_text(text, encoding="utf-8")
     bare = tmp_path / "bare.svg"  # the same card naming its fonts only, as SVGs were before
@@ -71,5 +71,6 @@ def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path) ->
 
     assert differs(with_dejavu[1], without[1]) > 0.002  # hiding DejaVu does change a bare SVG's text
     assert differs(with_dejavu[0], without[0]) == 0.0    # the embedded subset does not depend on it
-    # It is DejaVu, as the PDF prints: glyphs differ from the installed font's only by hinting and kerning.
-    assert differs(with_dejavu[0], with_dejavu[1]) < 0.02
+    # And it is DejaVu, as the PDF prints: far closer to the installed DejaVu (it differs by hinting and
+    # kerning only) than the fallback font a machine without DejaVu substitutes.
+    assert differs(with_dejavu[0], with_dejavu[1]) < differs(with_dejavu[1], without[1]) / 2
