@@ -469,7 +469,8 @@ class SvgDocument(Document):
             text = drawing.tostring()
             if css:  # first thing inside <svg ...>, before anything that uses it
                 cut = text.index(">") + 1
-                text = f"{text[:cut]}<style>{css}</style>{text[cut:]}"
+                # geometricPrecision: browsers otherwise round tiny font sizes (mm user units) to whole pixels
+                text = f"{text[:cut]}<style>{css}text{{text-rendering:geometricPrecision}}</style>{text[cut:]}"
             pages.append(text + "\n")
         return pages
 
