@@ -130,6 +130,7 @@ def test_postgres_same_request_id_on_two_servers_is_stored_once(postgres_url: st
 def test_postgres_listener_reconnects_and_reloads_heads(postgres_url: str) -> None:
     """NOTIFY has no replay: a change made while server B's listener was cut still reaches B's phones."""
     a, b = open_store(postgres_url), open_store(postgres_url)
+    wait_for(lambda: admin_count(postgres_url) == 2)  # both servers are listening
     table = a.create_table("race", ["Ann", "Bob"], {})
     wait_for(lambda: b.signature(table.id) == a.signature(table.id))
     with psycopg.connect(postgres_url, autocommit=True) as admin:
@@ -151,12 +152,14 @@ def test_postgres_polling_reads_the_head_table_not_the_database(postgres_server,
         return log.read_text(errors="replace").count("SELECT changed FROM tables WHERE id")
 
     a, b = open_store(postgres_url), open_store(postgres_url)
+    wait_for(lambda: admin_count(postgres_url) == 2)  # both servers are listening
     table = a.create_table("race", ["Ann", "Bob"], {})
-    wait_for(lambda: b.signature(table.id) == a.signature(table.id))
+    seen = a.signature(table.id)
+    wait_for(lambda: b.signature(table.id) == seen)
     before = polls()
     assert before >= 1  # the first poll asked the database
     for _ in range(200):
-        assert b.signature(table.id) == a.signature(table.id)
+        assert b.signature(table.id) == seen
     assert polls() == before
     a.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}})
     wait_for(lambda: b.signature(table.id)[0] == 1)
