@@ -41,7 +41,7 @@ div[data-baseweb="select"] > div {min-height: 44px;}
    becomes a calm "Reconnecting…" card; Streamlit closes it itself once the server answers again. */
 section[role="dialog"]:not(:has([data-testid="stVerticalBlock"])) > * {display: none !important;}
 section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
-  content: "Reconnecting\2026  The table is safe on the server; this page comes back by itself.";
+  content: "Reconnecting… The table is safe on the server; this page comes back by itself.";
   display: block; padding: 1.2rem; font-size: 1.1rem; text-align: center;}
 </style>
 """

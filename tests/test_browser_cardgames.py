@@ -1,0 +1,116 @@
+"""The card-game panels in a real browser (Playwright + system Chromium, 390x844), against one `muster app` process.
+
+Two seats and a spectator per table, moves made by tapping the buttons each phone shows.
+What is checked is what each phone says after the key events: the "What just happened"
+strip (written per viewer by the engine), the hands with their values, and the
+"Reconnecting…" card a server restart shows instead of Streamlit's developer dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import CHROMIUM, PHONE, TIMEOUT, Server
+
+from companion.store import DB_NAME, open_store
+from companion.tables import Tables
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+
+# Warfare, seed "s0", Ann first: her hand can make Bob discard at random (Howitzers) and look at his hand (Chasseurs).
+WARFARE_SEED = "s0"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("cardgames") / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+def phone(browser: Any, url: str, who: str) -> Any:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url)
+    page.get_by_text(who).first.wait_for()
+    return page
+
+
+def wait_for(check: Any, page: Any) -> None:
+    """Poll the table on the server side while the page keeps working (no fixed sleeps)."""
+    for _ in range(600):
+        if check():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the table did not reach the expected position")
+
+
+def strip(page: Any, text: str) -> None:
+    """Wait until this phone's "What just happened" strip holds `text`."""
+    page.locator(".st-key-news", has_text=text).wait_for()
+
+
+def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server, chromium: Any) -> None:
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
+    base = f"{app.url}/?table={table.code}"
+    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(chromium, base, "You are watching as a spectator")
+
+    # Hands show each card's type and force, and each card links to its look-up.
+    hand = ann.locator(".st-key-private")
+    assert "Howitzers · Artillery Unit 3" in hand.inner_text()
+    assert "card=howitzers" in (hand.get_by_role("link", name="Howitzers · Artillery Unit 3").get_attribute("href") or "")
+
+    ann.get_by_role("button", name="Discard Howitzers (AU 3): your opponent discards a random card").click()
+    cards = tables.entries()["warfare"].data.card_index
+    wait_for(lambda: len(tables.snapshot(table).state.view(None)["discard"]) == 2, ann)
+    lost_name = cards[tables.snapshot(table).state.view(None)["discard"][-1]].name
+    line = f"Bob discarded {lost_name}, drawn at random"
+    for page in (ann, bob, watcher):  # which card the random discard took: every phone reads it
+        strip(page, line)
+    assert lost_name not in bob.locator(".st-key-private").inner_text()
+
+    ann.get_by_role("button", name="Discard Chasseurs (CU 1) to look at your opponent's hand").click()
+    strip(bob, "Ann looked at Bob's hand")  # the defender is told
+    strip(watcher, "Ann looked at Bob's hand")
+    bob_hand = {cards[i].name for i in tables.snapshot(table).state.view(1)["hand"]}
+    ann.locator(".st-key-private", has_text="Opponent's hand (you looked)").wait_for()
+    assert all(n in ann.locator(".st-key-private").inner_text() for n in bob_hand)
+    shown = {cards[i].name for i in tables.snapshot(table).state.view(None)["discard"]}
+    assert all(n not in watcher.locator("body").inner_text() for n in bob_hand - shown)
+
+    # A line stays until seen: a refresh keeps it; "Seen" clears it on that phone only.
+    bob.reload()
+    strip(bob, "Ann looked at Bob's hand")
+    bob.locator(".st-key-news").get_by_role("button", name="Seen").click()
+    bob.locator(".st-key-news").wait_for(state="detached")
+    strip(watcher, "Ann looked at Bob's hand")
+
+    # A server restart: a calm "Reconnecting…" card, never Streamlit's developer dialog; then the page comes back.
+    app.stop()
+    dialog = watcher.locator("section[role=dialog]")
+    dialog.wait_for()
+    assert dialog.evaluate("el => getComputedStyle(el, '::before').content") == \
+        '"Reconnecting… The table is safe on the server; this page comes back by itself."'
+    assert dialog.get_by_text("Connection error").is_hidden()
+    assert dialog.get_by_text("streamlit run").count() == 0 or dialog.get_by_text("streamlit run").is_hidden()
+    app.start()
+    dialog.wait_for(state="detached", timeout=TIMEOUT)
+    strip(watcher, "Ann looked at Bob's hand")
