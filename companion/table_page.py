@@ -228,8 +228,12 @@ def _generic_view(ctx: TableContext, key: str = "private") -> None:
     draw.private(ctx.player, secret, ctx.names, key=key)
 
 
-def _watch(service: Tables, table_id: int, seen: tuple[int, int, str, str]) -> None:
-    """Redraw the whole page when another phone changes the table (polls one small query)."""
+def _watch(service: Tables, table_id: int, seen: tuple[int, int, int]) -> None:
+    """Redraw the whole page when another phone changes the table (polls one small query).
+
+    The page also marks the log head it was drawn at (`span.muster-head`), invisibly: the browser
+    tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
+    st.markdown(f'<span class="muster-head" data-head="{seen[0]}"></span>', unsafe_allow_html=True)
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         if service.store.signature(table_id) != seen:

@@ -1,0 +1,32 @@
+"""The floor Streamlit itself sets: one button that appends to a list every session shares, with the
+table page's polling. `bench_browser.py` runs it beside `muster app` in the same run, so Muster's
+figures are read against what a bare Streamlit page costs on the same machine at the same moment."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from companion.table_page import POLL_SECONDS
+
+
+@st.cache_resource
+def shared_log() -> list[int]:
+    """One list for every phone, as one table's log is."""
+    return []
+
+
+log = shared_log()
+seen = len(log)
+if st.button("Add", key="add", width="stretch"):
+    log.append(seen)
+    seen = len(log)
+st.markdown(f'<span class="muster-head" data-head="{seen}"></span>', unsafe_allow_html=True)
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def poll() -> None:
+    if len(log) != seen:
+        st.rerun(scope="app")
+
+
+poll()
