@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import gc
 import io
 import logging
 import os
@@ -49,7 +50,10 @@ section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
 
 @st.cache_resource(show_spinner=False)
 def _tables_for(target: str) -> Tables:
-    return Tables(open_store(target))
+    service = Tables(open_store(target))
+    service.entries()  # every game's data and engine, loaded once for the process
+    gc.freeze()  # ...and kept out of every later collection, which then has far fewer objects to walk
+    return service
 
 
 def tables() -> Tables:
@@ -81,6 +85,7 @@ def link(**params: Any) -> str:
     return f"{base_url()}/?{urlencode(clean)}"
 
 
+@functools.lru_cache(maxsize=512)
 def qr_png(text: str, box: int = 8) -> bytes:
     """A QR code as PNG bytes, for st.image and for scanning from another phone."""
     code = qrcode.QRCode(border=2, box_size=box, error_correction=qrcode.constants.ERROR_CORRECT_M)

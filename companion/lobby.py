@@ -14,6 +14,9 @@ from companion.tables import NAME_LIMIT, Tables
 from engine.core import Refusal
 
 
+LOBBY_TABLES = 30  # the most recently active tables in progress; the lobby reads only these
+
+
 def render(service: Tables) -> None:
     st.title("⚔️ Muster")
     context.show_flashes()
@@ -40,10 +43,10 @@ def _join_form(service: Tables) -> None:
 
 def _tables_in_progress(service: Tables) -> None:
     st.subheader("Tables in progress")
-    playing = service.store.tables("playing")
+    playing = service.store.tables("playing", limit=LOBBY_TABLES)
     if not playing:
         st.caption("No tables yet. Start one below.")
-    for table in playing[:30]:
+    for table in playing:
         players = ", ".join(s.name for s in table.seats)
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · "
                         f"active {context.ago(table.last_activity)}"),

@@ -271,15 +271,18 @@ class Store(ABC):
         except StoreError:
             return None
 
-    def tables(self, status: str | None = None) -> list[TableInfo]:
-        """Tables, most recently active first."""
+    def tables(self, status: str | None = None, limit: int | None = None) -> list[TableInfo]:
+        """Tables, most recently active first; at most `limit` of them (the lobby shows a page, not the archive)."""
         def fetch(conn: Any) -> list[TableInfo]:  # two queries however many tables a convention runs
             where, params = ("WHERE status=?", (status,)) if status else ("", ())
-            rows = self._x(conn, f"SELECT {TABLE_COLUMNS} FROM tables {where} ORDER BY last_activity DESC",
-                           params).fetchall()
+            chosen = f"SELECT id FROM tables {where} ORDER BY last_activity DESC"
+            if limit is not None:
+                chosen += f" LIMIT {int(limit)}"
+            rows = self._x(conn, f"SELECT {TABLE_COLUMNS} FROM tables WHERE id IN ({chosen}) "
+                                 "ORDER BY last_activity DESC", params).fetchall()
             seats: dict[int, list[Seat]] = {}
             for table_id, *seat in self._x(conn, f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN "
-                                                 f"(SELECT id FROM tables {where}) ORDER BY table_id, seat", params):
+                                                 f"({chosen}) ORDER BY table_id, seat", params):
                 seats.setdefault(table_id, []).append(_seat_of(seat))
             return [_table_of(row, seats.get(row[0], [])) for row in rows]
         return self._read(fetch)

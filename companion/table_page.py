@@ -23,7 +23,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context, panels
+from companion import context, live, panels
 from companion import render as draw
 from companion.render import plain
 from companion.store import Seat, StoreError, TableInfo
@@ -100,6 +100,7 @@ class TableContext:
                   type="primary" if primary else "secondary", width="stretch")
 
 
+@live.waking
 @context.calmly
 def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any],
         offered: tuple[int, int] | None = None) -> None:
@@ -118,6 +119,7 @@ def move_key(action: Action) -> str:
     return f"move-{action.kind}-{digest}"
 
 
+@live.waking
 @context.calmly
 def _undo(service: Tables, table_id: int, seat: int | None) -> None:
     try:
@@ -127,6 +129,7 @@ def _undo(service: Tables, table_id: int, seat: int | None) -> None:
         context.flash("error", str(err))
 
 
+@live.waking
 @context.calmly
 def _concede(service: Tables, table_id: int, seat: int | None) -> None:
     try:
@@ -135,6 +138,7 @@ def _concede(service: Tables, table_id: int, seat: int | None) -> None:
         context.flash("error", str(err))
 
 
+@live.waking
 @context.calmly
 def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     """Button callback: take a free seat, then open its private link on this phone."""
@@ -147,6 +151,7 @@ def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     context.go(table=table.code, seat=taken.token, host=host)
 
 
+@live.waking
 @context.calmly
 def _release(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     """Button callback (host only): free a seat under a new token, so its old link stops working."""
@@ -234,6 +239,7 @@ def _watch(service: Tables, table_id: int, seen: tuple[int, int, int]) -> None:
     The page also marks the log head it was drawn at (`span.muster-head`), invisibly: the browser
     tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
     st.markdown(f'<span class="muster-head" data-head="{seen[0]}"></span>', unsafe_allow_html=True)
+    live.watch(table_id)
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         if service.store.signature(table_id) != seen:

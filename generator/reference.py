@@ -335,6 +335,19 @@ def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> Non
 
 # ---------------------------------------------------------------- waterloo
 
+_odds: dict[int, tuple[GameData, list[tuple[str, Fraction]]]] = {}
+
+
+def waterloo_odds(game: GameData) -> list[tuple[str, Fraction]]:
+    """The exact combo odds, worked out once per loaded game: a print set draws this sheet for every
+    paper and format (12 times), and the odds are a sixth of the build's CPU. The entry keeps its
+    `game` alive, so an id is never reused for other data while it is cached."""
+    cached = _odds.get(id(game))
+    if cached is None or cached[0] is not game:
+        cached = _odds[id(game)] = (game, combo_odds(game))
+    return cached[1]
+
+
 def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
     r = game.rules
     s = start_sheet(c, width, height, game, f"{game.min_players}\u2013{game.max_players} players \u00b7 "
@@ -343,7 +356,7 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     spec = s.layout.sheet_settings().waterloo
     left, right = s.split(spec.split)
     left.heading("Combo table, strongest first")
-    odds = combo_odds(game)
+    odds = waterloo_odds(game)
     left.table(["#", "Combo", "Chance", "Odds"],
                [[str(k), name, percent(p), one_in(p)] for k, (name, p) in enumerate(odds, start=1)],
                spec.combos, ["middle", "start", "end", "end"])

@@ -1,0 +1,87 @@
+"""Waking the other phones at a table the moment it changes, instead of at their next poll.
+
+Each table page registers its browser session as a watcher of its table. When a phone changes a
+table (a move, an undo, a seat taken or re-issued), the page wakes every other session watching
+it: the server reruns their scripts at once, exactly as Streamlit's own run-on-save does
+(`AppSession.request_rerun` with the session's last client state), so the other phones redraw
+without waiting out half a poll interval and without a browser round trip.
+
+That reaches only sessions of this server process, and it leans on Streamlit's runtime
+internals; so the page keeps its poll (`table_page.POLL_SECONDS`) as the fallback, for changes
+made by another process (a second server on PostgreSQL, a command-line tool) and for any
+Streamlit release where waking is not possible. Waking never raises: a failure only means the
+poll will show the move.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+LOG = logging.getLogger("muster.companion")
+
+_lock = threading.Lock()
+_table_of: dict[str, int] = {}  # session id -> the table its page shows
+
+
+def _session_id() -> str | None:
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:
+        return None
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return ctx.session_id if ctx else None
+
+
+def watch(table_id: int) -> None:
+    """This browser session now shows `table_id` (a session shows one table at a time)."""
+    session = _session_id()
+    if session is not None:
+        with _lock:
+            _table_of[session] = table_id
+
+
+def wake(table_id: int) -> int:
+    """Rerun every other session of this process that shows `table_id`; how many were woken."""
+    me = _session_id()
+    with _lock:
+        others = [s for s, t in _table_of.items() if t == table_id and s != me]
+    woken = 0
+    for session_id in others:
+        try:
+            woken += _rerun(session_id)
+        except Exception as err:  # internals moved, or the session is closing: the poll covers it
+            LOG.debug("could not wake session %s: %s", session_id, err)
+    return woken
+
+
+def _rerun(session_id: str) -> int:
+    from streamlit.proto.ClientState_pb2 import ClientState
+    from streamlit.runtime import Runtime
+
+    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    if info is None:  # the phone went away
+        with _lock:
+            _table_of.pop(session_id, None)
+        return 0
+    session = info.session
+    state = ClientState()
+    state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
+    state.fragment_id = ""  # the whole page, not the poll fragment that may have run last
+    state.is_auto_rerun = False
+    session.request_rerun(state)
+    return 1
+
+
+def waking(callback: Callable[..., None]) -> Callable[..., None]:
+    """A page callback `(service, table_id, …)` that may change the table wakes its other phones after it ran."""
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            callback(*args, **kwargs)
+        finally:
+            wake(int(args[1]))
+    return run

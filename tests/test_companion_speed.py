@@ -1,0 +1,42 @@
+"""What the speed work changed, checked for behaviour: the lobby reads only the tables it shows, QR
+images are made once, and the server runs without Streamlit's full collection after every run.
+(How fast these are is measured in bench/bench_browser.py, never asserted here.)"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from companion_game import TallyGame  # noqa: E402
+
+from companion import context, server  # noqa: E402
+from companion.store import open_store  # noqa: E402
+from companion.tables import Tables  # noqa: E402
+
+
+def test_lobby_reads_the_newest_tables_in_progress_with_their_seats(store_target: str) -> None:
+    service = Tables(open_store(store_target), {"tally": TallyGame()})
+    made = [service.create("tally", [f"A{i}", f"B{i}"], {}) for i in range(8)]
+    for table in made[:3]:
+        service.store.concede(table.id, 0)
+    shown = service.store.tables("playing", limit=4)
+    assert [t.code for t in shown] == [t.code for t in reversed(made[4:])]
+    assert [[s.name for s in t.seats] for t in shown] == [[f"A{i}", f"B{i}"] for i in (7, 6, 5, 4)]
+    assert shown == [service.store.table(t.id) for t in shown]  # the batched read matches the one-table read
+    assert len(service.store.tables("playing")) == 5 and len(service.store.tables()) == 8
+    assert service.store.tables("playing", limit=0) == []
+
+
+def test_qr_images_are_made_once_per_link() -> None:
+    context.qr_png.cache_clear()
+    first = context.qr_png("http://example.test/?table=ABCDE", box=5)
+    again = context.qr_png("http://example.test/?table=ABCDE", box=5)
+    assert first is again and first.startswith(b"\x89PNG")
+    assert context.qr_png.cache_info().hits == 1
+
+
+def test_server_turns_off_the_collection_after_every_script_run() -> None:
+    command = server.streamlit_command(9000)
+    assert command[command.index("--runner.postScriptGC") + 1] == "false"
