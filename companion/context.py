@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import qrcode
 import streamlit as st
 
+from companion import live
 from companion.store import StoreError, database_target, default_data_dir, open_store
 from companion.tables import Tables
 
@@ -51,6 +52,7 @@ section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
 @st.cache_resource(show_spinner=False)
 def _tables_for(target: str) -> Tables:
     service = Tables(open_store(target))
+    service.store.watch_changes(live.wake)  # a move on another server redraws this server's phones at once
     service.entries()  # every game's data and engine, loaded once for the process
     gc.freeze()  # ...and kept out of every later collection, which then has far fewer objects to walk
     return service

@@ -6,10 +6,11 @@ it: the server reruns their scripts at once, exactly as Streamlit's own run-on-s
 (`AppSession.request_rerun` with the session's last client state), so the other phones redraw
 without waiting out half a poll interval and without a browser round trip.
 
-That reaches only sessions of this server process, and it leans on Streamlit's runtime
-internals; so the page keeps its poll (`table_page.POLL_SECONDS`) as the fallback, for changes
-made by another process (a second server on PostgreSQL, a command-line tool) and for any
-Streamlit release where waking is not possible. Waking never raises: a failure only means the
+On PostgreSQL a change made through another server arrives by NOTIFY, and the store's listener
+wakes this server's phones the same way (`Store.watch_changes`). Waking leans on Streamlit's
+runtime internals, so the page keeps its poll (`table_page.POLL_SECONDS`) as the fallback: for a
+command-line tool writing to the SQLite file, a listener that is reconnecting, and any Streamlit
+release where waking is not possible. Waking never raises: a failure only means the
 poll will show the move.
 """
 

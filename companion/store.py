@@ -221,6 +221,10 @@ class Store(ABC):
         """The SQL in this backend's placeholder style (written here with `?`)."""
         return sql
 
+    def watch_changes(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(table_id)` (from another thread) when this process learns that another server
+        changed a table: PostgreSQL's NOTIFY. SQLite serves one process, whose pages wake each other."""
+
     def _notify(self, conn: Any, table_id: int, changed: int) -> None:
         """Tell other servers, in the same transaction, that the table changed (SQLite: they poll)."""
 

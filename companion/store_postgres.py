@@ -71,6 +71,7 @@ class PostgresStore(Store):
         self._generation = 0  # bumped on every (re)connection of the listener
         self._sent = threading.local()  # heads notified by the current thread's transaction
         self._stopping = threading.Event()
+        self._on_change: list[Callable[[int], None]] = []
         try:  # one direct connection first: its error says why (refused, unknown host, bad password)
             with psycopg.connect(url, connect_timeout=int(CONNECT_TIMEOUT)) as conn, conn.transaction():
                 self._schema(conn)
@@ -178,12 +179,18 @@ class PostgresStore(Store):
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {seq} {entry} {changed}"))
         self._sent.heads.append((table_id, (seq, entry, changed)))
 
-    def _remember(self, table_id: int, head: Head) -> None:
-        """Keep the newest head of a table; the change count only grows, so an older answer never wins."""
+    def _remember(self, table_id: int, head: Head) -> bool:
+        """Keep the newest head of a table; the change count only grows, so an older answer never wins.
+        Whether `head` was news."""
         with self._heads_lock:
             known = self._heads.get(table_id)
             if known is None or known[2] < head[2]:
                 self._heads[table_id] = head
+                return True
+        return False
+
+    def watch_changes(self, callback: Callable[[int], None]) -> None:
+        self._on_change.append(callback)
 
     def signature(self, table_id: int) -> tuple[int, int, int]:
         listening, generation = self._listening.is_set(), self._generation
@@ -210,7 +217,9 @@ class PostgresStore(Store):
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
                             table_id, seq, entry, changed = (int(v) for v in note.payload.split())
-                            self._remember(table_id, (seq, entry, changed))
+                            if self._remember(table_id, (seq, entry, changed)):  # another server's change
+                                for callback in self._on_change:
+                                    callback(table_id)
             except psycopg.Error:
                 pass
             self._listening.clear()
