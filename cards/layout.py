@@ -190,6 +190,40 @@ class Layout(_Strict):
         return self.sheets
 
 
+class Track(_Strict):
+    """One numbered track of a game's track card (generator/pieces.py): a row of boxes first..last."""
+
+    name: str = Field(min_length=1)
+    first: int = Field(ge=-100, le=500)
+    last: int = Field(ge=-100, le=500)
+    icon: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Track:
+        if self.last <= self.first:
+            raise ValueError("last must be more than first")
+        return self
+
+
+class TrackCard(_Strict):
+    """A printed card of tracks for players without a phone: once per player, or once for the table."""
+
+    title: str = Field(min_length=1)
+    subtitle: str = ""
+    per_player: bool = True
+    tracks: list[Track] = Field(min_length=1)
+
+
+class Marker(_Strict):
+    """A round cut-out marker (a dealer button, a round or turn marker), `copies` of it."""
+
+    name: str = Field(min_length=1)
+    icon: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    colour: Colour
+    copies: int = Field(default=1, ge=1, le=50)
+
+
 class GameLayout(BaseModel):
     """A game's `[layout]` table in game.toml; keys not named here belong to other printables (e.g. a board)."""
 
@@ -206,6 +240,8 @@ class GameLayout(BaseModel):
     frames: dict[str, Colour] = Field(default_factory=dict)  # card kind (CardFace.kind) -> frame colour
     back_icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # emblem on the backs
     deck_icons: list[str] = Field(default_factory=list)      # per deck_names: a mark on backs and fronts
+    track_card: TrackCard | None = None                      # tracks for players without a phone
+    markers: list[Marker] = Field(default_factory=list)      # round cut-out markers
 
     @model_validator(mode="after")
     def _decks_match(self) -> GameLayout:

@@ -41,7 +41,7 @@ from cards.layout import (
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
-from generator import deck, fold, hexbattle_parts, icons, pdfx, reference, trackers, tts
+from generator import deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, draw_sheets, draw_singles
@@ -99,6 +99,7 @@ PRINTABLES: tuple[Printable, ...] = (
               hexbattle_parts.check),
     Printable("reference", reference.printables),
     Printable("trackers", trackers.printables),
+    Printable("pieces", pieces.printables),
 )
 
 

@@ -420,12 +420,20 @@ def _marker_ground(c: Canvas, bleed: float, layout: Layout, colour: str) -> None
            fill=layout.colours["paper"], radius=layout.radius)
 
 
+def formation_line(formation: Any) -> str:
+    """The marker's one line of numbers: movement and close-combat bonus, or for a formation that
+    defends differently against cavalry and infantry (Square), those two."""
+    if formation.defence_vs_cavalry is not None or formation.defence_vs_infantry is not None:
+        return (f"vs cav {signed(formation.defence_vs_cavalry or 0)} \u00b7 "
+                f"vs inf {signed(formation.defence_vs_infantry or 0)}")
+    return f"Move {formation.movement} \u00b7 CC {signed(formation.melee_attack_bonus)}"
+
+
 def _formation_front(c: Canvas, bleed: float, *, formation: Any, colour: str, layout: Layout) -> None:
     col, w, h = layout.colours, layout.width, layout.height
     _marker_ground(c, bleed, layout, colour)
     inner = Box(layout.border + 1.2, layout.border + 1.0, w - 2 * layout.border - 2.4, h - 2 * layout.border - 2.0)
-    _font(c, layout, "kind", Box(inner.x, inner.y, inner.w, inner.h * 0.2),
-          f"Move {formation.movement} \u00b7 CC {signed(formation.melee_attack_bonus)}", col["ink"])
+    _font(c, layout, "kind", Box(inner.x, inner.y, inner.w, inner.h * 0.2), formation_line(formation), col["ink"])
     art = FORMATION_ART.get(formation.id)
     if art is not None:
         art(c, Box(inner.x + inner.w * 0.15, inner.y + inner.h * 0.24, inner.w * 0.7, inner.h * 0.46), colour)

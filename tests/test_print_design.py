@@ -212,3 +212,56 @@ def test_every_front_sheet_carries_the_scale_bar_and_marks_only_where_pieces_are
         bottom = max(max(a["y1"], a["y2"]) for a in marks)
         slots = grid(paper, profile, 22.0, 22.0, 1.5)
         assert bottom < slots[16].trim.y + 3.5  # no marks down the empty rest of the page
+
+
+# ---------------------------------------------------------------- the missing pieces
+
+def test_imperial_player_card_tracks_and_markers() -> None:
+    from cards.layout import game_layout
+    from generator import pieces
+    game = load_game("imperial")
+    card = game_layout(game).track_card
+    assert card is not None and card.per_player
+    assert [(t.name, t.first, t.last) for t in card.tracks] == [
+        ("Imperial Power", 0, 24), ("Gold", 0, 24), ("Reinforcements", 0, 12), ("Round", 1, 8)]
+    names = [p.title for p in pieces.markers(game)]
+    assert names == ["Imperial Power"] * 2 + ["Gold"] * 2 + ["Reinforcements"] * 2 + ["Round", "Initiative"]
+    sets = {s.name for s in pieces.printables(game, BuildContext(None))}
+    assert sets == {"player-card", "table-markers"}
+
+
+def test_waterloo_dealer_button_and_hexbattle_action_and_turn_track() -> None:
+    from cards.layout import game_layout
+    from generator import pieces
+    assert [p.title for p in pieces.markers(load_game("waterloo"))] == ["Dealer"]
+    hexbattle = load_game("hexbattle")
+    card = game_layout(hexbattle).track_card
+    assert card is not None and not card.per_player
+    assert [(t.first, t.last) for t in card.tracks] == [(0, hexbattle.rules.max_actions), (1, hexbattle.rules.turn_limit)]
+    assert [p.title for p in pieces.markers(hexbattle)] == ["Actions", "Turn"]
+
+
+def test_imperial_tokens_differ_by_shape_and_icon_not_only_colour() -> None:
+    from cards.layout import layout_for
+    game = load_game("imperial")
+    looks = {}
+    for row in game.table("tokens"):
+        face = deck.face_of(game, row)
+        looks[row.kind] = (layout_for(game, "tokens", face.kind).shape, face.icon)
+    assert looks["imperial_power"] == ("circle", "imperial-crown")
+    assert looks["gold"] == ("hexagon", "coins")
+    assert len(set(looks.values())) == len(looks)
+
+
+def test_square_marker_prints_its_cavalry_and_infantry_modifiers() -> None:
+    from generator.hexbattle_parts import formation_line
+    rows = load_game("hexbattle").by_id("formations")
+    assert formation_line(rows["square"]) == "vs cav +6 \u00b7 vs inf \u22122"
+    assert formation_line(rows["column"]) == "Move 2 \u00b7 CC +2"
+
+
+def test_medieval_decks_differ_by_a_mark_not_only_colour() -> None:
+    game = load_game("medieval")
+    decks = deck.decks(game)
+    marks = {d.name: d.mark for d in decks}
+    assert marks == {"Crimson": "knight-banner", "Azure": "tower-flag"}
