@@ -36,7 +36,7 @@ div[data-testid="stMarkdownContainer"] {overflow-wrap: anywhere;}
 div[data-testid="stMarkdownContainer"] table {display: block; max-width: 100%; overflow-x: auto;}
 code {white-space: pre-wrap;}
 /* Tap targets of at least 44 px: chips, segmented controls, toggles, expanders, selects. */
-button[data-testid^="stBaseButton-pills"], button[data-testid^="stBaseButton-segmented_control"] {min-height: 44px;}
+button[data-variant="pills"], button[data-variant="segmented_control"] {min-height: 44px;}
 div[data-testid="stExpander"] summary, label[data-baseweb="checkbox"] {min-height: 44px; align-items: center;}
 div[data-baseweb="select"] > div {min-height: 44px;}
 /* A server restart: Streamlit's own "Connection error" dialog (the only dialog without app content)

@@ -114,3 +114,37 @@ def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server,
     app.start()
     dialog.wait_for(state="detached", timeout=TIMEOUT)
     strip(watcher, "Ann looked at Bob's hand")
+
+
+def test_browser_medieval_battle_and_printed_resolver(app: Server, chromium: Any) -> None:
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("medieval", ["Ann", "Bob"], {}, seed="mb")
+    base = f"{app.url}/?table={table.code}"
+    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(chromium, base, "You are watching as a spectator")
+
+    # The advice is a suggestion with its expected result, beside the other placements.
+    ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").wait_for()
+    assert ann.locator(".st-key-moves .stButton button, .st-key-moves [data-baseweb=select]").count() >= 1
+    ann.get_by_role("button", name="Place as suggested").click()
+    strip(bob, "Ann placed their reenforcements face down")  # what, only Ann's phone knows
+    strip(ann, "Ann placed Pikeman left, Archer centre, Knight right (face down)")
+    assert "Archer centre" not in bob.locator("body").inner_text()
+    bob.get_by_role("button", name="Place as suggested").click()
+    for page in (ann, bob, watcher):  # the reveal and the battle, on every phone
+        strip(page, "Reenforcements revealed: Ann placed Pikeman left, Archer centre, Knight right; "
+                    "Bob placed Pikeman left, Pikeman centre, Mercenary right")
+        strip(page, "Battle 1: left to Bob (10–12), centre to Bob (4–8), right to Ann (7–4)")
+
+    # The printed-card resolver: a re-tapped column stays chosen, and the card lands where it shows.
+    ann.get_by_text("Battle resolver (printed cards)").click()
+    ann.get_by_text("Tap a card to add it").wait_for()
+    right = ann.get_by_role("radio", name="right", exact=True)
+    right.click()
+    ann.locator("[role=radio][aria-checked=true]", has_text="right").wait_for()
+    right.click()  # Streamlit would clear it; the resolver keeps it
+    ann.locator("[role=radio][aria-checked=true]", has_text="right").wait_for(timeout=10_000)
+    assert right.bounding_box()["height"] >= 44  # a tap target a thumb can hit
+    ann.locator("button[data-variant=pills]", has_text="Knight · Fighter 7").click()
+    ann.get_by_text("Right: Knight 7 vs — — — reenforcements still to lay").wait_for()

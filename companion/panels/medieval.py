@@ -45,7 +45,7 @@ def render(ctx: Any) -> None:
         _advice(ctx, me)
     ctx.moves()
     _last_battle(ctx, view, names, decks)
-    resolver(ctx.game, names)
+    resolver(ctx.game, names, ctx.data)
 
 
 def _advice(ctx: Any, me: int) -> None:
@@ -102,7 +102,7 @@ PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)
 SIDES = ("Me", "Opponent")
 
 
-def resolver(game: Any, names: dict[str, str]) -> None:
+def resolver(game: Any, names: dict[str, str], data: Any) -> None:
     """A battle of printed cards: tap each card where it lies; the engine totals the columns, breaks ties and advises.
 
     The taps build an engine position (`MedievalState`): opening cards count with their Events,
@@ -117,8 +117,8 @@ def resolver(game: Any, names: dict[str, str]) -> None:
         column = 0
         if place in ("opening", "reenforcement", "tie"):
             column = _choice("Column", list(range(game.columns)), "resolver-col", lambda c: game.column_names[c])
-        design_names = {card.design.id: card.name for card in game.cards}
-        st.pills("Tap a card to add it", list(design_names), format_func=design_names.get, key="resolver-pick",
+        labels = {card.design.id: card_label(card, data) for card in game.cards}
+        st.pills("Tap a card to add it", list(labels), format_func=labels.get, key="resolver-pick",
                  on_change=_tap, args=(game, side, place, column))
         note = st.session_state.pop("resolver-note", None)
         if note:
