@@ -486,34 +486,55 @@ def rehearse(game: GameData) -> None:
         papers.add(paper)
 
 
+PIECES_FILE = ".pieces.json"
+"""Per shop PNG folder: each image's drawing fingerprint, so a rebuild renders only the pieces that changed."""
+
+
 def export_png(piece_set: PieceSet, profile: SingleProfile, folder: Path, backs: bool) -> list[Path]:
     """One PNG per physical card (and per distinct back) at the shop's exact pixel size.
 
     Each distinct design is drawn once into a temporary PDF, rasterised by pdftoppm on
-    every core, and copied for its other copies."""
+    every core, and copied for its other copies. A design whose drawing (recorded, then
+    hashed) is the same as when its PNG was made is not drawn again: renaming one card
+    rewrites that card's files only."""
     unique: dict[str, Piece] = {}
     for piece in piece_set.pieces:
         unique.setdefault(piece.design or piece.name, piece)
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        doc = PdfDocument(Path(tmp) / "sides.pdf")
-        stems = draw_singles(doc, list(unique.values()), profile, backs)
-        doc.save()
-        pages = _rasterise(doc.path, len(stems), profile)
-        rendered: dict[str, Path] = {}
-        for stem, page in zip(stems, pages):
-            target = folder / f"{stem}.png"
-            shutil.move(page, target)
-            rendered[stem] = target
-    files = list(rendered.values())
-    names = {p.name: p for p in unique.values()}
+    recording = RecordingDocument()
+    stems = draw_singles(recording, list(unique.values()), profile, backs)
+    prints = {stem: _fingerprint(page.calls, profile) for stem, page in zip(stems, recording.pages)}
+    manifest = folder / PIECES_FILE
+    try:
+        known = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    stale = {stem for stem in stems if known.get(stem) != prints[stem] or not (folder / f"{stem}.png").is_file()}
+    if stale:
+        redraw = [p for p in unique.values() if stale & {p.name, f"{p.name}-back", p.back_key}]
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = PdfDocument(Path(tmp) / "sides.pdf")
+            drawn = draw_singles(doc, redraw, profile, backs)
+            doc.save()
+            for stem, page in zip(drawn, _rasterise(doc.path, len(drawn), profile)):
+                if stem in stale:
+                    shutil.move(page, folder / f"{stem}.png")
+    files = [folder / f"{stem}.png" for stem in stems]
+    names = {p.name for p in unique.values()}
     for piece in piece_set.pieces:
         first = unique[piece.design or piece.name]
+        target = folder / f"{piece.name}.png"
         if piece.name not in names:
-            target = folder / f"{piece.name}.png"
-            shutil.copyfile(rendered[first.name], target)
+            if first.name in stale or not target.is_file():
+                shutil.copyfile(folder / f"{first.name}.png", target)
             files.append(target)
+    manifest.write_text(json.dumps(prints, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     return sorted(files)
+
+
+def _fingerprint(calls: Sequence[object], profile: SingleProfile) -> str:
+    """What one PNG depends on: every drawing call of its page and the shop's pixel size."""
+    return hashlib.sha256((repr(calls) + profile.model_dump_json()).encode()).hexdigest()[:32]
 
 
 def _rasterise(pdf: Path, count: int, profile: SingleProfile) -> list[Path]:

@@ -335,3 +335,26 @@ def test_tts_is_a_format_of_its_own() -> None:
     assert [(j.game, j.fmt, j.profile) for j in jobs] == [("waterloo", "tts", "tts")]
     assert all(j.fmt != "tts" for j in plan(["waterloo"]))
     assert math.isclose(tts.HEX_RATIO, 40.0 / 34.641, rel_tol=1e-4)
+
+
+def test_renaming_one_card_rewrites_only_that_cards_files(tmp_path: Path) -> None:
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "warfare", root / "warfare")
+    out = tmp_path / "out"
+
+    def build() -> dict[Path, int]:
+        files = build_all(["warfare"], ["png", "svg"], profiles=["tgc", "home-a4"], out=out, cards_root=root)
+        return {f: f.stat().st_mtime_ns for f in files}
+
+    before = build()
+    csv = root / "warfare" / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("Grenadiers", "Fusilier Guards"), encoding="utf-8")
+    after = build()
+    assert set(after) == set(before)
+    changed = sorted(f.name for f in after if after[f] != before[f])
+    pngs = [n for n in changed if n.endswith(".png")]
+    copies = len([c for c in load_game("warfare").deck("cards") if c.design.name == "Grenadiers"])
+    assert pngs == sorted(f"{c.id}.png" for c in load_game("warfare").deck("cards") if c.design.name == "Grenadiers")
+    assert len(pngs) == copies >= 1
+    # The sheet that shows the card changes; the other SVG pages are left as they were.
+    assert [n for n in changed if n.endswith(".svg")] == ["warfare-cards-home-a4-p01.svg"]
