@@ -71,14 +71,14 @@ def _field(ctx: Any, view: dict[str, Any]) -> None:
     index = ctx.data.card_index
 
     def cell(column: dict[str, Any], p: int) -> str:
-        cards = "<br>".join(plain(card_label(index[e["card"]], ctx.data) if e["card"] in index else e["card"])
-                            + ("" if e["counts"] else " (event)") for e in column["cards"][p]) or "—"
+        cards = ", ".join(plain(index[e["card"]].name if e["card"] in index else e["card"])
+                          + ("" if e["counts"] else " (event)") for e in column["cards"][p]) or "—"
         total = column["totals"][p]
-        return f"{cards}<br>**{'—' if total is None else total}**"
+        return f"**{'—' if total is None else total}** {cards}"
 
     head = "| | " + " | ".join(c["name"].capitalize() for c in view["columns"]) + " |"
     rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in view["columns"]) + " |" for p in (1 - me, me)]
-    st.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]), unsafe_allow_html=False)
+    st.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]))
 
 
 def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: list[str]) -> None:
