@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import Action, Refusal
-from engine.hexbattle_combat import card_modifiers, close_combat, ranged_fire, split_blocks
+from engine.hexbattle_combat import CardModifiers, card_modifiers, close_combat, ranged_fire, split_blocks
 from engine.hexbattle_pieces import Unit
 from engine.hexgrid import Hex, bearing, direction_to, distance, hex_id, neighbour, sight_line, turn_steps
 
@@ -81,6 +81,21 @@ class AttackMixin:
         fx = self.effects
         return [("charge_dice", fx.charge), ("volley_fire", fx.volley), ("cannon_blast", fx.cannon.get(attacker.id, 0))]
 
+    def _spend_roll_cards(self, attacker: Unit, combat: str) -> list[str]:
+        """The ids of this turn's offensive cards that change `attacker`'s roll now, for the combat's record
+        (public from then on); each is spent by it except Charge!, which lasts the turn (R27)."""
+        if attacker.player != self.current:
+            return []
+        kind, fx, used = self.unit_type(attacker).kind, self.effects, []
+        for card, uid in list(fx.roll_cards.items()):
+            design = self.game.cards[card].design
+            if uid in (None, attacker.id) and card_modifiers([(design.effect, design.amount)], combat,
+                                                             kind) != CardModifiers():
+                used.append(card)
+                if design.effect != "charge_dice":
+                    del fx.roll_cards[card]
+        return used
+
     def melee_modifiers(self, attacker: Unit, defender: Unit, ambush: bool = False,
                         cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
         """Dice counts and per-die modifiers of a close combat, each part named (R17–R20).
@@ -122,11 +137,12 @@ class AttackMixin:
         entrench = self._take_guard("entrench", defender)
         guard = [(entrench.effect, entrench.amount)] if entrench is not None else []
         mods = self.melee_modifiers(attacker, defender, ambush, self.roll_cards(attacker) + guard)
+        cards = self._spend_roll_cards(attacker, "melee")
         d_dice = mods["defender_dice"]
         if self.is_broken(defender):
             # A broken unit cannot reply; the charge finishes it (R24).
             event = {"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
-                     "result": None, "broken_defender": True}
+                     "cards": cards, "result": None, "broken_defender": True}
             self.events.append(event)
             self._lose(defender, 1)
             return
@@ -134,7 +150,7 @@ class AttackMixin:
         d_roll = [self.roll(rng) for _ in range(d_dice)]
         result = close_combat(a_roll, d_roll, mods["attacker_modifier"], mods["defender_modifier"])
         self.events.append({"event": "melee", "attacker": attacker.id, "defender": defender.id, "modifiers": mods,
-                            "result": result.to_json()})
+                            "cards": cards, "result": result.to_json()})
         self._lose(attacker, result.attacker_losses, enemy_attack=False)
         self._lose(defender, result.defender_losses)
         if self.effects.rout:
@@ -183,13 +199,14 @@ class AttackMixin:
         if own_turn:
             self.effects.ambush = False
         mods = self.fire_modifiers(shooter, target, ambush)
+        cards = self._spend_roll_cards(shooter, "fire")
         if own_turn:
             if self.unit_type(shooter).kind == "artillery":
                 self.effects.volley = 0
             self.effects.cannon.pop(shooter.id, None)
         shooter.facing = self.fire_facing(shooter, target.hex)  # type: ignore[arg-type,assignment]
         event: dict[str, Any] = {"event": "fire", "attacker": shooter.id, "defender": target.id, "modifiers": mods,
-                                 "reserve_fire": reserve, "result": None}
+                                 "cards": cards, "reserve_fire": reserve, "result": None}
         self.events.append(event)
         screen = self._screen(target.player)
         if screen is not None:

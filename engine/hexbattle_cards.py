@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from engine.core import Action, Refusal
+from engine.hexbattle_combat import ROLL_EFFECTS
 from engine.hexbattle_pieces import Guard, Unit
 
 
@@ -113,6 +114,8 @@ class CardsMixin:
             return
         self.discard.append(card)
         fx = self.effects
+        if effect in ROLL_EFFECTS:
+            fx.roll_cards[card] = uid
         if effect == "free_move":
             fx.free_moves += amount
         elif effect == "charge_dice":

@@ -71,6 +71,9 @@ class TurnEffects:
     double_time: set[str] = field(default_factory=set)
     cannon: dict[str, int] = field(default_factory=dict)
     rout: bool = False
+    roll_cards: dict[str, str | None] = field(default_factory=dict)
+    """The played cards behind charge, volley, cannon and ambush, card id -> its unit (None: any), until spent,
+    so a combat's record can name the cards that changed it."""
 
     def to_json(self) -> dict[str, Any]:
         return {"free_moves": self.free_moves, "charge": self.charge, "volley": self.volley,

@@ -133,7 +133,8 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         other.dice = list(self.dice)
         fx = self.effects
         other.effects = TurnEffects(fx.free_moves, fx.charge, fx.volley, dict(fx.forced), fx.ambush, set(fx.barrage),
-                                    fx.bold, fx.engineers, set(fx.double_time), dict(fx.cannon), fx.rout)
+                                    fx.bold, fx.engineers, set(fx.double_time), dict(fx.cannon), fx.rout,
+                                    dict(fx.roll_cards))
         other.moved_points = dict(self.moved_points)
         other.guards = [Guard(g.card, g.owner, g.effect, g.amount, g.unit) for g in self.guards]
         other.fog = list(self.fog)

@@ -46,6 +46,23 @@ def test_volley_fire_doubles_the_next_artillery_attack_only() -> None:
     assert state.fire_modifiers(state.units[HVA], state.units[E_INF2])["dice"] == 2
 
 
+def test_a_combat_records_the_offensive_cards_that_changed_it() -> None:
+    """Charge! lasts the turn, Volley Fire is spent by the artillery shot, Cannon Blast waits for its own gun."""
+    state = battle({LC: u("4,5"), LA: u("6,7"), HVA: u("2,7"), E_INF: u("4,4", 3), E_INF2: u("6,3", 3)},
+                   hands=[["charge", "volley-fire", "cannon-blast"], []], dice=[6] * 5 + [1] * 4 + [6] * 4)
+    charge, volley, cannon = card(state, "charge"), card(state, "volley-fire"), card(state, "cannon-blast")
+    play(state, "charge")
+    play(state, "volley-fire")
+    play(state, "cannon-blast", unit=HVA)
+    do(state, "attack", unit=LC, target=E_INF, mode="melee")
+    melee = state.events[0]
+    assert (melee["event"], melee["cards"], melee["modifiers"]["attacker_dice"]) == ("melee", [charge], 5)
+    do(state, "attack", unit=LA, target=E_INF2, mode="fire")
+    fire = state.events[0]
+    assert (fire["event"], fire["cards"], fire["modifiers"]["dice"]) == ("fire", [volley], 4)
+    assert state.effects.roll_cards == {charge: None, cannon: HVA}
+
+
 def test_forced_march_doubles_one_units_next_move() -> None:
     state = battle({LC: u("4,8"), **FOE}, hands=[["forced-march"], []])
     play(state, "forced-march", unit=LC)

@@ -7,11 +7,13 @@ from typing import Any
 
 import pytest
 
+from apptest_helpers import page
+
 from companion.components.hexboard import ZOOMS, hex_at
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import Selection
-from companion.tables import catalogue
-from engine.core import Match
+from companion.tables import Tables, catalogue
+from engine.core import Match, act
 from generator.hexbattle_parts import board_geometry
 
 DATA = catalogue()["hexbattle"].data
@@ -154,3 +156,25 @@ def test_a_split_line_of_sight_is_marked_as_such() -> None:
         return round(x, 3), round(y, 3)
 
     assert (kinds[mark("5,3")], kinds[mark("5,4")]) == ("split", "fire")
+
+
+def test_the_combat_result_names_the_offensive_cards_that_changed_it(service: Tables) -> None:
+    """Ann's Charge! gives her cavalry 2 more dice (5 against 4): the engine's record names the card and
+    Bob's phone shows it with its name and effect text, beside the dice."""
+    scenario = {"fill": "open", "terrain": {}, "hands": [["charge"], []], "current_player": 0,
+                "units": {"french-light-cavalry": {"hex": "4,4", "facing": 0},
+                          "british-infantry-1": {"hex": "4,3", "facing": 3},
+                          "british-infantry-2": {"hex": "8,1", "facing": 3}}}
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario, "dice": [6] * 5 + [1] * 4},
+                           seed="charge-shown")
+    [charge] = service.snapshot(table).state.hands[0]
+    service.act(table, 0, act("play_card", 0, card=charge))
+    service.act(table, 0, act("attack", 0, unit="french-light-cavalry", target="british-infantry-1", mode="melee"))
+    melee = next(e for e in service.snapshot(table).state.events if e["event"] == "melee")
+    assert (melee["cards"], melee["modifiers"]["attacker_dice"], melee["result"]["defender_losses"]) == (
+        [charge], 5, 4)
+    shown = [str(m.value) for m in page(table=table.code, seat=table.seats[1].token).markdown]
+    combat = shown[shown.index("**Last combat: Blue Light Cavalry → Red Infantry 1**"):]
+    assert combat[1] == ("🃏 **Charge!** played by Ann: This turn your cavalry roll 2 extra dice when they attack "
+                         "in close combat.")
+    assert combat[2].startswith("Close combat: attacker 5 dice +")

@@ -259,6 +259,10 @@ def _last_combat(ctx: Any) -> None:
             elif kind in ("melee", "fire"):
                 who = f"{names.get(e['attacker'], e['attacker'])} → {names.get(e['defender'], e['defender'])}"
                 st.markdown(f"**Last combat: {who}**")
+                for card in (c for c in e.get("cards", ()) if c in cards):
+                    design = cards[card].design
+                    owner = state.units[e["attacker"]].player
+                    st.markdown(f"🃏 **{design.name}** played by {ctx.name(owner)}: {design.text}")
                 if kind == "melee":
                     st.markdown(_melee_text(e["modifiers"], e.get("result"))
                                 + ("  \nThe defender was broken and could not reply; the charge finished it."
