@@ -189,7 +189,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         written = build_with_progress(games=args.games or None, formats=listed(args.format) or [],
                                       paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
                                       url=args.companion_url, backs=args.backs, force=args.force,
-                                      back_offset=offset, tts_url=args.tts_url,
+                                      back_offset=offset, tts_url=args.tts_url, ink=args.ink,
                                       cards_root=_cards_dir(args.cards))
         if args.save_back_offset and offset is not None:
             _save_offset(args, offset, listed(args.profile))
@@ -290,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="base URL the QR codes open (default: $MUSTER_COMPANION_URL; neither = no QR codes)")
     p.add_argument("--backs", action=argparse.BooleanOptionalAction, default=True, help="print card backs")
     p.add_argument("--force", action="store_true", help="rebuild even when nothing changed")
+    p.add_argument("--ink", choices=("normal", "low"), default="normal",
+                   help="low: playtest cards with light frames and outlines instead of fills (cheap to print, "
+                        "easy to write on)")
     p.add_argument("--cards", metavar="DIR", help="a cards folder to build instead of the shipped one")
     p.add_argument("--tts-url", metavar="URL",
                    help="where the TTS sheet images will be hosted (default: file:// paths on this machine)")

@@ -60,6 +60,9 @@ class BuildError(ValueError):
     """A build request that cannot be met (unknown game, format or profile, unwritable folder)."""
 
 
+INKS = ("normal", "low")
+
+
 @dataclass(frozen=True)
 class Options:
     """What every job of one build shares besides its game and profile."""
@@ -68,6 +71,7 @@ class Options:
     backs: bool = True                              # print card backs
     back_offset: tuple[float, float] | None = None  # mm on every back page; None: each profile's own
     tts_url: str | None = None                      # where TTS images will be hosted (None: file:// paths)
+    ink: str = "normal"                             # "low": playtest cards, light frames and outlines
 
 
 Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]
@@ -90,7 +94,7 @@ class Printable:
 
 
 def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
-    return list(deck.piece_sets(game, ctx.companion_url, ctx.claimed))
+    return list(deck.piece_sets(game, ctx.companion_url, ctx.claimed, ctx.low_ink))
 
 
 PRINTABLES: tuple[Printable, ...] = (
@@ -222,7 +226,7 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
               paper: str | None = None, profiles: Sequence[str] | None = None, out: Path = Path("output"),
               url: str | None = None, backs: bool = True, force: bool = False,
               back_offset: tuple[float, float] | None = None, tts_url: str | None = None,
-              cards_root: Path | None = None,
+              ink: str = "normal", cards_root: Path | None = None,
               on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
     """Build the requested printables and return every file written or already up to date.
 
@@ -233,7 +237,9 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
     run in parallel on every core."""
     jobs = plan(games, formats, paper, profiles, cards_root)
     writable(out)
-    opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url))
+    if ink not in INKS:
+        raise BuildError(f"unknown ink '{ink}' (inks: {', '.join(INKS)})")
+    opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url), ink)
     ids = list(dict.fromkeys(job.game for job in jobs))
     loaded = {g: load_game(g, cards_root) for g in ids}
     problems = layout_check(loaded) + icons.check(list(loaded.values()))  # before any worker starts
@@ -292,7 +298,7 @@ def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
     cache = _WORKER_SETS if cache is None else cache
     if job.game not in cache:
         game = load_game(job.game, cards_root)
-        ctx = BuildContext(opts.url, _claimed(game.id))
+        ctx = BuildContext(opts.url, _claimed(game.id), low_ink=opts.ink == "low")
         cache[job.game] = [s for p in PRINTABLES for s in p.make(game, ctx)]
     folder = out / job.game
     if job.fmt == "tts":
@@ -370,7 +376,7 @@ def _inputs_hash(game: GameData, opts: Options) -> str:
         digest.update(str(path.name).encode())
         digest.update(path.read_bytes() if path.is_file() else b"")
     digest.update(json.dumps({"url": opts.url, "backs": opts.backs, "back_offset": opts.back_offset,
-                              "tts_url": opts.tts_url}).encode())
+                              "tts_url": opts.tts_url, "ink": opts.ink}).encode())
     return digest.hexdigest()
 
 

@@ -62,6 +62,7 @@ class Look:
     frame: str | None = None
     game: str = ""
     mark: str | None = None
+    low_ink: bool = False  # playtest print: white ground, the kind's colour only in outlines and type
 
 
 def _picture(c: Canvas, face: CardFace, box: Box, ink: str, paper: str) -> None:
@@ -88,6 +89,9 @@ def draw_front(c: Canvas, bleed: float, *, layout: Layout, face: CardFace, link:
     col = layout.colours
     frame = look.frame or col["frame"]
     w, h = layout.width, layout.height
+    if look.low_ink:
+        _low_ink_front(c, bleed, layout, face, link, look, frame)
+        return
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=frame)
     panel = Box(0, 0, w, h).inset(layout.border)
     title = layout.region("title")
@@ -146,18 +150,62 @@ def _lattice(box: Box, step: float) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def _low_ink_front(c: Canvas, bleed: float, layout: Layout, face: CardFace, link: str | None, look: Look,
+                   frame: str) -> None:
+    """The playtest face (`--ink low`): white paper, a thin frame and rules in the kind's colour,
+    dark type, the icon in the kind's colour; every region where the full face has it."""
+    col = layout.colours
+    w, h = layout.width, layout.height
+    deep = mix(frame, col["ink"], 0.35)
+    panel = Box(0, 0, w, h).inset(layout.border)
+    if layout.shape == "rect":
+        c.rect(panel.x, panel.y, panel.w, panel.h, stroke=frame, width=0.6, radius=layout.radius)
+    else:
+        _cut(c, layout, frame)
+    title = layout.region("title")
+    if title is not None:
+        _text(c, layout, "title", "title", face.title, deep)
+        if layout.shape == "rect":
+            c.line(panel.x, title.y + title.h, panel.right, title.y + title.h, stroke=frame, width=0.4)
+    if layout.region("kind") is not None:
+        _text(c, layout, "kind", "kind", face.kind.upper(), deep)
+    art, text = layout.region("symbol"), layout.region("text")
+    if art is not None:
+        box = _box(art)
+        if text is not None and not face.text:
+            box = Box(box.x, box.y, box.w, text.y + text.h - box.y)
+        _picture(c, face, box.inset(min(box.w, box.h) * 0.1), deep, "#ffffff")
+    if face.text and text is not None:
+        _text(c, layout, "text", "text", face.text, col["ink"])
+    corner = layout.region("corner")
+    if corner is not None and face.corner:
+        r = min(corner.w, corner.h) / 2
+        c.circle(corner.x + r, corner.y + r, r, fill="#ffffff", stroke=frame, width=0.5)
+        spec = layout.fonts["corner"]
+        draw_text(c, _box(corner).inset(r * 0.32), face.corner, spec.font, spec.size, spec.min_size, col["ink"])
+    if look.game:
+        _text(c, layout, "game", "game", look.game.upper(), deep, align="start")
+    qr = layout.region("qr")
+    if qr is not None and link:
+        draw_qr(c, _box(qr), link, col["qr"], col["qr_background"])
+
+
 def draw_back(c: Canvas, bleed: float, *, layout: Layout, title: str, subtitle: str, colour: str | None,
-              emblem: str | None = None, mark: str | None = None) -> None:
+              emblem: str | None = None, mark: str | None = None, low_ink: bool = False) -> None:
     """A card back: the deck colour to the bleed edge, a ruled frame, a diagonal lattice, the game's
     emblem (an icon, else the layout's symbol), game name, deck name and the deck's mark in the corners."""
     col = layout.colours
     ground = colour or col["back"]
     w, h = layout.width, layout.height
+    if low_ink:  # playtest backs: white, the deck colour in the outline and the emblem only
+        col = {**col, "back_ink": ground, "back_pattern": ground}
+        ground = "#ffffff"
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=ground)
     inner = Box(0, 0, w, h).inset(layout.border)
-    lattice = mix(ground, col["back_ink"], 0.12)
-    for x1, y1, x2, y2 in _lattice(inner, max(w, h) / 9):
-        c.line(x1, y1, x2, y2, stroke=lattice, width=0.35)
+    if not low_ink:
+        lattice = mix(ground, col["back_ink"], 0.12)
+        for x1, y1, x2, y2 in _lattice(inner, max(w, h) / 9):
+            c.line(x1, y1, x2, y2, stroke=lattice, width=0.35)
     if layout.shape != "rect":
         _cut(c, layout, col["back_ink"])
     else:
@@ -200,7 +248,8 @@ def _title(table: str) -> str:
     return table.replace("_", " ").capitalize()
 
 
-def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: str | None) -> Piece:
+def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: str | None,
+               low_ink: bool = False) -> Piece:
     """One physical card as a piece; its QR code links to the card's design."""
     face = face_of(game, card.design)
     layout = layout_for(game, deck.table, face.kind)
@@ -209,23 +258,24 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
     subtitle = deck.name or ("" if deck.table == "cards" else _title(deck.table))
     back_key = f"back-{prefix}{deck.table}".rstrip("-")
     settings = game_layout(game)
-    look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark)
+    look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark, low_ink=low_ink)
     return Piece(
         name=f"{prefix}{card.id}", design=f"{prefix}{card.design.id}",
         width=layout.width, height=layout.height, bleed=layout.bleed,
         front=partial(draw_front, layout=layout, face=face, link=link, look=look),
         back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour,
-                     emblem=settings.back_icon, mark=deck.mark),
+                     emblem=settings.back_icon, mark=deck.mark, low_ink=low_ink),
         back_key=back_key, title=face.title,
     )
 
 
-def piece_sets(game: GameData, companion_url: str | None, skip: frozenset[str] = frozenset()) -> list[PieceSet]:
-    """One set per card table, holding every deck printed from it."""
+def piece_sets(game: GameData, companion_url: str | None, skip: frozenset[str] = frozenset(),
+               low_ink: bool = False) -> list[PieceSet]:
+    """One set per card table, holding every deck printed from it (`low_ink`: the playtest look)."""
     sets: dict[str, list[Piece]] = {}
     for deck in decks(game, skip):
         sets.setdefault(deck.table, []).extend(
-            card_piece(game, deck, card, companion_url) for card in game.deck(deck.table))
+            card_piece(game, deck, card, companion_url, low_ink) for card in game.deck(deck.table))
     return [PieceSet(name, pieces) for name, pieces in sets.items()]
 
 

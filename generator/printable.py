@@ -46,3 +46,4 @@ class BuildContext:
 
     companion_url: str | None
     claimed: frozenset[str] = frozenset()
+    low_ink: bool = False  # `--ink low`: light frames, outlines instead of fills, icons kept

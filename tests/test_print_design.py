@@ -265,3 +265,28 @@ def test_medieval_decks_differ_by_a_mark_not_only_colour() -> None:
     decks = deck.decks(game)
     marks = {d.name: d.mark for d in decks}
     assert marks == {"Crimson": "knight-banner", "Azure": "tower-flag"}
+
+
+# ---------------------------------------------------------------- low ink
+
+def test_low_ink_cards_keep_their_icons_and_paint_no_coloured_ground() -> None:
+    game = load_game("warfare")
+    [normal] = [s for s in deck.piece_sets(game, None) if s.name == "cards"]
+    [low] = [s for s in deck.piece_sets(game, None, low_ink=True) if s.name == "cards"]
+    for pieces, coloured in ((normal.pieces, True), (low.pieces, False)):
+        doc = RecordingDocument()
+        piece = pieces[0]
+        for side in (piece.front, piece.back):
+            with doc.page(piece.width, piece.height) as c:
+                side(c, piece.bleed)
+        for page in doc.pages:
+            grounds = [r.args["fill"] for r in page.ops("rect") if r.args["w"] >= piece.width
+                       and r.args["fill"] not in (None, "#ffffff")]
+            assert bool(grounds) == coloured
+            assert len(page.ops("polygons")) >= 1  # the icon (front) or emblem (back) is kept
+
+
+def test_an_unknown_ink_is_refused(tmp_path: Path) -> None:
+    from generator.build import BuildError, build_all
+    with pytest.raises(BuildError, match="unknown ink 'none' \\(inks: normal, low\\)"):
+        build_all(["warfare"], ["pdf"], profiles=["home-a4"], out=tmp_path, ink="none")
