@@ -49,6 +49,42 @@ section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
 """
 
 
+DEVICE_JS = """
+export default function ({ setStateValue }) {
+  const KEY = "muster-device";
+  let id = window.__musterDevice || null;
+  try { id = id || window.localStorage.getItem(KEY); } catch (e) { /* storage blocked: this page's own id */ }
+  if (!id) {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try { window.localStorage.setItem(KEY, id); } catch (e) { /* kept for this page only */ }
+  }
+  window.__musterDevice = id;
+  setStateValue("device", id);
+}
+"""
+_device_probe = st.components.v2.component("muster_device", js=DEVICE_JS)
+DEVICE = "device-id"
+
+
+def device() -> str | None:
+    """This browser's own id (random, kept in its localStorage), or None until the browser has reported it.
+
+    A seat is held by one browser at a time (`Tables.hold`): a reload keeps the id, a
+    second phone (or a browser that keeps no storage) has another.
+    """
+    found = _device_probe(key="device", default={"device": None}, on_device_change=lambda: None, height=0)
+    value = getattr(found, "device", None)
+    st.session_state[DEVICE] = str(value) if value else None
+    return st.session_state[DEVICE]
+
+
+def this_device() -> str | None:
+    """In a button callback: the id `device()` found for this browser on the last draw."""
+    return st.session_state.get(DEVICE)
+
+
 @st.cache_resource(show_spinner=False)
 def _tables_for(target: str) -> Tables:
     service = Tables(open_store(target))

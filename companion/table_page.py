@@ -2,14 +2,22 @@
 
 The seat comes only from the secret token in the link; without one the page is a
 spectator's: `view(None)`, no moves, no undo, no concede, but it offers the seats no
-phone has claimed yet. The host link (`host=TOKEN`, kept by the creator's phone) shows
-every seat's link and QR code at any time and can release a seat. A small fragment
-polls the table's last action and seats every 1.5 s and redraws the page when they change.
+phone has claimed yet. The host link (`host=TOKEN`, kept by the creator's phone) hands
+out each seat's link and QR code until a phone claims it, never after; a seat whose phone
+was lost is re-issued (new link, the old one dies, every phone is told). A seat is held
+by one browser (`context.device`): opening its link on a second phone moves it there,
+and the first phone says so and stops acting. A small fragment polls the table every
+1.5 s and redraws the page when it changed.
+
+Everything shown to a viewer about the game comes from the engine for that viewer:
+`State.view`, `State.prompt` (the status line) and `Match.history` (the log, undo and
+table notices). Player names and those lines are plain text (`render.plain`), never Markdown.
 
 A move button carries the action itself and the log head it was offered at (its state
 id, as in boardgame.io), and its key is made of both: a tap that arrives after the table
-moved on is refused (`tables.Stale`), so a double tap is one action. Player names and
-log lines are player text: they go through `render.plain`, never as Markdown.
+moved on is refused (`tables.Stale`), so a double tap is one action. A move the engine
+could not take back (it reveals, draws chance or ends the game) and conceding are
+confirmed first; no such move is ever the highlighted button.
 """
 
 from __future__ import annotations
@@ -27,13 +35,15 @@ from companion import context, live, panels
 from companion import render as draw
 from companion.render import plain
 from companion.store import Seat, StoreError, TableInfo
-from companion.tables import ReplayError, Snapshot, Stale, Tables
-from engine.core import Action, Refusal
+from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
+from engine.core import Action, Line, Refusal, fill
 
 LOG = logging.getLogger("muster.companion")
 
 POLL_SECONDS = 1.5
 BUTTONS_BEFORE_GROUPING = 10
+LOG_LINES = 60
+CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
 
 
 @dataclass
@@ -44,6 +54,7 @@ class TableContext:
     table: TableInfo
     seat: Seat | None
     snap: Snapshot
+    acting: bool = True  # False when another phone holds this seat now
 
     moves_drawn: bool = False
 
@@ -53,7 +64,7 @@ class TableContext:
 
     def moves(self) -> None:
         """Draw this seat's move buttons here (a panel calls it between its view and its tools)."""
-        if not self.moves_drawn and self.table.playing and self.seat is not None:
+        if not self.moves_drawn and self.table.playing and self.seat is not None and self.acting:
             self.moves_drawn = True
             _moves(self)
 
@@ -65,6 +76,11 @@ class TableContext:
     def names(self) -> list[str]:
         """Seat names ready for Markdown (escaped: a name shows as typed)."""
         return [plain(s.name) for s in self.table.seats]
+
+    @property
+    def typed_names(self) -> list[str]:
+        """Seat names as entered, for `Line.format` before the whole line is escaped."""
+        return [s.name for s in self.table.seats]
 
     @property
     def state_id(self) -> str:
@@ -89,24 +105,50 @@ class TableContext:
             return "—"
         return plain(self.table.seats[player].name)
 
+    def line(self, text: str) -> str:
+        """An engine line (`{pN}` placeholders) with the names filled in, ready for Markdown as plain text."""
+        return plain(fill(text, self.typed_names))
+
     def button(self, label: str, action: Action, key: str, primary: bool = False) -> None:
         """A full-width button that submits `action` for this seat, offered at this page's position.
 
         The key carries the state id, so a tap that lands after the table moved on finds either
         no button (nothing happens) or this one with its old position (refused as stale).
+        `primary` is honoured only for a move that could be taken back.
         """
+        if primary and self.player is not None:
+            primary = self.service.consequence(self.table, self.player, action) is None
         st.button(plain(label), key=f"{key}-{self.state_id}", on_click=act,
-                  args=(self.service, self.table.id, self.player, action.to_json(), self.snap.head),
+                  args=(self.service, self.table.id, self.player, action.to_json(), self.snap.head, label),
                   type="primary" if primary else "secondary", width="stretch")
+
+
+def request_id(table_id: int, offered: tuple[int, int], action: dict[str, Any]) -> str:
+    """The same tap (this table, this position, this action) always gets the same id, so the store keeps it once."""
+    digest = hashlib.sha1(json.dumps(action, sort_keys=True).encode()).hexdigest()[:16]
+    return f"t{table_id}-{offered[0]}-{offered[1]}-{digest}"
 
 
 @live.waking
 @context.calmly
-def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any],
-        offered: tuple[int, int] | None = None) -> None:
-    """Button callback: apply the action as offered at `offered`, or keep the refusal to show."""
+def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any], offered: tuple[int, int],
+        label: str | None = None, confirmed: bool = False) -> None:
+    """Carry out a move as offered at `offered` (every move button and panel comes here, in a callback).
+
+    A move that could not be taken back waits for "Yes" in a dialog (`_confirm`); refusals,
+    a stale position and failures become messages on the next draw.
+    """
+    table = service.store.table(table_id)
+    move = Action.from_json(action)
     try:
-        service.act(service.store.table(table_id), seat, Action.from_json(action), offered)
+        if not confirmed and seat is not None:
+            reason = service.consequence(table, seat, move)
+            if reason:
+                st.session_state[CONFIRM] = {"table": table_id, "seat": seat, "action": action,
+                                             "offered": tuple(offered), "label": label, "reason": reason}
+                return
+        st.session_state.pop(CONFIRM, None)
+        service.act(table, seat, move, tuple(offered), request_id(table_id, offered, action), context.this_device())
     except Stale as err:
         context.flash("warning", str(err))
     except (Refusal, StoreError, ReplayError) as err:
@@ -121,10 +163,11 @@ def move_key(action: Action) -> str:
 
 @live.waking
 @context.calmly
-def _undo(service: Tables, table_id: int, seat: int | None) -> None:
+def _undo(service: Tables, table_id: int, seat: int | None, offered: tuple[int, int]) -> None:
     try:
-        entry = service.undo(service.store.table(table_id), seat)
-        context.flash("success", f"Took back action {entry.seq}.")
+        service.undo(service.store.table(table_id), seat, tuple(offered), context.this_device())
+    except Stale as err:
+        context.flash("warning", str(err))
     except (Refusal, StoreError) as err:
         context.flash("error", str(err))
 
@@ -133,7 +176,7 @@ def _undo(service: Tables, table_id: int, seat: int | None) -> None:
 @context.calmly
 def _concede(service: Tables, table_id: int, seat: int | None) -> None:
     try:
-        service.concede(service.store.table(table_id), seat)
+        service.concede(service.store.table(table_id), seat, context.this_device())
     except (Refusal, StoreError) as err:
         context.flash("error", str(err))
 
@@ -153,33 +196,46 @@ def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
 
 @live.waking
 @context.calmly
-def _release(service: Tables, table_id: int, seat: int, host: str | None) -> None:
-    """Button callback (host only): free a seat under a new token, so its old link stops working."""
+def _reissue(service: Tables, table_id: int, seat: int, host: str | None) -> None:
+    """Button callback (host only): a new link for a seat whose phone was lost; the old link stops working."""
     try:
-        freed = service.store.reissue_seat(table_id, seat, host)
+        fresh = service.reissue(service.store.table(table_id), seat, host)
     except StoreError as err:
         context.flash("error", str(err))
         return
-    context.flash("success", f"{plain(freed.name)}'s seat is free again; its old link no longer works. "
-                             "Its new link is below, or a phone can take it by the join code.")
+    context.flash("success", f"{plain(fresh.name)}'s seat has a new link (below); the old one no longer works. "
+                             "Every phone at the table has been told.")
+
+
+@live.waking
+@context.calmly
+def _hold(service: Tables, table_id: int, token: str) -> None:
+    """Button callback: play this seat on this phone again (the other phone is told and stops acting)."""
+    table = service.store.table(table_id)
+    seat = table.seat_by_token(token)
+    device = context.this_device()
+    if seat is not None and device is not None:
+        service.hold(table, seat, device)
 
 
 def render(service: Tables, code: str, token: str | None, host: str | None = None, joining: bool = False) -> None:
     table = service.store.table_by_code(code)
     if table is None:
-        st.error(f"There is no table with the code '{code}'.")
+        st.error(f"There is no table with the code '{plain(code)}'.")
         st.button("Back to the lobby", on_click=context.go, width="stretch", key="back-missing")
         return
     seat = table.seat_by_token(token)
     hosting = table.is_host(host)
     st.markdown(f"### {plain(service.game_name(table.game))} · `{table.code}`")
     if token and seat is None:
-        st.warning("This seat link no longer works here (the host may have released the seat, or the link is "
+        st.warning("This seat link no longer works here (the host may have re-issued the seat, or the link is "
                    "wrong); you are watching as a spectator. Ask the host for the seat's new link, or take a free seat.")
     if host and not hosting:
         st.warning("This host link is not valid for this table; you are watching as a spectator.")
-    if seat is not None and not seat.claimed and table.playing:
-        service.store.mark_claimed(table.id, seat.token)
+    device = context.device() if seat is not None else None
+    if seat is not None and table.playing:
+        table, seat = _take_hold(service, table, seat, device)
+    acting = seat is None or device is None or seat.device in (None, device)
     if seat is not None:
         st.caption(f"You are **{plain(seat.name)}**.")
     elif hosting:
@@ -187,6 +243,10 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     else:
         st.caption("You are watching as a spectator.")
     context.show_flashes()
+    if seat is not None and device is not None and not acting:
+        st.warning(ELSEWHERE)
+        st.button("Play this seat on this phone again", key="hold-again", on_click=_hold, width="stretch",
+                  args=(service, table.id, seat.token))
     host = host if hosting else None
     if seat is None and table.playing and not hosting:
         _take_seat(service, table, joining or bool(token))  # a dead seat link goes straight to the free seats
@@ -198,8 +258,11 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     except (ReplayError, Refusal) as err:
         st.error(str(err))
         return
-    ctx = TableContext(service, table, seat, snap)
+    ctx = TableContext(service, table, seat, snap, acting)
+    history = snap.match.history(ctx.player)
+    _news(ctx, history)
     _status(ctx)
+    _confirm(ctx)
     panel = panels.panel_for(table.game)
     if panel is not None:
         try:
@@ -213,13 +276,32 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     else:
         _generic_view(ctx)
     ctx.moves()
-    if table.playing and seat is not None:
+    if table.playing and seat is not None and acting:
         _seat_tools(ctx)
-    _log(ctx)
+    _log(ctx, history)
     if seat is not None:
         _move_seat(table, seat)
     _share(table)
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
+
+
+def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None) -> tuple[TableInfo, Seat]:
+    """The first time this browser session shows the seat, its phone takes the seat (a newer phone wins).
+
+    Later redraws (polling) never take it back, so two phones cannot pass a seat to and fro
+    without a player asking; the table is re-read to show who holds it now.
+    """
+    if device is None:
+        if not seat.claimed:
+            service.store.mark_claimed(table.id, seat.token)
+        return table, seat
+    opened: set[str] = st.session_state.setdefault("seats-opened", set())
+    if seat.token in opened:
+        return table, seat
+    opened.add(seat.token)
+    service.hold(table, seat, device)
+    fresh = service.store.table(table.id)
+    return fresh, fresh.seat_by_token(seat.token) or seat
 
 
 def _generic_view(ctx: TableContext, key: str = "private") -> None:
@@ -247,25 +329,32 @@ def _watch(service: Tables, table_id: int, seen: tuple[int, int, int]) -> None:
     poll()
 
 
+def _news(ctx: TableContext, history: list[Line]) -> None:
+    """What happened since the last move that everyone must notice: undos and table notices, on every phone."""
+    fresh: list[Line] = []
+    for line in reversed(history):
+        if line.kind == "action":
+            break
+        fresh.append(line)
+    for line in reversed(fresh):
+        st.info(plain(line.format(ctx.typed_names)), icon=":material/undo:" if line.kind == "undo" else ":material/campaign:")
+
+
 def _status(ctx: TableContext) -> None:
+    """The engine's status line for this viewer (`State.prompt`), or how the table ended."""
     state, table = ctx.state, ctx.table
-    if not table.playing:
+    if not table.playing and not state.is_terminal:
         if table.ended_by and table.ended_by.startswith("concede:"):
             loser = int(table.ended_by.split(":")[1])
             st.info(f"{ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
-        elif table.winner is not None:
-            st.success(f"{ctx.name(table.winner)} wins.")
         else:
-            st.info("The game ended without a winner.")
+            st.info("The game ended without a winner." if table.winner is None else f"{ctx.name(table.winner)} wins.")
         return
-    if state.is_terminal:
-        st.success(f"{ctx.name(state.winner)} wins." if state.winner is not None else "The game is over: no winner.")
-        return
-    waiting = state.players_to_act()
-    if ctx.player is not None and ctx.player in waiting:
-        st.success("Your move." if len(waiting) == 1 else "Your move (the others choose at the same time).")
+    text = ctx.line(state.prompt(ctx.player))
+    if ctx.player is not None and ctx.player in state.players_to_act() and ctx.acting:
+        st.success(text)
     else:
-        st.info("Waiting for " + ", ".join(ctx.name(p) for p in waiting) + "." if waiting else "Waiting.")
+        st.info(text)
 
 
 def _moves(ctx: TableContext) -> None:
@@ -275,6 +364,36 @@ def _moves(ctx: TableContext) -> None:
     legal: list[Action] = state.legal_actions(ctx.player)
     with st.container(key="moves"):
         _move_buttons(ctx, legal)
+
+
+def _confirm(ctx: TableContext) -> None:
+    """The tapped move that cannot be taken back, asked about in a dialog (seen wherever the page is scrolled)."""
+    pending = st.session_state.get(CONFIRM)
+    if not pending or pending["table"] != ctx.table.id or pending["seat"] != ctx.player:
+        return
+    if tuple(pending["offered"]) != ctx.snap.head:  # the table moved on while the question was open
+        st.session_state.pop(CONFIRM, None)
+        st.warning(STALE)
+        return
+    _ask(ctx.service, pending, ctx.state_id)
+
+
+def _forget() -> None:
+    st.session_state.pop(CONFIRM, None)
+
+
+@st.dialog("Are you sure?", on_dismiss=_forget)
+def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
+    label = pending["label"] or "This move"
+    st.markdown(f"**{plain(label)}**")
+    st.write(plain(pending["reason"]))
+    yes, no = st.columns(2)
+    if yes.button("Yes, do it", key=f"confirm-yes-{state_id}", width="stretch"):
+        act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], label, True)
+        st.rerun()
+    if no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch"):
+        _forget()
+        st.rerun()
 
 
 def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
@@ -320,40 +439,38 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
                         args[key] = json.loads(raw)
                     except json.JSONDecodeError:
                         args[key] = raw
-                act(ctx.service, ctx.table.id, ctx.player, Action(kind, int(ctx.player or 0), args).to_json(),
-                    ctx.snap.head)
+                typed = Action(kind, int(ctx.player or 0), args)
+                act(ctx.service, ctx.table.id, ctx.player, typed.to_json(), ctx.snap.head, _label(ctx.state.label, typed))
                 st.rerun()
 
 
 def _seat_tools(ctx: TableContext) -> None:
-    entries = ctx.snap.entries
+    """Undo (when the engine allows it for this seat now) and concede (confirmed in a popover)."""
+    refusal = ctx.snap.match.undo_refusal(ctx.player)
     c1, c2 = st.columns(2)
-    mine = bool(entries) and entries[-1].seat == ctx.player
-    c1.button("↩ Undo my last move", key="undo", disabled=not mine, on_click=_undo,
-              args=(ctx.service, ctx.table.id, ctx.player), width="stretch",
-              help="You can take back your own last move while nobody has moved since.")
+    c1.button("↩ Undo my last move", key=f"undo-{ctx.state_id}", disabled=refusal is not None, on_click=_undo,
+              args=(ctx.service, ctx.table.id, ctx.player, ctx.snap.head), width="stretch",
+              help=plain(refusal or "Take back your last move: it revealed nothing and nobody has acted since."))
     with c2.popover("Concede", width="stretch"):
-        st.write("Give up this game? It counts as a loss.")
-        st.button("Yes, concede", key="concede", type="primary", on_click=_concede,
+        st.write("Give up this game? It counts as a loss, and it cannot be taken back.")
+        st.button("Yes, concede", key="concede", on_click=_concede,
                   args=(ctx.service, ctx.table.id, ctx.player), width="stretch")
 
 
-def _log(ctx: TableContext) -> None:
-    entries = ctx.snap.entries
-    if not entries:
+def _log(ctx: TableContext, history: list[Line]) -> None:
+    """The history as this viewer may read it (`Match.history`), newest first, as plain text."""
+    if not ctx.snap.entries:
         return
-    with st.expander(f"Moves so far ({len(entries)})"):
-        lines = []
-        for entry in reversed(entries[-40:]):
-            action = Action.from_json(entry.action)
-            lines.append(plain(f"{entry.seq}. {ctx.table.seats[entry.seat].name}: {_label(ctx.state.label, action)}"))
-        st.markdown("  \n".join(lines))
+    with st.expander(f"Moves so far ({len(ctx.snap.entries)})"):
+        shown = [plain(f"{line.seq}. {line.format(ctx.typed_names)}" + (" (taken back)" if line.undone else ""))
+                 for line in reversed(history[-LOG_LINES:])]
+        st.markdown("  \n".join(shown))
 
 
 def _label(label: Callable[[Action], str], action: Action) -> str:
     try:
         return label(action)
-    except Exception:  # a past action may not be labellable from today's position; show it raw
+    except Exception:  # a typed move the engine cannot word: show it as typed
         return str(action)
 
 
@@ -367,7 +484,7 @@ def _take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
         if joining:
             st.markdown("**Which seat is yours?**")
         if not free:
-            st.info("Every seat is taken. If yours was lost with a phone, ask the host to release it.")
+            st.info("Every seat is taken. If yours was lost with a phone, ask the host to re-issue it.")
         for s in free:
             st.button(f"Take seat: {plain(s.name)}", key=f"take-{s.seat}", on_click=_claim,
                       args=(service, table.id, s.seat, None), width="stretch", type="primary")
@@ -377,23 +494,30 @@ def _take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
 
 
 def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bool) -> None:
-    """The creator's phone: every seat's link and QR code, at any time, and releasing a seat whose phone is lost."""
+    """The creator's phone: each seat's link and QR code until a phone claims it (never after), and re-issuing a seat.
+
+    A claimed seat's link is never shown again, so the host cannot look at another player's
+    hand or act for them; a seat whose phone was lost gets a new link instead.
+    """
     with st.expander("Host: hand out the seats", expanded=expanded):
         st.write("Each player scans their own seat's code (or opens its link, or joins by the code and takes "
-                 "a free seat). Keep these private: a seat link lets its holder play that seat.")
-        st.caption("Keep this page's address: it is the host link, the only way back to these seat links.")
+                 "a free seat). Once a phone has taken a seat, its link is not shown here again.")
+        st.caption("Keep this page's address: it is the host link, the only way back to the seats not taken yet.")
         for s in table.seats:
-            url = context.link(table=table.code, seat=s.token)
-            st.markdown(f"**{plain(s.name)}** · {'taken' if s.claimed else 'free'} — [open this seat]({url})")
-            st.image(context.qr_png(url, box=5), width=200)
-            if not s.claimed and table.playing:
-                st.button(f"I am {plain(s.name)}: play on this phone", on_click=_claim, width="stretch",
-                          args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
-            if table.playing:
-                with st.popover(f"Release {plain(s.name)}'s seat", width="stretch"):
+            if s.claimed:
+                st.markdown(f"**{plain(s.name)}** · taken")
+            else:
+                url = context.link(table=table.code, seat=s.token)
+                st.markdown(f"**{plain(s.name)}** · free — [open this seat]({url})")
+                st.image(context.qr_png(url, box=5), width=200)
+                if table.playing:
+                    st.button(f"I am {plain(s.name)}: play on this phone", on_click=_claim, width="stretch",
+                              args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
+            if table.playing and s.claimed:
+                with st.popover(f"Re-issue {plain(s.name)}'s seat", width="stretch"):
                     st.write(f"Give {plain(s.name)}'s seat a new link? The old link stops working at once (for a "
-                             "phone that was lost or handed to the wrong player); the seat can then be taken again.")
-                    st.button("Yes, release it", key=f"release-{s.seat}", type="primary", on_click=_release,
+                             "phone that was lost or handed to the wrong player), and every phone is told.")
+                    st.button("Yes, re-issue it", key=f"reissue-{s.seat}", on_click=_reissue,
                               args=(service, table.id, s.seat, host), width="stretch")
 
 

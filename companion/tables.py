@@ -1,8 +1,11 @@
 """Tables in play: the engines behind them, replayed state, and who may do what.
 
 The page code calls only this module to change a table, so every rule about seats
-(a seat acts only for itself, spectators never act, undo takes back only your own
-last action) lives here once, and every rule of the game lives in `engine/`.
+(a seat acts only for itself and only from the phone that holds it, spectators never
+act, undo only when the engine's `undo_refusal` allows it) lives here once, and every
+rule of the game lives in `engine/`. The log is append-only: an undo and a table notice
+(a seat re-issued, a seat moved to another phone) are entries like any action, and
+`Match.replay` replays each with its own sequence number as its chance step.
 
 Replayed matches are cached per process by (table, last seq, last action id). A
 cached match is never mutated after it is published: an action is applied to a
@@ -22,13 +25,14 @@ from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
-from companion.store import LogEntry, Store, StoreError, TableInfo, Tx
-from engine.core import Action, Game, Match, Refusal
+from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
+from engine.core import Action, Game, Match, Refusal, seat as placeholder
 
 
 CACHED_TABLES = 64
 NAME_LIMIT = 40
 STALE = "The table moved on; here is the new position."
+ELSEWHERE = "This seat is now played on another phone, so this phone no longer acts for it."
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -145,13 +149,21 @@ class Tables:
     # -- creating --------------------------------------------------------------------------
 
     def create(self, game_id: str, seat_names: list[str], options: Mapping[str, Any],
-               seed: str | None = None) -> TableInfo:
-        """Check the options with the engine (a Refusal explains), then open the table."""
+               seed: str | None = None, scripted: bool = False) -> TableInfo:
+        """Check the options with the engine (a Refusal explains), then open the table.
+
+        Options from the app go through `Game.table_options` (types, ranges, seat count; options
+        for tests only are refused). `scripted` tables (tests, lessons; never the app) may use
+        those options, such as scripted dice.
+        """
         game = self.game(game_id)
         names = clean_names(seat_names)
-        opts = dict(options)
         try:
-            game.check_options(opts)
+            if scripted:
+                opts = dict(options)
+                game.check_options(opts)
+            else:
+                opts = game.table_options(options, len(names))
             Match(game, seed or "check", opts)  # the opening position must build with these options
         except Refusal:
             raise
@@ -184,14 +196,10 @@ class Tables:
     def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
         if not entries:
             return snap
-        match = _fork(snap.match)
+        match = copy.copy(snap.match)  # a fork: the published snapshot is never advanced in place
         for entry in entries:
-            kind = entry.action.get("kind")
             try:
-                if kind == "undo":
-                    match.undo()
-                elif kind != "notice":  # a notice is for the history only; the state is unchanged
-                    match.apply(Action.from_json(entry.action))
+                match.replay(entry.action, entry.seq)  # an action, an undo or a notice, at its own step
             except Refusal as err:
                 raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
                                   f"under the current rules ({err}).") from None
@@ -211,28 +219,30 @@ class Tables:
 
     # -- acting -----------------------------------------------------------------------------
 
-    def act(self, table: TableInfo, seat: int | None, action: Action,
-            offered: tuple[int, int] | None = None) -> Snapshot:
+    def act(self, table: TableInfo, seat: int | None, action: Action, offered: tuple[int, int] | None = None,
+            request_id: str | None = None, device: str | None = None) -> Snapshot:
         """Apply `action` for `seat`, verified against the newest log under the write lock.
 
         `offered` is the log head the move was offered at (the page's state id): if the table
         has moved on since, the move is refused as `Stale`, so a late or repeated tap never
-        does something the player did not see. Raises Refusal (engine or seat rule) or
-        StoreError (table ended); either way nothing changes.
+        does something the player did not see; the same `request_id` twice is stored once and
+        also answered as `Stale`. `device` is the phone asking: only the seat's holder acts.
+        Raises Refusal (engine or seat rule) or StoreError (table ended); either way nothing changes.
         """
         if seat is None:
             raise Refusal("Spectators cannot act; open your own seat's link to play.")
         if action.player != seat:
             raise Refusal("You can only act for your own seat.")
+        _holder(table, seat, device)
         result: dict[str, Snapshot] = {}
 
         def check(tx: Tx, head: tuple[int, int]) -> None:
             if offered is not None and tuple(head) != tuple(offered):
                 raise Stale()
             current = self.snapshot(table, tx)
-            match = _fork(current.match)
+            match = copy.copy(current.match)
             try:
-                match.apply(action)  # verify first; a refusal leaves everything unchanged
+                match.apply(action, head[0] + 1)  # verify first; a refusal leaves everything unchanged
             except Refusal:
                 raise
             except Exception:  # arguments of a shape the engine never expected (a typed move): still a refusal
@@ -245,50 +255,88 @@ class Tables:
             if state.is_terminal:
                 self.store.finish(table.id, state.winner, "game", tx)
 
-        entry = self.store.append(table.id, seat, action.to_json(), check, then)
+        entry = self.store.append(table.id, seat, action.to_json(), check, then, request_id)
+        if "snap" not in result:  # that request was stored before: a repeated tap does nothing more
+            raise Stale()
         prior = result["snap"]
         snap = Snapshot(prior.match, (entry.seq, entry.id), prior.entries + (entry,))
         self._publish(table.id, snap)
         return snap
 
-    def undo(self, table: TableInfo, seat: int | None) -> LogEntry:
-        """Take back the last action, if it was this seat's. Chance is tied to the sequence number, so redoing re-rolls nothing."""
+    def consequence(self, table: TableInfo, seat: int, action: Action) -> str | None:
+        """Why `action` could not be taken back once made (it reveals, draws chance or ends the game), or None.
+
+        Asked before a tap is carried out, so such a move is confirmed first; an action the
+        engine refuses has no consequence here (`act` gives the refusal).
+        """
+        snap = self.snapshot(table)
+        trial = copy.copy(snap.match)
+        try:
+            trial.apply(action, snap.head[0] + 1)
+        except Exception:
+            return None
+        return trial.undo_refusal(seat)
+
+    def undo(self, table: TableInfo, seat: int | None, offered: tuple[int, int] | None = None,
+             device: str | None = None) -> LogEntry:
+        """Take back this seat's last action, if the engine allows it (nothing revealed, no chance, nobody acted since).
+
+        The undo is an appended entry naming the seq it takes back; `offered` makes a second
+        tap on the same undo button stale instead of taking back one more action.
+        """
         if seat is None:
             raise Refusal("Spectators cannot undo.")
+        _holder(table, seat, device)
         undo: dict[str, Any] = {"kind": "undo", "player": seat, "args": {}}
 
         def check(tx: Tx, head: tuple[int, int]) -> None:
-            live = _live(self.snapshot(table, tx).entries)
-            if not live:
-                raise Refusal("There is nothing to undo.")
-            if live[-1].seat != seat:
-                raise Refusal("Only the player who took the last action can take it back.")
-            undo["args"]["seq"] = live[-1].seq  # decided under the write lock, before the store writes it
+            if offered is not None and tuple(head) != tuple(offered):
+                raise Stale()
+            match = self.snapshot(table, tx).match
+            reason = match.undo_refusal(seat)
+            if reason:
+                raise Refusal(reason)
+            undo["args"]["seq"] = match.steps[-1]  # decided under the write lock, before the store writes it
 
         try:
             return self.store.append(table.id, seat, undo, check)
         except StoreError as err:
             raise Refusal(str(err)) from None
 
-    def concede(self, table: TableInfo, seat: int | None) -> None:
+    def notice(self, table: TableInfo, text: str) -> None:
+        """A line every phone reads in the log (`{pN}` for a seat's name); an ended table takes no notices."""
+        try:
+            self.store.append(table.id, -1, {"kind": "notice", "player": -1, "args": {"text": text}})
+        except StoreError:
+            if self.store.table(table.id).playing:
+                raise
+
+    def reissue(self, table: TableInfo, seat: int, host: str | None) -> Seat:
+        """The host gives a seat a new link (the old one dies, its phone stops acting); every phone is told."""
+        fresh = self.store.reissue_seat(table.id, seat, host)
+        self.notice(table, f"{placeholder(seat)}'s seat was re-issued by the host; its old link no longer works.")
+        return fresh
+
+    def hold(self, table: TableInfo, seat: Seat, device: str) -> None:
+        """This phone opened the seat's link: it holds the seat now; if another phone held it, every phone is told."""
+        if self.store.hold_seat(table.id, seat.token, device) is not None:
+            self.notice(table, f"{placeholder(seat.seat)}'s seat was opened on another phone, which now plays it.")
+
+    def concede(self, table: TableInfo, seat: int | None, device: str | None = None) -> None:
         if seat is None:
             raise Refusal("Spectators cannot concede on a player's behalf.")
+        _holder(table, seat, device)
         try:
             self.store.concede(table.id, seat)
         except StoreError as err:
             raise Refusal(str(err)) from None
 
 
-def _live(entries: tuple[LogEntry, ...]) -> list[LogEntry]:
-    """The actions still in force: each undo entry takes back the last one before it."""
-    live: list[LogEntry] = []
-    for entry in entries:
-        kind = entry.action.get("kind")
-        if kind == "undo":
-            live.pop()
-        elif kind != "notice":
-            live.append(entry)
-    return live
+def _holder(table: TableInfo, seat: int, device: str | None) -> None:
+    """Refuse a phone that no longer holds the seat (a newer phone opened its link)."""
+    held = table.seats[seat].device if 0 <= seat < len(table.seats) else None
+    if device is not None and held is not None and held != device:
+        raise Refusal(ELSEWHERE)
 
 
 def _described(action: Action) -> str:
@@ -296,13 +344,5 @@ def _described(action: Action) -> str:
     return f"{action.kind}: {args}" if args else action.kind
 
 
-def _fork(match: Match[Any]) -> Match[Any]:
-    """A copy of a match that can be advanced without touching the original."""
-    fork = copy.copy(match)
-    fork.state = match.state.clone()
-    fork.log = list(match.log)
-    fork.options = dict(match.options)
-    return fork
-
-
-__all__ = ["GameEntry", "ReplayError", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue", "clean_names"]
+__all__ = ["ELSEWHERE", "GameEntry", "ReplayError", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue",
+           "clean_names"]

@@ -13,18 +13,20 @@ from companion import context
 APP = str(Path(context.__file__).with_name("app.py"))
 
 
-def page(**params: str) -> AppTest:
-    """The page as a phone opening this link would get it."""
+def page(device: str | None = None, **params: str) -> AppTest:
+    """The page as a phone opening this link would get it; `device` is the id its browser reports (none: not yet)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for key, value in params.items():
         at.query_params[key] = value
+    if device is not None:
+        at.session_state["device"] = {"device": device}
     return at.run()
 
 
 def page_text(at: AppTest) -> str:
-    """Every line of text the page shows, for assertions on wording."""
+    """Every line of text the page shows, for assertions on wording (text escaped as plain comes out as typed)."""
     parts = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
-    return "\n".join(str(p.value) for p in parts)
+    return literal("\n".join(str(p.value) for p in parts))
 
 
 def literal(markdown: str) -> str:
@@ -49,3 +51,18 @@ def offered(at: AppTest, key: str) -> Button:
     found = [b for b in at.button if b.key and re.fullmatch(re.escape(key) + r"-\d+-\d+", str(b.key))]
     assert len(found) == 1, f"no single button keyed {key!r}: {[b.key for b in at.button]}"
     return found[0]
+
+
+def confirm(at: AppTest) -> AppTest:
+    """Say "Yes" to the move waiting for confirmation (one that cannot be taken back)."""
+    found = [b for b in at.button if b.key and str(b.key).startswith("confirm-yes-")]
+    assert len(found) == 1, f"no move is waiting for confirmation: {[b.key for b in at.button]}"
+    return found[0].click().run()
+
+
+def carry_out(at: AppTest, move: Button) -> AppTest:
+    """Tap a move button, and say "Yes" if the page asks (the move could not be taken back)."""
+    move.click().run()
+    if any(b.key and str(b.key).startswith("confirm-yes-") for b in at.button):
+        confirm(at)
+    return at

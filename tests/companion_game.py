@@ -84,6 +84,9 @@ class RaceGame(Game[RaceState]):
         if not isinstance(target, int) or target < 1:
             raise Refusal("The target must be a whole number of points, at least 1.")
 
+    def players(self, options: Mapping[str, Any]) -> int:
+        return int(options.get("players", 2))
+
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> RaceState:
         players = int(options.get("players", 2))
         cards = ["Ace of Spades", "Queen of Hearts", "Seven of Clubs", "Two of Diamonds", "King of Clubs"]
@@ -131,6 +134,9 @@ class TallyState(State):
 
 class TallyGame(Game[TallyState]):
     id = "tally"
+
+    def players(self, options: Mapping[str, Any]) -> int:
+        return int(options.get("players", 6))
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> TallyState:
         return TallyState(int(options.get("players", 6)))

@@ -131,6 +131,20 @@ def choose(page: object, key: str, option: str) -> None:
     raise AssertionError(f"could not choose {option!r} in {key}")
 
 
+def tap_move(page: object, button: object) -> None:
+    """Tap a move; a move that cannot be taken back asks first, in a dialog: say yes."""
+    before = moves_so_far(page)
+    button.click()  # type: ignore[attr-defined]
+    yes = page.get_by_role("button", name="Yes, do it")  # type: ignore[attr-defined]
+    deadline = time.time() + 15
+    while time.time() < deadline and moves_so_far(page) == before:
+        if yes.count():
+            yes.click()
+            break
+        page.wait_for_timeout(200)  # type: ignore[attr-defined]
+    settle(page)
+
+
 def join(browser: object, server: Server, code: str) -> object:
     """A new phone opens the lobby and joins the table by its code; it is left on the seat chooser."""
     page = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
@@ -188,7 +202,7 @@ def test_three_phones_play_refresh_and_restart(server: Server, browser: object) 
             else:
                 ann.wait_for_timeout(200)
         assert mover is not None, "neither seat was offered a move"
-        mover.locator(".st-key-moves .stButton button").first.click()
+        tap_move(mover, mover.locator(".st-key-moves .stButton button").first)
         played += 1
         wait_moves(watcher, played, within=5)  # the spectator's phone follows without a reload (1.5 s polling)
         wait_moves(ann, played)

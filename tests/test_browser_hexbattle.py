@@ -64,6 +64,10 @@ class Phone:
         self.received.clear()
         self.page.get_by_role("button", name=label, exact=True).click()
 
+    def confirm(self) -> None:
+        """Say yes to a move that cannot be taken back (chance or a reveal): the page asks in a dialog."""
+        self.page.get_by_role("dialog").get_by_role("button", name="Yes, do it").click()
+
     def hint(self, text: str) -> None:
         self.page.locator(".hb-hint", has_text=text).wait_for()
 
@@ -92,13 +96,16 @@ def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
     assert hex_id(tables.snapshot(deploy).state.units["french-infantry-1"].hex) == "4,8"
     bob = Phone(browser, f"{server.url}/?table={deploy.code}&seat={deploy.seats[1].token}")
     bob.tap_button("Quick Start: deploy the rest")
+    bob.confirm()
     wait_for(lambda: tables.snapshot(deploy).state.current == 0, bob.page)
     ann.ready()
     ann.tap_button("Quick Start: deploy the rest")
+    ann.confirm()
     wait_for(lambda: tables.snapshot(deploy).state.phase == "battle", ann.page)
 
     # The battle, scripted.
-    table = tables.create("hexbattle", ["Ann", "Bob"], {"scenario": SCENARIO, "dice": DICE}, seed="board-taps")
+    table = tables.create("hexbattle", ["Ann", "Bob"], {"scenario": SCENARIO, "dice": DICE}, seed="board-taps",
+                          scripted=True)
     ann.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[0].token}")
     ann.ready()
     bob.received.clear()
@@ -121,6 +128,7 @@ def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
     # A terrain tile: drawn, shown and named at once, laid by a tap on a highlighted hex.
     ann.ready()
     ann.tap_button("Draw terrain")
+    ann.confirm()
     ann.hint("Tap a yellow hex to lay the")
     drawn = tables.snapshot(table).state.pending_tile
     name = catalogue()["hexbattle"].data.by_id("terrain")[drawn].name
@@ -134,6 +142,7 @@ def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
     ann.hint("Green: move")
     ann.tap_hex("5,4")
     ann.tap_button("⚔ Close combat")
+    ann.confirm()
     wait_for(lambda: tables.snapshot(table).state.units["british-infantry-1"].strength == 0, ann.page)
     for phone in (ann, bob):
         phone.ready()
@@ -149,9 +158,11 @@ def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
     ann.tap_hex("7,6")
     ann.hint("Green: move")
     ann.tap_hex("5,4")
+    ann.confirm()
     wait_for(lambda: tables.snapshot(table).state.is_terminal, ann.page)
+    ann.shows("The game is over: you won.")
+    bob.shows("The game is over: Ann won.")
     for phone in (ann, bob):
         phone.ready()
-        phone.shows("Ann wins.")
         phone.shows("Last combat: Blue Light Artillery → Red Infantry 1")
         phone.shows("Red Infantry 1 is destroyed.")

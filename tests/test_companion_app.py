@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP, button, literal, move_keys, page, page_text
+from apptest_helpers import APP, button, confirm, literal, move_keys, offered, page, page_text
 from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -82,6 +82,9 @@ def test_seat_sees_its_card_and_moves(service: Tables) -> None:
     assert "You are **Ann**" in body and state.view(0)["your_card"] in body
     assert state.view(1)["your_card"] not in body
     button(at, "Roll the die").click().run()
+    assert service.store.head(table.id)[0] == 0  # chance decides a roll: it cannot be taken back, so it is confirmed
+    assert "**Roll the die**" in page_text(at) and "chance decided part of it" in page_text(at)
+    confirm(at)
     assert service.store.head(table.id)[0] == 1
     assert "Waiting for Bob" in page_text(at)
 
@@ -117,13 +120,15 @@ def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
 def test_undo_button_takes_back_own_move_only(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
-    button(ann, "Roll the die").click().run()
+    button(ann, "Bank 1 point").click().run()
     bob = page(table=table.code, seat=table.seats[1].token)
-    assert bob.button(key="undo").disabled
-    ann = page(table=table.code, seat=table.seats[0].token)
-    ann.button(key="undo").click().run()
-    assert [e.action["kind"] for e in service.store.log(table.id)] == ["roll", "undo"]
+    assert offered(bob, "undo").disabled
+    offered(ann, "undo").click().run()
+    assert [e.action["kind"] for e in service.store.log(table.id)] == ["bank", "undo"]
     assert service.snapshot(table).state.rolls == []
+    assert "Ann took back: Ann made a move" in page_text(ann)
+    bob.run()
+    assert "Ann took back: Ann made a move" in [literal(i.value) for i in bob.info]
 
 
 def test_concede_ends_the_table(service: Tables) -> None:
@@ -262,27 +267,31 @@ def test_opening_a_seat_link_claims_the_seat(service: Tables) -> None:
     assert [s.name for s in service.store.table(table.id).free_seats] == ["Ann"]
 
 
-def test_host_link_reshows_every_seat_and_releases_one(service: Tables) -> None:
+def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     service.store.claim_seat(table.id, 1)
     host = page(table=table.code, host=table.host_token)
     assert not host.exception
     body = page_text(host)
-    assert all(f"seat={s.token}" in body for s in table.seats)
+    assert f"seat={table.seats[0].token}" in body and table.seats[1].token not in body  # a taken seat's link: never
     assert "**Ann** · free" in body and "**Bob** · taken" in body
-    host.button(key="release-1").click().run()
+    assert not any(b.key == "reissue-0" for b in host.button)
+    host.button(key="reissue-1").click().run()
     assert not host.exception
     fresh = service.store.table(table.id).seats[1]
     assert fresh.token != table.seats[1].token and not fresh.claimed
-    assert any("Bob's seat is free again" in m.value for m in host.success)
+    assert any("Bob's seat has a new link" in m.value for m in host.success)
     assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
+    notice = "Bob's seat was re-issued by the host; its old link no longer works."
+    assert notice in [literal(i.value) for i in page(table=table.code).info]
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
-    assert move_keys(old) == [] and not {"undo", "concede"} & {b.key for b in old.button}
+    assert move_keys(old) == [] and not any(str(b.key).startswith(("undo", "concede")) for b in old.button)
     assert "Take seat: Bob" in {b.label for b in old.button}
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
     assert "You are **Ann**" in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
+    assert notice in [literal(i.value) for i in host.info]
 
 
 def test_forged_host_token_is_refused(service: Tables) -> None:
@@ -291,7 +300,7 @@ def test_forged_host_token_is_refused(service: Tables) -> None:
     assert not at.exception
     assert "host link is not valid" in page_text(at)
     assert not any(s.token in page_text(at) for s in table.seats)
-    assert not any(b.key and b.key.startswith("release-") for b in at.button)
+    assert not any(b.key and b.key.startswith("reissue-") for b in at.button)
 
 
 def test_seat_page_offers_to_move_the_seat(service: Tables) -> None:

@@ -215,7 +215,7 @@ def test_hexbattle_roller_starts_with_the_attackers_cards_in_play(service: Table
     scenario = {"fill": "open", "terrain": {}, "hands": [["charge"], []], "current_player": 0,
                 "units": {"french-light-cavalry": {"hex": "4,4", "facing": 0},
                           "british-infantry-1": {"hex": "4,3", "facing": 3}}}
-    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario}, seed="charge")
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario}, seed="charge", scripted=True)
     state = service.snapshot(table).state
     [charge] = state.hands[0]
     service.act(table, 0, act("play_card", 0, card=charge))

@@ -63,26 +63,28 @@ def test_log_survives_a_new_process(store_target: str) -> None:
     assert after.state.view(None) == before
 
 
-def test_undo_is_not_a_reroll(service: Tables) -> None:
-    """Chance comes from the seed and the sequence number, so undoing and redoing rolls the same die."""
+def bank(service: Tables, table, seat: int):
+    return service.act(table, seat, Action("bank", seat, {"amount": 1}))
+
+
+def test_a_roll_cannot_be_taken_back_so_it_cannot_be_rolled_again(service: Tables) -> None:
+    """Chance decided the roll: the engine's undo_refusal says no, and nothing is appended."""
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     roll(service, table, 0)
-    first = service.snapshot(table).state.rolls[-1]
-    service.undo(table, 0)
-    assert service.snapshot(table).state.rolls == []
-    roll(service, table, 0)
-    assert service.snapshot(table).state.rolls[-1] == first
+    with pytest.raises(Refusal, match="chance decided part of it"):
+        service.undo(table, 0)
+    assert [e.action["kind"] for e in service.store.log(table.id)] == ["roll"]
 
 
 def test_undo_only_own_last_action(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
-    roll(service, table, 0)
-    with pytest.raises(Refusal, match="Only the player who took"):
+    bank(service, table, 0)
+    with pytest.raises(Refusal, match="by the player who made it"):
         service.undo(table, 1)
     with pytest.raises(Refusal, match="Spectators"):
         service.undo(table, None)
     service.undo(table, 0)
-    with pytest.raises(Refusal, match="nothing to undo"):
+    with pytest.raises(Refusal, match="nothing to take back"):
         service.undo(table, 0)
 
 
@@ -196,11 +198,11 @@ def test_cache_follows_undo_then_new_action(store_target: str) -> None:
     a = Tables(open_store(path), {"race": RaceGame()})
     b = Tables(open_store(path), {"race": RaceGame()})
     table = a.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
-    roll(a, table, 0)
-    assert a.snapshot(table).state.rolls
-    b.undo(table, 0)
-    b.act(table, 0, Action("bank", 0, {"amount": 1}))
+    bank(a, table, 0)
     assert a.snapshot(table).state.rolls == [1]
+    b.undo(table, 0)
+    roll(b, table, 0)
+    assert a.snapshot(table).state.rolls == b.snapshot(table).state.rolls != [1]
 
 
 def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> None:
@@ -337,12 +339,12 @@ def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
 def test_undo_is_an_appended_entry_and_nothing_is_deleted(service: Tables) -> None:
     """Contract B: the log only grows; an undo names the seq it takes back, and seqs are never reused."""
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
-    roll(service, table, 0)
+    bank(service, table, 0)
     entry = service.undo(table, 0)
     assert (entry.seq, entry.seat, entry.action) == (2, 0, {"kind": "undo", "player": 0, "args": {"seq": 1}})
-    service.act(table, 0, Action("bank", 0, {"amount": 1}))
+    bank(service, table, 0)
     log = service.store.log(table.id)
-    assert [(e.seq, e.action["kind"]) for e in log] == [(1, "roll"), (2, "undo"), (3, "bank")]
+    assert [(e.seq, e.action["kind"]) for e in log] == [(1, "bank"), (2, "undo"), (3, "bank")]
     assert service.snapshot(table).state.scores == [1, 0]
     assert len({e.id for e in log}) == 3
 

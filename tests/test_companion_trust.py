@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from apptest_helpers import button, literal, move_keys, page, page_text
+from apptest_helpers import button, carry_out, literal, move_keys, offered, page, page_text
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -17,7 +17,7 @@ from companion_game import RaceGame  # noqa: E402
 from companion import context  # noqa: E402
 from companion.render import plain  # noqa: E402
 from companion.store import open_store  # noqa: E402
-from companion.tables import STALE, Tables  # noqa: E402
+from companion.tables import ELSEWHERE, STALE, Tables  # noqa: E402
 from engine.core import Refusal, act  # noqa: E402
 
 PIXEL = "![p](http://10.9.9.9/p.png) Mallory"
@@ -40,7 +40,7 @@ def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> N
     assert [w.value for w in ann.warning] == [STALE]
     entries = race.snapshot(table).entries
     assert [e.action["kind"] for e in entries] == ["bank"]
-    assert "Waiting for Bob." in page_text(ann) and move_keys(ann) == []
+    assert "Waiting for Bob to make a move." in page_text(ann) and move_keys(ann) == []
 
 
 def test_move_buttons_name_their_action_and_position_and_none_is_preselected(race: Tables) -> None:
@@ -66,7 +66,7 @@ def test_names_are_plain_text_on_the_lobby_and_the_table(race: Tables) -> None:
     assert any(plain(PIXEL) in text for text in shown)
     for text in shown + [m.value for m in lobby.markdown] + [str(b.label) for b in lobby.button]:
         assert PIXEL not in text and FORGED not in text  # never as raw Markdown
-    assert f"{PIXEL} wins." in [literal(s.value) for s in watcher.success]
+    assert f"The game is over: {PIXEL} won." in [literal(i.value) for i in watcher.info]
 
 
 def test_a_name_longer_than_forty_characters_is_refused(race: Tables) -> None:
@@ -78,28 +78,34 @@ def test_a_name_longer_than_forty_characters_is_refused(race: Tables) -> None:
 
 
 def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables) -> None:
-    table = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="typed")
-    seat = service.snapshot(table).state.players_to_act()[0]
-    at = page(table=table.code, seat=table.seats[seat].token)
-    at.selectbox(key="other-kind").set_value("formation").run()
-    at.text_input(key="arg-formation-formation").input('["line"]')
+    table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="typed")
+    at = page(table=table.code, seat=table.seats[0].token)
+    kind = at.selectbox(key="other-kind").value
+    field = next(t for t in at.text_input if str(t.key).startswith(f"arg-{kind}-"))
+    field.input('["line"]')
     at.button(key="FormSubmitter:other-move-Try this move").click().run()
     assert not at.exception
-    assert any("cannot read that move's details" in e.value and "formation = ['line']" in e.value for e in at.error)
-    assert not any("panel could not be drawn" in e.value for e in at.error)
+    assert len(at.error) == 1 and not any("panel could not be drawn" in e.value for e in at.error)
     assert service.store.head(table.id) == (0, 0)
+    hexes = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="typed")
+    seat = service.snapshot(hexes).state.players_to_act()[0]
+    unit = next(a for a in service.snapshot(hexes).state.legal_actions(seat) if a.kind == "formation")["unit"]
+    with pytest.raises(Refusal, match=r"cannot read that move's details \(formation: unit = .*, formation = \['line'\]\)"):
+        service.act(hexes, seat, act("formation", seat, unit=unit, formation=["line"]))
+    assert service.store.head(hexes.id) == (0, 0)
 
 
-def test_options_of_the_wrong_shape_are_refused_on_the_form(service: Tables) -> None:
+def test_options_of_the_wrong_shape_or_for_tests_only_are_refused_on_the_form(service: Tables) -> None:
     at = page()
     at.selectbox(key="new-game").set_value(service.entries()["hexbattle"]).run()
-    at.text_area(key="opts-hexbattle").input('{"scenario": {"terrain": [1, 2]}}')
-    at.button(key="FormSubmitter:new-hexbattle-Create table").click().run()
-    assert not at.exception
-    assert any("cannot be set up with these options" in e.value for e in at.error)
-    at.text_area(key="opts-hexbattle").input('["not", "an object"]')
-    at.button(key="FormSubmitter:new-hexbattle-Create table").click().run()
-    assert any("must be a JSON object" in e.value for e in at.error)
+    for typed, refusal in [('{"scenario": {"terrain": [1, 2]}}', 'The scenario\'s "terrain" must be a table'),
+                           ('{"dice": [6, 6, 6]}', "The option 'dice' is for tests only"),
+                           ('["not", "an object"]', "must be a JSON object"),
+                           ('{"scenario": ', "not valid JSON")]:
+        at.text_area(key="opts-hexbattle").input(typed)
+        at.button(key="FormSubmitter:new-hexbattle-Create table").click().run()
+        assert not at.exception
+        assert [refusal in e.value for e in at.error] == [True], (typed, [e.value for e in at.error])
     assert service.store.tables() == []
 
 
@@ -114,3 +120,34 @@ def test_a_damaged_action_row_is_reported_and_kept(race: Tables) -> None:
     assert [e.value for e in at.error] == [f"Table {table.code}: stored action 1 cannot be read (KeyError: 'player'); "
                                            "the log is kept unchanged."]
     assert race.store.log(table.id)[0].action == {"kind": "roll"}
+
+
+def test_a_seat_opened_on_a_second_phone_moves_there(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    first = page(device="phone-a", table=table.code, seat=table.seats[0].token)
+    assert race.store.table(table.id).seats[0].device == "phone-a" and len(move_keys(first)) == 2
+    second = page(device="phone-b", table=table.code, seat=table.seats[0].token)
+    assert race.store.table(table.id).seats[0].device == "phone-b" and len(move_keys(second)) == 2
+    notice = "Ann's seat was opened on another phone, which now plays it."
+    first.run()  # the first phone's next draw (its poll notices the change)
+    assert ELSEWHERE in [w.value for w in first.warning] and move_keys(first) == []
+    assert not any(str(b.key).startswith(("undo", "concede")) for b in first.button)
+    assert notice in [literal(i.value) for i in first.info]
+    assert notice in [literal(i.value) for i in page(table=table.code).info]
+    with pytest.raises(Refusal, match="another phone"):
+        race.act(race.store.table(table.id), 0, act("bank", 0, amount=1), device="phone-a")
+    first.button(key="hold-again").click().run()  # the player takes it back on the first phone
+    assert race.store.table(table.id).seats[0].device == "phone-a" and len(move_keys(first)) == 2
+    page(device="phone-a", table=table.code, seat=table.seats[0].token)  # a reload on the same phone: no notice
+    assert [e.action["kind"] for e in race.store.log(table.id)] == ["notice", "notice"]
+
+
+def test_undo_is_refused_after_chance_and_the_page_says_why(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    carry_out(ann, button(ann, "Roll the die"))
+    undo = offered(ann, "undo")
+    assert undo.disabled and "chance decided part of it" in undo.help
+    with pytest.raises(Refusal, match="chance decided part of it"):
+        race.undo(race.store.table(table.id), 0)
+    assert [e.action["kind"] for e in race.store.log(table.id)] == ["roll"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest_helpers import button, offered, page, page_text
+from apptest_helpers import button, carry_out, offered, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion.store import TableInfo
@@ -33,7 +33,7 @@ def enter_hand(at: AppTest, code: str, hand_number: int, designs: list[str], sco
         ok(at)
     if scout:
         at.toggle(key=f"{key}-scout").set_value(True).run()
-    offered(at, f"{key}-go").click().run()
+    carry_out(at, offered(at, f"{key}-go"))
     ok(at)
 
 
