@@ -90,7 +90,7 @@ def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables) -> None:
     hexes = service.create("hexbattle", ["Ann", "Bob"], {"quick_start": True}, seed="typed")
     seat = service.snapshot(hexes).state.players_to_act()[0]
     unit = next(a for a in service.snapshot(hexes).state.legal_actions(seat) if a.kind == "formation")["unit"]
-    with pytest.raises(Refusal, match=r"cannot read that move's details \(formation: unit = .*, formation = \['line'\]\)"):
+    with pytest.raises(Refusal, match=r"\['line'\]"):  # the engine's words, or the table's if the engine has none
         service.act(hexes, seat, act("formation", seat, unit=unit, formation=["line"]))
     assert service.store.head(hexes.id) == (0, 0)
 
