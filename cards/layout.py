@@ -1,6 +1,7 @@
 """Presentation as data: card layouts (`cards/layouts.toml`) and print profiles (`cards/profiles.toml`).
 
-A layout may `extends` another; a game's `[layout]` in game.toml picks layouts per card
+Both files come from the cards folder in use (`--cards DIR` or $MUSTER_CARDS_DIR) when it holds them,
+else from the shipped cards/ (cards.load.shared_file). A layout may `extends` another; a game's `[layout]` in game.toml picks layouts per card
 kind or table, overrides colours and fonts, and may define its own layouts. Everything
 is validated here so `muster check` reports a designer's mistake with its file.
 """
@@ -15,11 +16,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text
+from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text, shared_file
 from cards.problems import DataError, Problem
 
-LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"
-PROFILES_FILE = CARDS_ROOT / "profiles.toml"
+LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"  # the shipped files; layouts_file() and profiles_file() pick
+PROFILES_FILE = CARDS_ROOT / "profiles.toml"  # the ones in use
 DEFAULT_LAYOUT = "card"
 SHEET_LAYOUT = "sheet"          # full pages: reference sheets and trackers
 REFERENCE_LAYOUT = "reference"  # the reference sheets' tables and diagrams
@@ -179,13 +180,13 @@ class Layout(_Strict):
     def page_settings(self) -> Page:
         """`page`, which `check` makes sure the sheet layouts have."""
         if self.page is None:
-            raise DataError([Problem(str(LAYOUTS_FILE), "a full-page layout needs a [page] table", field="page")])
+            raise DataError([Problem(str(layouts_file()), "a full-page layout needs a [page] table", field="page")])
         return self.page
 
     def sheet_settings(self) -> ReferenceSheets:
         """`sheets`, which `check` makes sure the reference layout has."""
         if self.sheets is None:
-            raise DataError([Problem(str(LAYOUTS_FILE), "the reference layout needs a [sheets] table",
+            raise DataError([Problem(str(layouts_file()), "the reference layout needs a [sheets] table",
                                      field="sheets")])
         return self.sheets
 
@@ -335,8 +336,21 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise DataError([Problem(str(path), f"not valid TOML: {err}")]) from None
 
 
+def layouts_file(root: Path | None = None) -> Path:
+    return shared_file(LAYOUTS_FILE.name, root)
+
+
+def profiles_file(root: Path | None = None) -> Path:
+    return shared_file(PROFILES_FILE.name, root)
+
+
+def load_profiles(path: Path | None = None) -> Profiles:
+    """The print profiles of `path`, or of the cards folder in use."""
+    return read_profiles(path or profiles_file())
+
+
 @cache
-def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
+def read_profiles(path: Path) -> Profiles:
     raw, text = _read_toml(path)
     try:
         return Profiles.model_validate(raw)
@@ -344,8 +358,12 @@ def load_profiles(path: Path = PROFILES_FILE) -> Profiles:
         raise DataError(_problems(err, str(path), text=text)) from None
 
 
+def _library(path: Path | None = None) -> tuple[dict[str, dict[str, Any]], str]:
+    return _read_library(path or layouts_file())
+
+
 @cache
-def _library(path: Path = LAYOUTS_FILE) -> tuple[dict[str, dict[str, Any]], str]:
+def _read_library(path: Path) -> tuple[dict[str, dict[str, Any]], str]:
     raw, text = _read_toml(path)
     unknown = sorted(set(raw) - {"layouts"})
     if unknown or not isinstance(raw.get("layouts"), dict):
@@ -364,9 +382,9 @@ def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def resolve(name: str, game: GameLayout | None = None, path: Path = LAYOUTS_FILE) -> Layout:
+def resolve(name: str, game: GameLayout | None = None, path: Path | None = None) -> Layout:
     """The layout `name` with its `extends` chain and the game's overrides applied."""
-    return _resolve(name, (game or GameLayout()).model_dump_json(), path)
+    return _resolve(name, (game or GameLayout()).model_dump_json(), path or layouts_file())
 
 
 @cache
@@ -431,7 +449,7 @@ def check(games: dict[str, GameData]) -> list[Problem]:
         return problems
     library, _ = _library()
     for name in library:
-        problems.extend(_layout_problems(name, None, str(LAYOUTS_FILE), for_cards=name == DEFAULT_LAYOUT))
+        problems.extend(_layout_problems(name, None, str(layouts_file()), for_cards=name == DEFAULT_LAYOUT))
     for data in games.values():
         where = str(data.folder / "game.toml")
         try:

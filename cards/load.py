@@ -162,6 +162,13 @@ def cards_root() -> Path:
     return Path(os.environ.get(CARDS_ENV) or CARDS_ROOT)
 
 
+def shared_file(name: str, root: Path | None = None) -> Path:
+    """A file every game shares (layouts.toml, profiles.toml) from the cards folder in use, or the shipped
+    one when that folder has none: a designer's copy holds only what it changes."""
+    own = (root or cards_root()) / name
+    return own if own.is_file() else CARDS_ROOT / name
+
+
 def game_ids(root: Path | None = None) -> list[str]:
     """The games present under a cards folder, in a stable order (folders whose name is a valid id)."""
     root = root or cards_root()

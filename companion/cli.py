@@ -7,12 +7,13 @@ status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cards import DataError, GameData, load_all, load_game
@@ -30,6 +31,23 @@ def _cards_dir(value: str | None) -> Path | None:
     if not path.is_dir():
         raise UsageError(f"--cards: '{value}' is not a folder")
     return path
+
+
+@contextlib.contextmanager
+def _cards_in_use(value: str | None) -> Iterator[None]:
+    """`--cards DIR` is the cards folder of the whole command, its layouts.toml and profiles.toml included
+    (cards.load.shared_file), and of the companion's process: set for the command, then put back, as
+    main() also runs inside tests. Each command checks the folder itself, after its other arguments."""
+    before = os.environ.get(CARDS_ENV)
+    if value is not None and Path(value).is_dir():
+        os.environ[CARDS_ENV] = str(Path(value).resolve())
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(CARDS_ENV, None)
+        else:
+            os.environ[CARDS_ENV] = before
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -140,11 +158,10 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
 
 
 def _use_cards(value: str | None) -> None:
-    """`--cards DIR` for the companion: checked here, then handed to its process through the environment."""
+    """`--cards DIR` for the companion, checked before it starts (_cards_in_use hands it to its process)."""
     folder = _cards_dir(value)
     if folder is not None:
         load_all(folder)
-        os.environ[CARDS_ENV] = str(folder.resolve())
 
 
 def cmd_app(args: argparse.Namespace) -> int:
@@ -250,10 +267,10 @@ def _save_offset(args: argparse.Namespace, offset: tuple[float, float], profiles
     names = profiles or [n for n, p in library.profiles.items() if isinstance(p, SheetProfile)
                          and (args.paper is None or p.paper == args.paper)]
     try:
-        calibration.store_offset(names, offset)
+        path = calibration.store_offset(names, offset)
     except (ValueError, DataError) as err:
         raise UsageError(f"--save-back-offset: {err}") from None
-    print(f"back offset {offset[0]:g},{offset[1]:g} mm saved for {', '.join(names)} in cards/profiles.toml")
+    print(f"back offset {offset[0]:g},{offset[1]:g} mm saved for {', '.join(names)} in {path}")
 
 
 def _add_app_options(p: argparse.ArgumentParser) -> None:
@@ -328,7 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        with _cards_in_use(getattr(args, "cards", None)):
+            return int(args.run(args) or 0)
     except DataError as err:
         print(f"muster: {len(err.problems)} problem(s) in the game data:", file=sys.stderr)
         for problem in err.problems:

@@ -30,13 +30,13 @@ from rich.progress import (
 )
 
 from cards.layout import (
-    LAYOUTS_FILE,
     MAX_BACK_OFFSET,
-    PROFILES_FILE,
     FoldProfile,
     SheetProfile,
     SingleProfile,
+    layouts_file,
     load_profiles,
+    profiles_file,
 )
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
@@ -370,7 +370,7 @@ def _inputs_hash(game: GameData, opts: Options) -> str:
     digest = hashlib.sha256()
     files = sorted(p for p in game.folder.rglob("*") if p.is_file())
     files += [CARDS_ROOT / "schemas" / f"{game.id}.py", CARDS_ROOT / "load.py", CARDS_ROOT / "layout.py",
-              LAYOUTS_FILE, PROFILES_FILE, icons.ICON_FILE]
+              layouts_file(game.folder.parent), profiles_file(game.folder.parent), icons.ICON_FILE]
     files += sorted(GENERATOR_DIR.rglob("*.py")) + sorted((GENERATOR_DIR / "fonts").glob("*"))
     for path in files:
         digest.update(str(path.name).encode())

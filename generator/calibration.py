@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from cards.layout import PROFILES_FILE, SheetProfile, load_profiles
+from cards.layout import SheetProfile, load_profiles, profiles_file, read_profiles
 from generator.canvas import Canvas, Document, PdfDocument
 
 RULER = 6.0        # mm each side of a target
@@ -87,9 +87,11 @@ def build(out: Path, papers: Sequence[str], offset: tuple[float, float]) -> list
     return files
 
 
-def store_offset(names: Sequence[str], offset: tuple[float, float], path: Path = PROFILES_FILE) -> None:
-    """Write `back_offset = [X, Y]` into each named sheet profile of profiles.toml, keeping the rest of the
-    file (comments included) as it is; the result is validated before it replaces the file."""
+def store_offset(names: Sequence[str], offset: tuple[float, float], path: Path | None = None) -> Path:
+    """Write `back_offset = [X, Y]` into each named sheet profile of profiles.toml (the one in use unless
+    `path` is given), keeping the rest of the file (comments included) as it is; the result is validated
+    before it replaces the file. Returns the file written."""
+    path = path or profiles_file()
     current = load_profiles(path).profiles
     wrong = [n for n in names if not isinstance(current.get(n), SheetProfile)]
     if wrong:
@@ -110,10 +112,11 @@ def store_offset(names: Sequence[str], offset: tuple[float, float], path: Path =
         text = text[:header.end()] + body + text[stop:]
     candidate = path.with_suffix(".toml.new")
     candidate.write_text(text, encoding="utf-8")
-    load_profiles.cache_clear()
+    read_profiles.cache_clear()
     try:
         load_profiles(candidate)
         candidate.replace(path)
     finally:
         candidate.unlink(missing_ok=True)
-        load_profiles.cache_clear()
+        read_profiles.cache_clear()
+    return path

@@ -96,6 +96,47 @@ def test_cards_and_build_read_a_copy_given_with_cards(tmp_path: Path) -> None:
     assert "Fusilier Guards" in (tmp_path / "out" / "warfare" / "svg" / "warfare-cards-home-a4-p01.svg").read_text()
 
 
+def _copy_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    """A cards folder holding warfare and `name` (layouts.toml or profiles.toml) with its first `old` made `new`."""
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "warfare", root / "warfare")
+    text = (CARDS_ROOT / name).read_text(encoding="utf-8")
+    assert old in text
+    (root / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    return root
+
+
+def test_check_refuses_a_copy_whose_layouts_toml_is_broken(tmp_path: Path) -> None:
+    root = _copy_with(tmp_path, "layouts.toml", 'ink = "#1f1b16"', 'ink = "black"')
+    line = (root / "layouts.toml").read_text(encoding="utf-8").splitlines().index("[layouts.card]") + 1
+    result = muster("check", "--cards", str(root))
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[1] == (f"  {root}/layouts.toml:{line}: [layouts.card.colours.ink = 'black'] "
+                                             "String should match pattern '^#[0-9a-fA-F]{6}$'")
+
+
+def test_check_refuses_a_copy_whose_profiles_toml_is_broken(tmp_path: Path) -> None:
+    root = _copy_with(tmp_path, "profiles.toml", "margin = 5.0", "margin = -5.0")
+    line = (root / "profiles.toml").read_text(encoding="utf-8").splitlines().index("margin = -5.0") + 1
+    result = muster("check", "--cards", str(root))
+    assert (result.returncode, result.stderr) == (
+        2, f"muster: 1 problem(s) in the game data:\n  {root}/profiles.toml:{line}: [profiles.home-a4.sheet.margin "
+           "= -5.0] Input should be greater than or equal to 0\n")
+
+
+def test_build_draws_with_the_copys_layouts_and_profiles(tmp_path: Path) -> None:
+    """A changed card ink (layouts.toml) and cut-mark colour (profiles.toml) of the copy reach the printed page."""
+    root = _copy_with(tmp_path, "profiles.toml", 'colour = "#000000"', 'colour = "#123456"')  # home-a4's cut marks
+    (root / "layouts.toml").write_text((CARDS_ROOT / "layouts.toml").read_text(encoding="utf-8")
+                                       .replace('ink = "#1f1b16"', 'ink = "#0a0b0c"', 1), encoding="utf-8")
+    assert muster("check", "--cards", str(root)).returncode == 0
+    built = muster("build", "warfare", "--format", "svg", "--profile", "home-a4", "--cards", str(root),
+                   "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "out" / "warfare" / "svg" / "warfare-cards-home-a4-p01.svg").read_text(encoding="utf-8")
+    assert ("#123456" in page, "#0a0b0c" in page, "#1f1b16" in page) == (True, True, False)
+
+
 def test_app_refuses_a_cards_copy_with_problems(tmp_path: Path) -> None:
     root = tmp_path / "cards"
     shutil.copytree(CARDS_ROOT / "warfare", root / "warfare")

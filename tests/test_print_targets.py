@@ -17,7 +17,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from cards import DataError, load_game
-from cards.layout import FoldProfile, load_profiles
+from cards.layout import FoldProfile, load_profiles, read_profiles
 from cards.load import CARDS_ROOT
 from generator import calibration, deck, fold, hexbattle_parts, tts
 from generator.build import BuildContext, build_all, shop_pdfs
@@ -293,10 +293,10 @@ def test_back_offset_is_stored_in_profiles_toml_and_validated(tmp_path: Path) ->
         calibration.store_offset(["tgc"], (0.5, 0.0), path)
     path.write_text(path.read_text(encoding="utf-8").replace("back_offset = [0.5, 0]", "back_offset = [12, 0]"),
                     encoding="utf-8")
-    load_profiles.cache_clear()
+    read_profiles.cache_clear()
     with pytest.raises(DataError, match="back_offset"):
         load_profiles(path)
-    load_profiles.cache_clear()
+    read_profiles.cache_clear()
 
 
 def _muster(*args: str) -> subprocess.CompletedProcess[str]:
