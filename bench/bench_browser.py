@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from companion.server import streamlit_command  # noqa: E402
 from companion.store import DB_NAME, open_store  # noqa: E402
@@ -162,14 +163,18 @@ def tap_bare(page: Page) -> bool:
 
 
 def tap_move(page: Page) -> bool:
-    """Click the first move this phone is offered, confirming it when the page asks."""
+    """Click the first move this phone is offered, confirming it when the page asks (a move that
+    cannot be taken back opens a "Yes, do it" dialog); the confirmation is part of the tap."""
     buttons = page.locator(".st-key-moves .stButton button")
     if not buttons.count():
         return False
     buttons.first.click()
-    confirm = page.get_by_role("button", name="Yes", exact=False)
-    if confirm.count():
-        confirm.first.click()
+    confirm = page.get_by_role("button", name="Yes, do it")
+    try:
+        confirm.wait_for(timeout=1500)
+    except PlaywrightTimeout:
+        return True
+    confirm.click()
     return True
 
 
