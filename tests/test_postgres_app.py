@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_browser import PHONE, TIMEOUT, Server, browser, settle, wait_moves  # noqa: E402,F401
+from test_browser import PHONE, TIMEOUT, Server, browser, settle, tap_move, wait_moves  # noqa: E402,F401
 
 from companion.store import Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
@@ -24,14 +24,15 @@ MOVES = ".st-key-moves .stButton button"
 
 
 def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) -> tuple[object, float]:
-    """Whichever seat is offered a move taps the first one (again if a redraw swallowed the tap, as a
-    player would; a stale tap is refused by the page); that page, and when the move was committed."""
+    """Whichever seat is offered a move taps the first one, confirming it if the page asks (again if a
+    redraw swallowed the tap, as a player would; a stale tap is refused by the page); that page, and
+    when the move was committed."""
     deadline = time.time() + 120
     while time.time() < deadline:
         for page in pages:
             settle(page)
             if page.locator(MOVES).count():  # type: ignore[attr-defined]
-                page.locator(MOVES).first.click()  # type: ignore[attr-defined]
+                tap_move(page, page.locator(MOVES).first)  # type: ignore[attr-defined]
                 for _ in range(75):
                     log = store.log(table_id)
                     if len(log) > played:
