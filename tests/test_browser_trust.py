@@ -1,0 +1,211 @@
+"""A table players can trust, in a real browser (Playwright + system Chromium, 390x844) against one `muster app`.
+
+For each card game, two seat phones and a spectator: the actor taps a move that is chosen
+or drawn face down; its card names must then be absent from the opponent's and the
+spectator's page text, DOM and every websocket frame they received, while the actor's
+page shows them; where the game reveals them next, they appear on all three pages.
+Tables are created through the service with a fixed seed, and the opening moves (public
+ones) are played through it too, so the hidden move is reached quickly.
+Also: undo refused after a reveal, a double tap that makes one action, a name shown literally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, settle
+
+from companion.store import DB_NAME, open_store
+from companion.tables import Tables, TableInfo
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+
+SEED = "trust"
+SEATS = ["Ann", "Bob"]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("trust") / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def tables(app: Server) -> Tables:
+    return Tables(open_store(app.data_dir / DB_NAME))
+
+
+class Phone:
+    """One page, with every websocket frame it received kept as bytes."""
+
+    def __init__(self, browser: Any, url: str, who: str) -> None:
+        self.frames: list[bytes] = []
+        self.page = browser.new_context(viewport=PHONE).new_page()
+        self.page.set_default_timeout(TIMEOUT)
+        self.page.on("websocket", lambda ws: ws.on("framereceived", self._keep))
+        self.page.goto(url)
+        self.page.get_by_text(who).first.wait_for()
+
+    def _keep(self, payload: str | bytes) -> None:
+        self.frames.append(payload.encode() if isinstance(payload, str) else payload)
+
+    def seen(self) -> str:
+        """Everything this phone holds so far: its DOM and its frames."""
+        return str(self.page.content()) + "".join(f.decode("latin-1") for f in self.frames)
+
+    def text(self) -> str:
+        return str(self.page.locator("body").inner_text())
+
+    def assert_never_saw(self, secret: str, who: str) -> None:
+        assert secret not in self.text(), f"{secret!r} is on {who}'s page"
+        dom = self.page.content()
+        at = dom.find(secret)
+        assert at < 0, f"{secret!r} is in {who}'s DOM: {dom[max(at - 300, 0):at + 100]!r}"
+        raw = secret.encode()
+        assert not any(raw in frame for frame in self.frames), f"{secret!r} reached {who}'s websocket"
+        assert not any(secret in frame.decode("latin-1") for frame in self.frames)
+
+
+def wait_for(check: Any, page: Any) -> None:
+    """Poll the table on the server side while the page keeps working (no fixed sleeps)."""
+    for _ in range(600):
+        if check():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the table did not reach the expected position")
+
+
+def tap(page: Any, name: str) -> None:
+    """Tap the move button `name`; a move that cannot be taken back asks first: say yes."""
+    page.locator(".st-key-moves").get_by_role("button", name=name, exact=True).first.click()
+    yes = page.get_by_role("button", name="Yes, do it")
+    try:
+        yes.wait_for(timeout=3_000)
+        yes.click()
+    except Exception:  # a move that can be taken back is applied at once
+        pass
+
+
+def play_first_moves(tables: Tables, table: TableInfo, n: int) -> None:
+    """The opening moves through the service: each time, the first legal move of the first seat to act."""
+    for _ in range(n):
+        state = tables.snapshot(table).state
+        seat = state.players_to_act()[0]
+        tables.act(table, seat, state.legal_actions(seat)[0])
+
+
+def hidden_names(tables: Tables, game: str, table: TableInfo, actor: int) -> tuple[str, list[str]]:
+    """The actor's newest history line and the card names in it that the public line does not carry."""
+    match = tables.snapshot(table).match
+    mine, public = match.history(actor)[-1], match.history(None)[-1]
+    cards = {c.design.name for c in tables.entries()[game].data.card_index.values()}
+    names = sorted(n for n in cards if n in mine.text and n not in public.text
+                   and not any(n != m and n in m and m in mine.text for m in cards))
+    return mine.format(SEATS), names
+
+
+@dataclass(frozen=True)
+class Case:
+    game: str
+    before: int  # public opening moves played through the service
+    reveal: str | None  # the public line that shows the hidden choice, after the opponent's next move
+
+
+CASES = [
+    Case("imperial", 10, "Battle round 3: cards revealed"),
+    Case("medieval", 0, "Reenforcements revealed"),
+    Case("waterloo", 2, None),
+    Case("warfare", 3, None),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, chromium: Any, tables: Tables,
+                                                              case: Case) -> None:
+    table = tables.create(case.game, SEATS, {}, seed=SEED)
+    play_first_moves(tables, table, case.before)
+    state = tables.snapshot(table).state
+    actor = state.players_to_act()[0]
+    label = state.label(state.legal_actions(actor)[0])
+    base = f"{app.url}/?table={table.code}"
+    names = SEATS
+    me = Phone(chromium, f"{base}&seat={table.seats[actor].token}", f"You are {names[actor]}")
+    other = Phone(chromium, f"{base}&seat={table.seats[1 - actor].token}", f"You are {names[1 - actor]}")
+    watcher = Phone(chromium, base, "You are watching as a spectator")
+    for phone in (me, other, watcher):
+        settle(phone.page)
+    other_before, watcher_before = other.seen(), watcher.seen()
+
+    done = len(tables.snapshot(table).match.log)
+    tap(me.page, label)
+    wait_for(lambda: len(tables.snapshot(table).match.log) == done + 1, me.page)
+    line, secrets = hidden_names(tables, case.game, table, actor)
+    assert secrets, f"the move {label!r} hid no card name: {line!r}"
+    # A name a phone already held (the opponent's own hand, the card look-up's list) proves nothing
+    # there; the actor's own line, which names the cards, is checked on both phones in any case.
+    me.page.get_by_text(line).first.wait_for(state="attached")  # the actor reads what they chose
+    public = tables.snapshot(table).match.history(None)[-1].format(SEATS)
+    for phone, who, before in ((other, "the opponent", other_before), (watcher, "the spectator", watcher_before)):
+        phone.page.get_by_text(public).first.wait_for(state="attached")  # the page has caught up with the move
+        for name in (n for n in secrets if n not in before):
+            phone.assert_never_saw(name, who)
+        phone.assert_never_saw(line, who)
+
+    if case.reveal is None:
+        return
+    state = tables.snapshot(table).state
+    tap(other.page, state.label(state.legal_actions(1 - actor)[0]))
+    for phone in (me, other, watcher):
+        shown = phone.page.get_by_text(case.reveal).first
+        shown.wait_for(state="attached")
+        revealed = shown.text_content() or ""
+        assert all(name in revealed for name in secrets), revealed
+    # The reveal cannot be taken back: the revealer's undo is off, with the engine's reason.
+    refusal = tables.snapshot(table).match.undo_refusal(1 - actor)
+    assert refusal is not None and refusal.startswith("That move cannot be taken back: it revealed")
+    undo = other.page.get_by_role("button", name="↩ Undo my last move")
+    undo.wait_for()
+    assert undo.is_disabled()
+
+
+def test_double_tap_makes_one_action(app: Server, chromium: Any, tables: Tables) -> None:
+    table = tables.create("imperial", ["Ann", "Bob"], {}, seed=SEED)
+    ann = Phone(chromium, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
+    button = ann.page.locator(".st-key-moves").get_by_role("button", name="Keep your hand", exact=True)
+    button.dblclick()
+    wait_for(lambda: len(tables.snapshot(table).match.log) == 1, ann.page)
+    ann.page.get_by_text("Ann kept their hand").first.wait_for(state="attached")
+    ann.page.wait_for_timeout(2_000)  # time for a second tap to land, if it were going to
+    assert [a.kind for a in tables.snapshot(table).match.log] == [tables.snapshot(table).match.log[0].kind]
+
+
+def test_markdown_and_html_name_is_shown_literally(app: Server, chromium: Any, tables: Tables) -> None:
+    name = "**Bold** <b>x</b> ![p](http://h/p.png)"
+    table = tables.create("imperial", [name, "Bob"], {}, seed=SEED)
+    asked: list[str] = []
+    watcher = Phone(chromium, f"{app.url}/?table={table.code}", "You are watching as a spectator")
+    watcher.page.context.on("request", lambda r: asked.append(r.url))
+    watcher.page.reload()
+    watcher.page.get_by_text("You are watching as a spectator").first.wait_for()
+    watcher.page.get_by_text(name).first.wait_for(state="attached")
+    assert name in (watcher.page.locator("body").text_content() or "")
+    assert watcher.page.locator("img[src*='h/p.png']").count() == 0
+    assert watcher.page.locator("b", has_text="x").count() == 0
+    assert not [u for u in asked if "p.png" in u]
