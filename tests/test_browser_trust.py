@@ -11,13 +11,13 @@ Also: undo refused after a reveal, a double tap that makes one action, a name sh
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, settle
+from test_browser_cardgames import app, chromium, wait_for  # noqa: F401  (module fixtures, shared)
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables, TableInfo
@@ -26,25 +26,6 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chro
 
 SEED = "trust"
 SEATS = ["Ann", "Bob"]
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("trust") / "data")
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -81,15 +62,6 @@ class Phone:
         raw = secret.encode()
         assert not any(raw in frame for frame in self.frames), f"{secret!r} reached {who}'s websocket"
         assert not any(secret in frame.decode("latin-1") for frame in self.frames)
-
-
-def wait_for(check: Any, page: Any) -> None:
-    """Poll the table on the server side while the page keeps working (no fixed sleeps)."""
-    for _ in range(600):
-        if check():
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the table did not reach the expected position")
 
 
 def tap(page: Any, name: str) -> None:
