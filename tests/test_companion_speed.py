@@ -18,7 +18,7 @@ from companion.tables import Tables  # noqa: E402
 
 def test_lobby_reads_the_newest_tables_in_progress_with_their_seats(store_target: str) -> None:
     service = Tables(open_store(store_target), {"tally": TallyGame()})
-    made = [service.create("tally", [f"A{i}", f"B{i}"], {}) for i in range(8)]
+    made = [service.create("tally", [f"A{i}", f"B{i}"], {"players": 2}) for i in range(8)]
     for table in made[:3]:
         service.store.concede(table.id, 0)
     shown = service.store.tables("playing", limit=4)

@@ -202,7 +202,9 @@ def test_cache_follows_undo_then_new_action(store_target: str) -> None:
     assert a.snapshot(table).state.rolls == [1]
     b.undo(table, 0)
     roll(b, table, 0)
-    assert a.snapshot(table).state.rolls == b.snapshot(table).state.rolls != [1]
+    seen, theirs = a.snapshot(table), b.snapshot(table)
+    assert [e.action["kind"] for e in seen.entries] == ["bank", "undo", "roll"] and seen.head == theirs.head
+    assert seen.state.rolls == theirs.state.rolls and len(seen.state.rolls) == 1  # the bank is gone, the roll is in
 
 
 def test_corrupt_file_is_kept_aside_and_a_fresh_store_starts(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ def test_db_copy_sqlite_to_postgres_and_back(tmp_path: Path, postgres_url: str,
     source = tmp_path / "muster.sqlite3"
     service = Tables(open_store(source), {"race": RaceGame()})
     first = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
-    service.act(first, 0, Action("roll", 0))
+    service.act(first, 0, Action("bank", 0, {"amount": 1}))  # no chance in it, so it may be taken back
     service.undo(first, 0)
     service.store.hold_seat(first.id, first.seats[1].token, "phone-b")
     second = service.create("race", ["Cy", "Di", "Ed"], {"players": 3, "target": 1})

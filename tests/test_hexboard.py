@@ -166,7 +166,7 @@ def test_the_combat_result_names_the_offensive_cards_that_changed_it(service: Ta
                           "british-infantry-1": {"hex": "4,3", "facing": 3},
                           "british-infantry-2": {"hex": "8,1", "facing": 3}}}
     table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario, "dice": [6] * 5 + [1] * 4},
-                           seed="charge-shown")
+                           seed="charge-shown", scripted=True)
     [charge] = service.snapshot(table).state.hands[0]
     service.act(table, 0, act("play_card", 0, card=charge))
     service.act(table, 0, act("attack", 0, unit="french-light-cavalry", target="british-infantry-1", mode="melee"))
