@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, PHONE, TIMEOUT, Server
+from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, tap_move
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables
@@ -78,7 +78,7 @@ def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server,
     assert "Howitzers · Artillery Unit 3" in hand.inner_text()
     assert "card=howitzers" in (hand.get_by_role("link", name="Howitzers · Artillery Unit 3").get_attribute("href") or "")
 
-    ann.get_by_role("button", name="Discard Howitzers (AU 3): your opponent discards a random card").click()
+    tap_move(ann, ann.get_by_role("button", name="Discard Howitzers (AU 3): your opponent discards a random card"))  # a move that cannot be taken back asks first
     cards = tables.entries()["warfare"].data.card_index
     wait_for(lambda: len(tables.snapshot(table).state.view(None)["discard"]) == 2, ann)
     lost_name = cards[tables.snapshot(table).state.view(None)["discard"][-1]].name
@@ -87,7 +87,7 @@ def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server,
         strip(page, line)
     assert lost_name not in bob.locator(".st-key-private").inner_text()
 
-    ann.get_by_role("button", name="Discard Chasseurs (CU 1) to look at your opponent's hand").click()
+    tap_move(ann, ann.get_by_role("button", name="Discard Chasseurs (CU 1) to look at your opponent's hand"))  # a move that cannot be taken back asks first
     strip(bob, "Ann looked at Bob's hand")  # the defender is told
     strip(watcher, "Ann looked at Bob's hand")
     bob_hand = {cards[i].name for i in tables.snapshot(table).state.view(1)["hand"]}
@@ -127,11 +127,11 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, chromium: Any
     # The advice is a suggestion with its expected result, beside the other placements.
     ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").wait_for()
     assert ann.locator(".st-key-moves .stButton button, .st-key-moves [data-baseweb=select]").count() >= 1
-    ann.get_by_role("button", name="Place as suggested").click()
+    tap_move(ann, ann.get_by_role("button", name="Place as suggested"))  # a move that cannot be taken back asks first
     strip(bob, "Ann placed their reenforcements face down")  # what, only Ann's phone knows
     strip(ann, "Ann placed Pikeman left, Archer centre, Knight right (face down)")
     assert "Archer centre" not in bob.locator("body").inner_text()
-    bob.get_by_role("button", name="Place as suggested").click()
+    tap_move(bob, bob.get_by_role("button", name="Place as suggested"))  # a move that cannot be taken back asks first
     for page in (ann, bob, watcher):  # the reveal and the battle, on every phone
         strip(page, "Reenforcements revealed: Ann placed Pikeman left, Archer centre, Knight right; "
                     "Bob placed Pikeman left, Pikeman centre, Mercenary right")
