@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, browser, server  # noqa: F401 - the fixtures
+from test_browser_cardgames import wait_for
 
 from companion.components.hexboard import art
 from companion.store import DB_NAME, open_store
@@ -73,15 +74,6 @@ class Phone:
 
     def shows(self, text: str) -> None:
         self.page.get_by_text(text).first.wait_for()
-
-
-def wait_for(check: Any, page: Any) -> None:
-    """Poll a condition on the server side while the page keeps working (no fixed sleeps)."""
-    for _ in range(600):
-        if check():
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the table did not reach the expected position")
 
 
 def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
