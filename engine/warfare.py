@@ -7,13 +7,15 @@ the defender in the middle of the attacker's turn. Rulings R1… are in docs/rul
 
 Actions (`kind` {args}, card values are physical card ids), by step (`view()["step"]`):
   deploy   (attacker)  draw {card}  scout {card}  harass {card}  attack {}  hold {}
-  blunder  (defender)  blunder {card}  allow {}
+  blunder  (defender)  blunder {card}  allow {}  yield {}
   units    (attacker)  units {cards: [ids]}
-  counter  (defender)  counter {card, target}  stand {}   (stand: no more counters)
+  counter  (defender)  counter {card, target}  stand {}  yield {}   (stand: no more counters)
   support  (attacker)  support {cards: [ids]}   (possibly empty)
   morale   (defender)  morale {card}  take {}    (take: accept the casualties)
   exchange (attacker)  exchange {cards: [ids]}  (0 to rules.maneuver_max_exchange)
   discard  (attacker)  discard {card}            (down to rules.hand_limit)
+`yield` (R20, "Take the attack") is offered at every defender step whatever the hand holds: it
+passes that step and every later one of this attack in one tap.
 Option: `first_player` (0 or 1; default: a coin flip from the seed).
 Companion helpers: `casualties`, `with_morale`, `halve`, and `verify_units` / `verify_support` /
 `verify_counter` with their `can_*` twins, all taking card rows and `data.rules`.
@@ -260,6 +262,7 @@ class WarfareState(State):
         self.actions = 0
         self.attacked = False
         self.peek = False
+        self.yielded = False              # the defender took this attack without further replies (R20)
         self.morale_used = 0
         self.pending: Casualties | None = None
         self.last: dict[str, Any] | None = None
@@ -346,7 +349,7 @@ class WarfareState(State):
         out: list[tuple[str, Any]] = []
         if step == BLUNDER:
             out = [("blunder", c) for c in hand if types[c] in g.blunder_types]
-            out.append(("allow", None))
+            out += _PASS_OR_YIELD["allow"]
         elif step == UNITS:
             for group in self._unit_groups():
                 out.extend(("units", tuple(map(group.__getitem__, combo))) for combo in _nonempty(len(group)))
@@ -355,7 +358,7 @@ class WarfareState(State):
                 allowed = g.counters.get(types[c])
                 if allowed:
                     out.extend(("counter", (c, u)) for u in self.units if types[u] in allowed)
-            out.append(("stand", None))
+            out += _PASS_OR_YIELD["stand"]
         elif step == SUPPORT:
             out = [("support", tuple(chain.from_iterable(parts))) for parts in product(*(
                 [tuple(map(cards.__getitem__, combo)) for combo in combos] for cards, combos in self._support_pools()))]
@@ -435,9 +438,13 @@ class WarfareState(State):
                 self._hand_limit(rng)
             elif step == BLUNDER:
                 options = [c for c in other if types[c] in blunders]
-                options.append(None)
+                options += _PASS_OR_YIELD_FAST
                 card = choice(options)
                 if card is None:
+                    self.step = UNITS
+                elif card is _YIELD:
+                    self.yielded = True
+                    self.last = {"event": "yield", "player": d}
                     self.step = UNITS
                 else:
                     other.remove(card)
@@ -451,7 +458,7 @@ class WarfareState(State):
                 self.attacked = True
                 self.units = list(chosen)
                 self.last = {"event": "units", "player": a, "cards": [ids[c] for c in chosen]}
-                if other:
+                if other and not self.yielded:
                     self.step = COUNTER
                 else:
                     self._to_support(rng)
@@ -462,9 +469,13 @@ class WarfareState(State):
                     allowed = counters.get(types[card])
                     if allowed:
                         options += [(card, u) for u in units if types[u] in allowed]
-                options.append(None)
+                options += _PASS_OR_YIELD_FAST
                 pick = choice(options)
                 if pick is None:
+                    self._to_support(rng)
+                elif pick is _YIELD:
+                    self.yielded = True
+                    self.last = {"event": "yield", "player": d}
                     self._to_support(rng)
                 else:
                     card, target = pick
@@ -683,7 +694,7 @@ class WarfareState(State):
             self.attacked = True
             self.units = self._take(a, payload)
             self.last = {"event": "units", "player": a, "cards": [g.ids[c] for c in payload]}
-            if self.hands[d]:
+            if self.hands[d] and not self.yielded:
                 self.step = COUNTER
             else:
                 self._to_support(rng)
@@ -703,6 +714,13 @@ class WarfareState(State):
             self.step = UNITS
         elif kind == "stand":
             self._to_support(rng)
+        elif kind == "yield":
+            self.yielded = True
+            self.last = {"event": "yield", "player": d}
+            if self.step == BLUNDER:
+                self.step = UNITS
+            else:
+                self._to_support(rng)
         elif kind == "take":
             self._inflict(rng)
         elif kind == "support":
@@ -782,7 +800,7 @@ class WarfareState(State):
         g = self.game
         cards = self.units + self.support
         self.pending = _tally(sum(map(g.forces.__getitem__, cards)), len(cards), g.rules)
-        if self.pending.total > 0 and self.hands[1 - self.active] and g.rules.morale_per_attack > 0:
+        if self.pending.total > 0 and self.hands[1 - self.active] and g.rules.morale_per_attack > 0 and not self.yielded:
             self.step = MORALE
         else:
             self._inflict(rng)
@@ -831,6 +849,7 @@ class WarfareState(State):
         self.turn += 1
         self.attacked = False
         self.peek = False
+        self.yielded = False
         self.morale_used = 0
         self.pending = None
         self.step = DEPLOY
@@ -883,6 +902,7 @@ class WarfareState(State):
                 "units": [ids[c] for c in self.units],
                 "support": [ids[c] for c in self.support],
                 "casualties": self.pending.to_json() if self.pending else None,
+                "yielded": self.yielded,
             },
             "last": dict(self.last) if self.last else None,
             "over": self.step == OVER,
@@ -932,6 +952,8 @@ class WarfareState(State):
             "units": lambda: f"{who} attacked with {names(action['cards'])}",
             "counter": lambda: f"{who} discarded {name(action['card'])} to remove {name(action['target'])}",
             "stand": lambda: f"{who} played no more counters",
+            "yield": lambda: f"{who} took the attack: " + ("no Enemy Blunder, no counters, no Morale" if self.step == BLUNDER
+                                                           else "no more counters, no Morale"),
             "support": lambda: f"{who} backed the attack with {names(action['cards'])}",
             "morale": lambda: f"{who} discarded {name(action['card'])} to halve the casualties",
             "take": lambda: f"{who} took the casualties",
@@ -990,6 +1012,8 @@ class WarfareState(State):
             return "No more counters"
         if kind == "take":
             return "Take the casualties"
+        if kind == "yield":
+            return "Take the attack: no more replies to it"
         return str(action)
 
 
@@ -1026,12 +1050,17 @@ _CARD_KINDS = frozenset({"draw", "scout", "harass", "blunder", "morale", "discar
 _LIST_KINDS = frozenset({"units", "support", "exchange"})
 _ATTACK = ("attack", None)
 _HOLD = ("hold", None)
+_YIELD = ("yield", None)
+_PASS_OR_YIELD: dict[str, list[tuple[str, Any]]] = {"allow": [("allow", None), _YIELD], "stand": [("stand", None), _YIELD]}
+"""What closes the defender's Blunder and counter steps, in the order they are listed: pass this step, or
+take the attack without any further reply (R20). Listed whatever the hand holds, so the choice tells nothing."""
+_PASS_OR_YIELD_FAST: list[Any] = [None, _YIELD]  # the same two for `play_random` (None: pass)
 
 _KINDS: dict[str, tuple[str, ...]] = {
     DEPLOY: ("draw", "scout", "harass", "attack", "hold"),
-    BLUNDER: ("blunder", "allow"),
+    BLUNDER: ("blunder", "allow", "yield"),
     UNITS: ("units",),
-    COUNTER: ("counter", "stand"),
+    COUNTER: ("counter", "stand", "yield"),
     SUPPORT: ("support",),
     MORALE: ("morale", "take"),
     EXCHANGE: ("exchange",),
@@ -1066,7 +1095,7 @@ _TASKS: dict[str, str] = {
 _VERBS: dict[str, str] = {
     "draw": "discard a card to draw", "scout": "scout", "harass": "harass", "attack": "attack",
     "hold": "hold back", "blunder": "play an Enemy Blunder", "allow": "let the attack go ahead",
-    "stand": "stop countering", "take": "take the casualties", "units": "choose attacking units",
+    "stand": "stop countering", "take": "take the casualties", "yield": "take the attack without replying", "units": "choose attacking units",
     "counter": "counter-discard", "support": "add support cards", "morale": "play a Morale card",
     "exchange": "exchange cards", "discard": "discard to the hand limit",
 }

@@ -431,8 +431,9 @@ def test_labels_read_like_buttons() -> None:
                       "hold": "Do not attack this turn"}
     assert state.label(Action("units", 0, {"cards": ["grenadiers"]})) == "Attack with Grenadiers (IU 3)"
     # labels name the decision without needing the step it was made in, so history lines read right later
-    assert [state.label(Action(k, 1, {})) for k in ("allow", "stand", "take")] == [
-        "No Enemy Blunder: let the attack go ahead", "No more counters", "Take the casualties"]
+    assert [state.label(Action(k, 1, {})) for k in ("allow", "stand", "take", "yield")] == [
+        "No Enemy Blunder: let the attack go ahead", "No more counters", "Take the casualties",
+        "Take the attack: no more replies to it"]
 
 
 def test_views_are_json_ready_and_hide_hands() -> None:
@@ -488,3 +489,64 @@ def test_r17_action_limit_in_mid_attack_returns_the_table_to_the_discard_pile() 
     assert state.is_terminal and state.winner is None and state.end_reason == "action limit"
     assert state.view(None)["discard"][-2:] == ["hussars", "lancers"]
     assert len(state.deck) + len(state.discard) + len(state.hands[0]) + len(state.hands[1]) == 97
+
+
+# ---------------------------------------------------------------- the defender's one tap (R20)
+
+def replies(state: WarfareState) -> list[str]:
+    """The defender's choices that name no card: what the step offers whatever the hand holds."""
+    return [a.kind for a in state.legal_actions() if not a.args]
+
+
+def test_r20_take_the_attack_passes_blunder_counters_and_morale_in_one_tap() -> None:
+    state = position(["hussars", "charge"], ["grenadiers", "rally", "broken"])
+    do(state, "attack", 0)
+    assert (state.step, state.current_player, replies(state)) == (BLUNDER, 1, ["allow", "yield"])
+    do(state, "yield", 1)
+    assert (state.step, state.current_player) == (UNITS, 0)
+    do(state, "units", 0, cards=["hussars"])
+    assert (state.step, state.current_player) == (SUPPORT, 0)  # Grenadiers could counter, but no step asks
+    do(state, "support", 0, cards=["charge"])
+    assert state.troops == [100, 96]  # hussars 2 + charge 2, and no Morale step although Bob holds Rally
+    assert (state.active, state.step) == (1, DEPLOY)
+    assert hand(state, 1)[:3] == ["grenadiers", "rally", "broken"]
+
+
+def test_r20_take_the_attack_after_a_counter_skips_the_morale_step() -> None:
+    state = position(["hussars", "lancers"], ["grenadiers", "rally"])
+    attack_with(state, ["hussars", "lancers"])
+    do(state, "counter", 1, card="grenadiers", target="hussars")
+    assert (state.step, replies(state)) == (COUNTER, ["stand", "yield"])
+    do(state, "yield", 1)
+    assert state.step != MORALE and state.troops == [100, 97]  # lancers 3; Rally stays in hand
+    assert "rally" in hand(state, 1)
+
+
+def test_r20_the_offer_and_the_steps_do_not_depend_on_the_defenders_hand() -> None:
+    """A hand full of replies and a hand with none: the same pauses, offers and public views when it takes the attack."""
+    seen = []
+    for defender in (["grenadiers", "rally", "broken"], ["captain", "volley-fire", "encirclement"]):
+        state = position(["hussars", "charge"], defender, deck_top=["old-guard", "bayonets", "limber"])
+        trail = []
+        do(state, "attack", 0)
+        trail.append((state.step, state.current_player, replies(state), state.view(0), state.view(None)))
+        narrated = state.narrate(Action("yield", 1, {}))
+        do(state, "yield", 1)
+        trail.append((state.step, state.current_player, state.view(0), state.view(None), narrated))
+        do(state, "units", 0, cards=["hussars"])
+        trail.append((state.step, state.current_player, state.view(0), state.view(None)))
+        do(state, "support", 0, cards=[])
+        trail.append((state.step, state.current_player, state.view(0)["troops"]))
+        seen.append(trail)
+    assert seen[0] == seen[1]
+    assert seen[0][1][4][0].text == "{p1} took the attack: no Enemy Blunder, no counters, no Morale"
+
+
+def test_r20_take_the_attack_can_be_taken_back_until_the_attacker_acts() -> None:
+    match = Match(GAME, "r20", {"first_player": 0})
+    match.apply(act("attack", 0))
+    before = match.state.snapshot()
+    match.apply(act("yield", 1))
+    assert match.undo_refusal(1) is None and match.undo_refusal(0) is not None
+    match.undo()
+    assert match.state.snapshot() == before and match.state.step == BLUNDER
