@@ -62,11 +62,12 @@ class TableContext:
     def state(self) -> Any:
         return self.snap.state
 
-    def moves(self) -> None:
-        """Draw this seat's move buttons here (a panel calls it between its view and its tools)."""
+    def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None) -> None:
+        """Draw this seat's move buttons here (a panel calls it between its view and its tools); `layout`
+        draws the legal moves a panel lays out itself (with `button` and `move_key`) instead of the plain list."""
         if not self.moves_drawn and self.table.playing and self.seat is not None and self.acting:
             self.moves_drawn = True
-            _moves(self)
+            _moves(self, layout or _move_buttons)
 
     @property
     def player(self) -> int | None:
@@ -357,13 +358,13 @@ def _status(ctx: TableContext) -> None:
         st.info(text)
 
 
-def _moves(ctx: TableContext) -> None:
+def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], None]) -> None:
     state = ctx.state
     if state.is_terminal or ctx.player not in state.players_to_act():
         return
     legal: list[Action] = state.legal_actions(ctx.player)
     with st.container(key="moves"):
-        _move_buttons(ctx, legal)
+        layout(ctx, legal)
 
 
 def _confirm(ctx: TableContext) -> None:

@@ -28,7 +28,6 @@ BUY = "buy"
 PLAY = "play"
 INFANTRY_LOSS = "infantry_loss"
 RIFLING = "rifling"
-REINFORCE = "reinforce"
 OVER = "over"
 
 AUTOMATIC = "automatic"
@@ -38,11 +37,11 @@ INCONCLUSIVE = "inconclusive"
 KIND_PHASES: dict[str, tuple[str, ...]] = {
     "exchange": (EXCHANGE,),
     "buy": (BUY,),
-    "pass": (EXCHANGE, BUY, REINFORCE),
+    "pass": (EXCHANGE, BUY),
     "play": (PLAY,),
     "discard_infantry": (INFANTRY_LOSS,),
     "name_type": (RIFLING,),
-    "reinforce": (REINFORCE,),
+    "reinforce": (PLAY,),
 }
 VERBS: dict[str, str] = {
     "exchange": "exchange cards", "buy": "buy cards", "pass": "pass", "play": "play a card",
@@ -55,7 +54,6 @@ TASKS: dict[str, str] = {
     PLAY: "choose a card to play face down",
     INFANTRY_LOSS: "choose which infantry to lose",
     RIFLING: "name a unit type for Advanced Rifling",
-    REINFORCE: "decide whether to call for reinforcements",
 }
 WAITING: dict[str, str] = {
     EXCHANGE: "the sides are deciding whether to exchange cards",
@@ -63,7 +61,6 @@ WAITING: dict[str, str] = {
     PLAY: "both sides are choosing a card to play",
     INFANTRY_LOSS: "the Musketeers side is choosing which infantry to lose",
     RIFLING: "the Musketeers side is naming a unit type for Advanced Rifling",
-    REINFORCE: "the sides are deciding whether to call for reinforcements",
 }
 
 
@@ -278,6 +275,8 @@ class ImperialState(State):
                 if self.table[p] is None and (player is None or p == player):
                     hand, banned = self.hands[p], self.banned[p]
                     plays.extend(_action("play", p, t) for t in TYPES if hand[t] and not (banned and t == CAVALRY))
+                    if self.may_call(p):
+                        plays.extend(self._calls(p))
             return plays
         actions: list[Action] = []
         for p in self.players_to_act():
@@ -295,13 +294,21 @@ class ImperialState(State):
         if phase == INFANTRY_LOSS:
             choices = _choices(_key(self.hands[p]), self.cfg.cavalry_infantry_discards, INFANTRY)
             return [_action("discard_infantry", p, c) for c in choices]
-        if phase == RIFLING:
-            return [_action("name_type", p, t) for t in TYPES if t not in self.named]
+        return [_action("name_type", p, t) for t in TYPES if t not in self.named]
+
+    def may_call(self, p: int) -> bool:
+        """R15, R20: side `p` may call for reinforcements now, before choosing its card. Decided from open
+        information only (the round, the side's calls left, its marker, its discard pile and whether its card
+        is down), so that a phone offers the call tells the opponent nothing they cannot already see."""
+        return (self.phase == PLAY and self.battle_round > 1 and self.table[p] is None
+                and self.calls_left[p] > 0 and self.marker[p] > 0 and _size(self.discards[p]) > 0)
+
+    def _calls(self, p: int) -> list[Action]:
+        """Every distinct call: 1 to marker cards from the side's own discard pile, by type."""
         pile = self.discards[p]
         key = _key(pile)
         most = min(self.marker[p], _size(pile))
-        return [_action("pass", p)] + [_action("reinforce", p, c)
-                                       for n in range(1, most + 1) for c in _choices(key, n, TYPES)]
+        return [_action("reinforce", p, c) for n in range(1, most + 1) for c in _choices(key, n, TYPES)]
 
     # --- verify ------------------------------------------------------------------------
 
@@ -318,20 +325,14 @@ class ImperialState(State):
         if self.phase not in phases:
             raise Refusal(f"You cannot {VERBS[action.kind]} now: {WAITING[self.phase]}.")
         if not self._may_act(p):
-            raise Refusal(self._not_your_turn(p))
+            raise Refusal(self._not_your_turn(p, action.kind))
         _VERIFY[action.kind](self, action)
 
-    def _not_your_turn(self, p: int) -> str:
+    def _not_your_turn(self, p: int, kind: str) -> str:
+        if self.phase == PLAY and kind == "reinforce":
+            return "Call for reinforcements before you choose your card: yours is already face down this round."
         if self.phase == PLAY:
             return "You have already chosen a card this round; wait for your opponent."
-        if self.phase == REINFORCE and p not in self.queue:
-            if self.calls_left[p] == 0:
-                return "You have already called for reinforcements in this battle."
-            if self.marker[p] == 0:
-                return "Your Reinforcement marker shows 0: you have no reinforcements to call."
-            if not _size(self.discards[p]):
-                return "Your discard pile is empty: there is nothing to call back."
-            return "You have already decided about reinforcements after this round."
         if self.phase == BUY and p not in self.queue:
             if self.gold[p] < self.cfg.gold_cost:
                 return f"A card costs {self.cfg.gold_cost} Gold and you have {self.gold[p]}."
@@ -401,8 +402,16 @@ class ImperialState(State):
     def _verify_reinforce(self, action: Action) -> None:
         types = self._types_arg(action)
         p = action.player
+        if self.calls_left[p] == 0:
+            raise Refusal("You have already called for reinforcements in this battle.")
+        if self.marker[p] == 0:
+            raise Refusal("Your Reinforcement marker shows 0: you have no reinforcements to call.")
+        if self.battle_round == 1:
+            raise Refusal("Reinforcements come after a round of battle, and none has been fought yet.")
+        if not _size(self.discards[p]):
+            raise Refusal("Your discard pile is empty: there is nothing to call back.")
         if not types:
-            raise Refusal("Call back at least one card, or pass.")
+            raise Refusal("Call back at least one card, or just choose your card.")
         if len(types) > self.marker[p]:
             n = self.marker[p]
             raise Refusal(f"Your Reinforcement marker allows at most {n} card{'s' if n != 1 else ''}.")
@@ -423,10 +432,8 @@ class ImperialState(State):
         if self.phase == EXCHANGE:
             if not self.queue:
                 self._start_buying()
-        elif self.phase == BUY:
+        else:
             self._skip_buyers()
-        elif not self.queue:
-            self.phase = PLAY
 
     def _do_exchange(self, action: Action, rng: random.Random) -> None:
         """R5: replacements come from the supply first; the exchanged cards then go back into it."""
@@ -545,27 +552,32 @@ class ImperialState(State):
             self._rifle(target, left[0])
 
     def _finish_round(self, routs: list[int]) -> None:
-        """R15-R17: routs and running out are settled at once; otherwise reinforcements, then the next round."""
+        """R15-R17, R20: routs and running out are settled at once; otherwise the next round begins, and a
+        call for reinforcements is made in it, before a side chooses its card (nobody is asked)."""
         self.pending = None
         out = sorted(set(routs) | {p for p in SIDES if not _size(self.hands[p])})
         if out:
             self._end(ROUT, out)
             return
         self.battle_round += 1
-        self.queue = [p for p in self.initiative
-                      if self.calls_left[p] > 0 and self.marker[p] > 0 and _size(self.discards[p])]
-        self.phase = REINFORCE if self.queue else PLAY
+        self.phase = PLAY
 
     def _do_reinforce(self, action: Action, rng: random.Random) -> None:
-        """R15: chosen cards come back from the side's own discard pile to its hand, shown."""
-        p = action.player
+        """R15, R20: chosen cards come back from the side's own discard pile to its hand, shown; an opponent
+        whose card is already face down takes it back and chooses again, knowing the call."""
+        p, o = action.player, 1 - action.player
         types = sorted(action["types"], key=TYPES.index)
         for t in types:
             self.hands[p][t].append(self.discards[p][t].pop())
         self.calls_left[p] -= 1
         self.called[p] = self.called[p] + types
-        self.queue.pop(0)
-        self._next_in_queue()
+        down = self.table[o]
+        if down is not None:
+            t = self.cfg.kind[down]
+            self.hands[o][t].append(down)
+            self.table[o] = None
+            self.tell(f"{seat(o)} takes their face-down card back to choose again, knowing the reinforcements",
+                      {o: f"{seat(o)} takes their {TYPE_NAMES[t]} back to choose again, knowing the reinforcements"})
 
     def _end(self, result: str, losers: list[int]) -> None:
         """R16-R17: one side out loses; both out at once is Inconclusive (no winner)."""
@@ -638,8 +650,7 @@ class ImperialState(State):
         p, kind = action.player, action.kind
         who = seat(p)
         if kind == "pass":
-            return [Told({EXCHANGE: f"{who} kept their hand", BUY: f"{who} stopped buying"}.get(
-                self.phase, f"{who} called no reinforcements"))]
+            return [Told(f"{who} kept their hand" if self.phase == EXCHANGE else f"{who} stopped buying")]
         if kind == "exchange":
             n = len(action["types"])
             return [Told(f"{who} exchanged {n} cards", {p: f"{who} exchanged {_names(list(action['types']))}"})]
@@ -661,12 +672,14 @@ class ImperialState(State):
         return [Told("Both sides drew their cards from the supply", drawn)]
 
     def task(self, player: int) -> str:
+        if self.may_call(player):  # open information only (R20): the opponent may read it
+            return "choose a card to play face down, or call for reinforcements first"
         return TASKS.get(self.phase, "wait")
 
     def label(self, action: Action) -> str:
         kind = action.kind
         if kind == "pass":
-            return {EXCHANGE: "Keep your hand", BUY: "Stop buying"}.get(self.phase, "No reinforcements now")
+            return "Keep your hand" if self.phase == EXCHANGE else "Stop buying"
         if kind == "exchange":
             return f"Exchange {_names(list(action['types']))}"
         if kind == "buy":

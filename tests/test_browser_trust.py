@@ -101,7 +101,7 @@ class Case:
 
 
 CASES = [
-    Case("imperial", 10, "Battle round 3: cards revealed"),
+    Case("imperial", 6, "Battle round 3: cards revealed"),
     Case("medieval", 0, "Reenforcements revealed"),
     Case("waterloo", 2, None),
     Case("warfare", 3, None),

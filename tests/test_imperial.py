@@ -17,7 +17,6 @@ from engine.imperial import (
     EXCHANGE,
     INFANTRY_LOSS,
     PLAY,
-    REINFORCE,
     RIFLING,
     ImperialGame,
     ImperialState,
@@ -351,16 +350,14 @@ def test_r14_only_checked_in_cavalry_musketeers_rounds() -> None:
 
 def test_r15_call_back_cards_of_your_choice_shown_once_per_battle() -> None:
     state = play(battle("PPMC", "PPMC", markers=(2, 1)), P, P)
-    assert state.phase == REINFORCE and state.players_to_act() == [0]
+    assert state.phase == PLAY and state.players_to_act() == [0, 1]
     assert refused(state, act("reinforce", 0, types=[P, P])) == "You asked for 2 Pikemen but your discard pile holds 1."
     do(state, "reinforce", 0, types=[P])
     assert hand(state, 0) == counts(p=2, m=1, c=1) and pile(state, 0) == counts()
     assert state.view(1)["sides"][0]["reinforcements_shown"] == [P]
-    assert state.players_to_act() == [1]
-    do(state, "pass", 1)
-    assert state.phase == PLAY
+    assert state.players_to_act() == [0, 1] and not state.may_call(0) and state.may_call(1)
     play(state, M, P)
-    assert state.players_to_act() == [1] and state.phase == REINFORCE  # side 0 has used its call
+    assert state.phase == PLAY and not state.may_call(0)  # side 0 has used its call
     assert refused(state, act("reinforce", 0, types=[M])) == \
         "You have already called for reinforcements in this battle."
 
@@ -368,8 +365,8 @@ def test_r15_call_back_cards_of_your_choice_shown_once_per_battle() -> None:
 def test_r15_no_more_than_the_marker() -> None:
     state = play(battle("PPMC", "PPMC", markers=(1, 1), discard0="MM"), P, P)
     assert refused(state, act("reinforce", 0, types=[P, M])) == "Your Reinforcement marker allows at most 1 card."
-    assert refused(state, act("reinforce", 0, types=[])) == "Call back at least one card, or pass."
-    assert [a["types"] for a in state.legal_actions() if a.kind == "reinforce"] == [[P], [M]]
+    assert refused(state, act("reinforce", 0, types=[])) == "Call back at least one card, or just choose your card."
+    assert [a["types"] for a in state.legal_actions() if a.kind == "reinforce"] == [[P], [M], [P]]  # 0's, then 1's
 
 
 def test_r15_a_routed_side_cannot_call() -> None:
@@ -379,15 +376,74 @@ def test_r15_a_routed_side_cannot_call() -> None:
 
 def test_r15_not_offered_with_an_empty_pile_or_zero_marker() -> None:
     state = play(battle("PM", "CM", markers=(3, 0)), P, C)
-    assert state.phase == PLAY  # side 0's pile is empty; side 1's marker shows 0
+    assert not any(a.kind == "reinforce" for a in state.legal_actions())  # 0's pile is empty; 1's marker shows 0
     state = play(battle("PM", "CM", markers=(3, 3)), P, C)
-    assert state.phase == REINFORCE and state.players_to_act() == [1]
+    assert [a.player for a in state.legal_actions() if a.kind == "reinforce"] == [1]
     assert refused(state, act("reinforce", 0, types=[P])) == "Your discard pile is empty: there is nothing to call back."
     state = play(battle("PM", "PM", markers=(0, 3)), P, P)
-    assert state.players_to_act() == [1]
-    assert refused(state, act("pass", 0)) == "Your Reinforcement marker shows 0: you have no reinforcements to call."
-    do(state, "pass", 1)
-    assert state.phase == PLAY
+    assert refused(state, act("reinforce", 0, types=[P])) == \
+        "Your Reinforcement marker shows 0: you have no reinforcements to call."
+    assert refused(state, act("pass", 1)) == "You cannot pass now: both sides are choosing a card to play."
+
+
+def test_r15_never_before_the_first_round() -> None:
+    state = battle("PM", "PM", markers=(2, 2), discard0="P")
+    assert not state.may_call(0) and not any(a.kind == "reinforce" for a in state.legal_actions())
+    assert refused(state, act("reinforce", 0, types=[P])) == \
+        "Reinforcements come after a round of battle, and none has been fought yet."
+
+
+# --- asking nobody: R20 ----------------------------------------------------------------
+
+def test_r20_a_round_is_one_tap_per_side_when_nobody_calls() -> None:
+    state = play(battle("PPMC", "PPMC", markers=(2, 2)), P, P)
+    assert state.may_call(0) and state.may_call(1)  # both could call, neither is asked
+    assert state.phase == PLAY and state.players_to_act() == [0, 1] and state.battle_round == 2
+    play(state, M, P)  # round 2: one tap each, no "No reinforcements now" step
+    assert state.battle_round == 3 and state.phase == PLAY
+    assert not any(a.kind == "pass" for a in state.legal_actions())
+
+
+def test_r20_the_call_is_offered_beside_the_cards_from_open_information_only() -> None:
+    state = play(battle("PPMC", "PPMC", markers=(1, 1)), P, P)
+    assert state.prompt(0) == "Your move: choose a card to play face down, or call for reinforcements first."
+    assert state.prompt(None) == ("Waiting for {p0} and {p1} to choose a card to play face down, "
+                                  "or call for reinforcements first.")
+    other = play(battle("PMMM", "PPMC", markers=(1, 1)), P, P)  # a different hand, the same open position
+    assert other.prompt(1) == state.prompt(1) and other.prompt(None) == state.prompt(None)
+    assert [a.kind for a in other.legal_actions(0)] == ["play", "reinforce"]
+    do(state, "play", 0, type=M)
+    assert not state.may_call(0)
+    assert refused(state, act("reinforce", 0, types=[P])) == \
+        "Call for reinforcements before you choose your card: yours is already face down this round."
+    assert state.prompt(None) == ("Waiting for {p1} to choose a card to play face down, "
+                                  "or call for reinforcements first.")
+
+
+def test_r20_a_call_after_the_opponents_card_is_down_gives_that_card_back() -> None:
+    match = Match(GAME, 3, {"imperial_power": [4, 4], "reinforcements": [1, 1]})
+    while match.state.phase != PLAY:
+        match.apply(next(a for a in match.state.legal_actions() if a.kind == "pass"))
+    state = match.state
+    while state.battle_round == 1 or not state.may_call(1):
+        for p in (0, 1):
+            match.apply(next(a for a in match.state.legal_actions(p) if a.kind == "play"))
+        state = match.state
+        assert not state.is_terminal
+    before = hand(state, 0)
+    picked = next(a for a in state.legal_actions(0) if a.kind == "play")
+    match.apply(picked)
+    call = next(a for a in match.state.legal_actions(1) if a.kind == "reinforce")
+    match.apply(call)
+    state = match.state
+    assert hand(state, 0) == before and state.table == [None, None] and state.players_to_act() == [0, 1]
+    assert not state.may_call(1) and state.view(1)["sides"][0]["has_chosen"] is False
+    told = [line.text for line in match.history(1)[-2:]]
+    assert told[-1] == "{p0} takes their face-down card back to choose again, knowing the reinforcements"
+    mine = match.history(0)[-1].text
+    assert mine == (f"{{p0}} takes their {picked['type'].capitalize()} back to choose again, "
+                    "knowing the reinforcements")
+    assert match.undo_refusal(1) is None  # the call revealed nothing: it can be taken back (R19)
 
 
 # --- the end: R16-R17 -----------------------------------------------------------------
@@ -482,12 +538,9 @@ def test_refusals_out_of_turn_in_the_sequential_steps() -> None:
     do(state, "pass", 1)
     assert state.players_to_act() == [1]
     assert refused(state, act("buy", 0, type=P)) == "A card costs 1 Gold and you have 0."
-    state = play(battle("PM", "PM", markers=(2, 2)), P, P)
-    assert refused(state, act("reinforce", 1, types=[P])) == "It is your opponent's turn."
-    do(state, "pass", 0)
-    assert refused(state, act("reinforce", 0, types=[P])) == "You have already decided about reinforcements after this round."
-    assert refused(state, act("play", 0, type=M)) == \
-        "You cannot play a card now: the sides are deciding whether to call for reinforcements."
+    state = new(imperial_power=[6, 6], gold=[0, 0])
+    assert refused(state, act("reinforce", 0, types=[P])) == \
+        "You cannot call for reinforcements now: the sides are deciding whether to exchange cards."
 
 
 def test_r6_an_empty_supply_ends_buying() -> None:

@@ -47,6 +47,10 @@ CASES: dict[str, tuple[str, dict[str, Any], Callable[[Match], bool]]] = {
                        {"imperial_power": [6, 9], "gold": [2, 1], "reinforcements": [3, 2], "initiative": [0, 1],
                         "game_round": 1},
                        lambda m: all(_has(k)(m) for k in ("exchange", "buy", "reinforce"))),
+    "call_after_card": ("A call for reinforcements after the opponent's card was down gives that card back (R20)",
+                        {"imperial_power": [8, 8], "gold": [0, 0], "reinforcements": [2, 2], "initiative": [0, 1],
+                         "game_round": 1},
+                        _card_given_back),
     "inconclusive": ("Both sides run out in the same round (R17)",
                      {"imperial_power": [5, 5], "gold": [0, 0], "reinforcements": [1, 1], "initiative": [1, 0],
                       "game_round": 5},
@@ -61,6 +65,16 @@ def _lacked(match: Match) -> bool:
         replay.apply(action)
         if replay.state.round and replay.state.round["lacked"]:
             return True
+    return False
+
+
+def _card_given_back(match: Match) -> bool:
+    """Whether some call for reinforcements came while the opponent's card was face down (R20)."""
+    replay = Match(GAME, match.seed, match.options)
+    for action in match.log:
+        if action.kind == "reinforce" and replay.state.table[1 - action.player] is not None:
+            return True
+        replay.apply(action)
     return False
 
 

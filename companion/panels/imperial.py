@@ -9,9 +9,10 @@ from typing import Any
 import streamlit as st
 
 from companion.render import private as render_private
+from companion.table_page import move_key
+from engine.core import Action
 
-PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down", "reinforce": "Reinforcements",
-          "over": "Battle over"}
+PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down", "over": "Battle over"}
 RESULTS = {"rout": "rout", "automatic": "automatic win (twice the Imperial Power)", "draw": "draw"}
 
 
@@ -51,7 +52,23 @@ def render(ctx: Any) -> None:
         if side["choice"]:
             secret["your_face_down_pick"] = side["choice"].capitalize()
         render_private(me, secret, ctx.names)
-    ctx.moves()
+    ctx.moves(_round if view["phase"] == "play" else None)
+
+
+def _round(ctx: Any, legal: list[Action]) -> None:
+    """A round is one tap: a button per card type in hand. A call for reinforcements, when the engine offers
+    it (from open information only, ruling R20), waits folded below: not calling costs no tap."""
+    label = ctx.state.label
+    st.markdown("**Your card for this round** (face down until both have chosen)")
+    for action in (a for a in legal if a.kind == "play"):
+        ctx.button(label(action), action, key=move_key(action))
+    calls = [a for a in legal if a.kind == "reinforce"]
+    if calls:
+        with st.expander("Call for reinforcements first (once per battle)"):
+            st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
+                       "sees which. If their card is already down, they take it back and choose again.")
+            for action in calls:
+                ctx.button(label(action), action, key=move_key(action))
 
 
 def _last_round(ctx: Any, view: dict[str, Any]) -> None:
