@@ -50,7 +50,7 @@ CASES: dict[str, tuple[str, dict[str, Any], Callable[[Match], bool]]] = {
     "call_after_card": ("A call for reinforcements after the opponent's card was down gives that card back (R20)",
                         {"imperial_power": [8, 8], "gold": [0, 0], "reinforcements": [2, 2], "initiative": [0, 1],
                          "game_round": 1},
-                        _card_given_back),
+                        lambda m: _card_given_back(m)),  # defined below
     "inconclusive": ("Both sides run out in the same round (R17)",
                      {"imperial_power": [5, 5], "gold": [0, 0], "reinforcements": [1, 1], "initiative": [1, 0],
                       "game_round": 5},
