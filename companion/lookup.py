@@ -77,6 +77,7 @@ def card_entries(data: GameData) -> list[Entry]:
     """One entry per card design of every card table, drawn from the schema's `face()`."""
     schema = importlib.import_module(f"cards.schemas.{data.id}")
     face = getattr(schema, "face", None)
+    roles = getattr(schema, "roles", None)
     out: list[Entry] = []
     for table, rows in data.tables.items():
         for row in rows:
@@ -85,8 +86,10 @@ def card_entries(data: GameData) -> list[Entry]:
             extra = _facts(row)
             if face is not None:
                 f = face(row)
-                out.append(Entry("card", data.id, row.id, f.title, f.kind, f.text,
-                                 {"game": data.id, "card": row.id}, extra))
+                # A game whose card text names its phases (warfare's `roles`) is shown phase by phase, not twice.
+                phased = tuple(roles(row)) if roles is not None else ()
+                out.append(Entry("card", data.id, row.id, f.title, f.kind, "" if phased else f.text,
+                                 {"game": data.id, "card": row.id}, phased + extra))
             else:
                 out.append(Entry("card", data.id, row.id, row.name, table, "", {"game": data.id, "card": row.id}, extra))
     return out

@@ -156,6 +156,16 @@ def test_lookup_search_and_deep_link(service: Tables) -> None:
     assert not at.exception and entry.title in page_text(at)
 
 
+def test_a_warfare_card_page_says_what_it_does_in_each_phase_once(service: Tables) -> None:
+    at = page(game="warfare", card="howitzers")
+    text = page_text(at)
+    assert not at.exception
+    assert ("- **Deploy**: Discard: your opponent discards one card at random.\n"
+            "- **Attack**: With Artillery units only.\n"
+            "- **Defend**: Discard to knock out one attacking Infantry unit.") in text
+    assert text.count("knock out one attacking Infantry unit") == 1  # the printed text is not shown a second time
+
+
 def test_deep_link_to_a_missing_card_explains(service: Tables) -> None:
     at = page(game="warfare", card="no-such-card")
     assert any("has no card 'no-such-card'" in e.value for e in at.error)

@@ -116,3 +116,14 @@ def test_a_byte_order_mark_is_accepted_in_toml_and_csv_alike(tmp_path: Path) -> 
         path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     status, err = run_check(folder.parent)
     assert (status, err) == (0, "")
+
+
+def test_a_warfare_text_without_its_phase_is_located(tmp_path: Path) -> None:
+    folder = copy_game(tmp_path, "warfare")
+    path = folder / "cards.csv"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        ",Attack: with Infantry units only. Defend: discard to knock out one attacking Cavalry unit.\n",
+        ",Knocks out Cavalry.\n", 1), encoding="utf-8")
+    assert messages(folder.parent) == [
+        "ROOT/warfare/cards.csv:2: [text = 'Knocks out Cavalry.'] the text must start with a phase "
+        "(Deploy:, Attack:, Defend:), so the look-up can say what the card does in each"]

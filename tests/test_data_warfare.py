@@ -57,3 +57,16 @@ def test_rule_constants_match_seed(data: GameData) -> None:
     assert (r.maneuver_max_exchange, r.free_cards_per_attack, r.bonus_per_extra_card) == (2, 5, 2)
     assert r.counters == {"IU": ["CU"], "LU": ["AU"], "AU": ["IU"], "CU": ["LU"], "TS": ["IU", "LU", "CU", "AU"]}
     assert r.strategy_types == ["LS", "MS", "AS", "TS", "EB"]
+
+
+def test_roles_say_what_a_card_does_in_each_phase_from_its_printed_text(data: GameData) -> None:
+    from cards.schemas.warfare import roles
+    rows = {row.id: row for row in data.table("cards")}
+    assert roles(rows["howitzers"]) == [
+        ("Deploy", "Discard: your opponent discards one card at random."),
+        ("Attack", "With Artillery units only."),
+        ("Defend", "Discard to knock out one attacking Infantry unit.")]
+    assert roles(rows["captain"]) == [("Deploy", "Discard to draw 3 cards."),
+                                      ("Attack", "One Leader may back any attack."),
+                                      ("Defend", "No use in this phase.")]
+    assert roles(rows["broken"])[2] == ("Defend", "Discard when attacked: the attack is called off this turn.")

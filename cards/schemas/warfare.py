@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -69,6 +70,25 @@ SYMBOLS: dict[str, str] = {
 }
 
 
+PHASES: tuple[str, ...] = ("Deploy", "Attack", "Defend")
+"""The moments of a turn a card's text speaks to, in turn order; the text says them as "Deploy: …"."""
+_PHASE = re.compile(r"\b(" + "|".join(PHASES) + r"): ")
+
+
+def roles(card: Card) -> list[tuple[str, str]]:
+    """What the card does in each phase, cut from its printed text (the one copy of it), in turn order;
+    "no use" for a phase the text does not name, so a player reads that it has none."""
+    found = _phase_parts(card.text)
+    return [(phase, found.get(phase, "No use in this phase.")) for phase in PHASES]
+
+
+def _phase_parts(text: str) -> dict[str, str]:
+    marks = list(_PHASE.finditer(text))
+    parts = {m.group(1): text[m.end():marks[i + 1].start() if i + 1 < len(marks) else len(text)].strip()
+             for i, m in enumerate(marks)}
+    return {phase: part[:1].upper() + part[1:] for phase, part in parts.items()}
+
+
 def face(card: Card) -> CardFace:
     return CardFace(title=card.name, kind=TYPE_NAMES[card.type], corner=str(card.force),
                     text=card.text, symbol=SYMBOLS[card.type], icon=card.icon)
@@ -94,6 +114,12 @@ def check(data: GameData) -> list[Problem]:
     if data.rules.opening_hand * 2 > size:
         problems.append(Problem(where, "two opening hands need more cards than the deck holds",
                                 field="rules.opening_hand", value=data.rules.opening_hand))
+    for row in data.tables["cards"]:
+        first = _PHASE.search(row.text)
+        if first is None or first.start() > 0:
+            problems.append(data.problem("cards", row.id, "the text must start with a phase "
+                                         f"({', '.join(p + ':' for p in PHASES)}), so the look-up can say what "
+                                         "the card does in each", "text", row.text[:40]))
     for unit in data.rules.unit_types:
         if unit not in data.rules.tactic_for_unit:
             problems.append(Problem(where, f"no tactic type for unit type {unit}", field="rules.tactic_for_unit"))
