@@ -199,7 +199,7 @@ class Tables:
         match = copy.copy(snap.match)  # a fork: the published snapshot is never advanced in place
         for entry in entries:
             try:
-                match.replay(entry.action, entry.seq)  # an action, an undo or a notice, at its own step
+                match.replay(entry.action, entry.seq)  # an action, an undo, a notice or a timer tap, at its own step
             except Refusal as err:
                 raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
                                   f"under the current rules ({err}).") from None
@@ -310,6 +310,29 @@ class Tables:
         except StoreError:
             if self.store.table(table.id).playing:
                 raise
+
+    def timer(self, table: TableInfo, seat: int | None, run: bool, offered: tuple[int, int] | None = None,
+              device: str | None = None) -> LogEntry:
+        """Any seat starts (`run`) or pauses the round timer: a `timer` entry stamped with the server's time.
+
+        Never an action of the game: it cannot be taken back, reveals nothing and leaves every
+        move's undo as it was. The entry names the round it times (`State.clock_round`, read under
+        the write lock), so a new round starts the timer afresh (`companion.clock`). The same tap
+        at the same position (`offered`) is stored once.
+        """
+        if seat is None:
+            raise Refusal("Spectators cannot start or pause the timer; a seat can.")
+        _holder(table, seat, device)
+        entry: dict[str, Any] = {"kind": "timer", "player": seat, "args": {"run": bool(run)}}
+
+        def check(tx: Tx, head: tuple[int, int]) -> None:
+            entry["args"]["round"] = self.snapshot(table, tx).state.clock_round()
+
+        tap = None if offered is None else f"t{table.id}-{offered[0]}-{offered[1]}-timer-{int(bool(run))}"
+        try:
+            return self.store.append(table.id, seat, entry, check, request_id=tap)
+        except StoreError as err:
+            raise Refusal(str(err)) from None
 
     def reissue(self, table: TableInfo, seat: int, host: str | None) -> Seat:
         """The host gives a seat a new link (the old one dies, its phone stops acting); every phone is told."""

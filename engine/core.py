@@ -278,6 +278,13 @@ class State(ABC):
         if self.telling is not None:
             self.telling.append(Told(text, seen or {}, reveals))
 
+    def clock_round(self) -> int:
+        """Which round the table's round timer is timing now: when it changes, the timer starts afresh.
+
+        The timer is kept by the companion from `timer` log entries (never an action: it cannot be
+        undone and reveals nothing); games with timed rounds override this (Waterloo: the hand)."""
+        return 0
+
     def task(self, player: int) -> str:
         """What `player` must decide now, in words every viewer may read; engines override it."""
         return "make a move"
@@ -448,8 +455,13 @@ class Match(Generic[S]):
             self._records.append(_Record(step, "notice", None, (Told(text),)))
 
     def replay(self, entry: Mapping[str, Any], step: int) -> S:
-        """Replay one stored log entry (`{"kind", "player", "args"}`): an action, an undo or a notice."""
+        """Replay one stored log entry (`{"kind", "player", "args"}`): an action, an undo or a notice.
+
+        A `timer` entry (the round timer started or paused) changes nothing in the game and is not
+        kept here: the companion reads it from the log with its time stamp."""
         kind = entry.get("kind")
+        if kind == "timer":
+            return self.state
         if kind == "undo":
             return self.undo(step)
         if kind == "notice":

@@ -165,6 +165,7 @@ class WaterlooState(State):
         self.saved = [0] * n
         self.showdown: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
+        self.hand_log: list[dict[str, Any]] = []  # every settled hand, oldest first (`_hand_record`)
         self.revealed: dict[int, dict[str, Any]] = {}
         self.scout_choices: dict[int, str] = {}
         self.return_now = False
@@ -290,7 +291,8 @@ class WaterlooState(State):
         self.showdown = {
             "winners": winners,
             "hands": {p: {"cards": list(self.hands[p]), "combo": scores[p].combo,
-                          "name": ev.names[scores[p].combo]} for p in live},
+                          "name": ev.names[scores[p].combo],
+                          "by_weight": [self.hands[p][i] for i, _code, _stands in scores[p].roles]} for p in live},
         }
         if self.table:
             self.showdown["ranking"] = self._ranking(live, scores)
@@ -386,6 +388,7 @@ class WaterlooState(State):
             self.reserves[p] = {}
         if self.table:
             self.last_result["knocked_out"] = knocked
+        self.hand_log.append(self._hand_record(order, won, self.last_result["bets"], knocked))
         if self.telling is not None:
             self.tell(f"Hand {self.hand_number}: " + ", ".join(f"{seat(p)} collects {w}" for p, w in won.items())
                       + "".join(f"; {seat(p)} is out of chips" for p in knocked))
@@ -397,6 +400,15 @@ class WaterlooState(State):
             return
         self.button = next(p for p in self._seats_after(self.button) if not self.out[p])
         self._start_hand(rng)
+
+    def _hand_record(self, winners: list[int], won: dict[int, int], bets: list[int], knocked: list[int]) -> dict[str, Any]:
+        """One settled hand for the hand history, public once settled: who won, with which shown hand (cards
+        in order of weight), and each seat's chips moved. Folded hands were never shown and are not here."""
+        shown = None if self.showdown is None else [
+            {"seat": p, "name": h["name"], "cards": list(h["by_weight"])} for p, h in self.showdown["hands"].items()]
+        return {"hand": self.hand_number, "winners": list(winners), "showdown": shown,
+                "moved": {str(p): won.get(p, 0) - bets[p] for p in range(self.n) if won.get(p, 0) or bets[p]},
+                "saved": {str(p): s for p, s in enumerate(self.saved) if s}, "knocked_out": list(knocked)}
 
     # -- the State interface ---------------------------------------------------------------------
     @property
@@ -671,6 +683,7 @@ class WaterlooState(State):
             "hands_until_return": self.return_after - self.hands_since_return,
             "round_timer_minutes": self.rules.round_timer_minutes, "raises": self.raises,
             "players": seats, "winner": self.winner, "last_result": copy.deepcopy(self.last_result),
+            "hand_history": copy.deepcopy(self.hand_log),
             "showdown": None if self.showdown is None else
             {"winners": list(self.showdown["winners"]),
              "hands": {str(p): dict(h) for p, h in self.showdown["hands"].items()}},
@@ -747,6 +760,10 @@ class WaterlooState(State):
 
     def task(self, player: int) -> str:
         return TASKS.get(self.phase, "wait")
+
+    def clock_round(self) -> int:
+        """The round timer times a hand (the seed's "Round time: 4 min", R22): a new hand starts it afresh."""
+        return self.hand_number
 
     def label(self, action: Action) -> str:
         names, kind, p = self.game.names, action.kind, action.player

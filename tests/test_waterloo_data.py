@@ -68,3 +68,14 @@ def test_faces_for_the_generator() -> None:
     assert (g.kind, g.corner, g.symbol) == ("Officer", "G", "officer")
     d = face(rows["dragoon"])
     assert (d.kind, d.corner, d.symbol) == ("Wild", "", "cavalry") and "Militia" in d.text
+
+
+@pytest.mark.parametrize("minutes", ["0", "90"])
+def test_r22_round_timer_length_is_checked_where_it_is_written(folder: Path, minutes: str) -> None:
+    toml = folder / "waterloo" / "game.toml"
+    toml.write_text(toml.read_text().replace("round_timer_minutes = 4", f"round_timer_minutes = {minutes}"))
+    with pytest.raises(DataError) as err:
+        load_game("waterloo", folder)
+    (problem,) = err.value.problems
+    assert problem.field == "rules.round_timer_minutes" and problem.value == int(minutes)
+    assert problem.file.endswith("game.toml")

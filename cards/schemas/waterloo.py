@@ -74,7 +74,7 @@ class Rules(BaseModel):
     betting_rounds_options: list[Annotated[int, Field(ge=2, le=20)]] = Field(min_length=1, max_length=20)
     max_raise: int = Field(ge=1)
     max_raises_per_round: int = Field(ge=0)
-    round_timer_minutes: int = Field(ge=1)
+    round_timer_minutes: int = Field(ge=1, le=60)  # R22: the companion's shared round timer
     scout_save_percent: int = Field(ge=0, le=100)
     scout_save_percent_with_officer: int = Field(ge=0, le=100)
     hands_per_shuffle: dict[Annotated[int, Field(ge=2, le=12)], Annotated[int, Field(ge=1)]]  # players -> hands

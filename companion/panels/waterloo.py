@@ -15,10 +15,12 @@ from typing import Any
 
 import streamlit as st
 
-from companion import lookup
+from companion import clock, context, live, lookup
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
+from companion.render import plain
 from companion.render import private as render_private
-from engine.core import act
+from companion.table_page import act as submit
+from engine.core import Refusal, act
 
 PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "reveal": "Revealing hands",
           "scout": "Scout burns", "over": "Game over"}
@@ -36,7 +38,7 @@ def render(ctx: Any) -> None:
     me = ctx.player
     st.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
                 f" · betting round {view['round']} · reserves return in **{view['hands_until_return']}** hand(s)")
-    _timer(view["round_timer_minutes"])
+    _round_timer(ctx, view)
     st.markdown(f"**Community:** {card_links(view['community'], ctx.data, 'waterloo')}")
     rows = []
     for seat in view["players"]:
@@ -48,11 +50,10 @@ def render(ctx: Any) -> None:
             flags.append("out")
         elif seat["folded"]:
             flags.append("folded")
-        if p in view["players_to_act"]:
-            flags.append("to act")
         tag = f" ({', '.join(flags)})" if flags else ""
+        turn = "▶ " if p in view["players_to_act"] else ""
         up = names.get(seat["reserve_up"], "—") if seat["reserve_up"] else "—"
-        rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, **bet {seat['bet']}** · reserve up {up}"
+        rows.append(f"- {turn}**{ctx.name(p)}**{tag}: {seat['chips']} chips, **bet {seat['bet']}** · reserve up {up}"
                     + (" + one face down" if seat["has_reserve_down"] else ""))
     st.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
     if me is not None:
@@ -63,7 +64,11 @@ def render(ctx: Any) -> None:
         if view.get("drawn"):
             secret["card_just_drawn"] = card_label(ctx.data.card_index[view["drawn"]], ctx.data)
         render_private(me, secret, lines=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"])
-    _last_result(ctx, view, names)
+    _showdown(ctx, view)
+    _hand_history(ctx, view)
+    _your_turn(ctx, view)
+    if view["phase"] == "draw" and me is not None and me == view["current_player"] and ctx.table.playing and ctx.acting:
+        _drawing_turn(ctx, view)
     ctx.moves()
     _scorer(ctx, names)
     _combo_table(ctx)
@@ -83,7 +88,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
     if view.get("return_now") and phase == "bet" and view["round"] == 1:
         st.warning("Before this hand: return every reserve and community card, shuffle them with the deck "
                    "and deal fresh reserves and community cards (R19).")
-    _timer(view["round_timer_minutes"])
+    _round_timer(ctx, view)
     rows = []
     for seat in view["players"]:
         p = seat["seat"]
@@ -108,6 +113,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
             waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
             st.info(f"Waiting for {waiting} to burn a face-down Scout or pay the full bet.")
     _printed_result(ctx, view, names)
+    _hand_history(ctx, view, latest=False)
     ctx.moves()
     _combo_table(ctx)
 
@@ -218,42 +224,121 @@ def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> No
             st.caption("Discard your burned Scout and put the top card of the deck face down in its place.")
 
 
-def _timer(minutes: int) -> None:
-    """The round timer runs on this phone only: start it when the betting round starts."""
-    started = st.session_state.get("waterloo-timer")
-    c1, c2 = st.columns(2)
-    c1.button(f"Start {minutes}-minute timer", key="timer-start", width="stretch",
-              on_click=lambda: st.session_state.update({"waterloo-timer": time.time()}))
-    if started is None:
+def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
+    """The table's round timer (R22): the same on every phone, kept by the server; any seat starts or pauses it."""
+    seconds = view["round_timer_minutes"] * 60
+    timer = clock.clock(ctx.snap.entries, ctx.state.clock_round(), seconds)
+    seat = ctx.player is not None and ctx.table.playing and ctx.acting
+    with st.container(key="round-timer", border=True):
+        with st.container(horizontal=True, vertical_alignment="center", wrap=False):
+            with st.container(width="stretch"):
+                clock.show(timer, key=f"round-clock-{ctx.table.id}")
+            if seat:
+                left = timer.left_at(time.time())
+                running = timer.running and left > 0
+                label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
+                         "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
+                st.button(label, key=f"timer-{ctx.state_id}", width=150, on_click=_tap_timer,
+                          args=(ctx.service, ctx.table.id, ctx.player, not running, ctx.snap.head))
+        who = ctx.name(timer.by)
+        st.caption(f"Round timer, hand {view['hand_number']}: " + (
+            f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
+            "any player can start it") + ". When time is up, players still to act decide at once (R22).")
+
+
+@live.waking
+@context.calmly
+def _tap_timer(service: Any, table_id: int, seat: int, run: bool, offered: tuple[int, int]) -> None:
+    """Button callback: start or pause the shared timer (a logged tap, never an undoable move)."""
+    try:
+        service.timer(service.store.table(table_id), seat, run, tuple(offered), context.this_device())
+    except Refusal as err:
+        context.flash("error", str(err))
+
+
+def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
+    """Right above this seat's moves: that it is this player's turn, and what for (the engine's task)."""
+    me = ctx.player
+    if me is None or me not in view["players_to_act"] or not ctx.table.playing or not ctx.acting:
         return
-    c2.button("Stop timer", key="timer-stop", width="stretch",
-              on_click=lambda: st.session_state.pop("waterloo-timer", None))
-
-    @st.fragment(run_every=1)
-    def clock() -> None:
-        left = minutes * 60 - (time.time() - st.session_state.get("waterloo-timer", time.time()))
-        if left <= 0:
-            st.error("Time! The round is over.")
-        else:
-            st.markdown(f"### {int(left // 60)}:{int(left % 60):02d} left")
-    clock()
+    owed = view.get("to_call", 0)
+    extra = f" · {owed} to call" if view["phase"] == "bet" and owed else ""
+    st.success(f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon=":material/touch_app:")
 
 
-def _last_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
-    result = view.get("last_result")
+def _drawing_turn(ctx: Any, view: dict[str, Any]) -> None:
+    """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
+    another is picked) with one of the community cards, one tap each."""
+    ctx.moves_drawn = True  # these taps are this phase's moves; the generic list would be 15 entries
+    me, data = ctx.player, ctx.data
+    index = data.card_index
+    if view.get("drawn") is None:
+        draw = act("draw", me)
+        st.button("Draw a card", key=f"waterloo-draw-{ctx.state_id}", type="primary", width="stretch",
+                  on_click=submit, args=(ctx.service, ctx.table.id, me, draw.to_json(), ctx.snap.head,
+                                         ctx.state.label(draw), True))
+        st.caption("The draw is your only move now, so it is not asked about twice.")
+        return
+    hand = view["players"][me]["hand"]
+    drawn = view["drawn"]
+    st.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
+    ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
+    pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
+    give = st.pills("Or exchange this hand card…", hand, key=pick, default=drawn,
+                    format_func=lambda c: card_label(index[c], data)) or drawn
+    st.markdown(f"…for a community card (gives {plain(card_label(index[give], data))}):")
+    for c in view["community"]:
+        ctx.button(f"Take {card_label(index[c], data)}", act("exchange", me, card=give, community=c),
+                   key=f"waterloo-take-{c}")
+
+
+def _showdown(ctx: Any, view: dict[str, Any]) -> None:
+    """The hands shown at a showdown still being settled (losers deciding about a Scout), cards in order of weight."""
     showdown = view.get("showdown")
-    if showdown:
-        st.markdown("**Showdown:** " + "; ".join(
-            f"{ctx.name(int(p))}: {h['name']} ({named(h['cards'], names)})" for p, h in showdown["hands"].items()))
-    if not result:
+    if not showdown:
         return
-    won = ", ".join(f"{ctx.name(int(p))} +{w}" for p, w in result["won"].items())
-    saved = [f"{ctx.name(p)} saved {s}" for p, s in enumerate(result.get("saved", [])) if s]
-    lines = [f"**Hand {result['hand']}:** {won}" + (f" · Scout: {', '.join(saved)}" if saved else "")]
-    if result.get("showdown"):
-        lines += [f"- {ctx.name(int(p))}: {h['name']} — {named(h['cards'], names)}"
-                  for p, h in result["showdown"]["hands"].items()]
-    st.markdown("\n".join(lines))
+    index = ctx.data.card_index
+    st.markdown("**Showdown:**  \n" + "  \n".join(
+        f"{ctx.name(int(p))}: {h['name']} — " + plain(", ".join(card_label(index[c], ctx.data) for c in h["by_weight"]))
+        for p, h in showdown["hands"].items()))
+
+
+def _hand_history(ctx: Any, view: dict[str, Any], latest: bool = True) -> None:
+    """Every settled hand, newest first: who won with what (the hands shown at the showdown, cards in order of
+    weight; folded hands were never shown), and each seat's chips moved. The last hand is shown open
+    (`latest`; a printed-card table shows it in its own result box)."""
+    hands = view.get("hand_history") or []
+    if not hands:
+        return
+    older = hands[-2::-1]
+    if latest:
+        st.markdown(_hand_text(ctx, hands[-1]))
+    if older:
+        with st.expander(f"Hand history ({len(hands)} hands)"):
+            st.markdown("\n\n".join(_hand_text(ctx, h) for h in older))
+
+
+def _hand_text(ctx: Any, hand: dict[str, Any]) -> str:
+    """One settled hand in words, as Markdown (names escaped, cards by label)."""
+    data = ctx.data
+    winners = hand["winners"]
+    shown = {entry["seat"]: entry for entry in hand["showdown"] or []}
+    who = " and ".join(ctx.name(p) for p in winners)
+    if not shown:
+        head = f"{who} won: everyone else folded"
+    elif len(winners) > 1:
+        head = f"{who} tie with {shown[winners[0]]['name']} and split the bets"
+    else:
+        head = f"{who} won the showdown with {shown[winners[0]]['name']}"
+    moved = ", ".join(f"{ctx.name(int(p))} {'+' if n > 0 else '±' if n == 0 else '−'}{abs(n)}"
+                      for p, n in hand["moved"].items())
+    lines = [f"**Hand {hand['hand']}:** {head} · chips: {moved}"]
+    lines += [f"- {ctx.name(p)}: {entry['name']} — " + plain(", ".join(card_label(data.card_index[c], data)
+                                                                         for c in entry["cards"]))
+              for p, entry in shown.items()]
+    lines += [f"- {ctx.name(int(p))}'s Scout saved {n} chip(s)" for p, n in hand["saved"].items()]
+    lines += [f"- {ctx.name(p)} is out of chips" for p in hand["knocked_out"]]
+    return "  \n".join(lines[:1]) + ("\n" + "\n".join(lines[1:]) if len(lines) > 1 else "")
 
 
 def _scorer(ctx: Any, names: dict[str, str]) -> None:
