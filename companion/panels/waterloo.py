@@ -67,9 +67,7 @@ def render(ctx: Any) -> None:
     _showdown(ctx, view)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
-    if view["phase"] == "draw" and me is not None and me == view["current_player"] and ctx.table.playing and ctx.acting:
-        _drawing_turn(ctx, view)
-    ctx.moves()
+    ctx.moves(layout=_drawing_turn if view["phase"] == "draw" else None)
     _scorer(ctx, names)
     _combo_table(ctx)
 
@@ -266,10 +264,10 @@ def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
     st.success(f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon=":material/touch_app:")
 
 
-def _drawing_turn(ctx: Any, view: dict[str, Any]) -> None:
+def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
     """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
-    another is picked) with one of the community cards, one tap each."""
-    ctx.moves_drawn = True  # these taps are this phase's moves; the generic list would be 15 entries
+    another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
+    view = ctx.view()
     me, data = ctx.player, ctx.data
     index = data.card_index
     if view.get("drawn") is None:
