@@ -5,12 +5,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+from companion_game import RaceGame
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Button
 
 from companion import context
+from companion.store import open_store
+from companion.tables import Tables
 
 APP = str(Path(context.__file__).with_name("app.py"))
+
+
+@pytest.fixture
+def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    """A fresh store whose only game is the test game `race` (tests/companion_game.py), installed where the
+    pages look for it: page tests that need no real game's rules."""
+    svc = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
+    monkeypatch.setattr(context, "tables", lambda: svc)
+    return svc
 
 
 def page(device: str | None = None, **params: str) -> AppTest:

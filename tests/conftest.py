@@ -1,10 +1,12 @@
-"""Fixtures shared by the data tests."""
+"""Fixtures shared by the tests: game data, table stores, PostgreSQL and the headless Chromium phones."""
 
 from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,3 +74,56 @@ def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "muster.sqlite3")
     return request.getfixturevalue("postgres_url")
+
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+TIMEOUT = 60_000  # ms, generous: CI machines run the AppTest suite alongside
+
+
+@pytest.fixture(scope="session")
+def launch_chromium() -> Iterator[Callable[..., Any]]:
+    """Launches the system Chromium headless with the flags every test needs (containers have no sandbox;
+    no background traffic; no GPU); extra launch options such as `env` pass through. One Playwright driver
+    for the session; every browser launched is closed at its end. Skips when Chromium is not installed."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"system Chromium ({CHROMIUM}) is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched: list[Any] = []
+
+        def launch(**options: Any) -> Any:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-background-networking", "--disable-gpu"], **options)
+            launched.append(browser)
+            return browser
+
+        yield launch
+        for browser in launched:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium(launch_chromium: Callable[..., Any]) -> Any:
+    """The one headless Chromium of the session (starting a browser costs seconds); tests open phones in it."""
+    return launch_chromium()
+
+
+@pytest.fixture
+def new_phone(chromium: Any) -> Iterator[Callable[[], Any]]:
+    """Opens a phone: a page at 390x844 in a browser context of its own (its own cookies and storage, as a
+    separate device), with TIMEOUT as its default wait. Every phone a test opened is closed after it, so no
+    page keeps polling a server that is gone."""
+    contexts: list[Any] = []
+
+    def open_phone() -> Any:
+        context = chromium.new_context(viewport=PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()

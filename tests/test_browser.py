@@ -16,15 +16,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
-PHONE = {"width": 390, "height": 844}
-TIMEOUT = 60_000  # generous: CI machines run the AppTest suite alongside
+from conftest import TIMEOUT
 
 
 def free_port() -> int:
@@ -77,17 +74,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM,
-                                     args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        yield chromium
-        chromium.close()
 
 
 def moves_so_far(page: object) -> int:
@@ -145,9 +131,9 @@ def tap_move(page: object, button: object) -> None:
     settle(page)
 
 
-def join(browser: object, server: Server, code: str) -> object:
+def join(new_phone: Callable[[], Any], server: Server, code: str) -> Any:
     """A new phone opens the lobby and joins the table by its code; it is left on the seat chooser."""
-    page = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+    page = new_phone()
     page.goto(server.url)
     page.locator(".st-key-join-code input").wait_for(timeout=TIMEOUT)
     page.locator(".st-key-join-code input").fill(code)
@@ -158,8 +144,8 @@ def join(browser: object, server: Server, code: str) -> object:
     return page
 
 
-def test_three_phones_play_refresh_and_restart(server: Server, browser: object) -> None:
-    host = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callable[[], Any]) -> None:
+    host = new_phone()
     host.goto(server.url)
     host.get_by_text("New table").wait_for(timeout=TIMEOUT)
     choose(host, "new-game", "Napoleonic Warfare")
@@ -179,11 +165,11 @@ def test_three_phones_play_refresh_and_restart(server: Server, browser: object) 
     settle(ann)
     ann.get_by_role("button", name="I am Ann: play on this phone").click()
     ann.get_by_text("You are Ann.").wait_for(timeout=TIMEOUT)
-    bob = join(browser, server, code)
+    bob = join(new_phone, server, code)
     assert bob.get_by_role("button", name="Take seat: Ann").count() == 0  # Ann's seat is taken
     bob.get_by_role("button", name="Take seat: Bob").click()
     bob.get_by_text("You are Bob.").wait_for(timeout=TIMEOUT)
-    watcher = join(browser, server, code)
+    watcher = join(new_phone, server, code)
     assert watcher.get_by_role("button", name=re.compile("Take seat")).count() == 0  # both seats are taken
     watcher.get_by_role("button", name="Watch as spectator").click()
     for page, who in ((ann, "You are Ann."), (bob, "You are Bob."), (watcher, "watching as a spectator")):

@@ -8,17 +8,15 @@ strip (written per viewer by the engine), the hands with their values, and the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, tap_move
+from conftest import TIMEOUT
+from test_browser import Server, tap_move
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
 
 # Warfare, seed "s0", Ann first: her hand can make Bob discard at random (Howitzers) and look at his hand (Chasseurs).
 WARFARE_SEED = "s0"
@@ -32,20 +30,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        yield browser
-        browser.close()
-
-
-def phone(browser: Any, url: str, who: str) -> Any:
-    page = browser.new_context(viewport=PHONE).new_page()
-    page.set_default_timeout(TIMEOUT)
+def phone(new_phone: Callable[[], Any], url: str, who: str) -> Any:
+    """A new phone opened on `url`, once it shows `who` it is."""
+    page = new_phone()
     page.goto(url)
     page.get_by_text(who).first.wait_for()
     return page
@@ -65,13 +52,13 @@ def strip(page: Any, text: str) -> None:
     page.locator(".st-key-news", has_text=text).wait_for()
 
 
-def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server, chromium: Any) -> None:
+def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server, new_phone: Callable[[], Any]) -> None:
     tables = Tables(open_store(app.data_dir / DB_NAME))
     table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
     base = f"{app.url}/?table={table.code}"
-    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
-    watcher = phone(chromium, base, "You are watching as a spectator")
+    ann = phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(new_phone, base, "You are watching as a spectator")
 
     # Hands show each card's type and force, and each card links to its look-up.
     hand = ann.locator(".st-key-private")
@@ -116,13 +103,13 @@ def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server,
     strip(watcher, "Ann looked at Bob's hand")
 
 
-def test_browser_medieval_battle_and_printed_resolver(app: Server, chromium: Any) -> None:
+def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Callable[[], Any]) -> None:
     tables = Tables(open_store(app.data_dir / DB_NAME))
     table = tables.create("medieval", ["Ann", "Bob"], {}, seed="mb")
     base = f"{app.url}/?table={table.code}"
-    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
-    watcher = phone(chromium, base, "You are watching as a spectator")
+    ann = phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(new_phone, base, "You are watching as a spectator")
 
     # The advice is a suggestion with its expected result, beside the other placements.
     ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").wait_for()

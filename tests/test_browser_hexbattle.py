@@ -9,11 +9,10 @@ The redraw after a tap must not carry the board's artwork again.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, browser, server  # noqa: F401 - the fixtures
+from test_browser import Server, server  # noqa: F401 - the fixture
 from test_browser_cardgames import wait_for
 
 from companion.components.hexboard import art
@@ -22,7 +21,6 @@ from companion.tables import Tables, catalogue
 from engine.hexgrid import hex_id
 from generator.hexbattle_parts import board_geometry
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
 GEO = board_geometry(catalogue()["hexbattle"].data)
 SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
             "units": {"french-infantry-1": {"hex": "3,7", "facing": 0},
@@ -36,9 +34,8 @@ DICE = [6, 6, 1, 1, 1, 1, 1, 6]
 class Phone:
     """One player's phone on the table page; taps land on hexes by where the board draws them."""
 
-    def __init__(self, browser: Any, url: str) -> None:
-        self.page = browser.new_page(viewport=PHONE)
-        self.page.set_default_timeout(TIMEOUT)
+    def __init__(self, new_phone: Callable[[], Any], url: str) -> None:
+        self.page = new_phone()
         self.received: list[int] = []
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: self.received.append(len(frame))))
         self.page.goto(url)
@@ -76,17 +73,17 @@ class Phone:
         self.page.get_by_text(text).first.wait_for()
 
 
-def test_browser_hexbattle_board_taps(server: Server, browser: Any) -> None:
+def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], Any]) -> None:
     tables = Tables(open_store(server.data_dir / DB_NAME))
 
     # Deployment: one tap on a starting hex deploys the next unit; then Quick Start on both phones.
     deploy = tables.create("hexbattle", ["Ann", "Bob"], {}, seed="board-deploy")
-    ann = Phone(browser, f"{server.url}/?table={deploy.code}&seat={deploy.seats[0].token}")
+    ann = Phone(new_phone, f"{server.url}/?table={deploy.code}&seat={deploy.seats[0].token}")
     ann.hint("Tap a green hex to deploy Blue Infantry 1")
     ann.tap_hex("4,8")
     wait_for(lambda: tables.snapshot(deploy).state.units["french-infantry-1"].hex is not None, ann.page)
     assert hex_id(tables.snapshot(deploy).state.units["french-infantry-1"].hex) == "4,8"
-    bob = Phone(browser, f"{server.url}/?table={deploy.code}&seat={deploy.seats[1].token}")
+    bob = Phone(new_phone, f"{server.url}/?table={deploy.code}&seat={deploy.seats[1].token}")
     bob.tap_button("Quick Start: deploy the rest")
     bob.confirm()
     wait_for(lambda: tables.snapshot(deploy).state.current == 0, bob.page)

@@ -11,18 +11,17 @@ Also: undo refused after a reveal, a double tap that makes one action, a name sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, PHONE, TIMEOUT, Server, settle
-from test_browser_cardgames import app, chromium, wait_for  # noqa: F401  (module fixtures, shared)
+from playwright.sync_api import Error as PlaywrightError
+from test_browser import Server, settle
+from test_browser_cardgames import app, wait_for  # noqa: F401  (the module's server, shared)
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables, TableInfo
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
 
 SEED = "trust"
 SEATS = ["Ann", "Bob"]
@@ -36,10 +35,9 @@ def tables(app: Server) -> Tables:
 class Phone:
     """One page, with every websocket frame it received kept as bytes."""
 
-    def __init__(self, browser: Any, url: str, who: str) -> None:
+    def __init__(self, new_phone: Callable[[], Any], url: str, who: str) -> None:
         self.frames: list[bytes] = []
-        self.page = browser.new_context(viewport=PHONE).new_page()
-        self.page.set_default_timeout(TIMEOUT)
+        self.page = new_phone()
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._keep))
         self.page.goto(url)
         self.page.get_by_text(who).first.wait_for()
@@ -64,15 +62,22 @@ class Phone:
         assert not any(secret in frame.decode("latin-1") for frame in self.frames)
 
 
-def tap(page: Any, name: str) -> None:
-    """Tap the move button `name`; a move that cannot be taken back asks first: say yes."""
+def tap(page: Any, name: str, tables: Tables, table: TableInfo) -> None:
+    """Tap the move button `name` and wait until the table has one more action; a move that cannot be taken
+    back asks first, in a dialog (which a busy machine may take a while to draw): say yes."""
+    done = len(tables.snapshot(table).match.log)
     page.locator(".st-key-moves").get_by_role("button", name=name, exact=True).first.click()
     yes = page.get_by_role("button", name="Yes, do it")
-    try:
-        yes.wait_for(timeout=3_000)
-        yes.click()
-    except Exception:  # a move that can be taken back is applied at once
-        pass
+    for _ in range(600):
+        if len(tables.snapshot(table).match.log) > done:
+            return
+        if yes.count():
+            try:
+                yes.click(timeout=2_000)
+            except PlaywrightError:  # the dialog went in a redraw; look again
+                pass
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the move {name!r} was not made")
 
 
 def play_first_moves(tables: Tables, table: TableInfo, n: int) -> None:
@@ -109,7 +114,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
-def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, chromium: Any, tables: Tables,
+def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, new_phone: Callable[[], Any], tables: Tables,
                                                               case: Case) -> None:
     table = tables.create(case.game, SEATS, {}, seed=SEED)
     play_first_moves(tables, table, case.before)
@@ -118,16 +123,14 @@ def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, chromi
     label = state.label(state.legal_actions(actor)[0])
     base = f"{app.url}/?table={table.code}"
     names = SEATS
-    me = Phone(chromium, f"{base}&seat={table.seats[actor].token}", f"You are {names[actor]}")
-    other = Phone(chromium, f"{base}&seat={table.seats[1 - actor].token}", f"You are {names[1 - actor]}")
-    watcher = Phone(chromium, base, "You are watching as a spectator")
+    me = Phone(new_phone, f"{base}&seat={table.seats[actor].token}", f"You are {names[actor]}")
+    other = Phone(new_phone, f"{base}&seat={table.seats[1 - actor].token}", f"You are {names[1 - actor]}")
+    watcher = Phone(new_phone, base, "You are watching as a spectator")
     for phone in (me, other, watcher):
         settle(phone.page)
     other_before, watcher_before = other.seen(), watcher.seen()
 
-    done = len(tables.snapshot(table).match.log)
-    tap(me.page, label)
-    wait_for(lambda: len(tables.snapshot(table).match.log) == done + 1, me.page)
+    tap(me.page, label, tables, table)
     line, secrets = hidden_names(tables, case.game, table, actor)
     assert secrets, f"the move {label!r} hid no card name: {line!r}"
     # A name a phone already held (the opponent's own hand, the card look-up's list) proves nothing
@@ -143,7 +146,7 @@ def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, chromi
     if case.reveal is None:
         return
     state = tables.snapshot(table).state
-    tap(other.page, state.label(state.legal_actions(1 - actor)[0]))
+    tap(other.page, state.label(state.legal_actions(1 - actor)[0]), tables, table)
     for phone in (me, other, watcher):
         shown = phone.page.get_by_text(case.reveal).first
         shown.wait_for(state="attached")
@@ -157,9 +160,9 @@ def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, chromi
     assert undo.is_disabled()
 
 
-def test_double_tap_makes_one_action(app: Server, chromium: Any, tables: Tables) -> None:
+def test_double_tap_makes_one_action(app: Server, new_phone: Callable[[], Any], tables: Tables) -> None:
     table = tables.create("imperial", ["Ann", "Bob"], {}, seed=SEED)
-    ann = Phone(chromium, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
+    ann = Phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
     button = ann.page.locator(".st-key-moves").get_by_role("button", name="Keep your hand", exact=True)
     button.dblclick()
     wait_for(lambda: len(tables.snapshot(table).match.log) == 1, ann.page)
@@ -168,11 +171,11 @@ def test_double_tap_makes_one_action(app: Server, chromium: Any, tables: Tables)
     assert [a.kind for a in tables.snapshot(table).match.log] == [tables.snapshot(table).match.log[0].kind]
 
 
-def test_markdown_and_html_name_is_shown_literally(app: Server, chromium: Any, tables: Tables) -> None:
+def test_markdown_and_html_name_is_shown_literally(app: Server, new_phone: Callable[[], Any], tables: Tables) -> None:
     name = "**Bold** <b>x</b> ![p](http://h/p.png)"
     table = tables.create("imperial", [name, "Bob"], {}, seed=SEED)
     asked: list[str] = []
-    watcher = Phone(chromium, f"{app.url}/?table={table.code}", "You are watching as a spectator")
+    watcher = Phone(new_phone, f"{app.url}/?table={table.code}", "You are watching as a spectator")
     watcher.page.context.on("request", lambda r: asked.append(r.url))
     watcher.page.reload()
     watcher.page.get_by_text("You are watching as a spectator").first.wait_for()

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from apptest_helpers import APP, button, confirm, literal, move_keys, offered, page, page_text
+from apptest_helpers import race as service  # noqa: F401  (the fixture: here every table plays the test game)
 from streamlit.testing.v1 import AppTest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from companion_game import RaceGame  # noqa: E402
-
-from companion import cli, context, lookup  # noqa: E402
-from companion.store import open_store  # noqa: E402
-from companion.tables import Tables  # noqa: E402
-
-
-@pytest.fixture
-def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
-    monkeypatch.setattr(context, "tables", lambda: svc)
-    return svc
+from companion import cli, lookup
+from companion.tables import Tables
 
 
 def test_lobby_lists_tables_and_records(service: Tables) -> None:

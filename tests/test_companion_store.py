@@ -316,21 +316,37 @@ def test_reissue_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
         service.store.reissue_seat(table.id, 0, table.host_token)
 
 
-def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
-    """Tables made before seat claims keep their links working: their seats count as handed out."""
-    path = tmp_path / "muster.sqlite3"
+def old_store(folder: Path, version: int, rows: str) -> Path:
+    """A store file as an older Muster left it, with `rows` inserted. Version 1: tables and seats, without hosts
+    or seat claims. Version 2: those, the log and the results, without request ids, seat holders or the change
+    counter."""
+    v2 = version == 2
+    log = """CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+                seat INTEGER NOT NULL, action TEXT NOT NULL, at REAL NOT NULL, UNIQUE (table_id, seq));
+            CREATE TABLE results (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+                outcome TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seat));"""
+    path = folder / "muster.sqlite3"
     with sqlite3.connect(path) as conn:
-        conn.executescript("""
+        conn.executescript(f"""
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE tables (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed TEXT NOT NULL,
                 options TEXT NOT NULL, code TEXT NOT NULL UNIQUE, created REAL NOT NULL, last_activity REAL NOT NULL,
-                status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT);
+                status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT{', host_token TEXT' if v2 else ''});
             CREATE TABLE seats (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
-                token TEXT NOT NULL UNIQUE, PRIMARY KEY (table_id, seat));
-            INSERT INTO meta VALUES ('schema', '1');
-            INSERT INTO tables (game, seed, options, code, created, last_activity) VALUES ('race', 's', '{}', 'OLD22', 0, 0);
-            INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a'), (1, 1, 'Bob', 'tok-b');
+                token TEXT NOT NULL UNIQUE,{' claimed INTEGER NOT NULL DEFAULT 0,' if v2 else ''} PRIMARY KEY (table_id, seat));
+            {log if v2 else ''}
+            INSERT INTO meta VALUES ('schema', '{version}');
+            {rows}
         """)
+    return path
+
+
+def test_a_version_1_store_gains_hosts_and_claims(tmp_path: Path) -> None:
+    """Tables made before seat claims keep their links working: their seats count as handed out."""
+    path = old_store(tmp_path, 1, """
+        INSERT INTO tables (game, seed, options, code, created, last_activity) VALUES ('race', 's', '{}', 'OLD22', 0, 0);
+        INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a'), (1, 1, 'Bob', 'tok-b');
+    """)
     store = open_store(path)
     assert store.notice is None
     old = store.table_by_code("OLD22")
@@ -395,25 +411,12 @@ def test_hold_seat_says_which_phone_held_it_before(service: Tables) -> None:
 
 def test_a_version_2_store_is_upgraded_in_place(tmp_path: Path) -> None:
     """Request ids, seat holders and the change counter arrive; the old log and links are kept."""
-    path = tmp_path / "muster.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.executescript("""
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE tables (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed TEXT NOT NULL,
-                options TEXT NOT NULL, code TEXT NOT NULL UNIQUE, created REAL NOT NULL, last_activity REAL NOT NULL,
-                status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT, host_token TEXT);
-            CREATE TABLE seats (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
-                token TEXT NOT NULL UNIQUE, claimed INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_id, seat));
-            CREATE TABLE actions (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, seq INTEGER NOT NULL,
-                seat INTEGER NOT NULL, action TEXT NOT NULL, at REAL NOT NULL, UNIQUE (table_id, seq));
-            CREATE TABLE results (table_id INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
-                outcome TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seat));
-            INSERT INTO meta VALUES ('schema', '2');
-            INSERT INTO tables (game, seed, options, code, created, last_activity, host_token)
-                VALUES ('race', 's', '{"players": 2, "target": 99}', 'OLD33', 0, 0, 'host');
-            INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a', 1), (1, 1, 'Bob', 'tok-b', 0);
-            INSERT INTO actions (table_id, seq, seat, action, at) VALUES (1, 1, 0, '{"kind": "roll", "player": 0, "args": {}}', 0);
-        """)
+    path = old_store(tmp_path, 2, """
+        INSERT INTO tables (game, seed, options, code, created, last_activity, host_token)
+            VALUES ('race', 's', '{"players": 2, "target": 99}', 'OLD33', 0, 0, 'host');
+        INSERT INTO seats VALUES (1, 0, 'Ann', 'tok-a', 1), (1, 1, 'Bob', 'tok-b', 0);
+        INSERT INTO actions (table_id, seq, seat, action, at) VALUES (1, 1, 0, '{"kind": "roll", "player": 0, "args": {}}', 0);
+    """)
     service = Tables(open_store(path), {"race": RaceGame()})
     table = service.store.table_by_code("OLD33")
     assert [(s.name, s.claimed, s.device) for s in table.seats] == [("Ann", True, None), ("Bob", False, None)]

@@ -4,31 +4,16 @@ saw, names are plain text, and bad input or a damaged store gives a message, nev
 from __future__ import annotations
 
 import sqlite3
-import sys
-from pathlib import Path
 
 import pytest
-from apptest_helpers import button, carry_out, literal, move_keys, offered, page, page_text
+from apptest_helpers import button, carry_out, literal, move_keys, offered, page, page_text, race  # noqa: F401 (race: fixture)
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from companion_game import RaceGame  # noqa: E402
-
-from companion import context  # noqa: E402
-from companion.render import plain  # noqa: E402
-from companion.store import open_store  # noqa: E402
-from companion.tables import ELSEWHERE, STALE, Tables  # noqa: E402
-from engine.core import Refusal, act  # noqa: E402
+from companion.render import plain
+from companion.tables import ELSEWHERE, STALE, Tables
+from engine.core import Refusal, act
 
 PIXEL = "![p](http://10.9.9.9/p.png) Mallory"
 FORGED = "Nia | 99 | 0 | 0 |"
-
-
-@pytest.fixture
-def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    svc = Tables(open_store(tmp_path / "muster.sqlite3"), {"race": RaceGame()})
-    monkeypatch.setattr(context, "tables", lambda: svc)
-    return svc
 
 
 def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_browser import PHONE, TIMEOUT, Server, browser, settle, tap_move, wait_moves  # noqa: E402,F401
+from conftest import TIMEOUT  # noqa: E402
+from test_browser import Server, settle, tap_move, wait_moves  # noqa: E402
 
 from companion.store import Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
@@ -53,7 +55,7 @@ def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) ->
                    "PostgreSQL-backed server sometimes never shows its seat within 60 s; under investigation (issue 18 "
                    "stays open). The six-phone, kill -9 replicas test in test_postgres_replicas.py covers the store.")
 def test_postgres_two_app_servers_phones_follow_and_survive_kill_9(
-        postgres_url: str, tmp_path: Path, browser: object, monkeypatch: pytest.MonkeyPatch,
+        postgres_url: str, tmp_path: Path, new_phone: Callable[[], object], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("MUSTER_DATABASE_URL", postgres_url)
     a, b = Server(tmp_path / "a"), Server(tmp_path / "b")
@@ -64,7 +66,7 @@ def test_postgres_two_app_servers_phones_follow_and_survive_kill_9(
         table = Tables(store).create("warfare", ["Ann", "Bob"], {})
 
         def phone(server: Server, seat: int | None) -> object:
-            page = browser.new_context(viewport=PHONE).new_page()  # type: ignore[attr-defined]
+            page = new_phone()
             query = f"table={table.code}" + (f"&seat={table.seats[seat].token}" if seat is not None else "")
             page.goto(f"{server.url}/?{query}", timeout=TIMEOUT)
             page.get_by_text("You are" if seat is not None else "watching as a spectator").first.wait_for(timeout=TIMEOUT)

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pytest
 from PIL import Image
-from playwright.sync_api import sync_playwright
 
 from cards import load_game
 from generator import deck
 from generator.sheets import piece_svg
-
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
 
 FONTS_CONF = """<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
@@ -28,26 +25,26 @@ FONTS_CONF = """<?xml version="1.0"?>
 HIDE_DEJAVU = "<selectfont><rejectfont><glob>*DejaVu*</glob></rejectfont></selectfont>"
 
 
-def _render(svgs: list[Path], env: dict[str, str]) -> list[np.ndarray]:
-    """Each SVG as Chromium draws it, at twice CSS pixel density."""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, env=env,
-                                    args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 260, "height": 350}, device_scale_factor=2)
-            shots = []
-            for svg in svgs:
-                page.goto(svg.as_uri())
-                page.evaluate("document.fonts.ready")
-                shot = svg.with_suffix(f".{Path(env['FONTCONFIG_FILE']).stem}.png")
-                page.screenshot(path=str(shot))
-                shots.append(np.asarray(Image.open(shot).convert("L"), dtype=np.int16))
-            return shots
-        finally:
-            browser.close()
+def _render(launch_chromium: Callable[..., Any], svgs: list[Path], env: dict[str, str]) -> list[np.ndarray]:
+    """Each SVG as Chromium draws it, at twice CSS pixel density, in a browser of its own started with `env`
+    (the fonts it may find are fixed when it starts)."""
+    browser = launch_chromium(env=env)
+    try:
+        page = browser.new_page(viewport={"width": 260, "height": 350}, device_scale_factor=2)
+        shots = []
+        for svg in svgs:
+            page.goto(svg.as_uri())
+            page.evaluate("document.fonts.ready")
+            shot = svg.with_suffix(f".{Path(env['FONTCONFIG_FILE']).stem}.png")
+            page.screenshot(path=str(shot))
+            shots.append(np.asarray(Image.open(shot).convert("L"), dtype=np.int16))
+        return shots
+    finally:
+        browser.close()
 
 
-def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path) -> None:
+def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path,
+                                                               launch_chromium: Callable[..., Any]) -> None:
     game = load_game("warfare")
     card = deck.card_piece(game, deck.decks(game)[0], game.deck("cards")[0], None)
     text = piece_svg(card)
@@ -63,8 +60,8 @@ def test_a_card_svg_renders_the_same_without_dejavu_installed(tmp_path: Path) ->
         config = tmp_path / f"{name}.conf"
         config.write_text(FONTS_CONF.format(cache=tmp_path / f"fc-{name}", hide=hide), encoding="utf-8")
         env[name] = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "FONTCONFIG_FILE": str(config)}
-    with_dejavu = _render([embedded, bare], env["with"])
-    without = _render([embedded, bare], env["without"])
+    with_dejavu = _render(launch_chromium, [embedded, bare], env["with"])
+    without = _render(launch_chromium, [embedded, bare], env["without"])
 
     def differs(a: np.ndarray, b: np.ndarray) -> float:
         return float((np.abs(a - b) > 64).mean())
