@@ -5,7 +5,8 @@ or drawn face down; its card names must then be absent from the opponent's and t
 spectator's page text, DOM and every websocket frame they received, while the actor's
 page shows them; where the game reveals them next, they appear on all three pages.
 Tables are created through the service with a fixed seed, and the opening moves (public
-ones) are played through it too, so the hidden move is reached quickly.
+ones) are played through it too, so the hidden move is reached quickly. Hexbattle's hidden
+move is a guard card played face down on a unit, revealed when the unit is charged.
 Also: undo refused after a reveal, a double tap that makes one action, a name shown literally.
 """
 
@@ -62,11 +63,12 @@ class Phone:
         assert not any(secret in frame.decode("latin-1") for frame in self.frames)
 
 
-def tap(page: Any, name: str, tables: Tables, table: TableInfo) -> None:
-    """Tap the move button `name` and wait until the table has one more action; a move that cannot be taken
-    back asks first, in a dialog (which a busy machine may take a while to draw): say yes."""
+def tap(page: Any, name: str, tables: Tables, table: TableInfo, within: str = ".st-key-moves") -> None:
+    """Tap the move button `name` (in the page's list of moves, unless `within` says where) and wait until the
+    table has one more action; a move that cannot be taken back asks first, in a dialog (which a busy machine
+    may take a while to draw): say yes."""
     done = len(tables.snapshot(table).match.log)
-    page.locator(".st-key-moves").get_by_role("button", name=name, exact=True).first.click()
+    page.locator(within).get_by_role("button", name=name, exact=True).first.click()
     yes = page.get_by_role("button", name="Yes, do it")
     for _ in range(600):
         if len(tables.snapshot(table).match.log) > done:
@@ -88,14 +90,13 @@ def play_first_moves(tables: Tables, table: TableInfo, n: int) -> None:
         tables.act(table, seat, state.legal_actions(seat)[0])
 
 
-def hidden_names(tables: Tables, game: str, table: TableInfo, actor: int) -> tuple[str, list[str]]:
-    """The actor's newest history line and the card names in it that the public line does not carry."""
+def hidden_names(tables: Tables, game: str, table: TableInfo, actor: int) -> list[str]:
+    """The card names in the actor's newest history line that the public line does not carry."""
     match = tables.snapshot(table).match
     mine, public = match.history(actor)[-1], match.history(None)[-1]
     cards = {c.design.name for c in tables.entries()[game].data.card_index.values()}
-    names = sorted(n for n in cards if n in mine.text and n not in public.text
-                   and not any(n != m and n in m and m in mine.text for m in cards))
-    return mine.format(SEATS), names
+    return sorted(n for n in cards if n in mine.text and n not in public.text
+                  and not any(n != m and n in m and m in mine.text for m in cards))
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,51 @@ CASES = [
 ]
 
 
+def seat_phones(new_phone: Callable[[], Any], app: Server, table: TableInfo, actor: int) -> tuple[Phone, Phone, Phone]:
+    """The actor's phone, the opponent's and a spectator's, open on the table and settled."""
+    base = f"{app.url}/?table={table.code}"
+    phones = (Phone(new_phone, f"{base}&seat={table.seats[actor].token}", f"You are {SEATS[actor]}"),
+              Phone(new_phone, f"{base}&seat={table.seats[1 - actor].token}", f"You are {SEATS[1 - actor]}"),
+              Phone(new_phone, base, "You are watching as a spectator"))
+    for phone in phones:
+        settle(phone.page)
+    return phones
+
+
+def assert_only_the_actor_sees(tables: Tables, table: TableInfo, actor: int, phones: tuple[Phone, Phone, Phone],
+                               secrets: list[str], before: tuple[str, str]) -> str:
+    """After the hidden move: the actor's page reads its own line; the opponent's and the spectator's pages have
+    caught up with the public line but never held the actor's line, nor any secret they did not hold before
+    the move (a card name a phone already showed, in its own hand or a card list, proves nothing there).
+    Returns the actor's line."""
+    me, other, watcher = phones
+    line = tables.snapshot(table).match.history(actor)[-1].format(SEATS)
+    me.page.get_by_text(line).first.wait_for(state="attached")  # the actor reads what they chose
+    public = tables.snapshot(table).match.history(None)[-1].format(SEATS)
+    for phone, who, held in ((other, "the opponent", before[0]), (watcher, "the spectator", before[1])):
+        phone.page.get_by_text(public).first.wait_for(state="attached")  # the page has caught up with the move
+        for secret in (s for s in secrets if s not in held):
+            phone.assert_never_saw(secret, who)
+        phone.assert_never_saw(line, who)
+    return line
+
+
+def assert_revealed_for_good(tables: Tables, table: TableInfo, phones: tuple[Phone, Phone, Phone], reveal: str,
+                             secrets: list[str]) -> None:
+    """After the opponent's revealing move: every phone shows the reveal line, naming the secrets; the move
+    cannot be taken back (the engine says why) and the opponent's undo button is off."""
+    for phone in phones:
+        shown = phone.page.get_by_text(reveal).first
+        shown.wait_for(state="attached")
+        revealed = shown.text_content() or ""
+        assert all(secret in revealed for secret in secrets), revealed
+    refusal = tables.snapshot(table).match.undo_refusal(tables.snapshot(table).match.log[-1].player)
+    assert refusal is not None and refusal.startswith("That move cannot be taken back: it revealed")
+    undo = phones[1].page.get_by_role("button", name="↩ Undo my last move")
+    undo.wait_for()
+    assert undo.is_disabled()
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
 def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, new_phone: Callable[[], Any], tables: Tables,
                                                               case: Case) -> None:
@@ -121,43 +167,56 @@ def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, new_ph
     state = tables.snapshot(table).state
     actor = state.players_to_act()[0]
     label = state.label(state.legal_actions(actor)[0])
-    base = f"{app.url}/?table={table.code}"
-    names = SEATS
-    me = Phone(new_phone, f"{base}&seat={table.seats[actor].token}", f"You are {names[actor]}")
-    other = Phone(new_phone, f"{base}&seat={table.seats[1 - actor].token}", f"You are {names[1 - actor]}")
-    watcher = Phone(new_phone, base, "You are watching as a spectator")
-    for phone in (me, other, watcher):
-        settle(phone.page)
-    other_before, watcher_before = other.seen(), watcher.seen()
+    phones = me, other, watcher = seat_phones(new_phone, app, table, actor)
+    before = other.seen(), watcher.seen()
 
     tap(me.page, label, tables, table)
-    line, secrets = hidden_names(tables, case.game, table, actor)
-    assert secrets, f"the move {label!r} hid no card name: {line!r}"
-    # A name a phone already held (the opponent's own hand, the card look-up's list) proves nothing
-    # there; the actor's own line, which names the cards, is checked on both phones in any case.
-    me.page.get_by_text(line).first.wait_for(state="attached")  # the actor reads what they chose
-    public = tables.snapshot(table).match.history(None)[-1].format(SEATS)
-    for phone, who, before in ((other, "the opponent", other_before), (watcher, "the spectator", watcher_before)):
-        phone.page.get_by_text(public).first.wait_for(state="attached")  # the page has caught up with the move
-        for name in (n for n in secrets if n not in before):
-            phone.assert_never_saw(name, who)
-        phone.assert_never_saw(line, who)
+    secrets = hidden_names(tables, case.game, table, actor)
+    assert secrets, f"the move {label!r} hid no card name"
+    assert_only_the_actor_sees(tables, table, actor, phones, secrets, before)
 
     if case.reveal is None:
         return
     state = tables.snapshot(table).state
     tap(other.page, state.label(state.legal_actions(1 - actor)[0]), tables, table)
-    for phone in (me, other, watcher):
-        shown = phone.page.get_by_text(case.reveal).first
-        shown.wait_for(state="attached")
-        revealed = shown.text_content() or ""
-        assert all(name in revealed for name in secrets), revealed
-    # The reveal cannot be taken back: the revealer's undo is off, with the engine's reason.
-    refusal = tables.snapshot(table).match.undo_refusal(1 - actor)
-    assert refusal is not None and refusal.startswith("That move cannot be taken back: it revealed")
-    undo = other.page.get_by_role("button", name="↩ Undo my last move")
-    undo.wait_for()
-    assert undo.is_disabled()
+    assert_revealed_for_good(tables, table, phones, case.reveal, secrets)
+
+
+# Hexbattle: Ann holds Entrench; her infantry and Bob's face each other across one hexside.
+GUARD_SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
+                  "hands": [["entrench"], []],
+                  "units": {"french-infantry-1": {"hex": "5,5", "facing": 0},
+                            "british-infantry-1": {"hex": "5,4", "facing": 3}}}
+
+
+def test_hexbattle_guard_reaches_only_its_owner_until_it_fires(app: Server, new_phone: Callable[[], Any],
+                                                               tables: Tables) -> None:
+    """A guard is played face down: the others know one is in play, not which card nor on which unit, until it
+    fires (R26-R35). The hands come from a scripted scenario (an app-made one may not deal them); Ann plays
+    the guard from her card's panel on her phone; her end of turn and Bob's charge go through the service
+    (the board's taps have their own test), and the charge is what reveals the guard."""
+    table = tables.create("hexbattle", SEATS, {"scenario": GUARD_SCENARIO}, seed=SEED, scripted=True)
+    phones = ann, bob, watcher = seat_phones(new_phone, app, table, 0)
+    before = bob.seen(), watcher.seen()
+    ann.page.get_by_text("Play Entrench", exact=True).click()  # the card's panel opens
+    tap(ann.page, "Play Entrench on Blue Infantry 1", tables, table, within="body")
+    # "Entrench" alone is on every phone already (the combat roller lists the cards); what is secret is
+    # that it is in play, and on which unit.
+    secrets = hidden_names(tables, "hexbattle", table, 0)
+    line = assert_only_the_actor_sees(tables, table, 0, phones, secrets + ["Entrench on Blue Infantry 1"], before)
+    assert line == "Ann played Entrench on Blue Infantry 1 face down"
+    for phone in (bob, watcher):
+        phone.page.get_by_text("Ann played a guard card face down").first.wait_for(state="attached")
+        phone.page.get_by_text("0 bonus card(s), 1 guard(s) in play").first.wait_for(state="attached")
+    assert "Entrench on Blue Infantry 1" in ann.page.locator(".st-key-private").inner_text()  # her own, on her phone
+
+    state = tables.snapshot(table).state
+    tables.act(table, 0, next(a for a in state.legal_actions(0) if a.kind == "end_turn"))
+    state = tables.snapshot(table).state
+    tables.act(table, 1, next(a for a in state.legal_actions(1) if a.kind == "attack" and a["mode"] == "melee"
+                              and a["target"] == "french-infantry-1"))
+    assert_revealed_for_good(tables, table, phones, "Ann's face-down Entrench on Blue Infantry 1 is revealed",
+                             ["Entrench on Blue Infantry 1"])
 
 
 def test_double_tap_makes_one_action(app: Server, new_phone: Callable[[], Any], tables: Tables) -> None:
