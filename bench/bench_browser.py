@@ -1,6 +1,11 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
-Run: python bench/bench_browser.py [--taps N] [--game GAME] [--finished N]
+Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--markdown FILE]
+
+`--before DIR` runs the same phone script, in the same run, against another checkout of Muster
+(e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
+same machine at the same moment. `--markdown FILE` writes the figures as the table
+docs/performance.md shows.
 
 Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones. In the same run
 the same phone script is played against a bare Streamlit page (`bench/bare_app.py`: one button
@@ -10,15 +15,17 @@ Figures (p50 / p95):
 - table page and lobby, first load (a new browser context each time);
 - server CPU per tap (user+system time of the server process, including the other phone's redraw);
 - server CPU per second of an open, idle table page;
-- the lobby's server CPU with few and with many finished tables.
+- the lobby's first load and server CPU with 30 and with 500 finished tables.
 Every page marks the log head it drew in `<span class="muster-head" data-head=N>`; a phone has
-"shown" a tap when that number reaches the tap's. The load average is printed with the figures: a
+"shown" a tap when that number reaches the tap's. A tap's clock starts at the click that makes the
+move: the move button, or "Yes, do it" for a move the page asks about first. The load average is printed with the figures: a
 busy machine is reported as busy.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -38,12 +45,12 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from companion.server import streamlit_command  # noqa: E402
 from companion.store import DB_NAME, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 20_000
+LOBBY_FINISHED = (30, 500)  # the lobby's figures at these numbers of finished tables
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -65,8 +72,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def server(command: list[str], env: dict[str, str], port: int) -> Iterator[subprocess.Popen[bytes]]:
-    proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def server(command: list[str], env: dict[str, str], port: int, cwd: Path) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -117,25 +124,30 @@ class Run:
         self.cpu_tap: list[float] = []
         self.first_load: list[float] = []
         self.idle_cpu_per_s = float("nan")
+        self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
 
     def line(self) -> str:
-        def ms(values: list[float]) -> str:
-            return f"{pct(values, 0.5) * 1000:6.0f} / {pct(values, 0.95) * 1000:6.0f}"
-        return (f"{self.name:<10} own {ms(self.own)} ms | other {ms(self.other)} ms | first load {ms(self.first_load)} ms"
-                f" | CPU/tap {ms(self.cpu_tap)} ms | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s")
+        return (f"{self.name:<15} own {pair(self.own)} | other {pair(self.other)} | first load {pair(self.first_load)}"
+                f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page")
 
 
-def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page], bool]) -> None:
+def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page, int], float | None]) -> None:
     """`taps` taps, each on the first phone (by turns) that has a move; times its own update and the other's."""
     for n in range(taps):
         before = max(head(p) for p in phones)
         order = phones[n % 2:] + phones[:n % 2]
-        mover = next((p for p in order if tap(p)), None)
-        if mover is None:
+        start: float | None = None
+        mover = None
+        for page in order:
+            start = tap(page, before)
+            if start is not None:
+                mover = page
+                break
+        if mover is None or start is None:
             for p in phones:  # nobody had a move yet: let the pages catch up
                 p.wait_for_timeout(200)
             continue
-        start, cpu0 = time.perf_counter(), cpu_seconds(pid)
+        cpu0 = cpu_seconds(pid)
         other = next(p for p in phones if p is not mover)
         seen: dict[int, float] = {}
         while len(seen) < 2:
@@ -151,39 +163,54 @@ def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page]
         run.cpu_tap.append(cpu_seconds(pid) - cpu0)
 
 
-def idle(run: Run, pid: int, seconds: float) -> None:
+def idle(run: Run, pid: int, seconds: float, pages: int) -> None:
     cpu0 = cpu_seconds(pid)
     time.sleep(seconds)
-    run.idle_cpu_per_s = (cpu_seconds(pid) - cpu0) / seconds
+    run.idle_cpu_per_s = (cpu_seconds(pid) - cpu0) / seconds / pages
 
 
-def tap_bare(page: Page) -> bool:
+def tap_bare(page: Page, before: int) -> float:
+    start = time.perf_counter()
     page.get_by_role("button", name="Add").click()
-    return True
+    return start
 
 
-def tap_move(page: Page) -> bool:
-    """Click the first move this phone is offered, confirming it when the page asks (a move that
-    cannot be taken back opens a "Yes, do it" dialog); the confirmation is part of the tap."""
+def tap_move(page: Page, before: int) -> float | None:
+    """Click the first move this phone is offered; when the page asks first ("Yes, do it", a move that
+    cannot be taken back), confirm it. The time returned is when the click that makes the move began."""
     buttons = page.locator(".st-key-moves .stButton button")
     if not buttons.count():
-        return False
+        return None
+    start = time.perf_counter()
     buttons.first.click()
     confirm = page.get_by_role("button", name="Yes, do it")
-    try:
-        confirm.wait_for(timeout=1500)
-    except PlaywrightTimeout:
-        return True
-    confirm.click()
-    return True
+    while time.perf_counter() - start < TIMEOUT_MS / 1000:
+        if head(page) > before:
+            return start
+        if confirm.count():
+            start = time.perf_counter()
+            confirm.click()
+            return start
+        page.wait_for_timeout(10)
+    raise TimeoutError("a tapped move neither showed nor asked to be confirmed")
 
 
-def bench_bare(browser: Browser, args: argparse.Namespace, env: dict[str, str]) -> Run:
+def checkout_command(checkout: Path, port: int, app: Path | None = None) -> list[str]:
+    """The server command of a checkout of Muster (its own `streamlit_command`), optionally for another script."""
+    code = f"import json; from companion.server import streamlit_command; print(json.dumps(streamlit_command({port})))"
+    found = subprocess.run([sys.executable, "-c", code], cwd=checkout, env=dict(os.environ, PYTHONPATH=str(checkout)),
+                           capture_output=True, text=True, check=True)
+    command: list[str] = json.loads(found.stdout.strip().splitlines()[-1])
+    if app is not None:
+        command[command.index(str(checkout / "companion" / "app.py"))] = str(app)
+    return command
+
+
+def bench_bare(browser: Browser, args: argparse.Namespace) -> Run:
     run = Run("bare")
     port = free_port()
-    command = streamlit_command(port)
-    command[command.index(str(ROOT / "companion" / "app.py"))] = str(ROOT / "bench" / "bare_app.py")
-    with server(command, env, port) as proc:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with server(checkout_command(ROOT, port, ROOT / "bench" / "bare_app.py"), env, port, ROOT) as proc:
         url = f"http://127.0.0.1:{port}/"
         phones = []
         for _ in range(2):
@@ -196,21 +223,19 @@ def bench_bare(browser: Browser, args: argparse.Namespace, env: dict[str, str]) 
             page.context.close()
         settle(*phones)
         play(run, proc.pid, phones, args.taps, tap_bare)
-        idle(run, proc.pid, args.idle)
+        idle(run, proc.pid, args.idle, len(phones))
     return run
 
 
-def bench_muster(browser: Browser, args: argparse.Namespace, env: dict[str, str]) -> tuple[Run, dict[str, Any]]:
-    run = Run("muster")
-    lobby: dict[str, Any] = {}
+def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout: Path) -> Run:
+    run = Run(name)
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(env, MUSTER_DATA_DIR=tmp)
         store = open_store(Path(tmp) / DB_NAME)
         service = Tables(store)
         table = service.create(args.game, ["Ann", "Bob"], {})
         port = free_port()
-        env["MUSTER_URL"] = f"http://127.0.0.1:{port}"
-        with server(streamlit_command(port), env, port) as proc:
+        env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
+        with server(checkout_command(checkout, port), env, port, checkout) as proc:
             base = f"http://127.0.0.1:{port}/"
             urls = [f"{base}?table={table.code}&seat={s.token}" for s in table.seats]
             phones = []
@@ -224,16 +249,18 @@ def bench_muster(browser: Browser, args: argparse.Namespace, env: dict[str, str]
                 page.context.close()
             settle(*phones)
             play(run, proc.pid, phones, args.taps, tap_move)
-            idle(run, proc.pid, args.idle)
+            idle(run, proc.pid, args.idle, len(phones))
             for page in phones:
                 page.context.close()
-            lobby["few"] = lobby_loads(browser, base, proc.pid, args.loads)
-            for _ in range(args.finished):
-                done = store.create_table(args.game, ["Cy", "Di"], {})
-                store.concede(done.id, 0)
-            lobby["many"] = lobby_loads(browser, base, proc.pid, args.loads)
+            finished = 0
+            for count in LOBBY_FINISHED:
+                for _ in range(count - finished):
+                    done = store.create_table(args.game, ["Cy", "Di"], {})
+                    store.concede(done.id, 0)
+                finished = count
+                run.lobby[count] = lobby_loads(browser, base, proc.pid, args.loads)
         store.close()
-    return run, lobby
+    return run
 
 
 def lobby_loads(browser: Browser, base: str, pid: int, loads: int) -> tuple[list[float], list[float]]:
@@ -252,32 +279,73 @@ def lobby_loads(browser: Browser, base: str, pid: int, loads: int) -> tuple[list
     return walls, cpus
 
 
+def ms(values: list[float], q: float) -> str:
+    return f"{pct(values, q) * 1000:,.0f}"
+
+
+def pair(values: list[float]) -> str:
+    return f"{ms(values, 0.5)} / {ms(values, 0.95)} ms"
+
+
+def markdown(bare: Run, runs: list[Run], taps: int, loads: int, load: tuple[str, str]) -> str:
+    """The figures as docs/performance.md shows them: one column per server, p50 / p95."""
+    cols = [bare, *runs]
+    rows = [f"Measured {load[0]} to {load[1]} (load average at start and end); {taps} taps, {loads} first loads per page.",
+            "",
+            "| measure (p50 / p95) | " + " | ".join(r.name for r in cols) + " |",
+            "| --- |" + " --- |" * len(cols)]
+
+    def row(label: str, cell: Callable[[Run], str]) -> None:
+        rows.append(f"| {label} | " + " | ".join(cell(r) for r in cols) + " |")
+
+    row("tap → own screen", lambda r: pair(r.own))
+    row("own screen p95 ÷ bare p95 (aim ≤ 1.5)",
+        lambda r: f"{pct(r.own, 0.95) / pct(bare.own, 0.95):.2f}×" if r is not bare else "1.00×")
+    row("tap → other phone (aim p95 ≤ 700 ms)", lambda r: pair(r.other))
+    row("first load, table page (aim < 1 s)", lambda r: pair(r.first_load))
+    for count in LOBBY_FINISHED:
+        row(f"first load, lobby, {count} finished tables (aim < 1 s)",
+            lambda r, c=count: pair(r.lobby[c][0]) if c in r.lobby else "—")
+    for count in LOBBY_FINISHED:
+        row(f"lobby server CPU, {count} finished tables (aim: flat)",
+            lambda r, c=count: pair(r.lobby[c][1]) if c in r.lobby else "—")
+    row("server CPU per tap (both phones redrawn)", lambda r: pair(r.cpu_tap))
+    row("idle table page, server CPU per page (aim < 10 ms/s)", lambda r: f"{r.idle_cpu_per_s * 1000:.1f} ms/s")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=30)
     parser.add_argument("--loads", type=int, default=6, help="first loads measured per page")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle table page measured")
-    parser.add_argument("--finished", type=int, default=500, help="finished tables added for the lobby scale figure")
     parser.add_argument("--game", default="warfare")
+    parser.add_argument("--before", type=Path, help="another checkout of Muster to measure in the same run")
+    parser.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
     args = parser.parse_args()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    print(describe())
+    start = describe()
+    print(start, flush=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                      args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
-        bare = bench_bare(browser, args, env)
-        muster, lobby = bench_muster(browser, args, env)
+        bare = bench_bare(browser, args)
+        runs = [bench_muster(browser, args, "Muster, before", args.before.resolve())] if args.before else []
+        runs.append(bench_muster(browser, args, "Muster" if not args.before else "Muster, after", ROOT))
         browser.close()
-    print(bare.line())
-    print(muster.line())
-    own_ratio = pct(muster.own, 0.95) / pct(bare.own, 0.95)
-    print(f"own-screen p95 ratio muster/bare: {own_ratio:.2f} (aim <= 1.5); other phones p95: "
-          f"{pct(muster.other, 0.95) * 1000:.0f} ms (aim <= 700)")
-    for key, label in (("few", "lobby, no finished tables"), ("many", f"lobby, {args.finished} finished tables")):
-        walls, cpus = lobby[key]
-        print(f"{label:<32} first load {pct(walls, 0.5) * 1000:6.0f} / {pct(walls, 0.95) * 1000:6.0f} ms | "
-              f"server CPU {pct(cpus, 0.5) * 1000:6.1f} / {pct(cpus, 0.95) * 1000:6.1f} ms")
-    print(describe())
+    end = describe()
+    for run in (bare, *runs):
+        print(run.line())
+    for run in runs:
+        print(f"{run.name}: own-screen p95 ratio to bare {pct(run.own, 0.95) / pct(bare.own, 0.95):.2f} (aim <= 1.5); "
+              f"other phones p95 {pct(run.other, 0.95) * 1000:.0f} ms (aim <= 700)")
+        for count, (walls, cpus) in run.lobby.items():
+            print(f"  lobby, {count:>3} finished tables: first load {pair(walls)} | server CPU {pair(cpus)}")
+    table = markdown(bare, runs, args.taps, args.loads, (start, end))
+    print()
+    print(table)
+    if args.markdown:
+        args.markdown.write_text(table + "\n", encoding="utf-8")
+    print(end)
 
 
 if __name__ == "__main__":

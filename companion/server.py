@@ -1,7 +1,7 @@
 """Starting the companion: the LAN address phones use, a terminal QR code of it, and the Streamlit process.
 
-Streamlit runs as a child process (`python -m streamlit run companion/app.py`) so the
-`muster` command stays a plain CLI; the data folder, public address and cards folder reach
+Streamlit runs as a child process (`python -m companion.launch run companion/app.py`, Streamlit's
+own command after the games are loaded) so the `muster` command stays a plain CLI; the data folder, public address and cards folder reach
 the app through MUSTER_DATA_DIR, MUSTER_URL and MUSTER_CARDS_DIR. The child dies with its parent.
 """
 
@@ -77,7 +77,7 @@ def resolve_data_dir(value: str | None) -> Path:
 
 
 def streamlit_command(port: int) -> list[str]:
-    return [sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT),
+    return [sys.executable, "-m", "companion.launch", "run", str(APP_SCRIPT),
             "--server.port", str(port), "--server.address", "0.0.0.0", "--server.headless", "true",
             "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
             "--client.toolbarMode", "minimal", "--client.showErrorDetails", "none",

@@ -44,6 +44,8 @@ POLL_SECONDS = 1.5
 BUTTONS_BEFORE_GROUPING = 10
 LOG_LINES = 60
 CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
+SEEN = "table-seen"  # session key of the table signature this page last drew
+TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
 
 
 @dataclass
@@ -253,7 +255,36 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         _take_seat(service, table, joining or bool(token))  # a dead seat link goes straight to the free seats
     if hosting:
         _host_tools(service, table, host, expanded=seat is None)
-    _watch(service, table.id, service.store.signature(table.id))
+    _table(service, table.id, seat.token if seat else None, _outline(table))
+    _watch(service, table.id)
+    if seat is not None:
+        _move_seat(table, seat)
+    _share(table)
+    st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
+
+
+def _outline(table: TableInfo) -> tuple[Any, ...]:
+    """What the page outside the table fragment was drawn from: whether the table plays, its seats and holders."""
+    return table.playing, table.winner, tuple((s.token, s.claimed, s.device) for s in table.seats)
+
+
+@st.fragment(key=TABLE_FRAGMENT)
+def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any, ...]) -> None:
+    """The part of the page a move changes: position, status, panel, moves, seat tools, log.
+
+    A tap on a button in here reruns only this part, which is most of what a tap costs a
+    phone to redraw; the header, host tools and QR codes stay as drawn. When a tap changed
+    what the rest of the page shows (the table ended, a seat moved to another phone), the
+    whole page is redrawn.
+    """
+    table = service.store.table(table_id)
+    if _outline(table) != outline:
+        st.rerun(scope="app")
+    seat = table.seat_by_token(token)
+    device = context.this_device() if seat is not None else None
+    acting = seat is None or device is None or seat.device in (None, device)
+    context.show_flashes()
+    _mark(service, table_id)
     try:
         snap = service.snapshot(table)
     except (ReplayError, Refusal) as err:
@@ -280,10 +311,6 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if table.playing and seat is not None and acting:
         _seat_tools(ctx)
     _log(ctx, history)
-    if seat is not None:
-        _move_seat(table, seat)
-    _share(table)
-    st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
 
 
 def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None) -> tuple[TableInfo, Seat]:
@@ -316,16 +343,23 @@ def _generic_view(ctx: TableContext, key: str = "private") -> None:
     draw.private(ctx.player, secret, ctx.names, key=key)
 
 
-def _watch(service: Tables, table_id: int, seen: tuple[int, int, int]) -> None:
-    """Redraw the whole page when another phone changes the table (polls one small query).
-
-    The page also marks the log head it was drawn at (`span.muster-head`), invisibly: the browser
-    tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
+def _mark(service: Tables, table_id: int) -> None:
+    """Note the table's signature this page shows, and mark its log head (`span.muster-head`), invisibly:
+    the browser tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
+    seen = service.store.signature(table_id)
+    st.session_state[SEEN] = seen
     st.markdown(f'<span class="muster-head" data-head="{seen[0]}"></span>', unsafe_allow_html=True)
+
+
+def _watch(service: Tables, table_id: int) -> None:
+    """Redraw the whole page when another phone changes the table (polls one small query) since the
+    table part of the page last drew it (`_mark`). Other phones at this server are woken at once
+    (`live`); the poll is the fallback."""
     live.watch(table_id)
+
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
-        if service.store.signature(table_id) != seen:
+        if service.store.signature(table_id) != st.session_state.get(SEEN):
             st.rerun(scope="app")
     poll()
 
@@ -389,12 +423,19 @@ def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
     st.markdown(f"**{plain(label)}**")
     st.write(plain(pending["reason"]))
     yes, no = st.columns(2)
-    if yes.button("Yes, do it", key=f"confirm-yes-{state_id}", width="stretch"):
-        act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], label, True)
-        st.rerun()
-    if no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch"):
-        _forget()
-        st.rerun()
+    yes.button("Yes, do it", key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(service, pending))
+    no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch", on_click=_cancel)
+
+
+def _yes(service: Tables, pending: dict[str, Any]) -> None:
+    """Carry out the confirmed move. The whole page redraws: a dialog closes only on a full run."""
+    act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], pending["label"], True)
+    st.rerun()
+
+
+def _cancel() -> None:
+    _forget()
+    st.rerun()
 
 
 def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:

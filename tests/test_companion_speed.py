@@ -1,9 +1,13 @@
 """What the speed work changed, checked for behaviour: the lobby reads only the tables it shows, QR
-images are made once, and the server runs without Streamlit's full collection after every run.
+images are made once, the server runs without Streamlit's full collection after every run and loads
+every game before the first phone connects.
 (How fast these are is measured in bench/bench_browser.py, never asserted here.)"""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +18,7 @@ from companion_game import TallyGame  # noqa: E402
 from companion import context, server  # noqa: E402
 from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
+from engine import GAME_IDS  # noqa: E402
 
 
 def test_lobby_reads_the_newest_tables_in_progress_with_their_seats(store_target: str) -> None:
@@ -40,3 +45,17 @@ def test_qr_images_are_made_once_per_link() -> None:
 def test_server_turns_off_the_collection_after_every_script_run() -> None:
     command = server.streamlit_command(9000)
     assert command[command.index("--runner.postScriptGC") + 1] == "false"
+
+
+def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
+    command = server.streamlit_command(9000)
+    assert command[1:4] == ["-m", "companion.launch", "run"]
+    probe = ("import json, sys; from companion import launch; from companion.tables import catalogue; "
+             "launch.preload(); print(json.dumps([sorted(sys.modules), catalogue.cache_info().currsize, "
+             "sorted(g for g, e in catalogue().items() if e.playable)]))")
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                           env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
+    modules, cached, playable = json.loads(found.stdout.strip().splitlines()[-1])
+    pages = {"companion.lobby", "companion.table_page", "companion.lookup_page", "companion.context"}
+    assert pages | {f"companion.panels.{g}" for g in GAME_IDS} <= set(modules)
+    assert cached == 1 and playable == sorted(GAME_IDS)

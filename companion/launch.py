@@ -1,0 +1,40 @@
+"""The companion's server process: Streamlit, started after the one-time work is done.
+
+`python -m companion.launch run companion/app.py …` takes Streamlit's own command line. Before
+the server listens, it imports the pages and loads every game's cards, engine and panel, so the
+first phone to open a page does not wait for them (several seconds on a small machine);
+a page that then imports them finds them loaded. `companion.server.streamlit_command` runs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+
+LOG = logging.getLogger("muster.companion")
+
+
+def preload() -> None:
+    """Import the pages and load every game (data, engine, panel) once, for the whole process."""
+    from companion import lobby, lookup_page, panels, table_page  # noqa: F401  (imported for their cost)
+    from companion.tables import catalogue
+
+    for game_id in catalogue():
+        panels.module_for(game_id)
+    importlib.import_module("companion.context")
+
+
+def main() -> None:
+    try:
+        preload()
+    except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
+        LOG.exception("loading the games before the server starts failed; the pages will load them")
+    from streamlit.web import cli
+
+    sys.argv[0] = "streamlit"
+    cli.main(prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    main()
