@@ -26,6 +26,7 @@ LOG = logging.getLogger("muster.companion")
 
 _lock = threading.Lock()
 _table_of: dict[str, int] = {}  # session id -> the table its page shows
+_changed: dict[str, set[int]] = {}  # session id -> tables it changed whose other phones are not woken yet
 
 
 def _session_id() -> str | None:
@@ -78,11 +79,28 @@ def _rerun(session_id: str) -> int:
 
 
 def waking(callback: Callable[..., None]) -> Callable[..., None]:
-    """A page callback `(service, table_id, …)` that may change the table wakes its other phones after it ran."""
+    """A page callback `(service, table_id, …)` that may change the table wakes its other phones after it ran.
+
+    In a browser session they are woken once this phone's own page has drawn the change (`drawn`),
+    so the two redraws do not share the CPU while the player who tapped waits for theirs."""
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> None:
         try:
             callback(*args, **kwargs)
         finally:
-            wake(int(args[1]))
+            session = _session_id()
+            if session is None:
+                wake(int(args[1]))
+            else:
+                with _lock:
+                    _changed.setdefault(session, set()).add(int(args[1]))
     return run
+
+
+def drawn() -> None:
+    """This session's page has drawn the tables it changed: wake their other phones now."""
+    session = _session_id()
+    with _lock:
+        tables = _changed.pop(session, set()) if session is not None else set()
+    for table_id in tables:
+        wake(table_id)

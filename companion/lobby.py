@@ -74,7 +74,8 @@ def _new_table_form(service: Tables) -> None:
     if not playable:
         st.info("No game can be played yet.")
         return
-    game = st.selectbox("Game", playable, format_func=lambda g: g.name, key="new-game")
+    by_id = {g.id: g for g in playable}  # the widget holds the id: Streamlit copies a widget's value on every run
+    game = by_id[st.selectbox("Game", list(by_id), format_func=lambda g: by_id[g].name, key="new-game")]
     low = game.data.min_players if game.data else 2
     high = game.data.max_players if game.data else 2
     count = low if low == high else st.number_input("Players", min_value=low, max_value=high, value=low, step=1,

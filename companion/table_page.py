@@ -277,6 +277,13 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     what the rest of the page shows (the table ended, a seat moved to another phone), the
     whole page is redrawn.
     """
+    try:
+        _table_part(service, table_id, token, outline)
+    finally:
+        live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
+
+
+def _table_part(service: Tables, table_id: int, token: str | None, outline: tuple[Any, ...]) -> None:
     table = service.store.table(table_id)
     if _outline(table) != outline:
         st.rerun(scope="app")

@@ -6,7 +6,7 @@ from apptest_helpers import button, carry_out, offered, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion.store import TableInfo
-from companion.tables import Tables, catalogue
+from companion.tables import Tables
 from engine.core import act
 
 GROUPS = {"guard-infantry": "Infantry", "line-infantry": "Infantry", "light-infantry": "Infantry",
@@ -103,7 +103,7 @@ def test_a_knock_out_is_shown(service: Tables) -> None:
 
 def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:
     at = page()
-    at.selectbox(key="new-game").set_value(catalogue()["waterloo"]).run()
+    at.selectbox(key="new-game").set_value("waterloo").run()
     at.selectbox(key="opt-waterloo-cards").set_value("table")
     at.button(key="FormSubmitter:new-waterloo-Create table").click().run()
     assert not at.exception, at.exception
