@@ -49,7 +49,7 @@ from companion.store import DB_NAME, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = 90_000  # a first load on a busy machine, before the games were loaded at server start, took over 20 s
 LOBBY_FINISHED = (30, 500)  # the lobby's figures at these numbers of finished tables
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

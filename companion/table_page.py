@@ -298,7 +298,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
         st.error(str(err))
         return
     ctx = TableContext(service, table, seat, snap, acting)
-    history = snap.match.history(ctx.player)
+    history = snap.history(ctx.player)
     _news(ctx, history)
     _status(ctx)
     _confirm(ctx)

@@ -19,14 +19,14 @@ import copy
 import threading
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
-from engine.core import Action, Game, Match, Refusal, seat as placeholder
+from engine.core import Action, Game, Line, Match, Refusal, seat as placeholder
 
 
 CACHED_TABLES = 64
@@ -80,10 +80,19 @@ class Snapshot:
     match: Match[Any]
     head: tuple[int, int]
     entries: tuple[LogEntry, ...]
+    _lines: dict[int | None, list[Line]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def state(self) -> Any:
         return self.match.state
+
+    def history(self, viewer: int | None) -> list[Line]:
+        """`Match.history` for a viewer, worked out once per position: every redraw of every phone at
+        the table reads it, and it walks the whole game (a published match never changes)."""
+        lines = self._lines.get(viewer)
+        if lines is None:
+            lines = self._lines[viewer] = self.match.history(viewer)
+        return lines
 
 
 class ReplayError(Exception):

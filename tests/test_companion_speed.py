@@ -59,3 +59,18 @@ def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     pages = {"companion.lobby", "companion.table_page", "companion.lookup_page", "companion.context"}
     assert pages | {f"companion.panels.{g}" for g in GAME_IDS} <= set(modules)
     assert cached == 1 and playable == sorted(GAME_IDS)
+
+
+def test_history_is_worked_out_once_per_position_and_viewer(store_target: str) -> None:
+    service = Tables(open_store(store_target), {"tally": TallyGame()})
+    table = service.create("tally", ["Ann", "Bob"], {"players": 2})
+    state = service.snapshot(table).state
+    service.act(table, 0, state.legal_actions(0)[0])
+    snap = service.snapshot(table)
+    for viewer in (0, 1, None):
+        assert snap.history(viewer) == snap.match.history(viewer)
+        assert snap.history(viewer) is snap.history(viewer)  # every redraw of the position reads the same lines
+    service.act(table, 1, snap.state.legal_actions(1)[0])
+    moved = service.snapshot(table)
+    assert [line.seq for line in moved.history(0)] == [line.seq for line in snap.history(0)] + [2]
+    assert moved.history(0) == moved.match.history(0)

@@ -29,7 +29,7 @@ def news(ctx: Any) -> None:
     acts (a move of theirs means they saw the page it was made on). Undos and table notices
     are the table page's own banners and are not repeated here.
     """
-    history = [line for line in ctx.snap.match.history(ctx.player) if line.kind == "action" and not line.undone]
+    history = [line for line in ctx.snap.history(ctx.player) if line.kind == "action" and not line.undone]
     if not history:
         return
     key = f"news-seen-{ctx.table.id}-{ctx.player}"
