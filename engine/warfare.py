@@ -117,16 +117,26 @@ def _names(codes: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
+class PickRefusal(Refusal):
+    """A refusal caused by one card of a chosen set, with the few words a disabled card shows beside it."""
+
+    def __init__(self, message: str, short: str) -> None:
+        super().__init__(message)
+        self.short = short
+
+
 def verify_units(cards: Sequence[CardLike], rules: Any) -> None:
     """Refuse an attack force that is empty, holds a non-unit, or mixes unit types (R7)."""
     if not cards:
         raise Refusal("Play at least one Unit card to attack.")
     for card in cards:
         if card.type not in rules.unit_types:
-            raise Refusal(f"{card.name} ({_type_name(card.type)}) cannot attack: attacks are made with Unit cards only.")
+            raise PickRefusal(f"{card.name} ({_type_name(card.type)}) cannot attack: attacks are made with Unit cards only.",
+                              "not a Unit")
     types = sorted({card.type for card in cards}, key=rules.unit_types.index)
     if len(types) > 1:
-        raise Refusal(f"All the units in one attack must be of one type; you chose {_names(types).replace(' or ', ' and ')}.")
+        raise PickRefusal(f"All the units in one attack must be of one type; you chose "
+                          f"{_names(types).replace(' or ', ' and ')}.", "one unit type per attack")
 
 
 def verify_support(unit_type: str, cards: Sequence[CardLike], rules: Any) -> None:
@@ -137,13 +147,14 @@ def verify_support(unit_type: str, cards: Sequence[CardLike], rules: Any) -> Non
         if card.type == tactic:
             continue
         if card.type not in rules.strategy_types:
-            raise Refusal(f"{card.name} ({_type_name(card.type)}) cannot back an attack of "
-                          f"{_type_name(unit_type)}s: only {_type_name(tactic)} and Strategy cards can.")
+            raise PickRefusal(f"{card.name} ({_type_name(card.type)}) cannot back an attack of "
+                              f"{_type_name(unit_type)}s: only {_type_name(tactic)} and Strategy cards can.",
+                              f"cannot back {_type_name(unit_type)}s")
         seen.setdefault(card.type, []).append(card.name)
         if len(seen[card.type]) > rules.strategy_per_type:
             limit = rules.strategy_per_type
-            raise Refusal(f"Only {limit} {_type_name(card.type)} card{'' if limit == 1 else 's'} may back one attack; "
-                          f"you chose {' and '.join(seen[card.type])}.")
+            raise PickRefusal(f"Only {limit} {_type_name(card.type)} card{'' if limit == 1 else 's'} may back one attack; "
+                              f"you chose {' and '.join(seen[card.type])}.", f"{limit} {_type_name(card.type)} per attack")
 
 
 def verify_counter(counter: CardLike, target: CardLike, rules: Any) -> None:
@@ -621,7 +632,27 @@ class WarfareState(State):
             elif kind == "support":
                 verify_support(g.types[self.units[0]], rows, rules)
             elif len(chosen) > rules.maneuver_max_exchange:
-                raise Refusal(f"You may exchange at most {rules.maneuver_max_exchange} cards.")
+                raise PickRefusal(f"You may exchange at most {rules.maneuver_max_exchange} cards.",
+                                  f"{rules.maneuver_max_exchange} cards at most")
+
+    def picks(self, chosen: Sequence[str]) -> list[tuple[str, str | None]]:
+        """The acting player's hand at a step that picks a set of cards (units, support, exchange), for a
+        builder laid out as the cards: each card with None when tapping it keeps the set legal (a chosen card
+        can always be tapped off), else the few words its disabled button shows. `verify` decides, so the
+        builder offers exactly what the engine accepts."""
+        who = self.current_player
+        if self.step not in (UNITS, SUPPORT, EXCHANGE) or who is None:
+            return []
+        out: list[tuple[str, str | None]] = []
+        for card in (self.game.ids[c] for c in self.hands[who]):
+            reason = None
+            if card not in chosen:
+                try:
+                    self.verify(Action(self.step, who, {"cards": [*chosen, card]}))
+                except PickRefusal as err:
+                    reason = err.short
+            out.append((card, reason))
+        return out
 
     def _card_in(self, pile: list[int], card_id: Any, where: str) -> int:
         card = self.game.index.get(card_id) if isinstance(card_id, str) else None
@@ -999,7 +1030,7 @@ class WarfareState(State):
         if kind == "counter":
             return f"Discard {card(action['card'])} to remove {card(action['target'])}"
         if kind == "support":
-            return f"Back the attack with {cards(action['cards'])}"
+            return f"Back the attack with {cards(action['cards'])}" if action["cards"] else "No support: attack with the units alone"
         if kind == "morale":
             return f"Discard {card(action['card'])} to halve the casualties"
         if kind == "exchange":

@@ -8,12 +8,14 @@ strip (written per viewer by the engine), the hands with their values, and the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import TIMEOUT
-from test_browser import Server, tap_move
+from test_browser import Server, settle, tap_move
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables
@@ -135,3 +137,135 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
     assert right.bounding_box()["height"] >= 44  # a tap target a thumb can hit
     ann.locator("button[data-variant=pills]", has_text="Knight · Fighter 7").click()
     ann.get_by_text("Right: Knight 7 vs — — — reenforcements still to lay").wait_for()
+
+
+SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: the warfare test saves its screens there (docs/img)
+
+
+def shot(page: Any, name: str, top: str | None = None) -> None:
+    """Save the phone's screen, scrolled so that the element `top` starts at the top, when MUSTER_SHOTS is set."""
+    if SHOTS:
+        settle(page)
+        if top:
+            page.locator(top).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(Path(SHOTS) / f"companion-warfare-{name}.png"))
+
+
+class Taps:
+    """Every tap a player makes in the warfare test, counted per phone (the taps table in docs/)."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+
+    def tap(self, who: str, page: Any, name: str, asks: bool = False, where: str = ".st-key-moves") -> None:
+        """Tap the button `name` (exactly); a move that cannot be taken back asks first, and "Yes" is a tap too."""
+        button = page.locator(where).get_by_role("button", name=name, exact=True)
+        button.click()
+        self.count[who] = self.count.get(who, 0) + 1
+        if asks:
+            page.get_by_role("button", name="Yes, do it").click()
+            self.count[who] += 1
+        settle(page)
+
+
+def buttons(page: Any, where: str) -> list[tuple[str, bool]]:
+    """The buttons in one part of a phone, as (text, enabled)."""
+    found = page.locator(where).get_by_role("button")
+    return [(b.inner_text().strip(), b.is_enabled()) for b in found.all()]
+
+
+YIELD = "Take the attack: no more replies to it"
+REPLY_HINT = "“Take the attack” answers the whole attack in one tap: no Blunder, no more counters, no Morale."
+
+
+def test_browser_warfare_attack_builder_and_the_defenders_one_tap(app: Server, new_phone: Callable[[], Any]) -> None:
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
+    base = f"{app.url}/?table={table.code}"
+    ann = phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(new_phone, base, "You are watching as a spectator")
+    taps = Taps()
+
+    def moves(page: Any, first: str) -> list[str]:
+        """The move buttons once the list starting with `first` is drawn (the "Other move" form left out)."""
+        page.locator(".st-key-moves").get_by_role("button", name=first, exact=True).wait_for()
+        return [text for text, _ in buttons(page, ".st-key-moves") if text != "Try this move"]
+
+    # An attack with one counter. Ann declares; Bob holds no Blunder, but counters are open to him.
+    taps.tap("Ann", ann, "Attack")
+    bob.get_by_text(REPLY_HINT).wait_for()
+    assert moves(bob, YIELD) == ["No Enemy Blunder: let the attack go ahead", YIELD]
+    taps.tap("Bob", bob, "No Enemy Blunder: let the attack go ahead")
+
+    # The attack builder: Ann's hand as cards; the engine disables what cannot join, and says why in a few words.
+    builder = ".st-key-builder"
+    ann.locator(builder).wait_for()
+    assert ann.locator(builder).get_by_text("Attack builder: your units").is_visible()
+    first = buttons(ann, builder)
+    assert ("Howitzers · Artillery Unit 3", True) in first and ("Old Guard · Infantry Unit 3", True) in first
+    assert ("Square Formation · Infantry Tactic 3 — not a Unit", False) in first
+    taps.tap("Ann", ann, "Old Guard · Infantry Unit 3", where=builder)
+    ann.locator(builder).get_by_role("button", name="✓ Old Guard · Infantry Unit 3", exact=True).wait_for()
+    taps.tap("Ann", ann, "Sappers · Infantry Unit 1", where=builder)
+    ann.locator(builder).get_by_role("button", name="✓ Sappers · Infantry Unit 1", exact=True).wait_for()
+    after = buttons(ann, builder)
+    assert ("Howitzers · Artillery Unit 3 — one unit type per attack", False) in after
+    assert ("Chasseurs · Cavalry Unit 1 — one unit type per attack", False) in after
+    ann.get_by_text("Would inflict: forces 4 (2 card(s), no bonus) = 4 → 4 casualties").wait_for()
+    shot(ann, "attack-builder", builder)
+    taps.tap("Ann", ann, "Attack with Old Guard (IU 3), Sappers (IU 1)")
+
+    # Bob counters one unit, then takes the rest of the attack in one tap (no more counters, no Morale).
+    assert moves(bob, YIELD) == ["Discard 12-Pounders (AU 3) to remove Old Guard (IU 3)",
+                          "Discard 12-Pounders (AU 3) to remove Sappers (IU 1)", "No more counters", YIELD]
+    taps.tap("Bob", bob, "Discard 12-Pounders (AU 3) to remove Old Guard (IU 3)")
+    for page in (ann, bob, watcher):
+        strip(page, "Bob discarded 12-Pounders to remove Old Guard")
+    taps.tap("Bob", bob, YIELD)
+    for page in (ann, bob, watcher):
+        strip(page, "Bob took the attack: no more counters, no Morale")
+
+    ann.locator(builder).get_by_text("Attack builder: support").wait_for()
+    support = buttons(ann, builder)
+    assert ("Square Formation · Infantry Tactic 3", True) in support
+    assert ("Sabers & Pistols · Cavalry Tactic 1 — cannot back Infantry Units", False) in support
+    taps.tap("Ann", ann, "Square Formation · Infantry Tactic 3", where=builder)
+    ann.locator(builder).get_by_role("button", name="✓ Square Formation · Infantry Tactic 3", exact=True).wait_for()
+    taps.tap("Ann", ann, "Back the attack with Square Formation (IT 3)", asks=True)  # the next turn draws: asked first
+    for page in (ann, bob, watcher):
+        strip(page, "Bob lost 4 troop points; troops now Ann 100, Bob 96")
+    # Counted for docs/companion-cardgames.md: 10 taps (Ann 7 with "Yes", Bob 3), four hand-offs.
+    assert taps.count == {"Ann": 7, "Bob": 3}
+
+    # Bob attacks; Ann's offer is the same as Bob's was, though her hand differs. She takes it in one tap.
+    taps.tap("Bob", bob, "Attack")
+    ann.get_by_text(REPLY_HINT).wait_for()
+    assert moves(ann, YIELD) == ["No Enemy Blunder: let the attack go ahead", YIELD]
+    shot(ann, "defender", ".st-key-private")
+    before = taps.count["Ann"]
+    taps.tap("Ann", ann, YIELD)
+    for page in (ann, bob, watcher):
+        strip(page, "Ann took the attack: no Enemy Blunder, no counters, no Morale")
+    bob.locator(builder).get_by_text("Attack builder: your units").wait_for()
+    taps.tap("Bob", bob, "Young Guard · Infantry Unit 2", where=builder)
+    bob.locator(builder).get_by_role("button", name="✓ Young Guard · Infantry Unit 2", exact=True).wait_for()
+    taps.tap("Bob", bob, "Attack with Young Guard (IU 2)")
+    bob.locator(builder).get_by_text("Attack builder: support").wait_for()
+    taps.tap("Bob", bob, "No support: attack with the units alone", asks=True)
+    for page in (ann, bob, watcher):
+        strip(page, "Ann lost 2 troop points; troops now Ann 98, Bob 96")
+    assert taps.count["Ann"] - before == 1  # the defender's whole part of the attack
+    assert ann.locator(".st-key-moves").count() == 1  # her own turn now: Deploy
+
+    # Tapping a card in hand opens its look-up, which says what it does in each phase.
+    link = ann.locator(".st-key-private").get_by_role("link", name="Howitzers · Artillery Unit 3")
+    lookup = new_phone()
+    lookup.goto(link.get_attribute("href"))
+    lookup.get_by_text("Discard to knock out one attacking Infantry unit.").wait_for()
+    body = lookup.locator("body").inner_text()
+    assert "Deploy: Discard: your opponent discards one card at random." in body
+    assert "Attack: With Artillery units only." in body
+    if SHOTS:
+        lookup.locator("img[alt=howitzers]").wait_for()  # the printed face, drawn as an inline picture
+    shot(lookup, "lookup")

@@ -65,7 +65,7 @@ def test_a_move_through_the_page(service: Tables, game: str) -> None:
     assert service.store.head(table.id)[0] == before + 1
 
 
-def test_warfare_builder_refuses_an_illegal_attack(service: Tables) -> None:
+def test_warfare_builder_disables_the_cards_that_cannot_attack(service: Tables) -> None:
     table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="builder")
     state = service.snapshot(table).state
     service.act(table, 0, next(a for a in state.legal_actions(0) if a.kind == "attack"))
@@ -75,15 +75,17 @@ def test_warfare_builder_refuses_an_illegal_attack(service: Tables) -> None:
         state = service.snapshot(table).state
     assert state.step == "units"
     at = page(table=table.code, seat=table.seats[0].token)
-    pills = next(p for p in at.get("button_group") if p.key and p.key.startswith("build-units"))
     hand = state.view(0)["hand"]
     index = service.game("warfare").data.card_index  # type: ignore[attr-defined]
+    prefix = f"build-{table.id}-{state.turn}-units-"
     non_unit = next(c for c in hand if index[c].design.type not in ("IU", "LU", "CU", "AU"))
-    pills.set_value([non_unit]).run()
-    assert any("Not legal yet" in c.value and "Unit cards only" in c.value for c in at.caption)
+    card = at.button(key=prefix + non_unit)
+    assert card.disabled and card.label.endswith(" — not a Unit")  # the engine's reason, beside the card
+    assert not any(b.key == "build-go-units" or (b.key or "").startswith("build-go-units") for b in at.button)
     unit = next(a for a in state.legal_actions(0) if a.kind == "units")
-    pills = next(p for p in at.get("button_group") if p.key and p.key.startswith("build-units"))
-    pills.set_value(list(unit.args["cards"])).run()
+    for chosen in unit.args["cards"]:
+        at.button(key=prefix + chosen).click().run()
+        assert at.button(key=prefix + chosen).label.startswith("✓ ")
     assert any("Would inflict" in m.value for m in at.markdown)
     offered(at, "build-go-units").click().run()
     assert not at.exception

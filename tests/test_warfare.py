@@ -550,3 +550,18 @@ def test_r20_take_the_attack_can_be_taken_back_until_the_attacker_acts() -> None
     assert match.undo_refusal(1) is None and match.undo_refusal(0) is not None
     match.undo()
     assert match.state.snapshot() == before and match.state.step == BLUNDER
+
+
+def test_r7_r10_the_builder_enables_exactly_the_cards_the_engine_accepts() -> None:
+    state = position(["hussars", "lancers", "grenadiers", "charge", "volley-fire", "rally", "high-morale"], ["musicians"])
+    do(state, "attack", 0)
+    do(state, "yield", 1)
+    assert state.picks([]) == [("hussars", None), ("lancers", None), ("grenadiers", None), ("charge", "not a Unit"),
+                               ("volley-fire", "not a Unit"), ("rally", "not a Unit"), ("high-morale", "not a Unit")]
+    assert dict(state.picks(["hussars"]))["grenadiers"] == "one unit type per attack"
+    assert dict(state.picks(["hussars"]))["lancers"] is None and dict(state.picks(["hussars"]))["hussars"] is None
+    do(state, "units", 0, cards=["hussars", "lancers"])
+    assert state.picks(["rally"]) == [("grenadiers", "cannot back Cavalry Units"), ("charge", None),
+                                      ("volley-fire", "cannot back Cavalry Units"), ("rally", None),
+                                      ("high-morale", "1 Morale Strategy per attack")]
+    assert position(["hussars"], []).picks([]) == []  # Deploy picks no set of cards

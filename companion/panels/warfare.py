@@ -1,7 +1,7 @@
 """Napoleonic Warfare at the table: both troop totals, the turn's phase, the attack builder and the casualty arithmetic.
 
-The attack builder lets a player tick cards from their hand; the engine's `verify` says
-whether that play is legal (and why not), and `engine.warfare.casualties` does the sums.
+The attack builder lays the hand out as cards, one tap each; the engine (`WarfareState.picks`)
+says which may join the choice and why not, and `engine.warfare.casualties` does the sums.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from companion.panels.common import card_label, card_links, card_names, news
+from companion.render import plain
 from companion.render import private as render_private
 from engine.core import Action, Refusal
 from engine.warfare import casualties, with_morale
@@ -24,6 +25,13 @@ STEP_HINT = {"deploy": "deploy: play Strategy effects, then attack or not", "uni
              "exchange": "exchange cards (no attack this turn)", "discard": "discard down to the hand limit",
              "over": "the battle is over"}
 BUILDER_STEPS = ("units", "support", "exchange")
+BUILDER_TITLES = {"units": "Attack builder: your units", "support": "Attack builder: support",
+                  "exchange": "Maneuver: cards to exchange"}
+BUILDER_HINTS = {"units": "Tap each unit to send; one type per attack.",
+                 "support": "Tap Tactics of your units' arm and up to one Strategy of each kind, or none.",
+                 "exchange": "Tap up to two cards to swap for new ones, or none."}
+REPLY_HINT = ("“Take the attack” answers the whole attack in one tap: no Blunder, no more counters, "
+              "no Morale.")
 DISCARD_SHOWN = 6
 
 
@@ -49,8 +57,12 @@ def render(ctx: Any) -> None:
         if view.get("opponent_hand") is not None:
             lines.append(f"**Opponent's hand (you looked):** {card_links(view['opponent_hand'], data, 'warfare')}")
         render_private(ctx.player, {}, ctx.names, lines=lines)
-        _builder(ctx, view, data)
-    ctx.moves()
+        if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
+            st.caption(REPLY_HINT)
+    if view["step"] in BUILDER_STEPS:
+        ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data))
+    else:
+        ctx.moves()
 
 
 def _cards(ids: list[str], data: Any) -> str:
@@ -101,31 +113,39 @@ def _last(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
 
 
 def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
-    """Tick cards for the current attack step; the engine says if the play is legal and what it would cost."""
+    """The attack builder: the hand laid out as cards, one tap each to choose or un-choose.
+
+    The engine says which cards may join the choice (`WarfareState.picks`); the others are
+    disabled with its short reason. It is the layout of the moves (`ctx.moves`) at these steps,
+    where the generic list would spell out every combination of cards as its own move.
+    """
     state, me = ctx.state, ctx.player
-    if view["step"] not in BUILDER_STEPS or me not in state.players_to_act():
-        return
     kind = view["step"]
-    hand = view.get("hand", [])
-    title = {"units": "Attack builder: choose units", "support": "Attack builder: choose support",
-             "exchange": "Choose cards to exchange"}[kind]
+    key = f"build-{ctx.table.id}-{view['turn']}-{kind}"
+    chosen = [c for c in st.session_state.get(key, []) if c in view.get("hand", [])]
     with st.container(border=True, key="builder"):
-        st.markdown(f"**{title}**")
-        chosen = st.pills("Cards", hand, selection_mode="multi", key=f"build-{kind}-{view['turn']}",
-                          format_func=lambda c: card_label(data.card_index[c], data)) or []
-        action = Action(kind, me, {"cards": list(chosen)})
+        st.markdown(f"**{BUILDER_TITLES[kind]}**  \n{BUILDER_HINTS[kind]}")
+        for card, why in state.picks(chosen):
+            label = ("✓ " if card in chosen else "") + card_label(data.card_index[card], data) + (f" — {why}" if why else "")
+            st.button(plain(label), key=f"{key}-{card}", disabled=why is not None, on_click=_toggle,
+                      args=(key, chosen, card), width="stretch", type="primary" if card in chosen else "secondary")
+        action = Action(kind, me, {"cards": chosen})
         try:
             state.check(action)
-        except Refusal as err:
-            st.caption(f"Not legal yet: {err}")
+        except Refusal:
+            st.caption("Tap the units to attack with.")
             return
         if kind in ("units", "support"):
-            counted = [data.card_index[c].design for c in view["attack"]["units"] + list(chosen)] \
+            counted = [data.card_index[c].design for c in view["attack"]["units"] + chosen] \
                 if kind == "support" else [data.card_index[c].design for c in chosen]
             result = casualties(counted, data.rules)
             st.markdown(f"Would inflict: {_arith(result.to_json(), data.rules)}  \n"
                         f"(after a Morale card: {with_morale(result, data.rules).inflicted})")
         ctx.button(state.label(action), action, key=f"build-go-{kind}", primary=True)
+
+
+def _toggle(key: str, chosen: list[str], card: str) -> None:
+    st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]
 
 
 def options_form(data: Any) -> dict[str, Any]:
