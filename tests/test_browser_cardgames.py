@@ -49,18 +49,23 @@ def wait_for(check: Any, page: Any) -> None:
     raise AssertionError("the table did not reach the expected position")
 
 
+def warfare_table(app: Server, new_phone: Callable[[], Any]) -> tuple[Tables, Any, tuple[Any, Any, Any]]:
+    """A new warfare table (seed WARFARE_SEED, Ann first) open on Ann's, Bob's and a spectator's phone."""
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
+    base = f"{app.url}/?table={table.code}"
+    return tables, table, (phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann"),
+                           phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob"),
+                           phone(new_phone, base, "You are watching as a spectator"))
+
+
 def strip(page: Any, text: str) -> None:
     """Wait until this phone's "What just happened" strip holds `text`."""
     page.locator(".st-key-news", has_text=text).wait_for()
 
 
 def test_browser_warfare_random_discard_and_look_reach_both_players(app: Server, new_phone: Callable[[], Any]) -> None:
-    tables = Tables(open_store(app.data_dir / DB_NAME))
-    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
-    base = f"{app.url}/?table={table.code}"
-    ann = phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
-    watcher = phone(new_phone, base, "You are watching as a spectator")
+    tables, table, (ann, bob, watcher) = warfare_table(app, new_phone)
 
     # Hands show each card's type and force, and each card links to its look-up.
     hand = ann.locator(".st-key-private")
@@ -179,12 +184,7 @@ REPLY_HINT = "“Take the attack” answers the whole attack in one tap: no Blun
 
 
 def test_browser_warfare_attack_builder_and_the_defenders_one_tap(app: Server, new_phone: Callable[[], Any]) -> None:
-    tables = Tables(open_store(app.data_dir / DB_NAME))
-    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=WARFARE_SEED)
-    base = f"{app.url}/?table={table.code}"
-    ann = phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
-    watcher = phone(new_phone, base, "You are watching as a spectator")
+    tables, table, (ann, bob, watcher) = warfare_table(app, new_phone)
     taps = Taps()
 
     def moves(page: Any, first: str) -> list[str]:
