@@ -123,7 +123,8 @@ class TableContext:
             primary = self.service.consequence(self.table, self.player, action) is None
         st.button(plain(label), key=f"{key}-{self.state_id}", on_click=act,
                   args=(self.service, self.table.id, self.player, action.to_json(), self.snap.head, label),
-                  type="primary" if primary else "secondary", width="stretch")
+                  kwargs={"where": key}, type="primary" if primary else "secondary", width="stretch")
+        context.show_beside(key)  # a refusal of this move, right under it
 
 
 def request_id(table_id: int, offered: tuple[int, int], action: dict[str, Any]) -> str:
@@ -135,11 +136,12 @@ def request_id(table_id: int, offered: tuple[int, int], action: dict[str, Any]) 
 @live.waking
 @context.calmly
 def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any], offered: tuple[int, int],
-        label: str | None = None, confirmed: bool = False) -> None:
+        label: str | None = None, confirmed: bool = False, where: str | None = None) -> None:
     """Carry out a move as offered at `offered` (every move button and panel comes here, in a callback).
 
-    A move that could not be taken back waits for "Yes" in a dialog (`_confirm`); refusals,
-    a stale position and failures become messages on the next draw.
+    A move that could not be taken back waits for "Yes" in a dialog (`_confirm`); refusals and
+    a stale position become messages on the next draw, beside the control `where` (the tapped
+    button's key, `context.show_beside`) when it is given.
     """
     table = service.store.table(table_id)
     move = Action.from_json(action)
@@ -147,15 +149,15 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
         if not confirmed and seat is not None:
             reason = service.consequence(table, seat, move)
             if reason:
-                st.session_state[CONFIRM] = {"table": table_id, "seat": seat, "action": action,
+                st.session_state[CONFIRM] = {"table": table_id, "seat": seat, "action": action, "where": where,
                                              "offered": tuple(offered), "label": label, "reason": reason}
                 return
         st.session_state.pop(CONFIRM, None)
         service.act(table, seat, move, tuple(offered), request_id(table_id, offered, action), context.this_device())
     except Stale as err:
-        context.flash("warning", str(err))
+        context.flash("warning", str(err), where)
     except (Refusal, StoreError, ReplayError) as err:
-        context.flash("error", str(err))
+        context.flash("error", str(err), where)
 
 
 def move_key(action: Action) -> str:
@@ -170,9 +172,9 @@ def _undo(service: Tables, table_id: int, seat: int | None, offered: tuple[int, 
     try:
         service.undo(service.store.table(table_id), seat, tuple(offered), context.this_device())
     except Stale as err:
-        context.flash("warning", str(err))
+        context.flash("warning", str(err), "seat-tools")
     except (Refusal, StoreError) as err:
-        context.flash("error", str(err))
+        context.flash("error", str(err), "seat-tools")
 
 
 @live.waking
@@ -181,7 +183,7 @@ def _concede(service: Tables, table_id: int, seat: int | None) -> None:
     try:
         service.concede(service.store.table(table_id), seat, context.this_device())
     except (Refusal, StoreError) as err:
-        context.flash("error", str(err))
+        context.flash("error", str(err), "seat-tools")
 
 
 @live.waking
@@ -317,6 +319,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     ctx.moves()
     if table.playing and seat is not None and acting:
         _seat_tools(ctx)
+    context.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
     _log(ctx, history)
 
 
@@ -415,7 +418,8 @@ def _confirm(ctx: TableContext) -> None:
         return
     if tuple(pending["offered"]) != ctx.snap.head:  # the table moved on while the question was open
         st.session_state.pop(CONFIRM, None)
-        st.warning(STALE)
+        context.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
+        context.show_flashes()  # (at the top when the move has no place of its own)
         return
     _ask(ctx.service, pending, ctx.state_id)
 
@@ -436,7 +440,8 @@ def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
 
 def _yes(service: Tables, pending: dict[str, Any]) -> None:
     """Carry out the confirmed move. The whole page redraws: a dialog closes only on a full run."""
-    act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], pending["label"], True)
+    act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], pending["label"], True,
+        pending.get("where"))
     st.rerun()
 
 
@@ -489,8 +494,10 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
                     except json.JSONDecodeError:
                         args[key] = raw
                 typed = Action(kind, int(ctx.player or 0), args)
-                act(ctx.service, ctx.table.id, ctx.player, typed.to_json(), ctx.snap.head, _label(ctx.state.label, typed))
+                act(ctx.service, ctx.table.id, ctx.player, typed.to_json(), ctx.snap.head, _label(ctx.state.label, typed),
+                    where="other-move")
                 st.rerun()
+    context.show_beside("other-move")
 
 
 def _seat_tools(ctx: TableContext) -> None:
@@ -504,6 +511,7 @@ def _seat_tools(ctx: TableContext) -> None:
         st.write("Give up this game? It counts as a loss, and it cannot be taken back.")
         st.button("Yes, concede", key="concede", on_click=_concede,
                   args=(ctx.service, ctx.table.id, ctx.player), width="stretch")
+    context.show_beside("seat-tools")
 
 
 def _log(ctx: TableContext, history: list[Line]) -> None:

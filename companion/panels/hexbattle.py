@@ -56,6 +56,7 @@ def render(ctx: Any) -> None:
     geo = board_geometry(data)
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
     hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player, ctx.snap.head))
+    context.show_beside("hexboard")  # a refused tap on the board, just under it
     if ctx.table.playing:
         _controls(ctx, sel)
     st.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
@@ -85,11 +86,13 @@ def _select(table_id: int, sel: Selection) -> None:
     st.session_state[_key(table_id)] = sel
 
 
-def _send(service: Any, table_id: int, seat: int | None, action: Action, offered: tuple[int, int]) -> None:
+def _send(service: Any, table_id: int, seat: int | None, action: Action, offered: tuple[int, int],
+          where: str = "hexboard") -> None:
     """Every action this panel makes goes through the table page's own action path, here only, with the
-    log head the phone saw when it was offered (a tap on an outdated board is refused as stale)."""
+    log head the phone saw when it was offered (a tap on an outdated board is refused as stale); a refusal
+    shows beside the control `where` (the tapped button, or the board)."""
     _select(table_id, Selection())
-    act(service, table_id, seat, action.to_json(), offered)
+    act(service, table_id, seat, action.to_json(), offered, where=where)
 
 
 @context.calmly
@@ -120,7 +123,8 @@ def _button(ctx: Any, label: str, action: Action | None, key: str, primary: bool
     """A large button for one legal action (greyed out when the action is not legal now)."""
     st.button(plain(label), key=f"{key}-{ctx.state_id}", disabled=action is None, width="stretch",
               type="primary" if primary else "secondary", on_click=_send,
-              args=(ctx.service, ctx.table.id, ctx.player, action, ctx.snap.head) if action else None)
+              args=(ctx.service, ctx.table.id, ctx.player, action, ctx.snap.head, key) if action else None)
+    context.show_beside(key)
 
 
 def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str) -> None:

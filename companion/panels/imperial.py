@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion.panels.common import news
 from companion.render import private as render_private
 from companion.table_page import move_key
 from engine.core import Action
@@ -24,6 +25,7 @@ def _counts(pile: dict[str, int] | None) -> str:
 
 
 def render(ctx: Any) -> None:
+    news(ctx)
     view = ctx.view()
     rifling = " · **Advanced Rifling**" if view["advanced_rifling"] else ""
     st.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "

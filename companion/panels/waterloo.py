@@ -356,6 +356,7 @@ def _scorer(ctx: Any, names: dict[str, str]) -> None:
                 st.pills(f"Add a card to hand {h + 1}", [d.id for d in designs], key=f"{key}-pick",
                          format_func=lambda d: _design_label(d, designs), on_change=_add_card,
                          args=(key, f"{key}-pick", ctx.data))
+                context.show_beside(f"{key}-pick")
                 if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
                     scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
                     if scanned and not _take(hand, scanned, ctx.data):
@@ -398,8 +399,7 @@ def _add_card(key: str, pick: str, data: Any) -> None:
     if design:
         hand = st.session_state.setdefault(key, [])
         if len(hand) < 5 and not _take(hand, design, data):
-            st.session_state["_flash"] = st.session_state.get("_flash", []) + [
-                ("warning", "Every copy of that card is already in this hand.")]
+            context.flash("warning", "Every copy of that card is already in this hand.", pick)
     st.session_state[pick] = None
 
 

@@ -1,0 +1,172 @@
+"""An Imperial battle in a real browser (Playwright + system Chromium, 390x844), against one `muster app`.
+
+Two seats and a spectator, every move a tap on the phone that makes it. The deal is seeded
+("imp4", Imperial Power 4 each, no Gold, Reinforcement markers 1): Ann holds 2 Pikemen,
+1 Musketeers, 1 Cavalry; Bob 1 Pikemen, 1 Musketeers, 2 Cavalry. Round 1 is Pikemen
+against Cavalry (the reveal), round 2 Musketeers against Musketeers (the tie). What each phone
+shows after both is checked with exact texts, and the taps of a round are counted (ruling R20:
+nobody is asked about reinforcements, so a round is one card per side, plus the "Yes" that the
+second card asks for because it turns both over).
+
+The same table shows a refusal beside its button: Bob taps his card, and while his phone asks
+"Are you sure?" Ann takes hers back; Bob's tap no longer fits the table, and the message says so
+right under the button he tapped, on screen, not at the top of the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import CHROMIUM, settle
+from test_browser_cardgames import app, chromium, phone, strip, wait_for  # noqa: F401  (module fixtures, shared)
+
+from companion.store import DB_NAME, open_store
+from companion.tables import STALE, Tables
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+
+OPTIONS = {"imperial_power": [4, 4], "gold": [0, 0], "reinforcements": [1, 1]}
+SEED = "imp4"
+IMG = Path(__file__).parent.parent / "docs" / "img"
+ROUND_TWO_STATUS = ("Waiting for Ann to choose a card to play face down; "
+                    "Bob to choose a card to play face down, or call for reinforcements first.")
+
+
+class Taps:
+    """Every tap a test makes on a phone goes through here, so the taps of a round are counted, not guessed."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def move(self, page: Any, name: str) -> None:
+        """Tap the move button `name`, and "Yes, do it" when the move asks first; wait until the table has it."""
+        head = _head(page)
+        self.tap(page.locator(".st-key-moves").get_by_role("button", name=name, exact=True))
+        yes = page.get_by_role("button", name="Yes, do it")
+        for _ in range(150):
+            if _head(page) != head:
+                break
+            if yes.count():
+                self.tap(yes)
+                yes.wait_for(state="detached")
+            page.wait_for_timeout(100)
+        settle(page)
+
+    def tap(self, target: Any) -> None:
+        target.click()
+        self.count += 1
+
+
+def _head(page: Any) -> str | None:
+    """The log head this page was drawn at (`table_page._watch` marks it)."""
+    mark = page.locator("span.muster-head")
+    return mark.first.get_attribute("data-head") if mark.count() else None
+
+
+def last_round(page: Any, text: str) -> None:
+    page.get_by_text(text, exact=True).first.wait_for()
+
+
+@pytest.fixture(scope="module")
+def tables(app: Any) -> Tables:
+    return Tables(open_store(app.data_dir / DB_NAME))
+
+
+def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, chromium: Any, tables: Tables) -> None:
+    table = tables.create("imperial", ["Ann", "Bob"], OPTIONS, seed=SEED)
+    base = f"{app.url}/?table={table.code}"
+    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    watcher = phone(chromium, base, "You are watching as a spectator")
+    taps = Taps()
+    log = lambda: len(tables.snapshot(table).match.log)  # noqa: E731
+
+    ann.locator(".st-key-private", has_text="2 Pikemen, 1 Musketeers, 1 Cavalry").wait_for()
+    bob.locator(".st-key-private", has_text="1 Pikemen, 1 Musketeers, 2 Cavalry").wait_for()
+    taps.move(ann, "Keep your hand")
+    wait_for(lambda: log() == 1, bob)
+    taps.move(bob, "Keep your hand")
+
+    # Round 1: the first card can be taken back (no question); the second turns both over (asks first).
+    taps.count = 0
+    taps.move(ann, "Play Pikemen")
+    strip(bob, "Ann chose a card")
+    strip(ann, "Ann chose Pikemen (face down)")
+    assert "Pikemen (face down)" not in watcher.locator("body").inner_text()
+    taps.move(bob, "Play Cavalry")
+    assert taps.count == 3  # a card per side, and Bob's "Yes, do it": no reinforcement step
+    reveal = "Battle round 1: cards revealed, Ann played Pikemen and Bob played Cavalry; Pikemen beat Cavalry"
+    for page in (ann, bob, watcher):
+        strip(page, reveal)
+        last_round(page, "Round 1: Ann Pikemen vs Bob Cavalry")
+        last_round(page, "Bob lost Cavalry")
+        last_round(page, "Ann's Pikemen returns to hand")
+        last_round(page, "Bob may not play Cavalry next round")
+    ann.locator(".st-key-private", has_text="2 Pikemen, 1 Musketeers, 1 Cavalry").wait_for()
+    bob.locator(".st-key-private", has_text="1 Pikemen, 1 Musketeers, 1 Cavalry").wait_for()
+    for page in (ann, watcher):  # Bob's hand is his own
+        assert "1 Pikemen, 1 Musketeers, 1 Cavalry" not in page.locator("body").inner_text()
+
+    # Round 2: Bob has lost a card, so he may call for reinforcements: offered folded beside his cards,
+    # never asked. Ann has lost nothing: no offer. Every phone may read who could call (open information).
+    watcher.get_by_text(ROUND_TWO_STATUS, exact=True).wait_for()
+    ann.get_by_text("Your move: choose a card to play face down.", exact=True).wait_for()
+    bob.get_by_text("Your move: choose a card to play face down, or call for reinforcements first.", exact=True).wait_for()
+    bob.get_by_text("Call for reinforcements first (once per battle)").wait_for()
+    assert ann.get_by_text("Call for reinforcements first").count() == 0
+    assert bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry").count() == 0  # banned (R10)
+    bob.screenshot(path=str(IMG / "companion-imperial-round.png"), full_page=False)
+    taps.count = 0
+    taps.move(bob, "Play Musketeers")
+    strip(ann, "Bob chose a card")
+    taps.move(ann, "Play Musketeers")
+    assert taps.count == 3
+    tie = "Battle round 2: cards revealed, Ann played Musketeers and Bob played Musketeers; a tie: both cards are lost"
+    for page in (ann, bob, watcher):
+        strip(page, tie)
+        last_round(page, "Round 2: Ann Musketeers vs Bob Musketeers")
+        last_round(page, "Ann lost Musketeers")
+        last_round(page, "Bob lost Musketeers")
+    ann.locator(".st-key-private", has_text="2 Pikemen, 1 Cavalry").wait_for()
+    bob.locator(".st-key-private", has_text="1 Pikemen, 1 Cavalry").wait_for()
+    watcher.get_by_text("Waiting for Ann and Bob to choose a card to play face down, or call for reinforcements "
+                        "first.", exact=True).wait_for()  # both have lost a card now
+    assert watcher.locator(".st-key-moves").count() == 0 and watcher.locator(".st-key-private").count() == 0
+
+
+def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, chromium: Any, tables: Tables) -> None:
+    table = tables.create("imperial", ["Ann", "Bob"], OPTIONS, seed=SEED)
+    base = f"{app.url}/?table={table.code}"
+    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
+    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
+    taps = Taps()
+    taps.move(ann, "Keep your hand")
+    wait_for(lambda: len(tables.snapshot(table).match.log) == 1, bob)
+    taps.move(bob, "Keep your hand")
+    taps.move(ann, "Play Pikemen")
+    strip(bob, "Ann chose a card")
+
+    # Bob scrolls down to his cards and taps one; his phone asks first (it would turn both cards over).
+    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry", exact=True)
+    button.scroll_into_view_if_needed()
+    top = bob.get_by_text(f"Imperial Battles · {table.code}")
+    assert top.bounding_box()["y"] < 0  # the moves are below the fold: scrolled down, the page's top is off screen
+    taps.tap(button)
+    bob.get_by_role("button", name="Yes, do it").wait_for()
+    # Meanwhile Ann takes her card back: Bob's question no longer fits the table.
+    taps.tap(ann.get_by_role("button", name="↩ Undo my last move"))
+    refusal = bob.locator("[class*='st-key-refusal-']", has_text=STALE)
+    refusal.wait_for()
+    bob.get_by_role("button", name="Yes, do it").wait_for(state="detached")
+    settle(bob)
+    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry", exact=True)
+    box, near = refusal.bounding_box(), button.bounding_box()
+    assert box is not None and near is not None
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box  # on screen, where Bob is looking
+    assert 0 <= box["y"] - (near["y"] + near["height"]) <= 60, (box, near)  # right under the button he tapped
+    assert bob.locator("[class*='st-key-refusal-']").count() == 1  # and nowhere else (not at the top)
+    assert top.bounding_box()["y"] < 0  # the page did not jump to its top to show it
+    bob.screenshot(path=str(IMG / "companion-refusal-beside-button.png"), full_page=False)
+    assert [side["has_chosen"] for side in tables.snapshot(table).state.view(None)["sides"]] == [False, False]
