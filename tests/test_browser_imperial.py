@@ -15,17 +15,16 @@ right under the button he tapped, on screen, not at the top of the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, settle
-from test_browser_cardgames import app, chromium, phone, strip, wait_for  # noqa: F401  (module fixtures, shared)
+from test_browser import settle
+from test_browser_cardgames import app, phone, strip, wait_for  # noqa: F401  (the module's server, shared)
 
 from companion.store import DB_NAME, open_store
-from companion.tables import STALE, Tables
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="system Chromium (/usr/bin/chromium) is not installed")
+from companion.tables import STALE, Tables, TableInfo
 
 OPTIONS = {"imperial_power": [4, 4], "gold": [0, 0], "reinforcements": [1, 1]}
 SEED = "imp4"
@@ -74,20 +73,29 @@ def tables(app: Any) -> Tables:
     return Tables(open_store(app.data_dir / DB_NAME))
 
 
-def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, chromium: Any, tables: Tables) -> None:
+def seated(tables: Tables, app: Any, new_phone: Callable[[], Any]) -> tuple[TableInfo, Any, Any]:
+    """A new seeded battle, and Ann's and Bob's phones on it."""
     table = tables.create("imperial", ["Ann", "Bob"], OPTIONS, seed=SEED)
     base = f"{app.url}/?table={table.code}"
-    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
-    watcher = phone(chromium, base, "You are watching as a spectator")
-    taps = Taps()
-    log = lambda: len(tables.snapshot(table).match.log)  # noqa: E731
+    return (table, phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann"),
+            phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob"))
 
+
+def keep_hands(taps: Taps, tables: Tables, table: TableInfo, ann: Any, bob: Any) -> None:
+    """Both sides keep the hand they drew (the exchange step, in initiative order: Ann, then Bob)."""
+    taps.move(ann, "Keep your hand")
+    wait_for(lambda: len(tables.snapshot(table).match.log) == 1, bob)
+    taps.move(bob, "Keep your hand")
+
+
+def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, new_phone: Callable[[], Any],
+                                                                tables: Tables) -> None:
+    table, ann, bob = seated(tables, app, new_phone)
+    watcher = phone(new_phone, f"{app.url}/?table={table.code}", "You are watching as a spectator")
+    taps = Taps()
     ann.locator(".st-key-private", has_text="2 Pikemen, 1 Musketeers, 1 Cavalry").wait_for()
     bob.locator(".st-key-private", has_text="1 Pikemen, 1 Musketeers, 2 Cavalry").wait_for()
-    taps.move(ann, "Keep your hand")
-    wait_for(lambda: log() == 1, bob)
-    taps.move(bob, "Keep your hand")
+    keep_hands(taps, tables, table, ann, bob)
 
     # Round 1: the first card can be taken back (no question); the second turns both over (asks first).
     taps.count = 0
@@ -136,20 +144,16 @@ def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, chromiu
     assert watcher.locator(".st-key-moves").count() == 0 and watcher.locator(".st-key-private").count() == 0
 
 
-def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, chromium: Any, tables: Tables) -> None:
-    table = tables.create("imperial", ["Ann", "Bob"], OPTIONS, seed=SEED)
-    base = f"{app.url}/?table={table.code}"
-    ann = phone(chromium, f"{base}&seat={table.seats[0].token}", "You are Ann")
-    bob = phone(chromium, f"{base}&seat={table.seats[1].token}", "You are Bob")
+def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, new_phone: Callable[[], Any],
+                                                                  tables: Tables) -> None:
+    table, ann, bob = seated(tables, app, new_phone)
     taps = Taps()
-    taps.move(ann, "Keep your hand")
-    wait_for(lambda: len(tables.snapshot(table).match.log) == 1, bob)
-    taps.move(bob, "Keep your hand")
+    keep_hands(taps, tables, table, ann, bob)
     taps.move(ann, "Play Pikemen")
     strip(bob, "Ann chose a card")
 
     # Bob scrolls down to his cards and taps one; his phone asks first (it would turn both cards over).
-    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry", exact=True)
+    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Pikemen", exact=True)
     button.scroll_into_view_if_needed()
     top = bob.get_by_text(f"Imperial Battles · {table.code}")
     assert top.bounding_box()["y"] < 0  # the moves are below the fold: scrolled down, the page's top is off screen
@@ -160,13 +164,17 @@ def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, chrom
     refusal = bob.locator("[class*='st-key-refusal-']", has_text=STALE)
     refusal.wait_for()
     bob.get_by_role("button", name="Yes, do it").wait_for(state="detached")
-    settle(bob)
-    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry", exact=True)
-    box, near = refusal.bounding_box(), button.bounding_box()
+    button = bob.locator(".st-key-moves").get_by_role("button", name="Play Pikemen", exact=True)
+    for _ in range(100):  # until the redraw (and the scroll to the message) has finished
+        settle(bob)
+        box, near = refusal.bounding_box(), button.bounding_box()
+        if box and near and 0 <= box["y"] - (near["y"] + near["height"]) <= 60 and box["y"] + box["height"] <= 844:
+            break
     assert box is not None and near is not None
     assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box  # on screen, where Bob is looking
     assert 0 <= box["y"] - (near["y"] + near["height"]) <= 60, (box, near)  # right under the button he tapped
-    assert bob.locator("[class*='st-key-refusal-']").count() == 1  # and nowhere else (not at the top)
-    assert top.bounding_box()["y"] < 0  # the page did not jump to its top to show it
     bob.screenshot(path=str(IMG / "companion-refusal-beside-button.png"), full_page=False)
+    assert bob.locator("[class*='st-key-refusal-']").count() == 1  # and nowhere else (not at the top)
+    assert "st-key-refusal-move-play-" in (refusal.get_attribute("class") or "")  # the box of that very move
+    assert top.bounding_box()["y"] < 0  # the page did not jump to its top to show it
     assert [side["has_chosen"] for side in tables.snapshot(table).state.view(None)["sides"]] == [False, False]

@@ -238,6 +238,7 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
                          "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
                 st.button(label, key=f"timer-{ctx.state_id}", width=150, on_click=_tap_timer,
                           args=(ctx.service, ctx.table.id, ctx.player, not running, ctx.snap.head))
+                context.show_beside("timer")
         who = ctx.name(timer.by)
         st.caption(f"Round timer, hand {view['hand_number']}: " + (
             f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
@@ -251,7 +252,7 @@ def _tap_timer(service: Any, table_id: int, seat: int, run: bool, offered: tuple
     try:
         service.timer(service.store.table(table_id), seat, run, tuple(offered), context.this_device())
     except Refusal as err:
-        context.flash("error", str(err))
+        context.flash("error", str(err), "timer")
 
 
 def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
