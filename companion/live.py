@@ -2,8 +2,8 @@
 
 Each table page registers its browser session as a watcher of its table. When a phone changes a
 table (a move, an undo, a seat taken or re-issued), the page wakes every other session watching
-it: the server reruns their scripts at once, exactly as Streamlit's own run-on-save does
-(`AppSession.request_rerun` with the session's last client state), so the other phones redraw
+it: the server reruns their scripts at once, as Streamlit's own run-on-save does (an idle
+session) or as `st.rerun()` does (a session in the middle of a run), so the other phones redraw
 without waiting out half a poll interval and without a browser round trip.
 
 On PostgreSQL a change made through another server arrives by NOTIFY, and the store's listener
@@ -61,7 +61,6 @@ def wake(table_id: int) -> int:
 
 
 def _rerun(session_id: str) -> int:
-    from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime import Runtime
 
     info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
@@ -70,12 +69,49 @@ def _rerun(session_id: str) -> int:
             _table_of.pop(session_id, None)
         return 0
     session = info.session
-    state = ClientState()
-    state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
-    state.fragment_id = ""  # the whole page, not the poll fragment that may have run last
-    state.is_auto_rerun = False
-    session.request_rerun(state)
+    session._call_soon_on_event_loop(lambda: _guarded(session))  # where Streamlit handles a phone's own requests
     return 1
+
+
+def _guarded(session: Any) -> None:
+    try:
+        _rerun_on_loop(session)
+    except Exception as err:  # internals moved, or the session is closing: the poll covers it
+        LOG.debug("could not wake session %s: %s", session.id, err)
+
+
+def _rerun_on_loop(session: Any) -> None:
+    """Rerun one session the way it would rerun itself, on Streamlit's event loop (so no request of the
+    phone's own slips in between looking and asking).
+
+    An idle session reruns with the client state of its last finished run. A session that is running
+    must not: Streamlit records a session's client state only when its runs stop, so during its first
+    runs (the page opening, then the browser reporting its device id) that state is still empty, and a
+    rerun with it drew the lobby under the table's address. A running session is asked to start over
+    with its own address and widgets, as `st.rerun()` does; one that already has a rerun waiting reads
+    the table afresh anyway.
+    """
+    from streamlit.proto.ClientState_pb2 import ClientState
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequestType
+    from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
+
+    runner = session._scriptrunner
+    if runner is None:
+        state = ClientState()
+        state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
+        if not state.query_string:  # not showing a table (never the case for a watched session, but never the lobby)
+            return
+        state.fragment_id = ""  # the whole page, not the poll fragment that may have run last
+        state.is_auto_rerun = False
+        session.request_rerun(state)
+        return
+    if runner._requests._state != ScriptRequestType.CONTINUE:  # a rerun is already waiting, or the runner stops
+        return
+    ctx = getattr(runner._script_thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
+    if ctx is None or not ctx.query_string:  # between runs: the next one reads the table anyway
+        return
+    runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
+                                   cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
 
 
 def waking(callback: Callable[..., None]) -> Callable[..., None]:

@@ -6,15 +6,17 @@ same number fail; the whole step then runs again, so the action is verified afre
 the new head and either lands as N + 2 or is refused with the engine's reason.
 
 Every change notifies the channel `muster` in the same transaction (payload: table id,
-head seq, head id, change count), so the notice goes out exactly when the commit does. Each
-store (one per server process) keeps one listening connection that writes those payloads into
-an in-memory table of heads; `signature`, which every phone polls, reads that table instead of
+head seq, head id, change count, sending store), so the notice goes out exactly when the commit
+does. Each store (one per server process) keeps one listening connection that writes those
+payloads into an in-memory table of heads and wakes this server's phones for other servers'
+changes (its own phones were woken by the tap itself); `signature`, which every phone polls, reads that table instead of
 the database. NOTIFY has no replay, so after the listener reconnects it reloads the heads it
 holds; while it is down, `signature` asks the database.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -72,6 +74,7 @@ class PostgresStore(Store):
         self._sent = threading.local()  # heads notified by the current thread's transaction
         self._stopping = threading.Event()
         self._on_change: list[Callable[[int], None]] = []
+        self._origin = secrets.token_hex(6)  # names this store's own notices, which its listener hears too
         try:  # one direct connection first: its error says why (refused, unknown host, bad password)
             with psycopg.connect(url, connect_timeout=int(CONNECT_TIMEOUT)) as conn, conn.transaction():
                 self._schema(conn)
@@ -176,7 +179,7 @@ class PostgresStore(Store):
 
     def _notify(self, conn: Any, table_id: int, changed: int) -> None:
         seq, entry = self._head(conn, table_id)
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {seq} {entry} {changed}"))
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {seq} {entry} {changed} {self._origin}"))
         self._sent.heads.append((table_id, (seq, entry, changed)))
 
     def _remember(self, table_id: int, head: Head) -> bool:
@@ -216,8 +219,9 @@ class PostgresStore(Store):
                     self._listening.set()
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            table_id, seq, entry, changed = (int(v) for v in note.payload.split())
-                            if self._remember(table_id, (seq, entry, changed)):  # another server's change
+                            table_id, seq, entry, changed = (int(v) for v in note.payload.split()[:4])
+                            news = self._remember(table_id, (seq, entry, changed))
+                            if news and not note.payload.endswith(f" {self._origin}"):  # another server's change
                                 for callback in self._on_change:
                                     callback(table_id)
             except psycopg.Error:

@@ -51,9 +51,6 @@ def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) ->
     raise AssertionError("no seat's tap became a move")
 
 
-@pytest.mark.xfail(strict=False, reason="flaky since the seat-holder and confirmation changes: a phone's first draw on a "
-                   "PostgreSQL-backed server sometimes never shows its seat within 60 s; under investigation (issue 18 "
-                   "stays open). The six-phone, kill -9 replicas test in test_postgres_replicas.py covers the store.")
 def test_postgres_two_app_servers_phones_follow_and_survive_kill_9(
         postgres_url: str, tmp_path: Path, new_phone: Callable[[], object], monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
