@@ -18,7 +18,9 @@ Actions (`kind` {args}, card values are physical card ids), by step (`view()["st
 passes that step and every later one of this attack in one tap.
 Option: `first_player` (0 or 1; default: a coin flip from the seed).
 Companion helpers: `casualties`, `with_morale`, `halve`, and `verify_units` / `verify_support` /
-`verify_counter` with their `can_*` twins, all taking card rows and `data.rules`.
+`verify_counter` with their `can_*` twins, all taking card rows and `data.rules`; and
+`WarfareState.picks`, the hand at a units, support or exchange step with each card's short
+reason (a `PickRefusal`'s) when it cannot join the cards chosen so far, for the attack builder.
 
 Cards are held as small ints (positions in `GameData.deck()`) so random playouts are cheap;
 actions and views use the physical card ids.
