@@ -518,8 +518,9 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     """The history as this viewer may read it (`Match.history`), newest first, as plain text."""
     if not ctx.snap.entries:
         return
-    with st.expander(f"Moves so far ({len(ctx.snap.entries)})"):
-        shown = [plain(f"{line.seq}. {line.format(ctx.typed_names)}" + (" (taken back)" if line.undone else ""))
+    with st.expander(f"Moves so far ({len(ctx.snap.entries)})", key="log"):  # keyed: stays open as moves come in
+        shown = [plain(f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
+                       + (" (taken back)" if line.undone else ""))
                  for line in reversed(history[-LOG_LINES:])]
         st.markdown("  \n".join(shown))
 

@@ -284,7 +284,7 @@ class Tables:
             trial.apply(action, snap.head[0] + 1)
         except Exception:
             return None
-        return trial.undo_refusal(seat)
+        return trial.undo_refusal(seat, ahead=True)
 
     def undo(self, table: TableInfo, seat: int | None, offered: tuple[int, int] | None = None,
              device: str | None = None) -> LogEntry:

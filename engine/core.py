@@ -496,19 +496,24 @@ class Match(Generic[S]):
             lines.extend(Line(rec.seq, rec.actor, t.read_by(viewer), rec.kind, rec.undone) for t in rec.told)
         return lines
 
-    def undo_refusal(self, player: int) -> str | None:
-        """None if `player` may take back the last live action now; otherwise why not, in player words."""
+    def undo_refusal(self, player: int, ahead: bool = False) -> str | None:
+        """None if `player` may take back the last live action now; otherwise why not, in player words.
+
+        `ahead`: the words for asking before the move, on a trial match that has just applied it (the
+        page's "Are you sure?"), where "it revealed" would read as if something had already happened."""
         if not self.log:
             return "There is nothing to take back."
         if self.state.is_terminal:
-            return "The game is over; its moves stand."
+            return "This move ends the game; it cannot be taken back." if ahead else "The game is over; its moves stand."
         if self.log[-1].player != player:
             return "Only the last move can be taken back, by the player who made it, before anyone else acts."
         last = next(r for r in reversed(self._history()) if r.kind == "action" and not r.undone)
+        move = "This move" if ahead else "That move"
         if last.reveals:
-            return f"That move cannot be taken back: it revealed {last.reveals}."
+            return f"{move} cannot be taken back: it {'reveals' if ahead else 'revealed'} {last.reveals}."
         if last.chance:
-            return "That move cannot be taken back: chance decided part of it (a shuffle, draw or dice roll)."
+            return (f"{move} cannot be taken back: chance {'decides' if ahead else 'decided'} part of it "
+                    "(a shuffle, draw or dice roll).")
         return None
 
     def play_out(self, policy: Callable[[S, list[Action], random.Random], Action],

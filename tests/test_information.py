@@ -157,6 +157,8 @@ def test_r19_imperial_an_exchange_draws_at_random_so_it_stands() -> None:
     p = match.state.current_player
     match.apply(next(a for a in match.state.legal_actions(p) if a.kind == "exchange"))
     assert match.undo_refusal(p) == CHANCE
+    assert match.undo_refusal(p, ahead=True) == \
+        "This move cannot be taken back: chance decides part of it (a shuffle, draw or dice roll)."
 
 
 # -- medieval ------------------------------------------------------------------------------------------------
@@ -217,6 +219,11 @@ def test_r19_warfare_draws_stand_and_declaring_an_attack_can_be_taken_back() -> 
     match, harass = warfare_with("harass")
     match.apply(harass)
     assert match.undo_refusal(0) == "That move cannot be taken back: it revealed a card from a hand."
+    # Asked before the move (the page's "Are you sure?"), the same reasons read in the present.
+    assert match.undo_refusal(0, ahead=True) == "This move cannot be taken back: it reveals a card from a hand."
+    match, draw = warfare_with("draw")
+    match.apply(draw)
+    assert match.undo_refusal(0, ahead=True) == "This move cannot be taken back: it reveals cards from the deck."
 
 
 # -- waterloo ------------------------------------------------------------------------------------------------
