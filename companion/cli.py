@@ -164,21 +164,38 @@ def _use_cards(value: str | None) -> None:
         load_all(folder)
 
 
+def _public_url(value: str | None, port: int) -> str:
+    """The address phones are given (seat links, QR codes): --public-url, else $MUSTER_PUBLIC_URL (a reverse
+    proxy's address), else this machine's network address and port."""
+    from companion.server import PUBLIC_URL_ENV, companion_url
+    from generator.build import BuildError, web_address
+
+    source = "--public-url" if value is not None else f"${PUBLIC_URL_ENV}"
+    url = value if value is not None else os.environ.get(PUBLIC_URL_ENV) or None
+    if url is None:
+        return companion_url(port)
+    try:
+        return web_address(url, source).rstrip("/")
+    except BuildError as err:
+        raise UsageError(str(err)) from None
+
+
 def cmd_app(args: argparse.Namespace) -> int:
-    from companion.server import companion_url, run_app
+    from companion.server import run_app
 
     port, data_dir = _app_args(args)
+    url = _public_url(args.public_url, port)
     _use_cards(args.cards)
-    return run_app(port, data_dir, companion_url(port))
+    return run_app(port, data_dir, url)
 
 
 def cmd_start(args: argparse.Namespace) -> int:
     """Build every printable with QR codes pointing at this machine's companion, then start it."""
-    from companion.server import companion_url, run_app
+    from companion.server import run_app
     from generator.build import BuildError, build_all
 
     port, data_dir = _app_args(args)
-    url = companion_url(port)
+    url = _public_url(args.public_url, port)
     print(f"Building every printable into {args.output}/ with QR codes for {url} …", flush=True)
     try:
         written = build_all(out=Path(args.output), url=url)
@@ -280,6 +297,10 @@ def _add_app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--database", metavar="URL",
                    help="postgresql://user@host/db to share tables between servers, or an SQLite file "
                         "(default: $MUSTER_DATABASE_URL, else muster.sqlite3 in the data folder)")
+    p.add_argument("--public-url", metavar="URL",
+                   help="the address phones use, for seat links and QR codes, when the server sits behind a "
+                        "reverse proxy, e.g. https://muster.example.org (default: $MUSTER_PUBLIC_URL, else "
+                        "http://<this machine's network address>:<port>)")
 
 
 def build_parser() -> argparse.ArgumentParser:

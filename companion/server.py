@@ -24,6 +24,7 @@ from companion.store import StoreError, check_data_dir, database_target, default
 
 APP_SCRIPT = Path(__file__).resolve().parent / "app.py"
 DEFAULT_PORT = 8501
+PUBLIC_URL_ENV = "MUSTER_PUBLIC_URL"  # `muster app --public-url`'s variable: the address behind a reverse proxy
 
 
 def lan_ip() -> str:

@@ -128,8 +128,12 @@ def companion_url(explicit: str | None) -> str | None:
     """The QR codes' base URL: --companion-url, else $MUSTER_COMPANION_URL, else none (no QR codes)."""
     source = "--companion-url" if explicit is not None else f"${URL_ENV}"
     url = explicit if explicit is not None else os.environ.get(URL_ENV) or None
-    if url is None:
-        return None
+    return None if url is None else web_address(url, source)
+
+
+def web_address(url: str, source: str) -> str:
+    """`url` if a phone can open it and a QR code can carry it (http or https, a host, no query), else a
+    BuildError naming `source` (the option or variable it came from) and what is wrong."""
     shown = url if len(url) <= 60 else f"{url[:60]}…"
     if len(url) > MAX_URL:
         raise BuildError(f"{source} is {len(url):,} characters long; a QR code on a card holds at most {MAX_URL}")
@@ -141,6 +145,9 @@ def companion_url(explicit: str | None) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
         raise BuildError(f"{source} '{shown}' must start with http:// or https://, then a host name, "
                          "like http://192.168.1.20:8501")
+    if parts.query or parts.fragment:
+        raise BuildError(f"{source} '{shown}' must not have a query or #fragment: links add their own "
+                         "(?table=…), so give the address only, like https://muster.example.org")
     return url
 
 

@@ -33,9 +33,10 @@ def free_port() -> int:
 class Server:
     """`muster app` as a child process; restartable on the same port and data folder."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *options: str) -> None:
         self.port = free_port()
         self.data_dir = data_dir
+        self.options = options  # more `muster app` options
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -45,7 +46,7 @@ class Server:
     def start(self) -> None:
         env = dict(os.environ, MUSTER_RULES_DIR=os.environ.get("MUSTER_RULES_DIR", ""))
         self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(self.port),
-                                      "--data-dir", str(self.data_dir)], env=env,
+                                      "--data-dir", str(self.data_dir), *self.options], env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 60
         while time.time() < deadline:

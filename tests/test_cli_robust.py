@@ -50,6 +50,22 @@ def test_the_companion_url_from_the_environment_is_checked_too() -> None:
            "like http://192.168.1.20:8501\n")
 
 
+@pytest.mark.parametrize(("url", "env", "message"), [
+    ("ftp://muster.example.org", False, "--public-url 'ftp://muster.example.org' must start with http:// or https://, "
+                                        "then a host name, like http://192.168.1.20:8501"),
+    ("https://muster.example.org/?club=1", False,
+     "--public-url 'https://muster.example.org/?club=1' must not have a query or #fragment: links add their own "
+     "(?table=…), so give the address only, like https://muster.example.org"),
+    ("https://muster.example.org:0x50", True,
+     "$MUSTER_PUBLIC_URL 'https://muster.example.org:0x50' is not a valid URL (Port could not be cast to integer "
+     "value as '0x50')"),
+])
+def test_a_bad_public_url_is_refused_before_the_server_starts(tmp_path: Path, url: str, env: bool, message: str) -> None:
+    args = ["app", "--port", str(free_port()), "--data-dir", str(tmp_path)]
+    result = muster(*args, env={**os.environ, "MUSTER_PUBLIC_URL": url}) if env else muster(*args, "--public-url", url)
+    assert (result.returncode, result.stderr) == (2, f"muster: {message}\n")
+
+
 def test_a_cards_folder_from_the_environment_is_checked_too() -> None:
     result = muster("check", env={**os.environ, "MUSTER_CARDS_DIR": "/no/such/folder"})
     assert (result.returncode, result.stderr) == (
