@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DB_NAME = "muster.sqlite3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -225,9 +225,6 @@ class Store(ABC):
         """Call `callback(table_id)` (from another thread) when this process learns that another server
         changed a table: PostgreSQL's NOTIFY. SQLite serves one process, whose pages wake each other."""
 
-    def _notify(self, conn: Any, table_id: int, changed: int) -> None:
-        """Tell other servers, in the same transaction, that the table changed (SQLite: they poll)."""
-
     def _x(self, conn: Any, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return conn.execute(self._sql(sql), params)
 
@@ -379,16 +376,20 @@ class Store(ABC):
             raise StoreError(f"A request id must have 1 to {MAX_REQUEST_ID} characters.")
 
         def run(conn: Any) -> LogEntry:
-            if request_id is not None:
-                done = self._entries(conn, "table_id=? AND request_id=?", (table_id, request_id))
-                if done:
-                    return done[0]
-            status = self._x(conn, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()
-            if status is None:
+            # One round trip for what an append needs to know first: the table's status, its head, and
+            # whether this request is already stored (a server pays a network round trip per statement).
+            row = self._x(conn,
+                "SELECT t.status, a.seq, a.id, (SELECT r.seq FROM actions r WHERE r.table_id=t.id AND r.request_id=?) "
+                "FROM tables t LEFT JOIN actions a ON a.table_id=t.id "
+                "AND a.seq=(SELECT MAX(m.seq) FROM actions m WHERE m.table_id=t.id) WHERE t.id=?",
+                (request_id, table_id)).fetchone()
+            if row is not None and row[3] is not None:
+                return self._entries(conn, "table_id=? AND seq=?", (table_id, row[3]))[0]
+            if row is None:
                 raise StoreError("This table does not exist.")
-            if status[0] != "playing":
+            if row[0] != "playing":
                 raise StoreError("This table has ended; no more actions can be taken.")
-            head = self._head(conn, table_id)
+            head = (int(row[1]), int(row[2])) if row[1] is not None else (0, 0)
             if check is not None:
                 check(Tx(conn), head)
             now = time.time()
@@ -484,10 +485,9 @@ class Store(ABC):
     # -- shared queries ----------------------------------------------------------------------------
 
     def _touch(self, conn: Any, table_id: int, now: float | None = None) -> None:
-        """Count a change to the table (what polling compares) and tell other servers about it."""
-        changed = self._x(conn, "UPDATE tables SET changed=changed+1, last_activity=? WHERE id=? RETURNING changed",
-                          (now or time.time(), table_id)).fetchone()[0]
-        self._notify(conn, table_id, int(changed))
+        """Count a change to the table (what polling compares); PostgreSQL also tells the other servers, in the
+        same transaction (SQLite serves one process: its pages poll)."""
+        self._x(conn, "UPDATE tables SET changed=changed+1, last_activity=? WHERE id=?", (now or time.time(), table_id))
 
     def _playing(self, conn: Any, table_id: int, ended: str) -> None:
         row = self._x(conn, "SELECT status FROM tables WHERE id=?", (table_id,)).fetchone()

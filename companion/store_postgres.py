@@ -53,9 +53,19 @@ SCHEMA = [
         table_id BIGINT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, name TEXT NOT NULL,
         outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')), at DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (table_id, seat))""",
+    "CREATE INDEX tables_lobby ON tables (status, last_activity)",
 ]
-# The PostgreSQL store began at schema version 3; later versions add their steps here, keyed by the old version.
-UPGRADES: dict[int, list[str]] = {}
+# A change: count it, read the head, notify both with the sending store's name (see the module docstring).
+TOUCH = """WITH t AS (UPDATE tables SET changed = changed + 1, last_activity = %s WHERE id = %s RETURNING changed),
+    h AS (SELECT seq, id FROM actions WHERE table_id = %s ORDER BY seq DESC LIMIT 1)
+    SELECT COALESCE(h.seq, 0), COALESCE(h.id, 0), t.changed,
+           pg_notify(%s::text, concat_ws(' ', %s::bigint, COALESCE(h.seq, 0), COALESCE(h.id, 0), t.changed, %s::text))
+    FROM t LEFT JOIN h ON true"""
+# Steps from each older schema version (the PostgreSQL store began at version 3), run in one transaction.
+UPGRADES: dict[int, list[str]] = {
+    # 3 -> 4: the lobby's newest tables in progress come from an index, not a scan of every table ever played.
+    3: ["CREATE INDEX tables_lobby ON tables (status, last_activity)"],
+}
 
 T = TypeVar("T")
 Head = tuple[int, int, int]
@@ -84,7 +94,7 @@ class PostgresStore(Store):
         except psycopg.Error as err:
             raise self._unavailable(err) from None
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT, open=True,
-                                    kwargs={"connect_timeout": int(CONNECT_TIMEOUT)})
+                                    kwargs={"connect_timeout": int(CONNECT_TIMEOUT), "autocommit": True})
         self._listener: threading.Thread | None = None
         if listen:
             self._listener = threading.Thread(target=self._listen, name="muster-listen", daemon=True)
@@ -115,11 +125,18 @@ class PostgresStore(Store):
             raise StoreUnavailable(
                 f"The database {self.location} was written by a newer Muster (schema version {version}; this one "
                 f"knows up to {SCHEMA_VERSION}). Upgrade Muster to use it; the database was not changed.")
-        for step in range(version, SCHEMA_VERSION):
-            for statement in UPGRADES[step]:
-                conn.execute(statement)
-        if version != SCHEMA_VERSION:
+        if version == SCHEMA_VERSION:
+            return
+        try:  # the caller's transaction: every step and the new version number, or nothing
+            for step in range(version, SCHEMA_VERSION):
+                for statement in UPGRADES[step]:
+                    conn.execute(statement)
             conn.execute("UPDATE meta SET value=%s WHERE key='schema'", (str(SCHEMA_VERSION),))
+        except psycopg.Error as err:
+            raise StoreUnavailable(
+                f"The database {self.location} could not be upgraded from schema version {version} to "
+                f"{SCHEMA_VERSION} ({_first_line(err)}). The upgrade runs in one transaction, so the database was "
+                "left as it was; fix the cause (or ask its administrator), then start Muster again.") from None
 
     # -- connections, transactions and what their errors mean -------------------------------------
 
@@ -177,10 +194,11 @@ class PostgresStore(Store):
 
     # -- telling the other servers, and hearing them ----------------------------------------------
 
-    def _notify(self, conn: Any, table_id: int, changed: int) -> None:
-        seq, entry = self._head(conn, table_id)
-        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {seq} {entry} {changed} {self._origin}"))
-        self._sent.heads.append((table_id, (seq, entry, changed)))
+    def _touch(self, conn: Any, table_id: int, now: float | None = None) -> None:
+        """Count the change and notify the table's new head, in one statement (one round trip)."""
+        seq, entry, changed = conn.execute(TOUCH, (now or time.time(), table_id, table_id, CHANNEL, table_id,
+                                                   self._origin)).fetchone()[:3]
+        self._sent.heads.append((table_id, (int(seq), int(entry), int(changed))))
 
     def _remember(self, table_id: int, head: Head) -> bool:
         """Keep the newest head of a table; the change count only grows, so an older answer never wins.

@@ -53,6 +53,7 @@ SCHEMA = [
         table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, name TEXT NOT NULL,
         outcome TEXT NOT NULL CHECK (outcome IN ('win', 'loss', 'draw')), at REAL NOT NULL,
         PRIMARY KEY (table_id, seat))""",
+    "CREATE INDEX tables_lobby ON tables (status, last_activity)",
 ]
 # Columns every Muster store has had since version 1: without them a file is not ours.
 CORE_COLUMNS = {
@@ -76,6 +77,8 @@ UPGRADES: dict[int, list[str]] = {
         "CREATE UNIQUE INDEX actions_request ON actions (table_id, request_id)",
         "ALTER TABLE seats ADD COLUMN device TEXT",
         "ALTER TABLE tables ADD COLUMN changed INTEGER NOT NULL DEFAULT 0"],
+    # 3 -> 4: the lobby's newest tables in progress come from an index, not a scan of every table ever played.
+    3: ["CREATE INDEX tables_lobby ON tables (status, last_activity)"],
 }
 
 T = TypeVar("T")

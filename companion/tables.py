@@ -183,9 +183,10 @@ class Tables:
 
     # -- reading -----------------------------------------------------------------------------
 
-    def snapshot(self, table: TableInfo, conn: Tx | None = None) -> Snapshot:
-        """The table's current position, from cache when the log has not changed."""
-        head = self.store.head(table.id, conn)
+    def snapshot(self, table: TableInfo, conn: Tx | None = None, head: tuple[int, int] | None = None) -> Snapshot:
+        """The table's current position, from cache when the log has not changed; `head`, when the caller
+        has just read it in the same transaction (an append's check), saves asking again."""
+        head = head or self.store.head(table.id, conn)
         with self._lock:
             cached = self._cache.get(table.id)
         if cached is not None and cached.head == head:
@@ -248,7 +249,7 @@ class Tables:
         def check(tx: Tx, head: tuple[int, int]) -> None:
             if offered is not None and tuple(head) != tuple(offered):
                 raise Stale()
-            current = self.snapshot(table, tx)
+            current = self.snapshot(table, tx, head)
             match = copy.copy(current.match)
             try:
                 match.apply(action, head[0] + 1)  # verify first; a refusal leaves everything unchanged
@@ -301,7 +302,7 @@ class Tables:
         def check(tx: Tx, head: tuple[int, int]) -> None:
             if offered is not None and tuple(head) != tuple(offered):
                 raise Stale()
-            match = self.snapshot(table, tx).match
+            match = self.snapshot(table, tx, head).match
             reason = match.undo_refusal(seat)
             if reason:
                 raise Refusal(reason)
