@@ -329,11 +329,12 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                      args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
         bare = bench_bare(browser, args)
+        print(bare.line(), flush=True)
         runs = [bench_muster(browser, args, "Muster, before", args.before.resolve())] if args.before else []
         runs.append(bench_muster(browser, args, "Muster" if not args.before else "Muster, after", ROOT))
         browser.close()
     end = describe()
-    for run in (bare, *runs):
+    for run in runs:
         print(run.line())
     for run in runs:
         print(f"{run.name}: own-screen p95 ratio to bare {pct(run.own, 0.95) / pct(bare.own, 0.95):.2f} (aim <= 1.5); "

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from companion import context, live, panels
 from companion import render as draw
@@ -46,6 +47,8 @@ LOG_LINES = 60
 CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
 SEEN = "table-seen"  # session key of the table signature this page last drew
 TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
+ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
+DIALOG_TITLE = "Are you sure?"
 
 
 @dataclass
@@ -415,20 +418,45 @@ def _confirm(ctx: TableContext) -> None:
     """The tapped move that cannot be taken back, asked about in a dialog (seen wherever the page is scrolled)."""
     pending = st.session_state.get(CONFIRM)
     if not pending or pending["table"] != ctx.table.id or pending["seat"] != ctx.player:
+        _close_dialog()
         return
     if tuple(pending["offered"]) != ctx.snap.head:  # the table moved on while the question was open
         st.session_state.pop(CONFIRM, None)
+        _close_dialog()
         context.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
         context.show_flashes()  # (at the top when the move has no place of its own)
         return
+    st.session_state[ASKED] = True
     _ask(ctx.service, pending, ctx.state_id)
+
+
+def _close_dialog() -> None:
+    """Close the dialog this page left open, when only the table part redraws.
+
+    Streamlit keeps a dialog open across reruns of the fragment that opened it and closes it on a
+    full run. Sending the dialog again, closed, to the place it was sent open closes it without
+    redrawing the whole page; that leans on Streamlit's internals, so if it cannot be done the
+    whole page is redrawn instead."""
+    if not st.session_state.pop(ASKED, False):
+        return
+    ctx = get_script_run_ctx()
+    if ctx is None or not ctx.fragment_ids_this_run:  # a full run closes it by itself
+        return
+    try:
+        from streamlit.delta_generator_singletons import get_dg_singleton_instance
+
+        get_dg_singleton_instance().event_dg._dialog(DIALOG_TITLE).close()
+        return
+    except Exception as err:
+        LOG.debug("could not close the dialog in place: %s", err)
+    st.rerun(scope="app")
 
 
 def _forget() -> None:
     st.session_state.pop(CONFIRM, None)
 
 
-@st.dialog("Are you sure?", on_dismiss=_forget)
+@st.dialog(DIALOG_TITLE, on_dismiss=_forget)
 def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
     label = pending["label"] or "This move"
     st.markdown(f"**{plain(label)}**")
@@ -439,15 +467,15 @@ def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
 
 
 def _yes(service: Tables, pending: dict[str, Any]) -> None:
-    """Carry out the confirmed move. The whole page redraws: a dialog closes only on a full run."""
+    """Carry out the confirmed move, then redraw the table part (which closes the dialog)."""
     act(service, pending["table"], pending["seat"], pending["action"], pending["offered"], pending["label"], True,
         pending.get("where"))
-    st.rerun()
+    st.rerun(TABLE_FRAGMENT)
 
 
 def _cancel() -> None:
     _forget()
-    st.rerun()
+    st.rerun(TABLE_FRAGMENT)
 
 
 def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
