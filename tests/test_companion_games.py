@@ -156,7 +156,7 @@ def test_medieval_resolver_totals_printed_cards_and_advises(service: Tables) -> 
     at = page(table=table.code, seat=table.seats[0].token)
 
     def group(key: str):  # noqa: ANN202 - an AppTest element
-        return next(p for p in at.get("button_group") if p.key == key)
+        return next(p for p in at.get("button_group") if p.key == key or p.key.startswith(f"{key}-"))  # a fresh chips widget per tap
 
     group("resolver-pick").set_value("knight").run()  # me, opening card, left column
     group("resolver-side").set_value(1).run()

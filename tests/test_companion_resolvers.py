@@ -78,7 +78,7 @@ def test_medieval_resolver_breaks_ties_round_by_round(service: Tables) -> None:
     at = page(table=table.code, seat=table.seats[0].token)
 
     def group(key: str):  # an AppTest element
-        return next(p for p in at.get("button_group") if p.key == key)
+        return next(p for p in at.get("button_group") if p.key == key or p.key.startswith(f"{key}-"))  # a fresh chips widget per tap
 
     def tap(side: int, design: str) -> None:
         group("resolver-side").set_value(side).run()

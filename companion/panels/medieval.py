@@ -118,8 +118,9 @@ def resolver(game: Any, names: dict[str, str], data: Any) -> None:
         if place in ("opening", "reenforcement", "tie"):
             column = _choice("Column", list(range(game.columns)), "resolver-col", lambda c: game.column_names[c])
         labels = {card.design.id: card_label(card, data) for card in game.cards}
-        st.pills("Tap a card to add it", list(labels), format_func=labels.get, key="resolver-pick",
-                 on_change=_tap, args=(game, side, place, column))
+        pick = f"resolver-pick-{st.session_state.setdefault('resolver-picks', 0)}"
+        st.pills("Tap a card to add it", list(labels), format_func=labels.get, key=pick,
+                 on_change=_tap, args=(game, side, place, column, pick))
         note = st.session_state.pop("resolver-note", None)
         if note:
             st.warning(note)
@@ -231,10 +232,14 @@ def _clear(game: Any) -> None:
         st.session_state.pop(f"resolver-out-{c}", None)
 
 
-def _tap(game: Any, side: int, place: str, column: int) -> None:
-    """Add the next unused copy of the tapped design to the chosen place (each side has its own deck)."""
-    design = st.session_state.get("resolver-pick")
-    st.session_state["resolver-pick"] = None
+def _tap(game: Any, side: int, place: str, column: int, pick: str) -> None:
+    """Add the next unused copy of the tapped design to the chosen place (each side has its own deck).
+
+    Each tap gets a fresh chips widget (`resolver-picks` counts them): a chip cleared in place stays
+    chosen in the browser, which sent it again with the next Side/Where/Column tap, and the card was
+    laid a second time where the previous choice had been."""
+    design = st.session_state.pop(pick, None)
+    st.session_state["resolver-picks"] = st.session_state.get("resolver-picks", 0) + 1
     if not design:
         return
     layout = st.session_state.setdefault("resolver", _empty(game))
