@@ -65,13 +65,19 @@ class Tx:
 
 @dataclass(frozen=True)
 class Seat:
-    """A named place at a table: `token` is the secret in its link, `claimed` that a phone holds it, `device` which one."""
+    """A named place at a table: `token` is the secret in its link, `claimed` that a phone holds it, `device` which one.
+
+    `reserved` is a seat the host re-issued, waiting for its new link: joining by code never
+    offers it, because mid-game a seat carries a hand that only its player may see.
+    Stored in the `claimed` column: 0 free, 1 claimed, 2 reserved.
+    """
 
     seat: int
     name: str
     token: str
     claimed: bool = False
     device: str | None = None
+    reserved: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,8 +112,8 @@ class TableInfo:
 
     @property
     def free_seats(self) -> tuple[Seat, ...]:
-        """Seats no phone has claimed yet: what joining by code offers."""
-        return tuple(s for s in self.seats if not s.claimed)
+        """Seats no phone has claimed yet and not kept for a re-issued link: what joining by code offers."""
+        return tuple(s for s in self.seats if not (s.claimed or s.reserved))
 
 
 @dataclass(frozen=True)
@@ -297,9 +303,12 @@ class Store(ABC):
             taken = self._x(conn, "UPDATE seats SET claimed=1 WHERE table_id=? AND seat=? AND claimed=0",
                             (table_id, seat)).rowcount
             if not taken:
-                if self._x(conn, "SELECT 1 FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone():
-                    raise StoreError("Another phone has just taken that seat; pick a free one or watch.")
-                raise StoreError("This table has no such seat.")
+                row = self._x(conn, "SELECT claimed FROM seats WHERE table_id=? AND seat=?", (table_id, seat)).fetchone()
+                if row is None:
+                    raise StoreError("This table has no such seat.")
+                if row[0] == 2:
+                    raise StoreError("The host re-issued this seat; only its new link takes it.")
+                raise StoreError("Another phone has just taken that seat; pick a free one or watch.")
             self._touch(conn, table_id)
             return self._seat(conn, table_id, seat)
         return self._write(run)
@@ -307,7 +316,7 @@ class Store(ABC):
     def mark_claimed(self, table_id: int, token: str) -> None:
         """A seat's link was opened: its holder has the seat, so joining by code stops offering it."""
         def run(conn: Any) -> None:
-            if self._x(conn, "UPDATE seats SET claimed=1 WHERE table_id=? AND token=? AND claimed=0",
+            if self._x(conn, "UPDATE seats SET claimed=1 WHERE table_id=? AND token=? AND claimed<>1",
                        (table_id, token)).rowcount:
                 self._touch(conn, table_id)
         self._write(run)
@@ -327,7 +336,8 @@ class Store(ABC):
         return self._write(run)
 
     def reissue_seat(self, table_id: int, seat: int, host_token: str | None) -> Seat:
-        """The host re-issues a seat: a new token (the old link stops working), unclaimed, held by no phone."""
+        """The host re-issues a seat: a new token (the old link stops working), held by no phone, and kept for
+        that new link (reserved), so nobody joining by the table's code can take the seat and see its hand."""
         def run(conn: Any) -> Seat:
             row = self._x(conn, "SELECT host_token FROM tables WHERE id=?", (table_id,)).fetchone()
             if row is None:
@@ -335,7 +345,7 @@ class Store(ABC):
             if not (host_token and row[0] and secrets.compare_digest(row[0], host_token)):
                 raise StoreError("Only the host's link can re-issue a seat.")
             self._playing(conn, table_id, "Its seats can no longer be re-issued.")
-            changed = self._x(conn, "UPDATE seats SET token=?, claimed=0, device=NULL WHERE table_id=? AND seat=?",
+            changed = self._x(conn, "UPDATE seats SET token=?, claimed=2, device=NULL WHERE table_id=? AND seat=?",
                               (secrets.token_urlsafe(9), table_id, seat)).rowcount
             if not changed:
                 raise StoreError("This table has no such seat.")
@@ -530,7 +540,7 @@ SEAT_COLUMNS = "seat, name, token, claimed, device"
 
 def _seat_of(row: Any) -> Seat:
     s, n, t, c, d = row
-    return Seat(s, n, t, bool(c), d)
+    return Seat(s, n, t, c == 1, d, c == 2)
 
 
 def _table_of(row: Any, seats: list[Seat]) -> TableInfo:

@@ -594,12 +594,13 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
                 st.markdown(f"**{plain(s.name)}** · taken")
             else:
                 url = context.link(table=table.code, seat=s.token)
-                st.markdown(f"**{plain(s.name)}** · free — [open this seat]({url})")
+                state = f"re-issued: give {plain(s.name)} this new link" if s.reserved else "free"
+                st.markdown(f"**{plain(s.name)}** · {state} — [open this seat]({url})")
                 st.image(context.qr_png(url, box=5), width=200)
-                if table.playing:
+                if table.playing and not s.reserved:
                     st.button(f"I am {plain(s.name)}: play on this phone", on_click=_claim, width="stretch",
                               args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
-            if table.playing and s.claimed:
+            if table.playing and (s.claimed or s.reserved):
                 with st.popover(f"Re-issue {plain(s.name)}'s seat", width="stretch"):
                     st.write(f"Give {plain(s.name)}'s seat a new link? The old link stops working at once (for a "
                              "phone that was lost or handed to the wrong player), and every phone is told.")

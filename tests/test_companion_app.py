@@ -278,7 +278,7 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     host.button(key="reissue-1").click().run()
     assert not host.exception
     fresh = service.store.table(table.id).seats[1]
-    assert fresh.token != table.seats[1].token and not fresh.claimed
+    assert fresh.token != table.seats[1].token and not fresh.claimed and fresh.reserved
     assert any("Bob's seat has a new link" in m.value for m in host.success)
     assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
     notice = "Bob's seat was re-issued by the host; its old link no longer works."
@@ -286,7 +286,9 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
     assert move_keys(old) == [] and not any(str(b.key).startswith(("undo", "concede")) for b in old.button)
-    assert "Take seat: Bob" in {b.label for b in old.button}
+    assert "Take seat: Bob" not in {b.label for b in old.button}  # kept for the new link, not for whoever joins
+    assert "**Bob** · re-issued: give Bob this new link" in page_text(host)
+    assert not any(b.key == "host-take-1" for b in host.button)
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
     assert "You are **Ann**" in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]

@@ -302,9 +302,11 @@ def test_reissue_rotates_the_token_and_frees_the_seat(service: Tables) -> None:
         service.store.reissue_seat(table.id, 0, None)
     freed = service.store.reissue_seat(table.id, 0, table.host_token)
     after = service.store.table(table.id)
-    assert freed.token != table.seats[0].token and not freed.claimed and freed.device is None
+    assert freed.token != table.seats[0].token and not freed.claimed and freed.device is None and freed.reserved
     assert after.seat_by_token(table.seats[0].token) is None and after.seat_by_token(freed.token).seat == 0
-    assert after.free_seats == (freed,)
+    assert after.free_seats == ()  # kept for its new link: joining by code cannot take it
+    with pytest.raises(StoreError, match="The host re-issued this seat; only its new link takes it"):
+        service.store.claim_seat(table.id, 0)
     assert service.store.head(table.id)[0] == 1  # claims and releases are not actions; the log is untouched
     assert service.snapshot(after).state.scores[0] > 0
     service.store.mark_claimed(table.id, freed.token)  # opening the new link takes the seat
