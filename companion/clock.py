@@ -19,7 +19,12 @@ import streamlit as st
 
 from companion.store import LogEntry
 
+TICK_MS = 200
+"""How often the countdown redraws in the browser (what it shows may be this much behind)."""
+SKEW = 5
+"""Seconds a phone's clock may differ from the server's (delivery included) and still be trusted."""
 CLOCK_JS = """
+const TICK_MS = @TICK_MS, SKEW = @SKEW;
 export default function ({ data, parentElement }) {
   let box = parentElement.querySelector(".muster-clock");
   if (!box) {
@@ -29,12 +34,15 @@ export default function ({ data, parentElement }) {
     parentElement.appendChild(box);
   }
   if (box.__tick) clearInterval(box.__tick);
-  // The time left is measured from this phone's own monotonic clock, so a wrong phone clock cannot skew it.
-  const end = performance.now() + data.left * 1000;
+  // Time left = the stored deadline minus the server's time now. A phone's own clock is used when it agrees
+  // with the server's (within SKEW s, delivery included), so every phone shows the same second whatever the
+  // network's delay; a phone whose clock is wrong counts from the server's time as received instead.
+  const offset = data.now - Date.now() / 1000;
+  const skew = Math.abs(offset) < SKEW ? 0 : offset;
   box.dataset.ends = data.ends === null ? "" : String(data.ends);
   box.dataset.left = data.running ? "" : String(data.left);
   const draw = () => {
-    const left = data.running ? Math.max(0, (end - performance.now()) / 1000) : data.left;
+    const left = data.running ? Math.max(0, data.ends - (Date.now() / 1000 + skew)) : data.left;
     const whole = Math.ceil(left - 1e-9);
     const shown = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
     box.classList.toggle("up", left <= 0);
@@ -44,10 +52,10 @@ export default function ({ data, parentElement }) {
     if (left <= 0 && box.__tick) clearInterval(box.__tick);
   };
   draw();
-  if (data.running && data.left > 0) box.__tick = setInterval(draw, 250);
+  if (data.running && data.left > 0) box.__tick = setInterval(draw, TICK_MS);
   return () => clearInterval(box.__tick);
 }
-"""
+""".replace("@TICK_MS", str(TICK_MS)).replace("@SKEW", str(SKEW))
 CLOCK_CSS = """
 .muster-clock {font-size: 1.25rem; font-weight: 700; line-height: 44px; white-space: nowrap; font-variant-numeric: tabular-nums;}
 .muster-clock.paused {opacity: 0.6;}
@@ -99,13 +107,13 @@ def clock(entries: Iterable[LogEntry], round_: int, seconds: int) -> Clock:
 
 
 def show(timer: Clock, key: str) -> None:
-    """The countdown, ticking in the browser from the time left as the server computes it now.
+    """The countdown, ticking in the browser towards the stored deadline (see CLOCK_JS for whose clock it reads).
 
     `data-ends` (the server time the round runs out) and `data-left` (while stopped) are the
     stored stamps' arithmetic, the same on every phone."""
-    left = timer.left_at(time.time())
-    _clock(data={"running": timer.running, "started": timer.by is not None, "left": round(left, 3),
-                 "ends": None if timer.ends is None else round(timer.ends, 3)},
+    now = time.time()
+    _clock(data={"running": timer.running, "started": timer.by is not None, "now": round(now, 3),
+                 "left": round(timer.left_at(now), 3), "ends": None if timer.ends is None else round(timer.ends, 3)},
            key=key)
 
 
