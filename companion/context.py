@@ -33,6 +33,8 @@ PHONE_CSS = """
 .block-container {padding-top: 1.2rem; padding-left: 0.8rem; padding-right: 0.8rem; max-width: 720px;}
 div.stButton > button, div.stFormSubmitButton > button, div.stLinkButton > a {min-height: 3rem; font-size: 1.05rem;}
 div[data-testid="stMarkdownContainer"] {overflow-wrap: anywhere;}
+/* table cells wrap between words only, so a short name never splits ("Bo b") in a narrow column */
+div[data-testid="stMarkdownContainer"] :is(td, th) {overflow-wrap: break-word;}
 div[data-testid="stMarkdownContainer"] table {display: block; max-width: 100%; overflow-x: auto;}
 code {white-space: pre-wrap;}
 /* Tap targets of at least 44 px: chips, segmented controls, toggles, expanders, selects. */

@@ -490,8 +490,10 @@ class Match(Generic[S]):
         for rec in self._history():
             if rec.kind == "undo":
                 gone = rec.took_back
+                who = seat(rec.actor or 0)
                 what = gone.told[0].read_by(viewer) if gone and gone.told else "their last move"
-                lines.append(Line(rec.seq, rec.actor, f"{seat(rec.actor or 0)} took back: {what}", "undo"))
+                what = what.removeprefix(f"{who} ")  # "Ann took back: chose a card", not "Ann took back: Ann chose…"
+                lines.append(Line(rec.seq, rec.actor, f"{who} took back: {what}", "undo"))
                 continue
             lines.extend(Line(rec.seq, rec.actor, t.read_by(viewer), rec.kind, rec.undone) for t in rec.told)
         return lines

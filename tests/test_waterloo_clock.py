@@ -82,7 +82,7 @@ def test_r22_the_timer_is_no_move_it_neither_blocks_nor_joins_an_undo(tables: Ta
     snap = tables.snapshot(table)
     assert [e.action["kind"] for e in snap.entries] == ["pass", "timer", "undo"]
     assert snap.state.current_player == 1 and clock(snap.entries, 1, SECONDS).running
-    assert [line.text for line in snap.match.history(None)][-1] == "{p1} took back: {p1} passed"
+    assert [line.text for line in snap.match.history(None)][-1] == "{p1} took back: passed"
 
 
 def test_hand_history_names_who_won_with_what_and_the_chips_moved() -> None:
