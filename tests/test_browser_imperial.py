@@ -21,14 +21,13 @@ from typing import Any
 
 import pytest
 from test_browser import settle
-from test_browser_cardgames import app, phone, strip, wait_for  # noqa: F401  (the module's server, shared)
+from test_browser_cardgames import SHOTS, app, phone, strip, wait_for  # noqa: F401  (the module's server, shared)
 
 from companion.store import DB_NAME, open_store
 from companion.tables import STALE, Tables, TableInfo
 
 OPTIONS = {"imperial_power": [4, 4], "gold": [0, 0], "reinforcements": [1, 1]}
 SEED = "imp4"
-IMG = Path(__file__).parent.parent / "docs" / "img"
 ROUND_TWO_STATUS = ("Waiting for Ann to choose a card to play face down; "
                     "Bob to choose a card to play face down, or call for reinforcements first.")
 
@@ -125,7 +124,10 @@ def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, new_pho
     bob.get_by_text("Call for reinforcements first (once per battle)").wait_for()
     assert ann.get_by_text("Call for reinforcements first").count() == 0
     assert bob.locator(".st-key-moves").get_by_role("button", name="Play Cavalry").count() == 0  # banned (R10)
-    bob.screenshot(path=str(IMG / "companion-imperial-round.png"), full_page=False)
+    if SHOTS:  # docs/img, when asked for (MUSTER_SHOTS)
+        settle(bob)
+        bob.get_by_role("button", name="Play Cavalry").wait_for(state="detached")  # no faded leftover of a redraw
+        bob.screenshot(path=str(Path(SHOTS) / "companion-imperial-round.png"))
     taps.count = 0
     taps.move(bob, "Play Musketeers")
     strip(ann, "Bob chose a card")
@@ -173,7 +175,8 @@ def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, new_p
     assert box is not None and near is not None
     assert 0 <= box["y"] and box["y"] + box["height"] <= 844, box  # on screen, where Bob is looking
     assert 0 <= box["y"] - (near["y"] + near["height"]) <= 60, (box, near)  # right under the button he tapped
-    bob.screenshot(path=str(IMG / "companion-refusal-beside-button.png"), full_page=False)
+    if SHOTS:
+        bob.screenshot(path=str(Path(SHOTS) / "companion-refusal-beside-button.png"))
     assert bob.locator("[class*='st-key-refusal-']").count() == 1  # and nowhere else (not at the top)
     assert "st-key-refusal-move-play-" in (refusal.get_attribute("class") or "")  # the box of that very move
     assert top.bounding_box()["y"] < 0  # the page did not jump to its top to show it
