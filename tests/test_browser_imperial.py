@@ -6,7 +6,9 @@ Two seats and a spectator, every move a tap on the phone that makes it. The deal
 against Cavalry (the reveal), round 2 Musketeers against Musketeers (the tie). What each phone
 shows after both is checked with exact texts, and the taps of a round are counted (ruling R20:
 nobody is asked about reinforcements, so a round is one card per side, plus the "Yes" that the
-second card asks for because it turns both over).
+second card asks for because it turns both over). In round 3 Bob calls for reinforcements while
+Ann's card is face down: two taps for him, and her card comes back to her hand, named on her
+phone only.
 
 The same table shows a refusal beside its button: Bob taps his card, and while his phone asks
 "Are you sure?" Ann takes hers back; Bob's tap no longer fits the table, and the message says so
@@ -144,6 +146,23 @@ def test_browser_imperial_round_reveal_and_tie_on_three_phones(app: Any, new_pho
     watcher.get_by_text("Waiting for Ann and Bob to choose a card to play face down, or call for reinforcements "
                         "first.", exact=True).wait_for()  # both have lost a card now
     assert watcher.locator(".st-key-moves").count() == 0 and watcher.locator(".st-key-private").count() == 0
+
+    # Round 3: Ann's card is down when Bob calls for reinforcements; she takes it back to choose again (R20).
+    taps.move(ann, "Play Pikemen")
+    strip(bob, "Ann chose a card")
+    taps.count = 0
+    taps.tap(bob.get_by_text("Call for reinforcements first (once per battle)"))
+    taps.move(bob, "Call back Cavalry")
+    assert taps.count == 2
+    for page in (ann, bob, watcher):
+        strip(page, "Bob called back Cavalry from their discard pile")
+    strip(ann, "Ann takes their Pikemen back to choose again, knowing the reinforcements")
+    for page in (bob, watcher):  # which card Ann had put down stays hers
+        strip(page, "Ann takes their face-down card back to choose again, knowing the reinforcements")
+        assert "Ann takes their Pikemen back" not in page.locator("body").inner_text()
+    ann.locator(".st-key-private", has_text="2 Pikemen, 1 Cavalry").wait_for()
+    bob.locator(".st-key-private", has_text="1 Pikemen, 2 Cavalry").wait_for()
+    ann.locator(".st-key-moves").get_by_role("button", name="Play Pikemen", exact=True).wait_for()
 
 
 def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, new_phone: Callable[[], Any],
