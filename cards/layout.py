@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text, shared_file
 from cards.problems import DataError, Problem
@@ -225,6 +225,13 @@ class Marker(_Strict):
     copies: int = Field(default=1, ge=1, le=50)
 
 
+class InlineIcon(_Strict):
+    """What `[key]` in a card's effect text stands for (cards/markup.py): an icon printed before its word."""
+
+    icon: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    word: str = Field(min_length=1)
+
+
 class GameLayout(BaseModel):
     """A game's `[layout]` table in game.toml; keys not named here belong to other printables (e.g. a board)."""
 
@@ -243,6 +250,8 @@ class GameLayout(BaseModel):
     deck_icons: list[str] = Field(default_factory=list)      # per deck_names: a mark on backs and fronts
     track_card: TrackCard | None = None                      # tracks for players without a phone
     markers: list[Marker] = Field(default_factory=list)      # round cut-out markers
+    inline_icons: dict[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]*$")], InlineIcon] = Field(
+        default_factory=dict)                                # `[key]` in effect text -> icon and word
 
     @model_validator(mode="after")
     def _decks_match(self) -> GameLayout:

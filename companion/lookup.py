@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from cards import CardRow, GameData
+from cards import CardRow, GameData, markup
 from companion.tables import catalogue
 
 RULING = re.compile(r"^\**\s*(R\d+)\b[\s.:)\-–—*]*(.*)$")
@@ -87,8 +87,8 @@ def card_entries(data: GameData) -> list[Entry]:
             if face is not None:
                 f = face(row)
                 # A game whose card text names its phases (warfare's `roles`) is shown phase by phase, not twice.
-                phased = tuple(roles(row)) if roles is not None else ()
-                out.append(Entry("card", data.id, row.id, f.title, f.kind, "" if phased else f.text,
+                phased = tuple((phase, markup.plain(data, part)) for phase, part in roles(row)) if roles is not None else ()
+                out.append(Entry("card", data.id, row.id, f.title, f.kind, "" if phased else markup.plain(data, f.text),
                                  {"game": data.id, "card": row.id}, phased + extra))
             else:
                 out.append(Entry("card", data.id, row.id, row.name, table, "", {"game": data.id, "card": row.id}, extra))

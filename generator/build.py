@@ -29,6 +29,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from cards import markup
 from cards.layout import (
     MAX_BACK_OFFSET,
     FoldProfile,
@@ -44,7 +45,7 @@ from cards.problems import DataError, Problem
 from generator import deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
 from generator.printable import BuildContext, PageSet, PieceSet
-from generator.sheets import Piece, draw_sheets, draw_singles
+from generator.sheets import Piece, draw_sheets, draw_singles, runs, sharing
 
 FORMATS = ("pdf", "svg", "png", "tts")
 DEFAULT_FORMATS = ("pdf", "svg", "png")  # tts only when asked for: it is one export, not a print profile
@@ -320,7 +321,7 @@ def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
 def check(games: Mapping[str, GameData]) -> tuple[list[Problem], list[Problem]]:
     """What `muster check` adds for printing: (errors in layouts and profiles, warnings about cards that
     print badly: missing glyphs, text shrunk below its min_size)."""
-    problems = layout_check(dict(games)) + icons.check(list(games.values()))
+    problems = layout_check(dict(games)) + icons.check(list(games.values())) + markup.check(games)
     problems += [p for printable in PRINTABLES if printable.check for g in games.values() for p in printable.check(g)]
     claimed = {g: _claimed(g) for g in games}
     return problems, ([] if problems else deck.check(games, claimed))
@@ -394,18 +395,6 @@ def _read_manifest(folder: Path) -> dict[str, dict[str, object]]:
         return {}
 
 
-def _by_size(pieces: Sequence[Piece]) -> list[list[Piece]]:
-    """Runs of pieces of one size, in order (a sheet holds one size)."""
-    groups: list[list[Piece]] = []
-    for piece in pieces:
-        last = groups[-1][0] if groups else None
-        if last is not None and (last.width, last.height, last.bleed) == (piece.width, piece.height, piece.bleed):
-            groups[-1].append(piece)
-        else:
-            groups.append([piece])
-    return groups
-
-
 def _shop_fits(piece_set: PieceSet, profile: SingleProfile) -> bool:
     width, height = profile.size_mm
     return bool(piece_set.pieces) and all(
@@ -418,7 +407,7 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
     """Draw every set for one (format, profile) and return the files written."""
     files: list[Path] = []
     svgs: list[SvgDocument] = []
-    for piece_set in sets:
+    for piece_set in shared(sets, profile, paper):
         stem = f"{game}-{piece_set.name}-{job.profile}"
         if job.fmt == "png":
             if isinstance(profile, SingleProfile) and isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
@@ -444,6 +433,19 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
     return files
 
 
+def shared(sets: Sequence[PieceSet | PageSet], profile: SheetProfile | SingleProfile,
+           paper: tuple[float, float]) -> list[PieceSet | PageSet]:
+    """The sets as a duplex sheet profile prints them: a piece set that fits whole on an earlier set's
+    short last sheet is drawn there, in that set's file (`sheets.sharing`); other profiles print
+    every set on its own."""
+    if not isinstance(profile, SheetProfile) or isinstance(profile, FoldProfile):
+        return list(sets)
+    pieces = [s for s in sets if isinstance(s, PieceSet)]
+    groups = sharing([s.pieces for s in pieces], profile, paper)
+    hosts = {id(pieces[g[0]]): PieceSet(pieces[g[0]].name, [p for i in g for p in pieces[i].pieces]) for g in groups}
+    return [hosts.get(id(s), s) if isinstance(s, PieceSet) else s for s in sets if isinstance(s, PageSet) or id(s) in hosts]
+
+
 def shop_pdfs(game: str, piece_set: PieceSet, name: str, profile: SingleProfile, folder: Path,
               backs: bool) -> list[Path]:
     """A print shop's PDFs of one set: one, or one per deck; CMYK PDF/X-1a when the shop asks for it."""
@@ -467,11 +469,11 @@ def draw_set(doc: Document, piece_set: PieceSet | PageSet, profile: SheetProfile
                 with doc.page(*paper) as c:
                     draw(c, *paper)
         else:
-            for group in _by_size(piece_set.pieces):
-                if isinstance(profile, FoldProfile):
+            if isinstance(profile, FoldProfile):
+                for group in runs(piece_set.pieces):
                     fold.draw_folded(doc, group, profile, paper, backs)
-                else:
-                    draw_sheets(doc, group, profile, paper, backs)
+            else:
+                draw_sheets(doc, piece_set.pieces, profile, paper, backs)
         return True
     if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
         draw_singles(doc, piece_set.pieces, profile, backs)
@@ -492,7 +494,7 @@ def rehearse(game: GameData) -> None:
     papers: set[tuple[float, float]] = set()
     for profile in library.profiles.values():
         paper = library.paper(profile) if isinstance(profile, SheetProfile) else (0.0, 0.0)
-        for piece_set in sets:
+        for piece_set in shared(sets, profile, paper):
             if isinstance(piece_set, PageSet) and paper in papers:
                 continue  # full pages depend on the paper alone
             draw_set(RecordingDocument(), piece_set, profile, paper, backs=True)
@@ -506,10 +508,10 @@ PIECES_FILE = ".pieces.json"
 def export_png(piece_set: PieceSet, profile: SingleProfile, folder: Path, backs: bool) -> list[Path]:
     """One PNG per physical card (and per distinct back) at the shop's exact pixel size.
 
-    Each distinct design is drawn once into a temporary PDF, rasterised by pdftoppm on
-    every core, and copied for its other copies. A design whose drawing (recorded, then
-    hashed) is the same as when its PNG was made is not drawn again: renaming one card
-    rewrites that card's files only."""
+    Each distinct design is drawn once on a recording canvas (hashed: its fingerprint), the
+    changed ones replayed into a temporary PDF, rasterised by pdftoppm on every core, and
+    copied for their other copies. A design whose drawing is the same as when its PNG was
+    made is not rasterised again: renaming one card rewrites that card's files only."""
     unique: dict[str, Piece] = {}
     for piece in piece_set.pieces:
         unique.setdefault(piece.design or piece.name, piece)
@@ -524,14 +526,16 @@ def export_png(piece_set: PieceSet, profile: SingleProfile, folder: Path, backs:
         known = {}
     stale = {stem for stem in stems if known.get(stem) != prints[stem] or not (folder / f"{stem}.png").is_file()}
     if stale:
-        redraw = [p for p in unique.values() if stale & {p.name, f"{p.name}-back", p.back_key}]
         with tempfile.TemporaryDirectory() as tmp:
             doc = PdfDocument(Path(tmp) / "sides.pdf")
-            drawn = draw_singles(doc, redraw, profile, backs)
+            drawn = [stem for stem in stems if stem in stale]
+            for stem, recorded in zip(stems, recording.pages):  # the fingerprinted drawing, not drawn again
+                if stem in stale:
+                    with doc.page(recorded.width, recorded.height, trim=recorded.trim, bleed=recorded.bleed) as c:
+                        recorded.replay(c)
             doc.save()
             for stem, page in zip(drawn, _rasterise(doc.path, len(drawn), profile)):
-                if stem in stale:
-                    shutil.move(page, folder / f"{stem}.png")
+                shutil.move(page, folder / f"{stem}.png")
     files = [folder / f"{stem}.png" for stem in stems]
     names = {p.name for p in unique.values()}
     for piece in piece_set.pieces:

@@ -12,7 +12,7 @@ import io
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -200,6 +200,29 @@ def _pdf_rects(boxes: tuple[Rect, ...]) -> str:
     return " ".join(f"{_fmt(x)} {_fmt(y)} {_fmt(w)} {_fmt(h)} re" for x, y, w, h in boxes)
 
 
+def _frozen(rings: Sequence[Sequence[Point]]) -> tuple[tuple[Point, ...], ...]:
+    """Rings as nested tuples (a cache key); icons already come so from generator.icons."""
+    return rings if isinstance(rings, tuple) and all(isinstance(r, tuple) for r in rings) else (
+        tuple(tuple(r) for r in rings))
+
+
+@cache
+def _pdf_rings(rings: tuple[tuple[Point, ...], ...]) -> str:
+    """PDF path operators for closed rings, cached: an icon is drawn at the same place on every copy
+    of a card, on every paper and in every format, and formatting its points is most of its cost."""
+    ops = []
+    for ring in rings:
+        ops.append(f"{_fmt(ring[0][0])} {_fmt(ring[0][1])} m")
+        ops.extend(f"{_fmt(x)} {_fmt(y)} l" for x, y in ring[1:])
+        ops.append("h")
+    return " ".join(ops)
+
+
+@cache
+def _svg_rings(rings: tuple[tuple[Point, ...], ...]) -> str:
+    return " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + "Z" for ring in rings)
+
+
 @cache
 def _svg_rects(boxes: tuple[Rect, ...]) -> str:
     return "".join(f"M{_fmt(x)} {_fmt(y)}h{_fmt(w)}v{_fmt(h)}h{_fmt(-w)}Z" for x, y, w, h in boxes)
@@ -254,12 +277,7 @@ class PdfPageCanvas(Canvas):
 
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
-        ops = []
-        for ring in rings:
-            ops.append(f"{_fmt(ring[0][0])} {_fmt(ring[0][1])} m")
-            ops.extend(f"{_fmt(x)} {_fmt(y)} l" for x, y in ring[1:])
-            ops.append("h")
-        self._emit(" ".join(ops), fill, stroke, width)
+        self._emit(_pdf_rings(_frozen(rings)), fill, stroke, width)
 
     def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
         self._emit(_pdf_rects(tuple(boxes)), fill, None, 0.0)
@@ -386,8 +404,7 @@ class SvgPageCanvas(Canvas):
 
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
-        d = " ".join("M" + " L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in ring) + "Z" for ring in rings)
-        self._add(self._dwg.path(d=d, **self._paint(fill, stroke, width)))
+        self._add(self._dwg.path(d=_svg_rings(_frozen(rings)), **self._paint(fill, stroke, width)))
 
     def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
         self._add(self._dwg.path(d=_svg_rects(tuple(boxes)), fill=fill))
@@ -532,7 +549,8 @@ class RecordingCanvas(Canvas):
 
     def polygons(self, rings: Sequence[Sequence[Point]], *, fill: str | None = None,
                  stroke: str | None = None, width: float = 0.25) -> None:
-        self._record("polygons", rings=[list(r) for r in rings], fill=fill, stroke=stroke, width=width)
+        self._record("polygons", rings=rings if isinstance(rings, tuple) else [list(r) for r in rings], fill=fill,
+                     stroke=stroke, width=width)
 
     def rects(self, boxes: Sequence[Rect], *, fill: str) -> None:
         self._record("rects", boxes=list(boxes), fill=fill)
@@ -560,6 +578,20 @@ class RecordingCanvas(Canvas):
 
     def ops(self, op: str) -> list[Call]:
         return [c for c in self.calls if c.op == op]
+
+    def replay(self, target: Canvas) -> None:
+        """Make the recorded calls again on another canvas: what was drawn once to measure or fingerprint
+        it is then written without drawing it a second time (the same calls, so the same bytes)."""
+        with ExitStack() as stack:
+            groups: list[ExitStack] = []
+            for call in self.calls:
+                if call.op == "group":
+                    groups.append(stack.enter_context(ExitStack()))
+                    groups[-1].enter_context(target.group(**call.args))
+                elif call.op == "end":
+                    groups.pop().close()
+                else:
+                    getattr(target, call.op)(**call.args)
 
 
 class RecordingDocument(Document):

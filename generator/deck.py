@@ -8,9 +8,10 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
+from cards import markup
 from cards.layout import Layout, Region, game_layout, layout_for
 from cards.load import CardFace, GameData, PhysicalCard
 from cards.problems import Problem
@@ -23,7 +24,7 @@ from generator.printable import PieceSet
 from generator.qr import draw_qr
 from generator.sheets import Piece, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
-from generator.text import draw_text, fit
+from generator.text import draw_text, fit, glyphs, icon_token
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,12 @@ class Deck:
 def face_of(game: GameData, row: object) -> CardFace:
     schema = importlib.import_module(f"cards.schemas.{game.id}")
     return schema.face(row)
+
+
+def printed_face(game: GameData, row: object) -> CardFace:
+    """The face with its effect text's `[key]` markup turned into inline icons (cards/markup.py)."""
+    face = face_of(game, row)
+    return replace(face, text=markup.printed(game, face.text, icon_token))
 
 
 def _box(region: Region) -> Box:
@@ -251,7 +258,7 @@ def _title(table: str) -> str:
 def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: str | None,
                low_ink: bool = False) -> Piece:
     """One physical card as a piece; its QR code links to the card's design."""
-    face = face_of(game, card.design)
+    face = printed_face(game, card.design)
     layout = layout_for(game, deck.table, face.kind)
     link = card_link(companion_url, game.id, card.design.id) if companion_url else None
     prefix = f"{deck.name.lower()}-" if deck.name else ""
@@ -288,7 +295,7 @@ def check(games: Mapping[str, GameData], claimed: Mapping[str, frozenset[str]]) 
         for table in dict.fromkeys(d.table for d in decks(game, claimed.get(game.id, frozenset()))):
             where = str(game.files.get(table, game.folder))
             for row in game.table(table):
-                face = face_of(game, row)
+                face = printed_face(game, row)
                 if face.symbol is not None and face.symbol not in SYMBOLS:
                     problems.append(Problem(where, f"unknown symbol (known: {', '.join(SYMBOLS)})",
                                             field="symbol", value=face.symbol))
@@ -305,7 +312,7 @@ def _text_problems(where: str, card: str, layout: Layout, style: str, region: st
         return []
     spec = layout.fonts[style]
     try:
-        missing = fonts.missing_glyphs(text, spec.font)
+        missing = fonts.missing_glyphs(glyphs(text), spec.font)
     except KeyError as err:
         return [Problem(where, str(err.args[0]), field=f"fonts.{style}", value=spec.font)]
     out = []

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from cards.layout import FoldProfile
 from generator.canvas import Box, Document
-from generator.sheets import Piece, Slot, cut_marks, draw_sheets, extent, place
+from generator.sheets import Mark, Piece, Slot, cut_marks, draw_sheets, extent, place, scale_bar
 
 
 def fold_slots(page: tuple[float, float], profile: FoldProfile, width: float, height: float,
@@ -83,6 +83,9 @@ def draw_folded(doc: Document, pieces: Sequence[Piece], profile: FoldProfile, pa
                     place(c, piece.back, back, bleed)
             c.line(fold, profile.margin, fold, page[1] - profile.margin, stroke=line.colour, width=line.width,
                    dash=line.dash)
-            cut_marks(c, slots, page, profile.cut_marks, profile.margin)
+            placed = cut_marks(c, slots, page, profile.cut_marks, profile.margin)
+            # the fold line counts as a mark: the bar goes beside it, never across it
+            scale_bar(c, slots, page, [*placed, Mark(fold, profile.margin, fold, page[1] - profile.margin, False)],
+                      profile.margin, profile.cut_marks.colour)
         pages += 1
     return pages

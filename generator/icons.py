@@ -76,8 +76,14 @@ def _rough_length(seg: Any) -> float:
 def draw_icon(c: Canvas, name: str, box: Box, ink: str) -> None:
     """The named icon, as large as fits in `box` (square), centred, filled with `ink`."""
     s = min(box.w, box.h)
-    x0, y0 = box.cx - s / 2, box.cy - s / 2
-    c.polygons([[(x0 + x * s, y0 + y * s) for x, y in ring] for ring in rings(name)], fill=ink)
+    c.polygons(_placed(name, box.cx - s / 2, box.cy - s / 2, s), fill=ink)
+
+
+@cache
+def _placed(name: str, x0: float, y0: float, s: float) -> tuple[tuple[Point, ...], ...]:
+    """The icon's rings at one place and size, cached: every copy of a card puts its icons at the same
+    place (in the card's own coordinates), so the canvases can cache the path they write too."""
+    return tuple(tuple((x0 + x * s, y0 + y * s) for x, y in ring) for ring in rings(name))
 
 
 def _layout_icons(value: object, key: str = "layout") -> Iterator[tuple[str, str]]:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Literal
 
+from cards import markup
 from cards.layout import REFERENCE_LAYOUT, Diagram, Layout, game_layout, resolve
 from cards.load import GameData
 from engine.waterloo import combo_odds
@@ -54,19 +55,21 @@ def fitted(draw: Callable[..., None], c: Canvas, width: float, height: float, *,
            **kw: Any) -> float:
     """Draw a sheet at full size, or scaled down just enough to fit a shorter paper; returns the scale.
 
-    Each try is drawn on a recording canvas first, so nothing is painted twice."""
+    Each try is drawn on a recording canvas; the one that fits is replayed onto `c`, so the sheet is
+    laid out once, not once to measure and again to paint."""
     min_scale = sheet_layout(game).page_settings().min_scale
     scale = 1.0
     while True:
+        recording = RecordingCanvas(width / scale, height / scale)
         try:
-            draw(RecordingCanvas(width / scale, height / scale), width / scale, height / scale, game=game, **kw)
+            draw(recording, width / scale, height / scale, game=game, **kw)
             break
         except SheetOverflow:
             scale = round(scale - 0.02, 4)
             if scale < min_scale:
                 raise
     with c.group(scale=scale):
-        draw(c, width / scale, height / scale, game=game, **kw)
+        recording.replay(c)
     return scale
 
 
@@ -328,7 +331,7 @@ def card_list(s: Sheet, game: GameData, table: str, value: str = "Value") -> Non
     rows = []
     for row in game.table(table):
         face = face_of(game, row)
-        rows.append([row.name, face.kind, face.corner or "\u2013", str(row.copies), face.text])
+        rows.append([row.name, face.kind, face.corner or "\u2013", str(row.copies), markup.plain(game, face.text)])
     s.table(["Card", "Kind", value, "Copies", "What it does"], rows, s.layout.sheet_settings().cards,
             ["start", "start", "middle", "middle", "start"])
 

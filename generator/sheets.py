@@ -47,33 +47,43 @@ SCALE_LABEL = "print at 100% \u2014 this bar is 50 mm"
 SCALE_FONT = "DejaVuSansCondensed"
 SCALE_SIZE = 5.0        # pt
 SCALE_DEPTH = 3.4       # mm across the bar and its label
+MARK_GAP = 1.0         # mm between the cut marks of two blocks of pieces on one page
 UNDERLAY = "#ffffff"    # under a cut mark that crosses artwork, so it shows on dark bleed
 
 
 def grid(page: tuple[float, float], profile: SheetProfile, width: float, height: float,
-         bleed: float) -> list[Slot]:
+         bleed: float, top: float | None = None) -> list[Slot]:
     """The slots of one page, row by row, centred; inner edges bleed only into half the gutter, and
     no artwork comes nearer the page edge than the profile's margin (printers cannot print there).
 
     The profile's columns and rows are the grid for cards (they may eat into the margin, as
     3 rows of poker cards do on Letter: their outer bleed is then clipped at the margin); smaller
     pieces fill the page inside the margin while leaving room for the cut marks and the scale bar.
+    With `top` (mm), only the part of the page below it is filled, from there down, and a grid
+    that does not fit is empty: the room left under the pieces already on a short last sheet.
     """
     pw, ph = page
     gutter = profile.gutter
     room = profile.margin + max(profile.cut_marks.length + profile.cut_marks.offset, SCALE_DEPTH + 0.5)
-    columns = max(profile.columns or 0, _fit(pw - 2 * room, width, gutter, bleed))
-    rows = max(profile.rows or 0, _fit(ph - 2 * room, height, gutter, bleed))
-    if columns < 1 or rows < 1:
-        raise ValueError(f"a {width} x {height} mm piece does not fit on {profile.paper} paper")
+    if top is None:
+        columns = max(profile.columns or 0, _fit(pw - 2 * room, width, gutter, bleed))
+        rows = max(profile.rows or 0, _fit(ph - 2 * room, height, gutter, bleed))
+        if columns < 1 or rows < 1:
+            raise ValueError(f"a {width} x {height} mm piece does not fit on {profile.paper} paper")
+        first = (ph - (rows * height + (rows - 1) * gutter)) / 2
+    else:
+        columns = _fit(pw - 2 * room, width, gutter, bleed)
+        rows = _fit(ph - room - top, height, gutter, bleed)
+        if columns < 1 or rows < 1:
+            return []
+        first = top + bleed
     left = (pw - (columns * width + (columns - 1) * gutter)) / 2
-    top = (ph - (rows * height + (rows - 1) * gutter)) / 2
     inner = min(bleed, gutter / 2)
     m = profile.margin
     slots = []
     for r in range(rows):
         for c in range(columns):
-            x, y = left + c * (width + gutter), top + r * (height + gutter)
+            x, y = left + c * (width + gutter), first + r * (height + gutter)
             bl = bleed if c == 0 else inner
             br = bleed if c == columns - 1 else inner
             bt = bleed if r == 0 else inner
@@ -234,36 +244,109 @@ def _draw_scale(c: Canvas, ink: str) -> None:
     c.text(SCALE_BAR / 2, SCALE_DEPTH - 0.2, SCALE_LABEL, font=SCALE_FONT, size=SCALE_SIZE, fill=ink, anchor="middle")
 
 
+Layout = list[list[tuple[Piece, Slot]]]
+"""Pages of pieces, each with its slot."""
+
+
+def runs(pieces: Sequence[Piece]) -> list[list[Piece]]:
+    """Runs of pieces of one size and bleed, in order (a grid holds one size)."""
+    groups: list[list[Piece]] = []
+    for piece in pieces:
+        last = groups[-1][0] if groups else None
+        if last is not None and (last.width, last.height, last.bleed) == (piece.width, piece.height, piece.bleed):
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    return groups
+
+
+def pack(pieces: Sequence[Piece], profile: SheetProfile, page: tuple[float, float]) -> Layout:
+    """Pieces on pages: each run of one size fills full grids, but first the room left below the
+    pieces on the last page, so a short last sheet takes the next pieces instead of wasting paper.
+
+    Between two runs on one page there is room for both runs' cut marks (they never touch)."""
+    marks = profile.cut_marks.length + profile.cut_marks.offset
+    pages: Layout = []
+    for run in runs(pieces):
+        width, height, bleed = run[0].width, run[0].height, run[0].bleed
+        rest = list(run)
+        if pages:
+            below = max(s.clip.bottom for _, s in pages[-1]) + 2 * marks + MARK_GAP
+            room = grid(page, profile, width, height, bleed, top=below)
+            pages[-1].extend(zip(rest, room))
+            rest = rest[len(room):]
+        full = grid(page, profile, width, height, bleed)
+        pages.extend(list(zip(rest[k:k + len(full)], full)) for k in range(0, len(rest), len(full)))
+    return pages
+
+
+def sharing(sets: Sequence[Sequence[Piece]], profile: SheetProfile, page: tuple[float, float]) -> list[list[int]]:
+    """Which piece sets print together, by index, the host first: a later set that fits whole in the
+    room left on a set's last sheet (a dealer button beside waterloo's 64th card) is printed there,
+    not on a sheet of its own; a set that fits only in part keeps its own file."""
+    taken: set[int] = set()
+    out = []
+    for i, pieces in enumerate(sets):
+        if i in taken:
+            continue
+        together, combined = [i], list(pieces)
+        count = len(pack(combined, profile, page))
+        for j in range(i + 1, len(sets)):
+            if j in taken or not sets[j]:
+                continue
+            trial = combined + list(sets[j])
+            if len(pack(trial, profile, page)) == count:
+                together.append(j)
+                taken.add(j)
+                combined = trial
+        out.append(together)
+    return out
+
+
 def draw_sheets(doc: Document, pieces: Sequence[Piece], profile: SheetProfile, page: tuple[float, float],
                 backs: bool = True) -> int:
-    """Pieces (all one size and bleed) on as many pages as needed: each front page followed by its
-    mirrored backs. Returns the number of pages drawn."""
-    if not pieces:
-        return 0
-    width, height, bleed = pieces[0].width, pieces[0].height, pieces[0].bleed
-    if any((p.width, p.height, p.bleed) != (width, height, bleed) for p in pieces):
-        raise ValueError("draw_sheets needs pieces of one size and bleed; call it once per size")
-    slots = grid(page, profile, width, height, bleed)
-    backs_slots = mirrored(slots, page[0])
+    """Pieces on as many pages as needed (see `pack`), each front page followed by its mirrored backs;
+    every page, front or back, carries the scale bar. Returns the number of pages drawn."""
     pages = 0
-    for start in range(0, len(pieces), len(slots)):
-        batch = pieces[start:start + len(slots)]
-        used = slots[:len(batch)]
+    ink = profile.cut_marks.colour
+    for placed in pack(pieces, profile, page):
+        used = [s for _, s in placed]
         with doc.page(*page, trim=extent([s.trim for s in used]), bleed=extent([s.clip for s in used])) as c:
-            for piece, slot in zip(batch, slots):
-                place(c, piece.front, slot, bleed)
-            placed = cut_marks(c, used, page, profile.cut_marks, profile.margin)
-            scale_bar(c, used, page, placed, profile.margin, profile.cut_marks.colour)
+            for piece, slot in placed:
+                place(c, piece.front, slot, piece.bleed)
+            marks: list[Mark] = []
+            for block in _blocks(placed):
+                marks += cut_marks(c, block, page, profile.cut_marks, profile.margin)
+            scale_bar(c, used, page, marks, profile.margin, ink)
         pages += 1
-        if backs and any(p.back for p in batch):
-            used_backs = backs_slots[:len(batch)]
-            with doc.page(*page, trim=extent([s.trim for s in used_backs]),
-                          bleed=extent([s.clip for s in used_backs]), back=True) as c:
-                for piece, slot in zip(batch, backs_slots):
+        if backs and any(p.back for p, _ in placed):
+            flipped = mirrored(used, page[0])
+            with doc.page(*page, trim=extent([s.trim for s in flipped]),
+                          bleed=extent([s.clip for s in flipped]), back=True) as c:
+                for (piece, _), slot in zip(placed, flipped):
                     if piece.back is not None:
-                        place(c, piece.back, slot, bleed)
+                        place(c, piece.back, slot, piece.bleed)
+                scale_bar(c, flipped, page, mirrored_marks(marks, page[0]), profile.margin, ink)
             pages += 1
     return pages
+
+
+def _blocks(placed: Sequence[tuple[Piece, Slot]]) -> list[list[Slot]]:
+    """The slots of one page in blocks of one piece size (each block gets its own cut marks)."""
+    out: list[list[Slot]] = []
+    size = None
+    for piece, slot in placed:
+        if (piece.width, piece.height, piece.bleed) != size:
+            out.append([])
+            size = (piece.width, piece.height, piece.bleed)
+        out[-1].append(slot)
+    return out
+
+
+def mirrored_marks(marks: Sequence[Mark], page_width: float) -> list[Mark]:
+    """The front's cut marks seen from the back: the back's scale bar keeps off them, so a bar
+    shining through the paper never sits on a mark."""
+    return [Mark(page_width - m.x1, m.y1, page_width - m.x2, m.y2, m.over_art) for m in marks]
 
 
 def single_order(pieces: Sequence[Piece], profile: SingleProfile, backs: bool = True) -> list[tuple[str, Piece, Draw]]:

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from cards import load_game
+from cards import load_game, markup
 from cards.layout import FoldProfile, SheetProfile, load_profiles
 from cards.load import CARDS_ROOT, game_ids
 from generator import deck, fold, icons
@@ -68,14 +68,15 @@ def test_every_design_that_does_something_prints_what_it_does() -> None:
 def test_warfare_units_say_what_they_counter_and_morale_halves_casualties() -> None:
     game = load_game("warfare")
     rows = game.by_id("cards")
-    assert "knock out one attacking Cavalry unit" in rows["grenadiers"].text
+    assert "knock out one attacking [cav] unit" in rows["grenadiers"].text
+    assert "knock out one attacking Cavalry unit" in markup.plain(game, rows["grenadiers"].text)
     assert "halved" in rows["high-morale"].text
     assert "draw 3 cards" in rows["captain"].text and "draw 1 card." in rows["corporal"].text
     for row in game.table("cards"):  # the counter named on each unit card is the one the rules use
         for target in game.rules.counters.get(row.type, []):
             if row.type in game.rules.unit_types and target in game.rules.unit_types:
                 name = {"IU": "Infantry", "LU": "Light Infantry", "CU": "Cavalry", "AU": "Artillery"}[target]
-                assert f"attacking {name} unit" in row.text, row.id
+                assert f"attacking {name} unit" in markup.plain(game, row.text), row.id
 
 
 # ---------------------------------------------------------------- icons and credits

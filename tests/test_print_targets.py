@@ -220,11 +220,11 @@ def test_fold_over_backs_mirror_their_fronts_across_the_fold_line() -> None:
         fold_x = page.width / 2
         (line,) = [c for c in page.ops("line") if c.args["dash"]]
         assert line.args["x1"] == line.args["x2"] == pytest.approx(fold_x, abs=0.1)
-        # place() opens one top-level group at each slot's trim corner: front, back, front, back, ...
+        # place() opens one clipped top-level group at each slot's trim corner: front, back, front, back, ...
         corners, depth = [], 0
         for call in page.calls:
             if call.op == "group":
-                if depth == 0:
+                if depth == 0 and call.args["clip"] is not None:
                     corners.append(call.args)
                 depth += 1
             elif call.op == "end":

@@ -17,6 +17,7 @@ from typing import Any
 
 import streamlit as st
 
+from cards import markup
 from companion import context
 from companion.components import hexboard
 from companion.panels import hexbattle_board as board
@@ -259,14 +260,14 @@ def _last_combat(ctx: Any) -> None:
             kind = e.get("event")
             if kind == "guard" and e.get("card") in cards:
                 design = cards[e["card"]].design
-                st.markdown(f"🛡 **{design.name}** fired for {ctx.name(e.get('player'))}: {design.text}")
+                st.markdown(f"🛡 **{design.name}** fired for {ctx.name(e.get('player'))}: {markup.plain(ctx.data, design.text)}")
             elif kind in ("melee", "fire"):
                 who = f"{names.get(e['attacker'], e['attacker'])} → {names.get(e['defender'], e['defender'])}"
                 st.markdown(f"**Last combat: {who}**")
                 for card in (c for c in e.get("cards", ()) if c in cards):
                     design = cards[card].design
                     owner = state.units[e["attacker"]].player
-                    st.markdown(f"🃏 **{design.name}** played by {ctx.name(owner)}: {design.text}")
+                    st.markdown(f"🃏 **{design.name}** played by {ctx.name(owner)}: {markup.plain(ctx.data, design.text)}")
                 if kind == "melee":
                     st.markdown(_melee_text(e["modifiers"], e.get("result"))
                                 + ("  \nThe defender was broken and could not reply; the charge finished it."
@@ -306,11 +307,11 @@ def _cards(ctx: Any, view: dict[str, Any]) -> None:
     player = view["players"][me]
     secret: dict[str, Any] = {}
     hand = player["hand"] or []
-    secret["bonus_cards"] = [f"{cards[c].design.name}: {cards[c].design.text}" for c in hand] or "none"
+    secret["bonus_cards"] = [f"{cards[c].design.name}: {markup.plain(ctx.data, cards[c].design.text)}" for c in hand] or "none"
     if player["guards"]:
         secret["guards_in_play"] = [
             f"{cards[g['card']].design.name}" + (f" on {ctx.state.unit_name(ctx.state.units[g['unit']])}"
-                                                 if g["unit"] else "") + f": {cards[g['card']].design.text}"
+                                                 if g["unit"] else "") + f": {markup.plain(ctx.data, cards[g['card']].design.text)}"
             for g in player["guards"]]
     render_private(me, secret, ctx.names)
     state = ctx.state
@@ -321,7 +322,7 @@ def _cards(ctx: Any, view: dict[str, Any]) -> None:
         design = cards[card].design
         plays = [a for a in legal if a.get("card") == card]
         with st.expander(f"Play {design.name}"):
-            st.caption(design.text)
+            st.caption(markup.plain(ctx.data, design.text))
             if not plays:
                 st.caption("It cannot be played now.")
                 continue
@@ -461,7 +462,7 @@ def _card_toggles(data: Any, combat: str, attacker_kind: str, attacker: str,
             continue
         effect = card_modifiers([(row.effect, row.amount)], combat, attacker_kind)
         on = st.toggle(row.name, key=f"roll-card-{attacker}-{row.id}", value=in_play.get(row.effect, 0) > 0,
-                       help=row.text, disabled=effect == CardModifiers())
+                       help=markup.plain(data, row.text), disabled=effect == CardModifiers())
         if on and effect != CardModifiers():
             chosen.append((row.effect, row.amount))
     st.caption("Greyed-out cards do nothing for this attacker in this kind of combat. Cards the attacker has "
