@@ -45,7 +45,7 @@ from cards.problems import DataError, Problem
 from generator import deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
 from generator.printable import BuildContext, PageSet, PieceSet
-from generator.sheets import Piece, draw_sheets, draw_singles, runs, sharing
+from generator.sheets import Piece, draw_sheets, draw_singles, runs, shared_sides, sharing
 
 FORMATS = ("pdf", "svg", "png", "tts")
 DEFAULT_FORMATS = ("pdf", "svg", "png")  # tts only when asked for: it is one export, not a print profile
@@ -307,7 +307,8 @@ def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
     if job.game not in cache:
         game = load_game(job.game, cards_root)
         ctx = BuildContext(opts.url, _claimed(game.id), low_ink=opts.ink == "low")
-        cache[job.game] = [s for p in PRINTABLES for s in p.make(game, ctx)]
+        cache[job.game] = [PieceSet(s.name, shared_sides(s.pieces)) if isinstance(s, PieceSet) else s
+                           for p in PRINTABLES for s in p.make(game, ctx)]
     folder = out / job.game
     if job.fmt == "tts":
         return tts.export(job.game, cache[job.game], folder / "tts", opts.tts_url, opts.backs)

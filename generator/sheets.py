@@ -8,11 +8,12 @@ cover `bleed` mm past the trim on every side (the sheet clips what is not wanted
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from cards.layout import CutMarks, SheetProfile, SingleProfile
-from generator.canvas import Box, Canvas, Document, SvgDocument
+from generator.canvas import Box, Canvas, Document, RecordingCanvas, SvgDocument
 
 Draw = Callable[[Canvas, float], None]
 """Draws one side of a piece: draw(canvas, bleed)."""
@@ -115,7 +116,39 @@ def place(c: Canvas, piece_side: Draw, slot: Slot, bleed: float) -> None:
     """Draw one side of a piece into a slot, clipped to the slot's bleed box."""
     clip = Box(slot.clip.x - slot.trim.x, slot.clip.y - slot.trim.y, slot.clip.w, slot.clip.h)
     with c.group(slot.trim.x, slot.trim.y, clip=clip):
-        piece_side(c, bleed)
+        draw_side(c, piece_side, bleed)
+
+
+_RECORDED: WeakKeyDictionary[Draw, dict[float, RecordingCanvas]] = WeakKeyDictionary()
+"""Each side's drawing per bleed, for as long as the side itself lives (a build's piece sets)."""
+
+
+def draw_side(c: Canvas, side: Draw, bleed: float) -> None:
+    """One side of a piece: drawn once per bleed on a recording canvas, then replayed. A build puts
+    every piece on two papers, five profiles and two formats, and copies of one design share their
+    drawing (`shared_sides`), so most pieces are laid out once instead of a dozen times."""
+    recordings = _RECORDED.get(side)
+    if recordings is None:
+        recordings = _RECORDED.setdefault(side, {})
+    recording = recordings.get(bleed)
+    if recording is None:
+        recording = RecordingCanvas()
+        side(recording, bleed)
+        recordings[bleed] = recording
+    recording.replay(c)
+
+
+def shared_sides(pieces: Sequence[Piece]) -> list[Piece]:
+    """The pieces with one front drawing per design and one back drawing per back key (what `design`
+    and `back_key` promise), so `draw_side` draws a deck's back once, not once per card."""
+    fronts: dict[str, Draw] = {}
+    backs: dict[str, Draw] = {}
+    out = []
+    for p in pieces:
+        front = fronts.setdefault(p.design, p.front) if p.design else p.front
+        back = backs.setdefault(p.back_key, p.back) if p.back is not None else None
+        out.append(p if front is p.front and back is p.back else replace(p, front=front, back=back))
+    return out
 
 
 @dataclass(frozen=True)
@@ -380,7 +413,7 @@ def draw_singles(doc: Document, pieces: Sequence[Piece], profile: SingleProfile,
         x, y = (pw - piece.width) / 2, (ph - piece.height) / 2
         with doc.page(pw, ph, trim=Box(x, y, piece.width, piece.height)) as c:
             with c.group(x, y, clip=Box(-x, -y, pw, ph)):
-                side(c, bleed)
+                draw_side(c, side, bleed)
         stems.append(stem)
     return stems
 
