@@ -53,8 +53,8 @@ def test_cards_json_lists_the_warfare_deck() -> None:
     deck = json.loads(result.stdout)
     assert len(deck) == 97
     assert deck[0] == {"id": "grenadiers", "name": "Grenadiers", "type": "IU", "force": 3, "design": "grenadiers",
-                       "icon": "musket", "text": "Attack: with Infantry units only. Defend: discard to knock out "
-                                                 "one attacking Cavalry unit."}
+                       "icon": "musket", "text": "Attack: with [inf] units only. Defend: discard to knock out "
+                                                 "one attacking [cav] unit."}  # the data as written
     assert len({card["id"] for card in deck}) == 97
     assert {card["type"] for card in deck} == {"IU", "LU", "CU", "AU", "IT", "LT", "CT", "AT",
                                                "LS", "MS", "AS", "TS", "EB"}

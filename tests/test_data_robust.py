@@ -122,7 +122,7 @@ def test_a_warfare_text_without_its_phase_is_located(tmp_path: Path) -> None:
     folder = copy_game(tmp_path, "warfare")
     path = folder / "cards.csv"
     path.write_text(path.read_text(encoding="utf-8").replace(
-        ",Attack: with Infantry units only. Defend: discard to knock out one attacking Cavalry unit.\n",
+        ",Attack: with [inf] units only. Defend: discard to knock out one attacking [cav] unit.\n",
         ",Knocks out Cavalry.\n", 1), encoding="utf-8")
     assert messages(folder.parent) == [
         "ROOT/warfare/cards.csv:2: [text = 'Knocks out Cavalry.'] the text must start with a phase "

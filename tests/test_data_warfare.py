@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from cards import load_game
+from cards import load_game, markup
 from cards.load import GameData
 from cards.schemas.warfare import face
 
@@ -64,8 +64,10 @@ def test_roles_say_what_a_card_does_in_each_phase_from_its_printed_text(data: Ga
     rows = {row.id: row for row in data.table("cards")}
     assert roles(rows["howitzers"]) == [
         ("Deploy", "Discard: your opponent discards one card at random."),
-        ("Attack", "With Artillery units only."),
-        ("Defend", "Discard to knock out one attacking Infantry unit.")]
+        ("Attack", "With [art] units only."),  # inline icons (cards/markup.py), read as words off the card
+        ("Defend", "Discard to knock out one attacking [inf] unit.")]
+    assert [markup.plain(data, part) for _, part in roles(rows["howitzers"])][1:] == [
+        "With Artillery units only.", "Discard to knock out one attacking Infantry unit."]
     assert roles(rows["captain"]) == [("Deploy", "Discard to draw 3 cards."),
                                       ("Attack", "One Leader may back any attack."),
                                       ("Defend", "No use in this phase.")]
