@@ -17,7 +17,7 @@ from generator import deck, fold, fonts, icons
 from generator.build import PRINTABLES, _claimed, check, shared
 from generator.canvas import Box, Document, PdfDocument, RecordingCanvas, RecordingDocument, SvgDocument
 from generator.printable import BuildContext, PieceSet
-from generator.sheets import SCALE_BAR, draw_sheets, pack, piece_svg
+from generator.sheets import SCALE_BAR, draw_side, draw_sheets, pack, piece_svg, shared_sides
 from generator.text import ICON_EM, ICON_GAP, draw_text, icon_token, measure
 from tests.data_helpers import rewrite_csv
 
@@ -263,3 +263,25 @@ def test_pieces_are_never_wider_than_a_sheet_after_sharing() -> None:
                 assert all(0 <= s.clip.x and s.clip.right <= paper[0] and 0 <= s.clip.y
                            and s.clip.bottom <= paper[1] for _, s in placed)
 
+
+
+# ---------------------------------------------------------------- 6. drawn once, replayed after
+
+def test_a_replayed_side_is_the_same_drawing_and_the_same_pdf_bytes(tmp_path: Path) -> None:
+    game = load_game("warfare")
+    [cards] = deck.piece_sets(game, "http://192.168.1.20:8501")
+    pieces = shared_sides(cards.pieces)
+    assert len({id(p.back) for p in pieces}) == 1 and len({id(p.front) for p in pieces}) == 97  # one back drawing
+    direct, first, again = RecordingCanvas(), RecordingCanvas(), RecordingCanvas()
+    pieces[0].front(direct, 3.0)
+    draw_side(first, pieces[0].front, 3.0)
+    draw_side(again, pieces[0].front, 3.0)  # from the recording
+    assert first.calls == direct.calls and again.calls == direct.calls
+    assert any(c.op == "polygons" for c in direct.calls) and any(c.op == "group" for c in direct.calls)
+    files = []
+    for name, draw in (("direct", lambda c: pieces[1].back(c, 3.0)), ("replayed", lambda c: draw_side(c, pieces[1].back, 3.0))):
+        doc = PdfDocument(tmp_path / f"{name}.pdf")
+        with doc.page(70.0, 95.0) as c, c.group(3.0, 3.0):
+            draw(c)
+        files.append(doc.save()[0].read_bytes())
+    assert files[0] == files[1]
