@@ -54,9 +54,10 @@ def woff(font: str, chars: frozenset[str]) -> bytes:
     return out.getvalue()
 
 
+@lru_cache(maxsize=512)
 def font_face(font: str, chars: frozenset[str]) -> str:
     """The @font-face rule embedding `font`'s glyphs for `chars`, with the weight the text asks for (so a
-    browser does not embolden a bold face a second time)."""
+    browser does not embolden a bold face a second time); cached, as every page of a job embeds the same."""
     data = base64.b64encode(woff(font, chars)).decode("ascii")
     return (f"@font-face{{font-family:'{family(font)}';font-weight:{face(font).weight};"
             f"src:url(data:font/woff;base64,{data}) format('woff')}}")
