@@ -1,6 +1,6 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
-Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--markdown FILE]
+Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--markdown FILE] [--postgres]
 
 `--before DIR` runs the same phone script, in the same run, against another checkout of Muster
 (e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
@@ -15,11 +15,18 @@ Figures (p50 / p95):
 - table page and lobby, first load (a new browser context each time);
 - server CPU per tap (user+system time of the server process, including the other phone's redraw);
 - server CPU per second of an open, idle table page;
-- the lobby's first load and server CPU with 30 and with 500 finished tables.
+- the lobby's first load and server CPU with 30 and with 500 finished tables;
+- move committed -> the other phone shows it, timed by the browser itself (below). `--postgres`
+  measures instead two servers on one PostgreSQL (started here, durable: fsync and synchronous
+  commits on), one phone on each, so every move crosses servers: commit and NOTIFY, the other
+  server's listener wakes its page, the redraw reaches the phone.
 Every page marks the log head it drew in `<span class="muster-head" data-head=N>`; a phone has
 "shown" a tap when that number reaches the tap's. A tap's clock starts at the click that makes the
-move: the move button, or "Yes, do it" for a move the page asks about first. The load average is printed with the figures: a
-busy machine is reported as busy.
+move: the move button, or "Yes, do it" for a move the page asks about first. For "committed ->
+other phone", each page records (a MutationObserver) when each log head first appeared, on the
+machine's clock, and that is compared with the entry's `at` (the server's clock as it wrote the
+entry, just before its commit), so the bench's own polling of the pages is not in that figure.
+The load average is printed with the figures: a busy machine is reported as busy.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from companion.store import DB_NAME, open_store  # noqa: E402
+from companion.store import DB_NAME, Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
@@ -99,6 +106,20 @@ def head(page: Page) -> int:
     return int(marks.last.get_attribute("data-head") or -1)
 
 
+# In each page: when each log head first showed, in ms since the epoch (the machine's clock, as the server's).
+HEAD_CLOCK = """() => {
+  window.__heads = window.__heads || {};
+  const note = () => {
+    const marks = document.querySelectorAll("span.muster-head");
+    if (!marks.length) return;
+    const head = marks[marks.length - 1].dataset.head;
+    if (!(head in window.__heads)) window.__heads[head] = performance.timeOrigin + performance.now();
+  };
+  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
+  note();
+}"""
+
+
 def open_phone(browser: Browser, url: str) -> tuple[Page, float]:
     """A new phone (fresh context, empty cache) and how long the page took to show its first content."""
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -106,7 +127,20 @@ def open_phone(browser: Browser, url: str) -> tuple[Page, float]:
     start = time.perf_counter()
     page.goto(url)
     page.locator("span.muster-head").first.wait_for(state="attached", timeout=TIMEOUT_MS)
-    return page, time.perf_counter() - start
+    took = time.perf_counter() - start
+    page.evaluate(HEAD_CLOCK)
+    return page, took
+
+
+def shown_at(page: Page, head: int) -> float:
+    """When (s since the epoch) the page first showed a log head of at least `head`."""
+    return float(page.evaluate("n => Math.min(...Object.entries(window.__heads).filter(([h]) => +h >= n)"
+                               ".map(([, t]) => t)) / 1000", head))
+
+
+def committed(store: Store, table_id: int) -> Callable[[int], float]:
+    """When the entry at log head `n` was written (the server's clock, just before its commit)."""
+    return lambda n: store.log(table_id, n - 1)[0].at
 
 
 def settle(*pages: Page) -> None:
@@ -123,16 +157,20 @@ class Run:
         self.other: list[float] = []
         self.cpu_tap: list[float] = []
         self.first_load: list[float] = []
+        self.lag: list[float] = []  # move committed -> the other phone shows it (the browser's own clock)
         self.idle_cpu_per_s = float("nan")
         self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
 
     def line(self) -> str:
         return (f"{self.name:<15} own {pair(self.own)} | other {pair(self.other)} | first load {pair(self.first_load)}"
-                f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page")
+                f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page"
+                + (f" | committed -> other phone {pair(self.lag)} (n={len(self.lag)})" if self.lag else ""))
 
 
-def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page, int], float | None]) -> None:
-    """`taps` taps, each on the first phone (by turns) that has a move; times its own update and the other's."""
+def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page, int], float | None],
+         written: Callable[[int], float] | None = None) -> None:
+    """`taps` taps, each on the first phone (by turns) that has a move; times its own update and the other's,
+    and with `written` (log head -> when its entry was written) the lag from the commit to the other phone."""
     for n in range(taps):
         before = max(head(p) for p in phones)
         order = phones[n % 2:] + phones[:n % 2]
@@ -159,6 +197,8 @@ def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page,
             mover.wait_for_timeout(10)
         run.own.append(seen[0])
         run.other.append(seen[1])
+        if written is not None:
+            run.lag.append(shown_at(other, before + 1) - written(before + 1))
         settle(mover, other)
         run.cpu_tap.append(cpu_seconds(pid) - cpu0)
 
@@ -248,7 +288,7 @@ def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout
                 run.first_load.append(took)
                 page.context.close()
             settle(*phones)
-            play(run, proc.pid, phones, args.taps, tap_move)
+            play(run, proc.pid, phones, args.taps, tap_move, committed(store, table.id))
             idle(run, proc.pid, args.idle, len(phones))
             for page in phones:
                 page.context.close()
@@ -260,6 +300,38 @@ def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout
                 finished = count
                 run.lobby[count] = lobby_loads(browser, base, proc.pid, args.loads)
         store.close()
+    return run
+
+
+def bench_two_servers(browser: Browser, args: argparse.Namespace) -> Run:
+    """Two servers on one durable PostgreSQL, Ann's phone on one and Bob's on the other: every move is
+    made through one server and shown by the other. Server CPU is server A's alone."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from postgres_server import PostgresServer
+
+    run = Run("PostgreSQL, 2 servers")
+    database = PostgresServer().start(durable=True)
+    try:
+        url = database.new_database()
+        store = open_store(url)
+        table = Tables(store).create(args.game, ["Ann", "Bob"], {})
+        ports = [free_port(), free_port()]
+        envs = [dict(os.environ, PYTHONPATH=str(ROOT), MUSTER_DATABASE_URL=url, MUSTER_URL=f"http://127.0.0.1:{p}")
+                for p in ports]
+        with server(checkout_command(ROOT, ports[0]), envs[0], ports[0], ROOT) as a, \
+                server(checkout_command(ROOT, ports[1]), envs[1], ports[1], ROOT):
+            phones = []
+            for port, seat in zip(ports, table.seats):
+                page, took = open_phone(browser, f"http://127.0.0.1:{port}/?table={table.code}&seat={seat.token}")
+                phones.append(page)
+                run.first_load.append(took)
+            settle(*phones)
+            play(run, a.pid, phones, args.taps, tap_move, committed(store, table.id))
+            for page in phones:
+                page.context.close()
+        store.close()
+    finally:
+        database.stop()
     return run
 
 
@@ -309,6 +381,7 @@ def markdown(bare: Run, runs: list[Run], taps: int, loads: int, load: tuple[str,
     for count in LOBBY_FINISHED:
         row(f"lobby server CPU, {count} finished tables (aim: flat)",
             lambda r, c=count: pair(r.lobby[c][1]) if c in r.lobby else "—")
+    row("move committed → other phone (browser's clock)", lambda r: pair(r.lag) if r.lag else "—")
     row("server CPU per tap (both phones redrawn)", lambda r: pair(r.cpu_tap))
     row("idle table page, server CPU per page (aim < 10 ms/s)", lambda r: f"{r.idle_cpu_per_s * 1000:.1f} ms/s")
     return "\n".join(rows)
@@ -322,12 +395,19 @@ def main() -> None:
     parser.add_argument("--game", default="warfare")
     parser.add_argument("--before", type=Path, help="another checkout of Muster to measure in the same run")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
+    parser.add_argument("--postgres", action="store_true",
+                        help="instead: two servers on one PostgreSQL, a phone on each (needs initdb and pg_ctl)")
     args = parser.parse_args()
     start = describe()
     print(start, flush=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
                                      args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        if args.postgres:
+            print(bench_two_servers(browser, args).line())
+            browser.close()
+            print(describe())
+            return
         bare = bench_bare(browser, args)
         print(bare.line(), flush=True)
         runs = [bench_muster(browser, args, "Muster, before", args.before.resolve())] if args.before else []
