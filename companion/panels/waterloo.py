@@ -275,7 +275,8 @@ def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
         draw = act("draw", me)
         st.button("Draw a card", key=f"waterloo-draw-{ctx.state_id}", type="primary", width="stretch",
                   on_click=submit, args=(ctx.service, ctx.table.id, me, draw.to_json(), ctx.snap.head,
-                                         ctx.state.label(draw), True))
+                                         ctx.state.label(draw), True, "waterloo-draw"))
+        context.show_beside("waterloo-draw")
         st.caption("The draw is your only move now, so it is not asked about twice.")
         return
     hand = view["players"][me]["hand"]
