@@ -37,7 +37,7 @@ from companion import render as draw
 from companion.render import plain
 from companion.store import Seat, StoreError, TableInfo
 from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
-from engine.core import Action, Line, Refusal, fill
+from engine.core import POSITION_KEEPING, Action, Line, Refusal, fill
 
 LOG = logging.getLogger("muster.companion")
 
@@ -420,7 +420,7 @@ def _confirm(ctx: TableContext) -> None:
     if not pending or pending["table"] != ctx.table.id or pending["seat"] != ctx.player:
         _close_dialog()
         return
-    if tuple(pending["offered"]) != ctx.snap.head:  # the table moved on while the question was open
+    if ctx.snap.moved_on_since(tuple(pending["offered"])):  # the table moved on while the question was open
         st.session_state.pop(CONFIRM, None)
         _close_dialog()
         context.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
@@ -546,7 +546,8 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     """The history as this viewer may read it (`Match.history`), newest first, as plain text."""
     if not ctx.snap.entries:
         return
-    with st.expander(f"Moves so far ({len(ctx.snap.entries)})", key="log"):  # keyed: stays open as moves come in
+    moves = sum(e.action.get("kind") not in POSITION_KEEPING | {"undo"} for e in ctx.snap.entries)
+    with st.expander(f"Moves so far ({moves})", key="log"):  # keyed: stays open as moves come in
         shown = [plain(f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
                        + (" (taken back)" if line.undone else ""))
                  for line in reversed(history[-LOG_LINES:])]

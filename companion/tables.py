@@ -26,7 +26,7 @@ from typing import Any
 import engine
 from cards import DataError, GameData, load_game
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
-from engine.core import Action, Game, Line, Match, Refusal, seat as placeholder
+from engine.core import POSITION_KEEPING, Action, Game, Line, Match, Refusal, seat as placeholder
 
 
 CACHED_TABLES = 64
@@ -85,6 +85,19 @@ class Snapshot:
     @property
     def state(self) -> Any:
         return self.match.state
+
+    def moved_on_since(self, offered: tuple[int, int] | None) -> bool:
+        """Whether the game's position changed after the log head `offered` (a page's state id).
+
+        Entries that leave the position as it was (a timer tap, a table notice) do not count, so
+        a move tapped while another phone starts the clock or moves its seat still means what
+        its player saw. An `offered` head this log never had (a replaced file) counts as moved on.
+        """
+        if offered is None or tuple(offered) == tuple(self.head):
+            return False
+        if offered[0] and not any((e.seq, e.id) == tuple(offered) for e in self.entries):
+            return True
+        return any(e.action.get("kind") not in POSITION_KEEPING for e in self.entries if e.seq > offered[0])
 
     def history(self, viewer: int | None) -> list[Line]:
         """`Match.history` for a viewer, worked out once per position: every redraw of every phone at
@@ -247,9 +260,9 @@ class Tables:
         result: dict[str, Snapshot] = {}
 
         def check(tx: Tx, head: tuple[int, int]) -> None:
-            if offered is not None and tuple(head) != tuple(offered):
-                raise Stale()
             current = self.snapshot(table, tx, head)
+            if current.moved_on_since(offered):
+                raise Stale()
             match = copy.copy(current.match)
             try:
                 match.apply(action, head[0] + 1)  # verify first; a refusal leaves everything unchanged
@@ -300,9 +313,10 @@ class Tables:
         undo: dict[str, Any] = {"kind": "undo", "player": seat, "args": {}}
 
         def check(tx: Tx, head: tuple[int, int]) -> None:
-            if offered is not None and tuple(head) != tuple(offered):
+            current = self.snapshot(table, tx, head)
+            if current.moved_on_since(offered):
                 raise Stale()
-            match = self.snapshot(table, tx, head).match
+            match = current.match
             reason = match.undo_refusal(seat)
             if reason:
                 raise Refusal(reason)

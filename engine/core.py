@@ -363,6 +363,11 @@ class _Record:
     took_back: _Record | None = None
 
 
+#: Log entry kinds that leave the game's position as it was: the round timer and table notices.
+#: A move offered before one of them still means what its player saw (`Snapshot.moved_on_since`).
+POSITION_KEEPING = frozenset({"timer", "notice"})
+
+
 class Match(Generic[S]):
     """A seed, options and an action log; the state is a replay of the live actions.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from apptest_helpers import button, carry_out, literal, move_keys, offered, page, page_text, race  # noqa: F401 (race: fixture)
+from apptest_helpers import button, carry_out, confirm, literal, move_keys, offered, page, page_text, race  # noqa: F401 (race: fixture)
 
 from companion.render import plain
 from companion.tables import ELSEWHERE, STALE, Tables
@@ -26,6 +26,17 @@ def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> N
     entries = race.snapshot(table).entries
     assert [e.action["kind"] for e in entries] == ["bank"]
     assert "Waiting for Bob to make a move." in page_text(ann) and move_keys(ann) == []
+
+
+def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    button(ann, "Roll the die").click().run()  # chance: the page asks first
+    race.notice(table, "{p1}'s seat was opened on another phone, which now plays it.")  # keeps the position
+    confirm(ann)
+    assert not ann.exception and [w.value for w in ann.warning] == [], [w.value for w in ann.warning]
+    assert [e.action["kind"] for e in race.snapshot(table).entries] == ["notice", "roll"]
+    assert "Moves so far (1)" in [e.label for e in ann.expander]
 
 
 def test_move_buttons_name_their_action_and_position_and_none_is_preselected(race: Tables) -> None:

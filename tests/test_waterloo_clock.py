@@ -14,7 +14,7 @@ import engine
 from cards import load_game
 from companion.clock import Clock, clock
 from companion.store import LogEntry, open_store
-from companion.tables import Tables
+from companion.tables import Stale, Tables
 from engine.core import Match, Refusal, act
 
 GAME = engine.make_game(load_game("waterloo"))
@@ -83,6 +83,20 @@ def test_r22_the_timer_is_no_move_it_neither_blocks_nor_joins_an_undo(tables: Ta
     assert [e.action["kind"] for e in snap.entries] == ["pass", "timer", "undo"]
     assert snap.state.current_player == 1 and clock(snap.entries, 1, SECONDS).running
     assert [line.text for line in snap.match.history(None)][-1] == "{p1} took back: passed"
+
+
+def test_a_move_tapped_while_another_phone_taps_the_timer_still_counts(tables: Tables) -> None:
+    """The timer and table notices keep the position, so they do not make an offered move stale; a move does."""
+    table = tables.create("waterloo", ["Ann", "Bob"], {"players": 2}, seed="w0")
+    offered = tables.snapshot(table).head  # Bob's phone offers "Pass" at this position
+    tables.timer(table, 0, True, offered)  # meanwhile Ann starts the timer
+    tables.notice(table, "{p0}'s seat was opened on another phone, which now plays it.")
+    after = tables.act(table, 1, act("pass", 1), offered)
+    assert [e.action["kind"] for e in after.entries] == ["timer", "notice", "pass"]
+    with pytest.raises(Stale):  # a real move since: the same offer is stale now
+        tables.act(table, 0, act("pass", 0), offered)
+    with pytest.raises(Stale):  # and so is the undo button drawn before that move
+        tables.undo(table, 1, offered)
 
 
 def test_hand_history_names_who_won_with_what_and_the_chips_moved() -> None:
