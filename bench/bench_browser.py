@@ -227,7 +227,7 @@ def tap_bare(page: Page, before: int) -> float:
 def tap_move(page: Page, before: int) -> float | None:
     """Click the first move this phone is offered; when the page asks first ("Yes, do it", a move that
     cannot be taken back), confirm it. The time returned is when the click that makes the move began."""
-    buttons = page.locator(".st-key-moves .stButton button")
+    buttons = page.locator(".st-key-moves .stButton button:not([disabled])")  # a card that cannot join is no tap
     count = buttons.count()
     if not count:
         return None
