@@ -84,7 +84,10 @@ def streamlit_command(port: int) -> list[str]:
             "--client.toolbarMode", "minimal", "--client.showErrorDetails", "none",
             # A full garbage collection after every script run (Streamlit's default) costs more than the
             # run itself for the polling pages; Python's own generational collector still runs.
-            "--runner.postScriptGC", "false"]
+            "--runner.postScriptGC", "false",
+            # `muster` prints the address and a QR code itself: Streamlit's own banner would repeat it, and
+            # looking up an external IP for it waits on the internet and warns when there is none.
+            "--logger.hideWelcomeMessage", "true", "--logger.level", "warning"]
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

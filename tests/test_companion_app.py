@@ -310,3 +310,37 @@ def test_seat_page_offers_to_move_the_seat(service: Tables) -> None:
     assert "Move this seat to another phone" in [e.label for e in at.expander]
     assert any(table.seats[0].token in c.value for c in at.code)
     assert table.seats[1].token not in page_text(at)
+
+
+def test_app_prints_its_address_and_qr_and_nothing_of_streamlits(tmp_path: Path) -> None:
+    """What a new user reads when the companion starts: our address and QR code, not Streamlit's banner
+    repeating it, nor its warning that no external IP was found (it looks one up on the internet)."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from test_browser import free_port
+
+    port = free_port()
+    out = tmp_path / "out.txt"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(port),
+                                 "--data-dir", str(tmp_path / "data")], stdout=sink, stderr=subprocess.STDOUT)
+        try:
+            for _ in range(200):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                        break
+                except OSError:
+                    time.sleep(0.3)
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+                assert answer.status == 200
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    text = out.read_text()
+    assert "Muster companion: http://" in text and f":{port}" in text
+    assert "█" in text  # the QR code
+    for noise in ("You can now view", "Local URL", "Did not auto detect", "streamlit.io", "Uvicorn"):
+        assert noise not in text, noise
