@@ -181,6 +181,17 @@ def show_beside(where: str | None = None) -> None:
             "?.scrollIntoView({block: 'center', behavior: 'smooth'}), 50);</script>", unsafe_allow_javascript=True)
 
 
+def folded(label: str, key: str) -> Any:
+    """An expander whose contents are built, sent and laid out only while it is open: `(box, open)`.
+
+    A tap redraws the table part of the page, and a phone lays out every element it is sent,
+    folded or not; the history, the typed-move form and the printed-card helpers are read far
+    less often than a move is made. Opening one reruns the part it is in, so it fills at once.
+    The key keeps it open across redraws while its label changes (a count, say)."""
+    box = st.expander(label, key=key, on_change="rerun")
+    return box, bool(box.open)
+
+
 def ago(when: float, now: float | None = None) -> str:
     """'just now', '5 min ago', '3 h ago', '2 days ago'."""
     seconds = max(0, (now or time.time()) - when)

@@ -508,23 +508,25 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
     examples: dict[str, Action] = {}
     for action in legal:
         examples.setdefault(action.kind, action)
-    with st.expander("Other move (type its details)"):
-        kind = st.selectbox("Kind", list(examples), format_func=context.pretty, key="other-kind")
-        with st.form("other-move"):
-            sample = examples[kind] if kind else None
-            fields = {key: st.text_input(context.pretty(key), value=json.dumps(value), key=f"arg-{kind}-{key}")
-                      for key, value in (sample.args.items() if sample else [])}
-            if st.form_submit_button("Try this move", width="stretch") and kind:
-                args: dict[str, Any] = {}
-                for key, raw in fields.items():
-                    try:
-                        args[key] = json.loads(raw)
-                    except json.JSONDecodeError:
-                        args[key] = raw
-                typed = Action(kind, int(ctx.player or 0), args)
-                act(ctx.service, ctx.table.id, ctx.player, typed.to_json(), ctx.snap.head, _label(ctx.state.label, typed),
-                    where="other-move")
-                st.rerun()
+    box, opened = context.folded("Other move (type its details)", "other-move-box")
+    if opened:
+        with box:
+            kind = st.selectbox("Kind", list(examples), format_func=context.pretty, key="other-kind")
+            with st.form("other-move"):
+                sample = examples[kind] if kind else None
+                fields = {key: st.text_input(context.pretty(key), value=json.dumps(value), key=f"arg-{kind}-{key}")
+                          for key, value in (sample.args.items() if sample else [])}
+                if st.form_submit_button("Try this move", width="stretch") and kind:
+                    args: dict[str, Any] = {}
+                    for key, raw in fields.items():
+                        try:
+                            args[key] = json.loads(raw)
+                        except json.JSONDecodeError:
+                            args[key] = raw
+                    typed = Action(kind, int(ctx.player or 0), args)
+                    act(ctx.service, ctx.table.id, ctx.player, typed.to_json(), ctx.snap.head,
+                        _label(ctx.state.label, typed), where="other-move")
+                    st.rerun()
     context.show_beside("other-move")
 
 
@@ -547,6 +549,8 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     if not ctx.snap.entries:
         return
     moves = sum(e.action.get("kind") not in POSITION_KEEPING | {"undo"} for e in ctx.snap.entries)
+    # Not folded lazily (`context.folded`): a stateful expander's identity includes its label, so the
+    # count in it would close the log at every move. It is one element.
     with st.expander(f"Moves so far ({moves})", key="log"):  # keyed: stays open as moves come in
         shown = [plain(f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
                        + (" (taken back)" if line.undone else ""))

@@ -15,6 +15,10 @@ from companion.store import open_store
 from companion.tables import Tables
 
 APP = str(Path(context.__file__).with_name("app.py"))
+# The folded boxes whose contents a page builds only while they are open (`context.folded`). Page
+# tests read what a player who opened every one of them sees; `test_folded_boxes_*` checks the folding.
+FOLDED = ("other-move-box", "resolver-box", "scorer-box", "combo-box", "units-box", "all-moves-box",
+          "roller-box")
 
 
 @pytest.fixture
@@ -26,9 +30,14 @@ def race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tables:
     return svc
 
 
-def page(device: str | None = None, **params: str) -> AppTest:
-    """The page as a phone opening this link would get it; `device` is the id its browser reports (none: not yet)."""
+def page(device: str | None = None, folded: bool = False, **params: str) -> AppTest:
+    """The page as a phone opening this link would get it; `device` is the id its browser reports (none: not yet).
+
+    Every folded box starts open (`FOLDED`) unless `folded`."""
     at = AppTest.from_file(APP, default_timeout=60)
+    if not folded:
+        for key in FOLDED:
+            at.session_state[key] = True
     for key, value in params.items():
         at.query_params[key] = value
     if device is not None:

@@ -344,3 +344,22 @@ def test_app_prints_its_address_and_qr_and_nothing_of_streamlits(tmp_path: Path)
     assert "█" in text  # the QR code
     for noise in ("You can now view", "Local URL", "Did not auto detect", "streamlit.io", "Uvicorn"):
         assert noise not in text, noise
+
+
+def test_folded_boxes_send_nothing_until_opened(service: Tables) -> None:
+    """The typed-move form is built only while open, so a tap redraws less on every phone (`context.folded`);
+    opening it shows it at once, and it stays open while moves come in."""
+    table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    at = page(folded=True, table=table.code, seat=table.seats[0].token)
+    assert not at.exception
+    form = "FormSubmitter:other-move-Try this move"
+    assert "Other move (type its details)" in [e.label for e in at.expander]
+    assert form not in [b.key for b in at.button] and not at.selectbox
+    at.session_state["other-move-box"] = True  # what tapping "Other move" sends
+    at.run()
+    assert form in [b.key for b in at.button] and [s.label for s in at.selectbox] == ["Kind"]
+    for seat in (0, 1):
+        service.act(table, seat, __import__("engine").act("roll", seat))
+    at.run()
+    assert "1. Ann made a move" in page_text(at) and "2. Bob made a move" in page_text(at)
+    assert form in [b.key for b in at.button]

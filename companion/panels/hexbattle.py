@@ -334,7 +334,10 @@ def _cards(ctx: Any, view: dict[str, Any]) -> None:
 def _units(ctx: Any, view: dict[str, Any]) -> None:
     """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
     state = ctx.state
-    with st.expander("Units"):
+    box, opened = context.folded("Units", "units-box")
+    if not opened:
+        return
+    with box:
         for p in view["players"]:
             alive = [u for u in view["units"] if u["player"] == p["seat"] and not u["destroyed"]]
             st.markdown(f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units")
@@ -365,7 +368,10 @@ def _all_moves(ctx: Any) -> None:
         uid = action.get("unit")
         group = state.unit_name(state.units[uid]) if action.kind != "play_card" and uid in state.units else "Other"
         groups.setdefault(group, []).append(action)
-    with st.expander("All legal moves (by unit)"):
+    box, opened = context.folded("All legal moves (by unit)", "all-moves-box")
+    if not opened:
+        return
+    with box:
         for i, (group, actions) in enumerate(groups.items()):
             pick = st.selectbox(group, range(len(actions)), key=f"pick-hx-{i}",
                                 format_func=lambda k, a=actions: state.label(a[k]))
@@ -415,7 +421,10 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
     on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
     if len(on_board) < 2:
         return
-    with st.expander("Combat roller"):
+    box, opened = context.folded("Combat roller", "roller-box")
+    if not opened:
+        return
+    with box:
         kind = st.radio("Combat", ["Close combat", "Ranged fire"], horizontal=True, key="roll-kind")
         label = {u["id"]: f"{u['name']} ({u['hex']})" for u in on_board}
         att = st.selectbox("Attacker", list(label), format_func=label.get, key="roll-att")

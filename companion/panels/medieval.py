@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion import context
 from companion.panels.common import card_label, card_names, named, news
 from companion.render import plain
 from companion.render import private as render_private
@@ -110,7 +111,10 @@ def resolver(game: Any, names: dict[str, str], data: Any) -> None:
     kept round by round and handed to `resolve_laid`, which re-counts, keeps decided columns
     decided and, once every column is decided, clears the field into Survivors and Graveyards.
     """
-    with st.expander("Battle resolver (printed cards)"):
+    box, opened = context.folded("Battle resolver (printed cards)", "resolver-box")
+    if not opened:
+        return
+    with box:
         layout: dict[str, Any] = st.session_state.setdefault("resolver", _empty(game))
         side = _choice("Side", [0, 1], "resolver-side", lambda p: SIDES[p])
         place = _choice("Where", list(PLACES), "resolver-place", PLACES.get)

@@ -346,7 +346,10 @@ def _scorer(ctx: Any, names: dict[str, str]) -> None:
     from engine.waterloo import explain
 
     game = ctx.game
-    with st.expander("Showdown scorer (printed cards)"):
+    box, opened = context.folded("Showdown scorer (printed cards)", "scorer-box")
+    if not opened:
+        return
+    with box:
         count = st.number_input("Hands to compare", min_value=1, max_value=6, value=2, key="scorer-count")
         designs = [row for row in ctx.data.table("cards")]
         hands: list[list[str]] = []
@@ -406,7 +409,10 @@ def _add_card(key: str, pick: str, data: Any) -> None:
 
 
 def _combo_table(ctx: Any) -> None:
-    with st.expander("Combo table with exact odds"):
+    box, opened = context.folded("Combo table with exact odds", "combo-box")
+    if not opened:
+        return
+    with box:
         lines = []
         for entry in (e for e in lookup.index() if e.kind == "combo" and e.game == "waterloo"):
             odds = dict(entry.extra).get("odds of being dealt", "")
