@@ -1,8 +1,11 @@
 """The floor Streamlit itself sets: one button that appends to a list every session shares, with the
-table page's polling. `bench_browser.py` runs it beside `muster app` in the same run, so Muster's
+table page's polling (and, with `BARE_ELEMENTS=N`, N more elements redrawn per tap: the cost of a
+page's size alone). `bench_browser.py` runs it beside `muster app` in the same run, so Muster's
 figures are read against what a bare Streamlit page costs on the same machine at the same moment."""
 
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
@@ -21,6 +24,11 @@ if st.button("Add", key="add", width="stretch"):
     log.append(seen)
     seen = len(log)
 st.markdown(f'<span class="muster-head" data-head="{seen}"></span>', unsafe_allow_html=True)
+for i in range(int(os.environ.get("BARE_ELEMENTS", "0"))):  # as many elements as a table part, when asked
+    if i % 2:
+        st.button(f"Another button {i} ({seen})", key=f"other-{i}", width="stretch")
+    else:
+        st.markdown(f"Line {i}: **{seen}** moves so far, and some words to lay out on a phone.")
 
 
 @st.fragment(run_every=POLL_SECONDS)

@@ -1,10 +1,13 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
-Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--markdown FILE] [--postgres]
+Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--bare-elements N] [--markdown FILE]
+       [--postgres]
 
 `--before DIR` runs the same phone script, in the same run, against another checkout of Muster
 (e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
-same machine at the same moment. `--markdown FILE` writes the figures as the table
+same machine at the same moment. `--bare-elements N` adds the bare page redrawing N more elements per
+tap (half markdown lines, half buttons: about what a table part redraws), to tell Streamlit's cost
+per element from Muster's own. `--markdown FILE` writes the figures as the table
 docs/performance.md shows.
 
 Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones. In the same run
@@ -263,10 +266,11 @@ def checkout_command(checkout: Path, port: int, app: Path | None = None) -> list
     return command
 
 
-def bench_bare(browser: Browser, args: argparse.Namespace) -> Run:
-    run = Run("bare")
+def bench_bare(browser: Browser, args: argparse.Namespace, elements: int = 0) -> Run:
+    """The bare page; with `elements`, that many more (markdown lines and buttons, half each) redrawn per tap."""
+    run = Run(f"bare + {elements} elements" if elements else "bare")
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BARE_ELEMENTS=str(elements))
     with server(checkout_command(ROOT, port, ROOT / "bench" / "bare_app.py"), env, port, ROOT) as proc:
         url = f"http://127.0.0.1:{port}/"
         phones = []
@@ -437,6 +441,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle table page measured")
     parser.add_argument("--game", default="warfare")
     parser.add_argument("--before", type=Path, help="another checkout of Muster to measure in the same run")
+    parser.add_argument("--bare-elements", type=int, default=0,
+                        help="also measure the bare page redrawing this many more elements per tap (a table part's)")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
     parser.add_argument("--postgres", action="store_true",
                         help="instead: two servers on one PostgreSQL, a phone on each (needs initdb and pg_ctl)")
@@ -453,7 +459,9 @@ def main() -> None:
             return
         bare = bench_bare(browser, args)
         print(bare.line(), flush=True)
-        runs = [bench_muster(browser, args, "Muster, before", args.before.resolve())] if args.before else []
+        runs = [bench_bare(browser, args, args.bare_elements)] if args.bare_elements else []
+        if args.before:
+            runs.append(bench_muster(browser, args, "Muster, before", args.before.resolve()))
         runs.append(bench_muster(browser, args, "Muster" if not args.before else "Muster, after", ROOT))
         browser.close()
     end = describe()
