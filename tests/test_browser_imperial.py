@@ -17,6 +17,7 @@ right under the button he tapped, on screen, not at the top of the page.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,14 +40,13 @@ class Taps:
 
     def __init__(self) -> None:
         self.count = 0
-        self.again = 0  # taps a redraw swallowed, made again as a player would
 
     def move(self, page: Any, name: str) -> None:
         """Tap the move button `name`, and "Yes, do it" when the move asks first; wait until the table has it.
 
         A tap that lands while the page is redrawing can find its button gone (the key carries the
         position): nothing happens, and a player taps again. That second tap is not one the game
-        asked for, so it is counted apart (`again`) and the round's count stays exact."""
+        asked for, so it is not counted (the round's count stays exact) but reported as a warning."""
         settle(page)
         head = _head(page)
         button = page.locator(".st-key-moves").get_by_role("button", name=name, exact=True)
@@ -59,7 +59,7 @@ class Taps:
                 self.tap(yes)
                 yes.wait_for(state="detached")
             elif attempt == 150 and button.count():  # 15 s and nothing happened: the tap was swallowed
-                self.again += 1
+                warnings.warn(f"tapping {name!r} changed nothing for 15 s; tapped it again", stacklevel=2)
                 button.click()
             page.wait_for_timeout(100)
         else:
