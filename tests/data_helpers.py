@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cards import DataError, load_game
+from generator.build import check
 
 
 def rewrite_csv(path: Path, edit: Callable[[list[list[str]]], object]) -> None:
@@ -25,3 +26,9 @@ def problems_of(root: Path, game: str) -> list[str]:
     with pytest.raises(DataError) as info:
         load_game(game, root)
     return [str(p) for p in info.value.problems]
+
+
+def check_problems(root: Path, game: str) -> list[str]:
+    """The checker's messages (`muster check`) for a game that loads but breaks a cross-file rule."""
+    errors, _ = check({game: load_game(game, root)})
+    return [str(p) for p in errors]

@@ -18,11 +18,11 @@ from cards import load_game, markup
 from cards.layout import FoldProfile, SheetProfile, load_profiles
 from cards.load import CARDS_ROOT, game_ids
 from generator import deck, fold, icons
-from generator.build import PRINTABLES, _claimed, check, draw_set
+from generator.build import PRINTABLES, _claimed, draw_set
 from generator.canvas import PdfDocument, RecordingDocument
 from generator.printable import BuildContext, PieceSet
 from generator.sheets import SCALE_LABEL, Piece, draw_sheets, grid
-from tests.data_helpers import rewrite_csv
+from tests.data_helpers import check_problems, rewrite_csv
 
 REPO = CARDS_ROOT.parent
 NO_INK_MM = 5.0
@@ -133,10 +133,8 @@ def test_an_unknown_icon_is_reported_in_its_file_and_row(cards_copy: Path) -> No
     def edit(rows: list[list[str]]) -> None:
         rows[2][rows[0].index("icon")] = "no-such-icon"
     rewrite_csv(path, edit)
-    game = load_game("medieval", cards_copy)
-    errors, _ = check({"medieval": game})
-    assert [str(p) for p in errors] == [f"{path}: [squire.icon = 'no-such-icon'] unknown icon 'no-such-icon' "
-                                        "(add it with scripts/extract_icons.py)"]
+    assert check_problems(cards_copy, "medieval") == [
+        f"{path}: [squire.icon = 'no-such-icon'] unknown icon 'no-such-icon' (add it with scripts/extract_icons.py)"]
 
 
 # ---------------------------------------------------------------- sheets

@@ -19,7 +19,7 @@ from generator.canvas import Box, Document, PdfDocument, RecordingCanvas, Record
 from generator.printable import BuildContext, PieceSet
 from generator.sheets import SCALE_BAR, draw_side, draw_sheets, pack, piece_svg, shared_sides
 from generator.text import ICON_EM, ICON_GAP, draw_text, icon_token, measure
-from tests.data_helpers import rewrite_csv
+from tests.data_helpers import check_problems, rewrite_csv
 
 DUPLEX = ("home-a4", "home-letter")
 PX_PER_MM = 10  # rendering at 254 dpi
@@ -173,9 +173,7 @@ def test_unknown_markup_is_reported_in_its_file_and_row(cards_copy: Path) -> Non
     def edit(rows: list[list[str]]) -> None:
         rows[1][rows[0].index("text")] = "Defend: discard to knock out one attacking [horse] unit."
     rewrite_csv(path, edit)
-    game = load_game("warfare", cards_copy)
-    errors, _ = check({"warfare": game})
-    assert [str(p) for p in errors] == [
+    assert check_problems(cards_copy, "warfare") == [
         f"{path}: [text = 'Defend: discard to knock out one attacking [horse] unit.'] card 'grenadiers': unknown "
         f"inline icon [horse] in its text (known in warfare/game.toml [layout.inline_icons]: [art], [cav], [inf], "
         "[light])"]
