@@ -186,8 +186,9 @@ def folded(label: str, key: str) -> Any:
 
     A tap redraws the table part of the page, and a phone lays out every element it is sent,
     folded or not; the history, the typed-move form and the printed-card helpers are read far
-    less often than a move is made. Opening one reruns the part it is in, so it fills at once.
-    The key keeps it open across redraws while its label changes (a count, say)."""
+    less often than a move is made. Opening one reruns the part it is in, so it fills at once,
+    and the key keeps it open across redraws. Its label must not change: Streamlit counts the
+    label in a stateful expander's identity, so a new label would fold it again."""
     box = st.expander(label, key=key, on_change="rerun")
     return box, bool(box.open)
 

@@ -37,7 +37,7 @@ from companion import render as draw
 from companion.render import plain
 from companion.store import Seat, StoreError, TableInfo
 from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
-from engine.core import POSITION_KEEPING, Action, Line, Refusal, fill
+from engine.core import Action, Line, Refusal, fill
 
 LOG = logging.getLogger("muster.companion")
 
@@ -505,11 +505,11 @@ def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
 
 def _other_move(ctx: TableContext, legal: list[Action]) -> None:
     """A move typed in by hand, for actions whose arguments the list above does not spell out."""
-    examples: dict[str, Action] = {}
-    for action in legal:
-        examples.setdefault(action.kind, action)
     box, opened = context.folded("Other move (type its details)", "other-move-box")
     if opened:
+        examples: dict[str, Action] = {}
+        for action in legal:
+            examples.setdefault(action.kind, action)
         with box:
             kind = st.selectbox("Kind", list(examples), format_func=context.pretty, key="other-kind")
             with st.form("other-move"):
@@ -548,10 +548,9 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     """The history as this viewer may read it (`Match.history`), newest first, as plain text."""
     if not ctx.snap.entries:
         return
-    moves = sum(e.action.get("kind") not in POSITION_KEEPING | {"undo"} for e in ctx.snap.entries)
-    # Not folded lazily (`context.folded`): a stateful expander's identity includes its label, so the
-    # count in it would close the log at every move. It is one element.
-    with st.expander(f"Moves so far ({moves})", key="log"):  # keyed: stays open as moves come in
+    # Not folded lazily (`context.folded`): the count in its label would fold it again at every move.
+    # It is one element.
+    with st.expander(f"Moves so far ({ctx.snap.moves})", key="log"):  # keyed: stays open as moves come in
         shown = [plain(f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
                        + (" (taken back)" if line.undone else ""))
                  for line in reversed(history[-LOG_LINES:])]

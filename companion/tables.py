@@ -99,6 +99,11 @@ class Snapshot:
             return True
         return any(e.action.get("kind") not in POSITION_KEEPING for e in self.entries if e.seq > offered[0])
 
+    @property
+    def moves(self) -> int:
+        """How many moves the log holds: not timer taps, notices (`POSITION_KEEPING`) or undos."""
+        return sum(e.action.get("kind") not in POSITION_KEEPING | {"undo"} for e in self.entries)
+
     def history(self, viewer: int | None) -> list[Line]:
         """`Match.history` for a viewer, worked out once per position: every redraw of every phone at
         the table reads it, and it walks the whole game (a published match never changes)."""

@@ -363,14 +363,14 @@ def _all_moves(ctx: Any) -> None:
     me = ctx.player
     if me is None or me not in state.players_to_act():
         return
+    box, opened = context.folded("All legal moves (by unit)", "all-moves-box")
+    if not opened:
+        return
     groups: dict[str, list[Action]] = {}
     for action in state.legal_actions(me):
         uid = action.get("unit")
         group = state.unit_name(state.units[uid]) if action.kind != "play_card" and uid in state.units else "Other"
         groups.setdefault(group, []).append(action)
-    box, opened = context.folded("All legal moves (by unit)", "all-moves-box")
-    if not opened:
-        return
     with box:
         for i, (group, actions) in enumerate(groups.items()):
             pick = st.selectbox(group, range(len(actions)), key=f"pick-hx-{i}",
