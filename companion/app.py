@@ -15,7 +15,7 @@ from companion.tables import Tables
 
 def main() -> None:
     st.set_page_config(page_title="Muster", page_icon="⚔️", layout="centered", initial_sidebar_state="collapsed")
-    st.markdown(context.PHONE_CSS, unsafe_allow_html=True)
+    st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
     try:
         service = context.tables()
     except (OSError, StoreError) as err:

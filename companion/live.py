@@ -16,6 +16,7 @@ poll will show the move.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
@@ -24,8 +25,11 @@ from typing import Any
 
 LOG = logging.getLogger("muster.companion")
 
+SETTLE_LIMIT_S = 1.0  # a page whose run is not delivered by then does not hold the other phones back
+DRAIN_POLL_S = 0.002  # how often the websocket's outgoing queue is looked at while it drains
 _lock = threading.Lock()
 _table_of: dict[str, int] = {}  # session id -> the table its page shows
+_part_of: dict[str, str] = {}  # session id -> the key of the fragment that draws the table's moving part
 _changed: dict[str, set[int]] = {}  # session id -> tables it changed whose other phones are not woken yet
 
 
@@ -38,17 +42,22 @@ def _session_id() -> str | None:
     return ctx.session_id if ctx else None
 
 
-def watch(table_id: int) -> None:
-    """This browser session now shows `table_id` (a session shows one table at a time)."""
+def watch(table_id: int, part: str | None = None) -> None:
+    """This browser session now shows `table_id` (a session shows one table at a time); `part` is the key of
+    the fragment (`st.fragment(key=…)`) that draws what a move changes, which is all a wake reruns."""
     session = _session_id()
     if session is not None:
         with _lock:
             _table_of[session] = table_id
+            if part:
+                _part_of[session] = part
+            else:
+                _part_of.pop(session, None)
 
 
-def wake(table_id: int) -> int:
-    """Rerun every other session of this process that shows `table_id`; how many were woken."""
-    me = _session_id()
+def wake(table_id: int, me: str | None = None) -> int:
+    """Rerun every session of this process that shows `table_id`, but this one (or `me`); how many were woken."""
+    me = me or _session_id()
     with _lock:
         others = [s for s, t in _table_of.items() if t == table_id and s != me]
     woken = 0
@@ -60,15 +69,30 @@ def wake(table_id: int) -> int:
     return woken
 
 
-def _rerun(session_id: str) -> int:
+def _session(session_id: str) -> Any:
+    """The Streamlit session of this id, or None when the phone went away."""
     from streamlit.runtime import Runtime
 
     info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
-    if info is None:  # the phone went away
+    if info is None:
         with _lock:
             _table_of.pop(session_id, None)
+        return None
+    return info.session
+
+
+def _client(session_id: str) -> Any:
+    """The connection Streamlit writes this session's messages to, or None."""
+    from streamlit.runtime import Runtime
+
+    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
+    return info.client if info is not None else None
+
+
+def _rerun(session_id: str) -> int:
+    session = _session(session_id)
+    if session is None:
         return 0
-    session = info.session
     session._call_soon_on_event_loop(lambda: _guarded(session))  # where Streamlit handles a phone's own requests
     return 1
 
@@ -84,7 +108,9 @@ def _rerun_on_loop(session: Any) -> None:
     """Rerun one session the way it would rerun itself, on Streamlit's event loop (so no request of the
     phone's own slips in between looking and asking).
 
-    An idle session reruns with the client state of its last finished run. A session that is running
+    An idle session reruns with the client state of its last finished run, and only the part of its page
+    that a move changes (`watch`'s `part`; the page redraws the rest itself when that changed too), as
+    its own tap there would: fewer elements for the phone to lay out. A session that is running
     must not: Streamlit records a session's client state only when its runs stop, so during its first
     runs (the page opening, then the browser reporting its device id) that state is still empty, and a
     rerun with it drew the lobby under the table's address. A running session is asked to start over
@@ -101,7 +127,7 @@ def _rerun_on_loop(session: Any) -> None:
         state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
         if not state.query_string:  # not showing a table (never the case for a watched session, but never the lobby)
             return
-        state.fragment_id = ""  # the whole page, not the poll fragment that may have run last
+        state.fragment_id = _part_id(session)  # that part, or the whole page; never the poll that may have run last
         state.is_auto_rerun = False
         session.request_rerun(state)
         return
@@ -112,6 +138,19 @@ def _rerun_on_loop(session: Any) -> None:
         return
     runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
                                    cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
+
+
+def _part_id(session: Any) -> str:
+    """The fragment id of the part of `session`'s page a move changes, or "" (the whole page) when it has none."""
+    with _lock:
+        part = _part_of.get(session.id)
+    if not part:
+        return ""
+    try:
+        ids = session._fragment_storage.resolve_target(part)
+    except Exception:  # not drawn yet in this session, or internals moved: the whole page
+        return ""
+    return str(ids[0]) if len(ids) == 1 else ""
 
 
 def waking(callback: Callable[..., None]) -> Callable[..., None]:
@@ -134,9 +173,52 @@ def waking(callback: Callable[..., None]) -> Callable[..., None]:
 
 
 def drawn() -> None:
-    """This session's page has drawn the tables it changed: wake their other phones now."""
-    session = _session_id()
+    """This session's page has drawn the tables it changed: wake their other phones once it is delivered.
+
+    The other phones' runs would otherwise share the server's CPU (and Python's one interpreter lock)
+    with sending this run to the phone that tapped, which then waits for both. So they are woken when
+    Streamlit has sent this session's whole run to its browser (`AppSession.wait_until_settled`), or
+    after `SETTLE_LIMIT_S` at the latest; a Streamlit without that API wakes them at once."""
+    me = _session_id()
     with _lock:
-        tables = _changed.pop(session, set()) if session is not None else set()
+        tables = _changed.pop(me, set()) if me is not None else set()
+    if not tables or me is None:
+        return
+    try:
+        session = _session(me)
+        if session is not None and hasattr(session, "wait_until_settled"):
+            session._call_soon_on_event_loop(lambda: _wake_when_delivered(session, tables))
+            return
+    except Exception as err:  # internals moved: wake them now
+        LOG.debug("could not wait for session %s to settle: %s", me, err)
     for table_id in tables:
-        wake(table_id)
+        wake(table_id, me)
+
+
+_delivering: set[asyncio.Task[None]] = set()  # kept until done: the event loop holds tasks only weakly
+
+
+def _wake_when_delivered(session: Any, tables: set[int]) -> None:
+    """On Streamlit's event loop: wait until `session`'s run chain is written to its websocket, then wake the
+    tables' other phones.
+
+    Settled means Streamlit handed every message to the session's client; the client's own queue (the
+    Starlette server's sender task) is then drained as well, as a run it has not written yet would
+    wait on the other phones' runs for the loop and the interpreter lock."""
+    async def later() -> None:
+        try:
+            session.track_settling()
+            async with asyncio.timeout(SETTLE_LIMIT_S):
+                await session.wait_until_settled()
+                outbox = getattr(_client(session.id), "_send_queue", None)
+                while outbox is not None and not outbox.empty():
+                    await asyncio.sleep(DRAIN_POLL_S)
+        except Exception as err:  # a timeout, or internals moved: the other phones are woken all the same
+            LOG.debug("session %s did not settle: %r", session.id, err)
+        finally:
+            for table_id in tables:
+                wake(table_id, session.id)
+
+    task = asyncio.get_running_loop().create_task(later())
+    _delivering.add(task)
+    task.add_done_callback(_delivering.discard)

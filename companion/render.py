@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -22,6 +23,15 @@ def plain(text: str) -> str:
     Line breaks become spaces, so a name cannot start a heading or a list of its own.
     """
     return MARKUP.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def text_block(lines: Sequence[str], css_class: str) -> None:
+    """Lines of plain text (a player's name, a log line) as one HTML element, each shown exactly as written.
+
+    Streamlit parses every Markdown element on the phone at every redraw; HTML it only sanitises and
+    inserts, so long read-only text costs a tap far less this way. The text is escaped, never markup."""
+    body = "<br>".join(html.escape(" ".join(str(line).split())) for line in lines)
+    st.html(f'<div class="{css_class}">{body}</div>')
 
 
 def scalar(value: Any) -> str:

@@ -85,6 +85,9 @@ def streamlit_command(port: int) -> list[str]:
             # A full garbage collection after every script run (Streamlit's default) costs more than the
             # run itself for the polling pages; Python's own generational collector still runs.
             "--runner.postScriptGC", "false",
+            # Nobody edits the app's files on a table's server: Streamlit's watchers (inotify, and a polling
+            # thread per watched path) only took CPU and the GIL from the page runs a tap waits for.
+            "--server.fileWatcherType", "none",
             # `muster` prints the address and a QR code itself: Streamlit's own banner would repeat it, and
             # looking up an external IP for it waits on the internet and warns when there is none.
             "--logger.hideWelcomeMessage", "true", "--logger.level", "warning"]

@@ -361,14 +361,14 @@ def _mark(service: Tables, table_id: int) -> None:
     the browser tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
     seen = service.store.signature(table_id)
     st.session_state[SEEN] = seen
-    st.markdown(f'<span class="muster-head" data-head="{seen[0]}"></span>', unsafe_allow_html=True)
+    st.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')  # HTML as is: no Markdown to parse
 
 
 def _watch(service: Tables, table_id: int) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query) since the
     table part of the page last drew it (`_mark`). Other phones at this server are woken at once
     (`live`); the poll is the fallback."""
-    live.watch(table_id)
+    live.watch(table_id, TABLE_FRAGMENT)
 
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
@@ -549,12 +549,12 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     if not ctx.snap.entries:
         return
     # Not folded lazily (`context.folded`): the count in its label would fold it again at every move.
-    # It is one element.
+    # It is one element, of HTML (`render.text_block`): up to LOG_LINES lines the phone need not parse
+    # as Markdown at every move.
     with st.expander(f"Moves so far ({ctx.snap.moves})", key="log"):  # keyed: stays open as moves come in
-        shown = [plain(f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
-                       + (" (taken back)" if line.undone else ""))
-                 for line in reversed(history[-LOG_LINES:])]
-        st.markdown("  \n".join(shown))
+        draw.text_block([f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
+                         + (" (taken back)" if line.undone else "")
+                         for line in reversed(history[-LOG_LINES:])], css_class="muster-log")
 
 
 def _label(label: Callable[[Action], str], action: Action) -> str:
@@ -613,8 +613,13 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
 
 
 def _move_seat(table: TableInfo, seat: Seat) -> None:
-    """This seat's own link as a QR code, to carry the seat to another phone (the link is the seat)."""
-    with st.expander("Move this seat to another phone"):
+    """This seat's own link as a QR code, to carry the seat to another phone (the link is the seat).
+
+    Folded lazily (`context.folded`): its image is made, sent and laid out only when opened."""
+    box, opened = context.folded("Move this seat to another phone", "seat-move-box")
+    if not opened:
+        return
+    with box:
         url = context.link(table=table.code, seat=seat.token)
         st.write("Scan this on the other phone, or open the link there. Keep it private: it plays your seat.")
         st.image(context.qr_png(url, box=5), width=220)
@@ -622,7 +627,11 @@ def _move_seat(table: TableInfo, seat: Seat) -> None:
 
 
 def _share(table: TableInfo) -> None:
-    with st.expander("Invite spectators"):
+    """The table's spectator link and QR code, folded lazily like `_move_seat`."""
+    box, opened = context.folded("Invite spectators", "share-box")
+    if not opened:
+        return
+    with box:
         url = context.link(table=table.code)
         st.write(f"Join code **{table.code}**, or scan:")
         st.image(context.qr_png(url), width=220)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -18,7 +19,7 @@ APP = str(Path(context.__file__).with_name("app.py"))
 # The folded boxes whose contents a page builds only while they are open (`context.folded`). Page
 # tests read what a player who opened every one of them sees; `test_folded_boxes_*` checks the folding.
 FOLDED = ("other-move-box", "resolver-box", "scorer-box", "combo-box", "units-box", "all-moves-box",
-          "roller-box")
+          "roller-box", "seat-move-box", "share-box")
 
 
 @pytest.fixture
@@ -46,9 +47,18 @@ def page(device: str | None = None, folded: bool = False, **params: str) -> AppT
 
 
 def page_text(at: AppTest) -> str:
-    """Every line of text the page shows, for assertions on wording (text escaped as plain comes out as typed)."""
+    """Every line of text the page shows, for assertions on wording (text escaped as plain comes out as typed,
+    and HTML blocks as their text, a line per line break)."""
     parts = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
-    return literal("\n".join(str(p.value) for p in parts))
+    return "\n".join([literal("\n".join(str(p.value) for p in parts)), *html_texts(at)])
+
+
+def html_texts(at: AppTest) -> list[str]:
+    """The text of each HTML block on the page (`st.html`), tags dropped and line breaks kept; styles and
+    scripts are not text a phone shows."""
+    hidden = re.compile(r"<(style|script)\b.*?</\1>", re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", "\n", hidden.sub("", str(e.proto.body)))))
+            for e in at.get("html")]
 
 
 def literal(markdown: str) -> str:
