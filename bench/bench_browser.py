@@ -26,8 +26,9 @@ Figures (p50 / p95):
   server's listener wakes its page, the redraw reaches the phone.
 Every page marks the log head it drew in `<span class="muster-head" data-head=N>`; a phone has
 "shown" a tap when that number reaches the tap's. Each page records (a MutationObserver) when each log
-head first appeared, on the machine's clock. A tap is timed from the click that makes the move (the move
-button, or "Yes, do it" for a move the page asks about first) to that moment on each phone; for
+head first appeared, and when it last received a click, on the machine's clock. A tap is timed from the
+click that makes the move (the move button, or "Yes, do it" for a move the page asks about first), as
+the page received it, to that moment on each phone; for
 "committed -> other phone", that moment is compared with the entry's `at` (the server's clock as it
 wrote the entry, just before its commit). So the bench's own looking at the pages (plain CSS queries,
 the same for the bare page and Muster) is in no figure.
@@ -114,7 +115,8 @@ def head(page: Page) -> int:
     return int(marks.last.get_attribute("data-head") or -1)
 
 
-# In each page: when each log head first showed, in ms since the epoch (the machine's clock, as the server's).
+# In each page: when each log head first showed, and when it was last tapped, in ms since the epoch (the
+# machine's clock, as the server's).
 HEAD_CLOCK = """() => {
   window.__heads = window.__heads || {};
   const note = () => {
@@ -125,7 +127,14 @@ HEAD_CLOCK = """() => {
   };
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
   note();
+  // When the phone was tapped: the click as the page received it, once the bench's click had found its button.
+  document.addEventListener("click", () => { window.__tapped = performance.timeOrigin + performance.now(); }, true);
 }"""
+
+
+def tapped_at(page: Page) -> float:
+    """When (s since the epoch) the page last received a click."""
+    return float(page.evaluate("() => window.__tapped")) / 1000
 
 
 def open_phone(browser: Browser, url: str) -> tuple[Page, float]:
@@ -246,32 +255,32 @@ CONFIRM_YES = "[class*='st-key-confirm-yes-'] button"  # the dialog's "Yes, do i
 
 
 def tap_bare(page: Page, before: int) -> float:
-    start = time.time()
     page.locator(".st-key-add button").click()
-    return start
+    return tapped_at(page)
 
 
 def tap_move(page: Page, before: int) -> float | None:
     """Click the first move this phone is offered; when the page asks first ("Yes, do it", a move that
-    cannot be taken back), confirm it. The time returned (the machine's clock) is when the click that makes
-    the move began. Only plain CSS queries look at the page meanwhile: a query by role and name makes the
-    browser work out every button's name and lay the page out, on the page being timed."""
+    cannot be taken back), confirm it. The time returned (the machine's clock) is when the page received
+    the click that makes the move: Playwright first waits for a button to stop moving (a dialog's opening
+    animation), which no player's tap waits for. Only plain CSS queries look at the page meanwhile: a
+    query by role and name makes the browser work out every button's name and lay the page out, on the
+    page being timed."""
     buttons = page.locator(".st-key-moves .stButton button:not([disabled])")  # a card that cannot join is no tap
     count = buttons.count()
     if not count:
         return None
-    start = time.time()
     buttons.nth(MISSES[0] % count).click()  # after a tap that came to nothing, the next button
+    start = tapped_at(page)
     confirm = page.locator(CONFIRM_YES)
     while time.time() - start < LOST_S:
         if head(page) > before:
             MISSES[0] = 0
             return start
         if confirm.count():
-            start = time.time()
             confirm.first.click()
             MISSES[0] = 0
-            return start
+            return tapped_at(page)
         page.wait_for_timeout(10)
     # The click came to nothing: it landed on a button being redrawn, or the button only picks
     # something (a card chip of a panel's own move builder) without making a move.

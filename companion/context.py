@@ -68,18 +68,27 @@ export default function ({ setStateValue }) {
 """
 _device_probe = st.components.v2.component("muster_device", js=DEVICE_JS)
 DEVICE = "device-id"
+DEVICE_PROBE = "device"  # the probe's key: its state is what the browser last reported
 
 
 def device() -> str | None:
     """This browser's own id (random, kept in its localStorage), or None until the browser has reported it.
 
     A seat is held by one browser at a time (`Tables.hold`): a reload keeps the id, a
-    second phone (or a browser that keeps no storage) has another.
+    second phone (or a browser that keeps no storage) has another. The id is what the probe
+    (`device_probe`, drawn at the end of the page) reported; its report reruns the page.
     """
-    found = _device_probe(key="device", default={"device": None}, on_device_change=lambda: None, height=0)
-    value = getattr(found, "device", None)
+    found = st.session_state.get(DEVICE_PROBE)
+    value = found.get("device") if isinstance(found, Mapping) else getattr(found, "device", None)
     st.session_state[DEVICE] = str(value) if value else None
     return st.session_state[DEVICE]
+
+
+def device_probe() -> None:
+    """The invisible element that reports this browser's id (`device`). A page that asks for the id draws it
+    last: on a phone's first visit each kind of element fetches its script as the page reaches it, one after
+    the other, and the table should not wait for this one's."""
+    _device_probe(key=DEVICE_PROBE, default={"device": None}, on_device_change=lambda: None, height=0)
 
 
 def this_device() -> str | None:

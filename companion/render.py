@@ -87,15 +87,17 @@ def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence
 
 
 def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private",
-            lines: Sequence[str] = ()) -> None:
+            shown: Sequence[str] = ()) -> None:
     """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table.
 
-    `lines` are Markdown the panel already made safe (cards with links to their look-up)."""
-    if player is None or not (secret or lines):
+    `shown` are Markdown lines the panel already made safe (cards with links to their look-up). The box is one
+    Markdown element: a tap redraws it, and every element costs the phone time to lay out."""
+    if player is None or not (secret or shown):
         return
+    parts = ["🔒 **Only you can see this**"]
+    if shown:
+        parts.append("  \n".join(shown))
+    if secret:
+        parts.append("\n".join(lines(secret, seat_names)))
     with st.container(border=True, key=key):
-        st.markdown("🔒 **Only you can see this**")
-        if lines:
-            st.markdown("  \n".join(lines))
-        if secret:
-            view(secret, seat_names)
+        st.markdown("\n\n".join(parts))

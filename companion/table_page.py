@@ -266,6 +266,8 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         _move_seat(table, seat)
     _share(table)
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
+    if seat is not None:
+        context.device_probe()
 
 
 def _outline(table: TableInfo) -> tuple[Any, ...]:

@@ -47,6 +47,12 @@ def test_server_turns_off_the_collection_after_every_script_run() -> None:
     assert command[command.index("--runner.postScriptGC") + 1] == "false"
 
 
+def test_server_watches_no_files() -> None:
+    """Streamlit's file watchers (inotify, and a polling thread per path) only take CPU from a table's runs."""
+    command = server.streamlit_command(9000)
+    assert command[command.index("--server.fileWatcherType") + 1] == "none"
+
+
 def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     command = server.streamlit_command(9000)
     assert command[1:4] == ["-m", "companion.launch", "run"]

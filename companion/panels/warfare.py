@@ -56,7 +56,7 @@ def render(ctx: Any) -> None:
         lines = [f"**Your hand:** {card_links(view.get('hand', []), data, 'warfare')}"]
         if view.get("opponent_hand") is not None:
             lines.append(f"**Opponent's hand (you looked):** {card_links(view['opponent_hand'], data, 'warfare')}")
-        render_private(ctx.player, {}, ctx.names, lines=lines)
+        render_private(ctx.player, {}, ctx.names, shown=lines)
         if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
             st.caption(REPLY_HINT)
     if view["step"] in BUILDER_STEPS:

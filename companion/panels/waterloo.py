@@ -63,7 +63,7 @@ def render(ctx: Any) -> None:
             secret["reserve_face_down"] = names.get(mine["reserve_down"], mine["reserve_down"])
         if view.get("drawn"):
             secret["card_just_drawn"] = card_label(ctx.data.card_index[view["drawn"]], ctx.data)
-        render_private(me, secret, lines=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"])
+        render_private(me, secret, shown=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"])
     _showdown(ctx, view)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
