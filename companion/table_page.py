@@ -299,6 +299,9 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     acting = seat is None or device is None or seat.device in (None, device)
     context.show_flashes()
     _mark(service, table_id)
+    # Another phone's move wakes this one (`live`) to rerun this part alone, or the whole page while
+    # its question is open: a dialog is closed by a full run by itself, and that is left to one.
+    live.watch(table_id, None if st.session_state.get(CONFIRM) else TABLE_FRAGMENT)
     try:
         snap = service.snapshot(table)
     except (ReplayError, Refusal) as err:
@@ -369,9 +372,7 @@ def _mark(service: Tables, table_id: int) -> None:
 def _watch(service: Tables, table_id: int) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query) since the
     table part of the page last drew it (`_mark`). Other phones at this server are woken at once
-    (`live`); the poll is the fallback."""
-    live.watch(table_id, TABLE_FRAGMENT)
-
+    (`live`, registered by the table part); the poll is the fallback."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         if service.store.signature(table_id) != st.session_state.get(SEEN):
