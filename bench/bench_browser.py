@@ -416,11 +416,9 @@ def lobby_loads(browser: Browser, base: str, pid: int, loads: int) -> tuple[list
     walls, cpus = [], []
     for _ in range(loads):
         context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        cpu0, start = cpu_seconds(pid), time.perf_counter()
-        page.goto(base)
-        page.get_by_text("Tables in progress").wait_for(timeout=TIMEOUT_MS)
-        walls.append(time.perf_counter() - start)
+        cpu0 = cpu_seconds(pid)
+        page, took = open_page(context.new_page(), base, "text=Tables in progress")
+        walls.append(took)
         page.wait_for_timeout(300)
         cpus.append(cpu_seconds(pid) - cpu0)
         context.close()

@@ -20,6 +20,7 @@ import asyncio
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,7 @@ _lock = threading.Lock()
 _table_of: dict[str, int] = {}  # session id -> the table its page shows
 _part_of: dict[str, str] = {}  # session id -> the key of the fragment that draws the table's moving part
 _changed: dict[str, set[int]] = {}  # session id -> tables it changed whose other phones are not woken yet
+_due: dict[int, float] = {}  # table id -> until when a wake of its phones is due (monotonic clock)
 
 
 def _session_id() -> str | None:
@@ -69,24 +71,30 @@ def wake(table_id: int, me: str | None = None) -> int:
     return woken
 
 
-def _session(session_id: str) -> Any:
-    """The Streamlit session of this id, or None when the phone went away."""
+def due(table_id: int) -> bool:
+    """Whether this table's phones are about to be woken (a move's wake waits for the tapping phone's
+    delivery): a page's poll leaves the redraw to it rather than redrawing its whole page as well."""
+    with _lock:
+        return _due.get(table_id, 0.0) > time.monotonic()
+
+
+def _info(session_id: str) -> Any:
+    """Streamlit's record of this session (its session and its connection), or None when the phone went away,
+    in which case the session is forgotten here too."""
     from streamlit.runtime import Runtime
 
     info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
     if info is None:
         with _lock:
             _table_of.pop(session_id, None)
-        return None
-    return info.session
+            _part_of.pop(session_id, None)
+    return info
 
 
-def _client(session_id: str) -> Any:
-    """The connection Streamlit writes this session's messages to, or None."""
-    from streamlit.runtime import Runtime
-
-    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
-    return info.client if info is not None else None
+def _session(session_id: str) -> Any:
+    """The Streamlit session of this id, or None when the phone went away."""
+    info = _info(session_id)
+    return info.session if info is not None else None
 
 
 def _rerun(session_id: str) -> int:
@@ -187,6 +195,10 @@ def drawn() -> None:
     try:
         session = _session(me)
         if session is not None and hasattr(session, "wait_until_settled"):
+            with _lock:  # at the latest when the wait gives up, and a little after: a lost wake never stops the poll
+                until = time.monotonic() + SETTLE_LIMIT_S + 0.5
+                for table_id in tables:
+                    _due[table_id] = max(_due.get(table_id, 0.0), until)
             session._call_soon_on_event_loop(lambda: _wake_when_delivered(session, tables))
             return
     except Exception as err:  # internals moved: wake them now
@@ -210,7 +222,8 @@ def _wake_when_delivered(session: Any, tables: set[int]) -> None:
             session.track_settling()
             async with asyncio.timeout(SETTLE_LIMIT_S):
                 await session.wait_until_settled()
-                outbox = getattr(_client(session.id), "_send_queue", None)
+                info = _info(session.id)
+                outbox = getattr(info.client if info is not None else None, "_send_queue", None)
                 while outbox is not None and not outbox.empty():
                     await asyncio.sleep(DRAIN_POLL_S)
         except Exception as err:  # a timeout, or internals moved: the other phones are woken all the same
@@ -218,6 +231,9 @@ def _wake_when_delivered(session: Any, tables: set[int]) -> None:
         finally:
             for table_id in tables:
                 wake(table_id, session.id)
+            with _lock:
+                for table_id in tables:
+                    _due.pop(table_id, None)
 
     task = asyncio.get_running_loop().create_task(later())
     _delivering.add(task)

@@ -22,7 +22,12 @@ def plain(text: str) -> str:
     tables, HTML, LaTeX and colour directives show as the characters typed, never as markup.
     Line breaks become spaces, so a name cannot start a heading or a list of its own.
     """
-    return MARKUP.sub(r"\\\1", " ".join(str(text).split()))
+    return MARKUP.sub(r"\\\1", one_line(text))
+
+
+def one_line(text: object) -> str:
+    """`text` on one line: every run of spaces and line breaks becomes one space."""
+    return " ".join(str(text).split())
 
 
 def text_block(lines: Sequence[str], css_class: str) -> None:
@@ -30,7 +35,7 @@ def text_block(lines: Sequence[str], css_class: str) -> None:
 
     Streamlit parses every Markdown element on the phone at every redraw; HTML it only sanitises and
     inserts, so long read-only text costs a tap far less this way. The text is escaped, never markup."""
-    body = "<br>".join(html.escape(" ".join(str(line).split())) for line in lines)
+    body = "<br>".join(html.escape(one_line(line)) for line in lines)
     st.html(f'<div class="{css_class}">{body}</div>')
 
 

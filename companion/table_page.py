@@ -372,10 +372,11 @@ def _mark(service: Tables, table_id: int) -> None:
 def _watch(service: Tables, table_id: int) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query) since the
     table part of the page last drew it (`_mark`). Other phones at this server are woken at once
-    (`live`, registered by the table part); the poll is the fallback."""
+    (`live`, registered by the table part); the poll is the fallback, and leaves a move to a wake that
+    is due (`live.due`) rather than redrawing the whole page as well."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
-        if service.store.signature(table_id) != st.session_state.get(SEEN):
+        if service.store.signature(table_id) != st.session_state.get(SEEN) and not live.due(table_id):
             st.rerun(scope="app")
     poll()
 
