@@ -266,7 +266,7 @@ def tap_move(page: Page, before: int) -> float | None:
     animation), which no player's tap waits for. Only plain CSS queries look at the page meanwhile: a
     query by role and name makes the browser work out every button's name and lay the page out, on the
     page being timed."""
-    buttons = page.locator(".st-key-moves .stButton button:not([disabled])")  # a card that cannot join is no tap
+    buttons = page.locator(".st-key-moves .mp-btn:not([disabled])")  # a card that cannot join is no tap
     count = buttons.count()
     if not count:
         return None

@@ -25,8 +25,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -34,7 +35,8 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from companion import context, live, panels
 from companion import render as draw
-from companion.render import plain
+from companion.components import movepad
+from companion.render import one_line, plain
 from companion.store import Seat, StoreError, TableInfo
 from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
 from engine.core import Action, Line, Refusal, fill
@@ -115,19 +117,29 @@ class TableContext:
         """An engine line (`{pN}` placeholders) with the names filled in, ready for Markdown as plain text."""
         return plain(fill(text, self.typed_names))
 
-    def button(self, label: str, action: Action, key: str, primary: bool = False) -> None:
-        """A full-width button that submits `action` for this seat, offered at this page's position.
+    def button(self, label: str, action: Action | None, key: str, primary: bool = False, sure: bool = False) -> None:
+        """A full-width button that submits `action` for this seat (greyed out when None), as one pad (`choice`)."""
+        self.pad([self.choice(label, action, key, primary, sure)], key)
 
-        The key carries the state id, so a tap that lands after the table moved on finds either
-        no button (nothing happens) or this one with its old position (refused as stale).
-        `primary` is honoured only for a move that could be taken back.
-        """
-        if primary and self.player is not None:
+    def choice(self, label: str, action: Action | None, key: str, primary: bool = False,
+               sure: bool = False) -> movepad.Choice:
+        """One move as a pad button (see `pad`); `primary` only for a move that could be taken back, or for
+        one the player is `sure` of by tapping it (their only move: it is not asked about twice)."""
+        if primary and not sure and self.player is not None and action is not None:
             primary = self.service.consequence(self.table, self.player, action) is None
-        st.button(plain(label), key=f"{key}-{self.state_id}", on_click=act,
-                  args=(self.service, self.table.id, self.player, action.to_json(), self.snap.head, label),
-                  kwargs={"where": key}, type="primary" if primary else "secondary", width="stretch")
-        context.show_beside(key)  # a refusal of this move, right under it
+        return movepad.Choice(key, one_line(label), action.to_json() if action else None, primary=primary,
+                              disabled=action is None, sure=sure)
+
+    def pad(self, items: Sequence[movepad.Item], key: str, title: str | None = None, note: str | None = None,
+            columns: int = 1, before: Callable[[], None] | None = None) -> None:
+        """Move buttons as one element (`companion.components.movepad`): each tap carries its action and the
+        position the pad was drawn at, so a tap that lands after the table moved on is refused (`tables.Stale`)
+        and a double tap is one action. A refusal shows right under the pad. `before` runs first at each tap
+        (a panel forgetting its selection)."""
+        movepad.show(items, key, self.snap.head,
+                     partial(play_tap, self.service, self.table.id, self.player, key, before=before),
+                     title=title, note=note, columns=columns)
+        context.show_beside(key)
 
 
 def request_id(table_id: int, offered: tuple[int, int], action: dict[str, Any]) -> str:
@@ -161,6 +173,22 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
         context.flash("warning", str(err), where)
     except (Refusal, StoreError, ReplayError) as err:
         context.flash("error", str(err), where)
+
+
+def play_tap(service: Tables, table_id: int, seat: int | None, where: str, tap: movepad.Tap,
+             before: Callable[[], None] | None = None) -> None:
+    """A pad's tap: the action it carries, as offered at the position the phone showed."""
+    if before is not None:
+        before()
+    if tap.head is None or not _is_action(tap.value):
+        context.flash("error", "That tap could not be read as a move; nothing was done.", where)
+        return
+    act(service, table_id, seat, tap.value, tap.head, tap.label, confirmed=tap.sure, where=where)
+
+
+def _is_action(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("kind"), str) and type(value.get("player")) is int
+            and isinstance(value.get("args", {}), dict))
 
 
 def move_key(action: Action) -> str:
@@ -483,27 +511,24 @@ def _cancel() -> None:
 
 
 def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
+    """The legal moves in one pad; past BUTTONS_BEFORE_GROUPING, moves of one kind are picked from a list.
+    No move is pre-selected as the primary one: the player reads, then taps."""
     state = ctx.state
-    st.markdown("**Your moves**")
-    if not legal:
-        st.caption("No move is open to you right now.")
-        return
     legal = list({move_key(a): a for a in legal}.values())  # an action listed twice is one button
+    items: list[movepad.Item] = []
     if len(legal) <= BUTTONS_BEFORE_GROUPING:
-        for action in legal:  # no move is pre-selected as the primary one: the player reads, then taps
-            ctx.button(state.label(action), action, key=move_key(action))
+        items = [ctx.choice(state.label(action), action, move_key(action)) for action in legal]
     else:
         groups: dict[str, list[Action]] = {}
         for action in legal:
             groups.setdefault(action.kind, []).append(action)
         for kind, actions in groups.items():
             if len(actions) == 1:
-                ctx.button(state.label(actions[0]), actions[0], key=move_key(actions[0]))
-                continue
-            chosen = st.selectbox(context.pretty(kind), range(len(actions)), key=f"pick-{kind}-{ctx.state_id}",
-                                  format_func=lambda i, a=actions: state.label(a[i]))
-            picked = actions[chosen]
-            ctx.button(f"Do: {state.label(picked)}", picked, key=f"do-{move_key(picked)}")
+                items.append(ctx.choice(state.label(actions[0]), actions[0], move_key(actions[0])))
+            else:
+                items.append(movepad.Pick(f"pick-{kind}", context.pretty(kind), "Do: ",
+                                          [(one_line(state.label(a)), a.to_json()) for a in actions]))
+    ctx.pad(items, "move-list", title="Your moves", note=None if legal else "No move is open to you right now.")
     _other_move(ctx, legal)
 
 
@@ -535,17 +560,21 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
 
 
 def _seat_tools(ctx: TableContext) -> None:
-    """Undo (when the engine allows it for this seat now) and concede (confirmed in a popover)."""
+    """Undo (when the engine allows it for this seat now) and concede (asked about first), as one pad."""
     refusal = ctx.snap.match.undo_refusal(ctx.player)
-    c1, c2 = st.columns(2)
-    c1.button("↩ Undo my last move", key=f"undo-{ctx.state_id}", disabled=refusal is not None, on_click=_undo,
-              args=(ctx.service, ctx.table.id, ctx.player, ctx.snap.head), width="stretch",
-              help=plain(refusal or "Take back your last move: it revealed nothing and nobody has acted since."))
-    with c2.popover("Concede", width="stretch"):
-        st.write("Give up this game? It counts as a loss, and it cannot be taken back.")
-        st.button("Yes, concede", key="concede", on_click=_concede,
-                  args=(ctx.service, ctx.table.id, ctx.player), width="stretch")
+    tools = [movepad.Choice("undo", "↩ Undo my last move", "undo", disabled=refusal is not None, help=refusal),
+             movepad.Choice("concede", "Concede", "concede", ask=(
+                 "Give up this game? It counts as a loss, and it cannot be taken back.", "Yes, concede"))]
+    movepad.show(tools, "seat-tools", ctx.snap.head, partial(_tool, ctx.service, ctx.table.id, ctx.player),
+                 columns=2)
     context.show_beside("seat-tools")
+
+
+def _tool(service: Tables, table_id: int, seat: int | None, tap: movepad.Tap) -> None:
+    if tap.id == "undo" and tap.head is not None:
+        _undo(service, table_id, seat, tap.head)
+    elif tap.id == "concede":
+        _concede(service, table_id, seat)
 
 
 def _log(ctx: TableContext, history: list[Line]) -> None:

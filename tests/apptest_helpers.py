@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import html
+import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from companion_game import RaceGame
+from streamlit.components.v2.bidi_component.main import _make_trigger_id
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Button
 
@@ -50,7 +55,18 @@ def page_text(at: AppTest) -> str:
     """Every line of text the page shows, for assertions on wording (text escaped as plain comes out as typed,
     and HTML blocks as their text, a line per line break)."""
     parts = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
-    return "\n".join([literal("\n".join(str(p.value) for p in parts)), *html_texts(at)])
+    return "\n".join([literal("\n".join(str(p.value) for p in parts)), *html_texts(at), *pad_texts(at)])
+
+
+def pad_texts(at: AppTest) -> list[str]:
+    """What each move pad shows: its title and note, its buttons, a disabled button's reason, its lists."""
+    out = []
+    for _, data in pads(at).values():
+        out += [data[k] for k in ("title", "note") if data.get(k)]
+        for item in data["items"]:
+            out += [item["label"]] + ([item["help"]] if item.get("help") and item.get("disabled") else [])
+            out += [item["go"] + o["label"] for o in item.get("options", [])]
+    return out
 
 
 def html_texts(at: AppTest) -> list[str]:
@@ -66,22 +82,77 @@ def literal(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
-def button(at: AppTest, label: str) -> Button:
-    """The one button showing `label` (move buttons are keyed by action and position, not by a fixed key)."""
-    found = [b for b in at.button if literal(str(b.label)) == label]
-    assert len(found) == 1, f"{len(found)} buttons read {label!r}: {[literal(str(b.label)) for b in at.button]}"
+@dataclass
+class PadButton:
+    """A button of a move pad (`companion.components.movepad`), tapped as the phone would: the pad's data
+    as drawn (the item's value, the position it was drawn at) goes back as the tap. AppTest knows no
+    components-v2 element, so the tap is sent as the widget state the browser sends (Streamlit's own
+    trigger id)."""
+
+    at: AppTest
+    pad_id: str
+    key: str  # the item's id
+    label: str
+    value: Any
+    head: list[int]
+    disabled: bool = False
+    help: str | None = None
+    primary: bool = False
+
+    def click(self) -> PadButton:
+        return self
+
+    def run(self) -> AppTest:
+        return tap_pad(self.at, self.pad_id, {"id": self.key, "value": self.value, "head": self.head})
+
+
+def tap_pad(at: AppTest, pad_id: str, payload: Any) -> AppTest:
+    """Send `payload` as a tap on the pad whose element id is `pad_id` (any payload: a phone may send junk)."""
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=_make_trigger_id(pad_id, "events"),
+                                      json_trigger_value=json.dumps([{"event": "tap", "value": payload}])))
+    at._tree._runner._run(states, timeout=None)
+    return at
+
+
+def pads(at: AppTest) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Each move pad on the page: its key -> (element id, its data as drawn)."""
+    return {re.sub(r"^\$\$ID-[0-9a-f]+-", "", e.proto.id): (e.proto.id, json.loads(e.proto.json))
+            for e in at.get("bidi_component") if e.proto.component_name.endswith("muster_movepad")}
+
+
+def pad_buttons(at: AppTest) -> list[PadButton]:
+    """Every button of every move pad, with its choices of a long list as buttons of their own."""
+    out = []
+    for pad_id, data in pads(at).values():
+        for item in data["items"]:
+            if item["kind"] == "button":
+                out.append(PadButton(at, pad_id, item["id"], item["label"], item["value"], data["head"],
+                                     bool(item.get("disabled")), item.get("help"), bool(item.get("primary"))))
+            else:
+                out.extend(PadButton(at, pad_id, item["id"], item["go"] + o["label"], o["value"], data["head"])
+                           for o in item["options"])
+    return out
+
+
+def button(at: AppTest, label: str) -> Button | PadButton:
+    """The one button showing `label`: a Streamlit button, or a move pad's (keyed by action, not by a fixed key)."""
+    found: list[Button | PadButton] = [b for b in at.button if literal(str(b.label)) == label]
+    found += [b for b in pad_buttons(at) if b.label == label]
+    assert len(found) == 1, (f"{len(found)} buttons read {label!r}: {[literal(str(b.label)) for b in at.button]}"
+                             f" {[b.label for b in pad_buttons(at)]}")
     return found[0]
 
 
 def move_keys(at: AppTest) -> list[str]:
-    """Keys of the seat's move buttons on the page."""
-    return [str(b.key) for b in at.button if b.key and b.key.startswith(("move-", "do-move-"))]
+    """Keys of the seat's move buttons on the page (a long list's choices once each)."""
+    return list(dict.fromkeys(b.key for b in pad_buttons(at) if b.key.startswith(("move-", "pick-"))))
 
 
-def offered(at: AppTest, key: str) -> Button:
-    """The move button a panel drew under `key` (the page adds the state id it was offered at)."""
-    found = [b for b in at.button if b.key and re.fullmatch(re.escape(key) + r"-\d+-\d+", str(b.key))]
-    assert len(found) == 1, f"no single button keyed {key!r}: {[b.key for b in at.button]}"
+def offered(at: AppTest, key: str) -> PadButton:
+    """The move button a panel drew under `key`."""
+    found = [b for b in pad_buttons(at) if b.key == key]
+    assert len(found) == 1, f"no single button keyed {key!r}: {[b.key for b in pad_buttons(at)]}"
     return found[0]
 
 
@@ -92,7 +163,7 @@ def confirm(at: AppTest) -> AppTest:
     return found[0].click().run()
 
 
-def carry_out(at: AppTest, move: Button) -> AppTest:
+def carry_out(at: AppTest, move: Button | PadButton) -> AppTest:
     """Tap a move button, and say "Yes" if the page asks (the move could not be taken back)."""
     move.click().run()
     if any(b.key and str(b.key).startswith("confirm-yes-") for b in at.button):

@@ -183,13 +183,13 @@ def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callab
         deadline = time.time() + 15
         while mover is None and time.time() < deadline:
             for page in (ann, bob):
-                if page.locator(".st-key-moves .stButton button").count():
+                if page.locator(".st-key-moves .mp-btn").count():
                     mover = page
                     break
             else:
                 ann.wait_for_timeout(200)
         assert mover is not None, "neither seat was offered a move"
-        tap_move(mover, mover.locator(".st-key-moves .stButton button").first)
+        tap_move(mover, mover.locator(".st-key-moves .mp-btn").first)
         played += 1
         wait_moves(watcher, played, within=5)  # the spectator's phone follows without a reload (1.5 s polling)
         wait_moves(ann, played)

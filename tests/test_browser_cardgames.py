@@ -120,7 +120,7 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
 
     # The advice is a suggestion with its expected result, beside the other placements.
     ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").wait_for()
-    assert ann.locator(".st-key-moves .stButton button, .st-key-moves [data-baseweb=select]").count() >= 1
+    assert ann.locator(".st-key-moves .mp-btn, .st-key-moves .mp-select").count() >= 1
     tap_move(ann, ann.get_by_role("button", name="Place as suggested"))  # a move that cannot be taken back asks first
     strip(bob, "Ann placed their reenforcements face down")  # what, only Ann's phone knows
     strip(ann, "Ann placed Pikeman left, Archer centre, Knight right (face down)")

@@ -230,6 +230,24 @@ def test_double_tap_makes_one_action(app: Server, new_phone: Callable[[], Any], 
     assert [a.kind for a in tables.snapshot(table).match.log] == [tables.snapshot(table).match.log[0].kind]
 
 
+def test_concede_asks_on_the_phone_and_cancel_sends_nothing(app: Server, new_phone: Callable[[], Any],
+                                                            tables: Tables) -> None:
+    table = tables.create("imperial", ["Ann", "Bob"], {}, seed=SEED)
+    ann = Phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
+    tools = ann.page.locator(".st-key-seat-tools")
+    question = "Give up this game? It counts as a loss, and it cannot be taken back."
+    tools.get_by_role("button", name="Concede", exact=True).click()
+    tools.get_by_text(question).wait_for()
+    tools.get_by_role("button", name="Cancel", exact=True).click()
+    assert tools.get_by_text(question).count() == 0
+    ann.page.wait_for_timeout(1_000)  # time for a tap to reach the server, if Cancel had sent one
+    assert tables.store.table(table.id).playing and not tables.snapshot(table).entries
+    tools.get_by_role("button", name="Concede", exact=True).click()
+    tools.get_by_role("button", name="Yes, concede", exact=True).click()
+    ann.page.get_by_text("Ann conceded. Bob wins.").wait_for()
+    assert not tables.store.table(table.id).playing and tables.store.table(table.id).winner == 1
+
+
 def test_markdown_and_html_name_is_shown_literally(app: Server, new_phone: Callable[[], Any], tables: Tables) -> None:
     name = "**Bold** <b>x</b> ![p](http://h/p.png)"
     table = tables.create("imperial", [name, "Bob"], {}, seed=SEED)

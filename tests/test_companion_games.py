@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from apptest_helpers import carry_out, offered, page, page_text
+from apptest_helpers import carry_out, offered, pad_buttons, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion import lookup
@@ -60,7 +60,7 @@ def test_a_move_through_the_page(service: Tables, game: str) -> None:
     seat = state.players_to_act()[0]
     at = page(table=table.code, seat=table.seats[seat].token)
     before = service.store.head(table.id)[0]
-    carry_out(at, next(b for b in at.button if b.key and b.key.startswith(("move-", "do-"))))
+    carry_out(at, next(b for b in pad_buttons(at) if b.key.startswith(("move-", "pick-"))))
     assert not at.exception, at.exception
     assert service.store.head(table.id)[0] == before + 1
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from apptest_helpers import button, carry_out, confirm, literal, move_keys, offered, page, page_text, race  # noqa: F401 (race: fixture)
+from apptest_helpers import (  # noqa: F401 (race: fixture)
+    button, carry_out, confirm, literal, move_keys, offered, pad_buttons, pads, page, page_text, race, tap_pad)
 
 from companion.render import plain
 from companion.tables import ELSEWHERE, STALE, Tables
@@ -45,9 +46,10 @@ def test_move_buttons_name_their_action_and_position_and_none_is_preselected(rac
     head = race.store.head(table.id)
     bob = page(table=table.code, seat=table.seats[1].token)
     keys = move_keys(bob)
-    assert len(keys) == 2 and all(k.endswith(f"-{head[0]}-{head[1]}") for k in keys)
-    assert {k.split("-")[1] for k in keys} == {"roll", "bank"}
-    assert all(b.proto.type == "secondary" for b in bob.button if b.key in keys)
+    assert len(keys) == 2 and {k.split("-")[1] for k in keys} == {"roll", "bank"}
+    moves = [b for b in pad_buttons(bob) if b.key in keys]
+    assert [b.head for b in moves] == [list(head)] * 2  # each tap carries the position it was offered at
+    assert not any(b.primary for b in moves)
 
 
 def test_names_are_plain_text_on_the_lobby_and_the_table(race: Tables) -> None:
@@ -147,3 +149,21 @@ def test_undo_is_refused_after_chance_and_the_page_says_why(race: Tables) -> Non
     with pytest.raises(Refusal, match="chance decided part of it"):
         race.undo(race.store.table(table.id), 0)
     assert [e.action["kind"] for e in race.store.log(table.id)] == ["roll"]
+
+
+def test_a_malformed_or_repeated_pad_tap_does_nothing_harmful(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    pad_id = pads(ann)["move-list"][0]
+    tap_pad(ann, pad_id, {"id": "move-roll", "value": {"kind": "roll"}, "head": [1, 0]})  # no player: not a move
+    assert not ann.exception
+    assert [e.value for e in ann.error] == ["That tap could not be read as a move; nothing was done."]
+    for junk in ("nonsense", None, {"id": 7}, {"id": "move-roll", "value": {}, "head": "1-0"}):
+        tap_pad(ann, pad_id, junk)
+        assert not ann.exception
+    assert list(race.snapshot(table).entries) == []
+    bank = next(b for b in pad_buttons(ann) if b.key.startswith("move-bank"))
+    bank.run()
+    bank.run()  # the same tap again, from the page as it was (a double tap): the store keeps it once
+    assert [e.action["kind"] for e in race.snapshot(table).entries] == ["bank"]
+    assert not ann.exception and [e.value for e in ann.error] == []

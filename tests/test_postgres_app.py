@@ -23,7 +23,7 @@ from test_browser import Server, settle, tap_move, wait_moves  # noqa: E402
 from companion.store import Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
-MOVES = ".st-key-moves .stButton button"
+MOVES = ".st-key-moves .mp-btn:not([disabled])"
 
 
 def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) -> tuple[object, float]:

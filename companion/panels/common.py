@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from companion import context
+from companion.components import movepad
 from companion.render import plain
 from generator.links import parse_link
 
@@ -44,7 +46,13 @@ def news(ctx: Any) -> None:
         return
     with st.container(border=True, key="news"):
         st.markdown("**What just happened**  \n" + "  \n".join(plain(line.format([s.name for s in ctx.table.seats])) for line in fresh))
-        st.button("Seen", key=f"news-ok-{latest}", on_click=st.session_state.update, args=({key: latest},))
+        movepad.show([movepad.Choice("seen", "Seen", latest)], "news-ok", ctx.snap.head, partial(_seen, key))
+
+
+def _seen(key: str, tap: movepad.Tap) -> None:
+    """"Seen" clears the lines up to the one the phone showed as the latest (never later ones it had not shown)."""
+    if type(tap.value) is int:
+        st.session_state[key] = max(st.session_state.get(key, 0), tap.value)
 
 
 def card_label(card: Any, data: Any) -> str:

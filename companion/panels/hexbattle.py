@@ -19,13 +19,13 @@ import streamlit as st
 
 from cards import markup
 from companion import context
-from companion.components import hexboard
+from companion.components import hexboard, movepad
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import plain
 from companion.render import private as render_private
 from companion.table_page import act
-from companion.tables import CACHED_TABLES
+from companion.tables import CACHED_TABLES, STALE
 from engine.core import Action, Match, Refusal
 from engine.hexbattle_combat import (
     ROLL_EFFECTS,
@@ -56,7 +56,8 @@ def render(ctx: Any) -> None:
     sel = _selection(ctx.table.id)
     geo = board_geometry(data)
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
-    hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player, ctx.snap.head))
+    overlay["head"] = list(ctx.snap.head)  # reported back with each tap
+    hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player))
     context.show_beside("hexboard")  # a refused tap on the board, just under it
     if ctx.table.playing:
         _controls(ctx, sel)
@@ -97,17 +98,24 @@ def _send(service: Any, table_id: int, seat: int | None, action: Action, offered
 
 
 @context.calmly
-def _on_tap(service: Any, table_id: int, seat: int | None, offered: tuple[int, int]) -> None:
-    """The board reported a tap: find the hex, then select, or act."""
+def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
+    """The board reported a tap: find the hex, then select, or act, on the board as the phone showed it
+    (a tap on a board the table has moved on from does nothing but say so)."""
     reported = hexboard.tap()
     if reported is None:
         return
     try:
         x, y, width = float(reported["x"]), float(reported["y"]), float(reported["w"])
-    except (KeyError, TypeError, ValueError):
+        offered = (int(reported["head"][0]), int(reported["head"][1]))
+    except (KeyError, IndexError, TypeError, ValueError):
         return  # a malformed report from the page is ignored, like a tap beside the board
     table = service.store.table(table_id)
-    state = service.snapshot(table).state
+    snap = service.snapshot(table)
+    if snap.moved_on_since(offered):
+        _select(table_id, Selection())
+        context.flash("warning", STALE, "hexboard")
+        return
+    state = snap.state
     where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
     sel, action = board.tap(state, seat, _selection(table_id), f"{where[0]},{where[1]}" if where else None)
     if action is not None:
@@ -122,18 +130,18 @@ def _pick(table_id: int, uid: str) -> None:
 
 def _button(ctx: Any, label: str, action: Action | None, key: str, primary: bool = False) -> None:
     """A large button for one legal action (greyed out when the action is not legal now)."""
-    st.button(plain(label), key=f"{key}-{ctx.state_id}", disabled=action is None, width="stretch",
-              type="primary" if primary else "secondary", on_click=_send,
-              args=(ctx.service, ctx.table.id, ctx.player, action, ctx.snap.head, key) if action else None)
-    context.show_beside(key)
+    _pad(ctx, [ctx.choice(label, action, key, primary)], key)
+
+
+def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1) -> None:
+    """Buttons as one pad (the table page's); a tap forgets this phone's selection, then plays its move."""
+    ctx.pad(items, key, columns=columns, before=partial(_select, ctx.table.id, Selection()))
 
 
 def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str) -> None:
-    """Six facing buttons laid out like the hexes around the unit."""
-    for row in COMPASS:
-        with st.container(horizontal=True, key=f"{key}-row-{row[0]}"):
-            for f in row:
-                _button(ctx, f"{verb}{ARROWS[f]} {FACING_NAMES[f]}", actions.get(f), key=f"{key}-{f}")
+    """Six facing buttons laid out like the hexes around the unit (one pad, three to a row)."""
+    _pad(ctx, [ctx.choice(f"{verb}{ARROWS[f]} {FACING_NAMES[f]}", actions.get(f), key=f"{key}-{f}")
+               for row in COMPASS for f in row], key, columns=3)
 
 
 def _controls(ctx: Any, sel: Selection) -> None:
@@ -163,16 +171,14 @@ def _controls(ctx: Any, sel: Selection) -> None:
                 if opts.repair is not None:
                     _button(ctx, "Repair (+1 strength)", opts.repair, key="hx-repair")
         plain = {a.kind: a for a in legal if not a.args}
-        with st.container(horizontal=True, key="hx-turn"):
-            if state.phase == "deploy":
-                _button(ctx, "Quick Start: deploy the rest", plain.get("quick_start"), key="hx-quick-start")
-            else:
-                if "draw_terrain" in plain:
-                    _button(ctx, "Draw terrain", plain["draw_terrain"], key="hx-draw-terrain")
-                if "draw_bonus" in plain:
-                    _button(ctx, "Draw bonus card", plain["draw_bonus"], key="hx-draw-bonus")
-                if "end_turn" in plain:
-                    _button(ctx, "End turn", plain["end_turn"], key="hx-end-turn")
+        if state.phase == "deploy":
+            turn = [ctx.choice("Quick Start: deploy the rest", plain.get("quick_start"), key="hx-quick-start")]
+        else:
+            turn = [ctx.choice(label, plain[kind], key=f"hx-{kind.replace('_', '-')}") for kind, label in
+                    (("draw_terrain", "Draw terrain"), ("draw_bonus", "Draw bonus card"), ("end_turn", "End turn"))
+                    if kind in plain]
+        if turn:
+            _pad(ctx, turn, "hx-turn", columns=len(turn))
 
 
 def _unit_line(state: Any, unit: Any) -> None:
@@ -372,10 +378,9 @@ def _all_moves(ctx: Any) -> None:
         group = state.unit_name(state.units[uid]) if action.kind != "play_card" and uid in state.units else "Other"
         groups.setdefault(group, []).append(action)
     with box:
-        for i, (group, actions) in enumerate(groups.items()):
-            pick = st.selectbox(group, range(len(actions)), key=f"pick-hx-{i}",
-                                format_func=lambda k, a=actions: state.label(a[k]))
-            _button(ctx, f"Do: {state.label(actions[pick])}", actions[pick], key=f"do-hx-{i}")
+        _pad(ctx, [movepad.Pick(f"pick-hx-{i}", group, "Do: ", [(state.label(a), a.to_json()) for a in actions])
+                   for i, (group, actions) in enumerate(groups.items())], "hx-all-moves")
+
 
 def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
     """A close combat in words: the modifiers by source, then each die, the pairs (highest against highest)

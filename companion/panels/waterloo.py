@@ -11,15 +11,16 @@ With the app's cards, a scorer still names and ranks any hands tapped in.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from companion import clock, context, live, lookup
+from companion.components import movepad
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
 from companion.render import plain
 from companion.render import private as render_private
-from companion.table_page import act as submit
 from engine.core import Refusal, act
 
 PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "reveal": "Revealing hands",
@@ -236,8 +237,9 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
                 running = timer.running and left > 0
                 label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
                          "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
-                st.button(label, key=f"timer-{ctx.state_id}", width=150, on_click=_tap_timer,
-                          args=(ctx.service, ctx.table.id, ctx.player, not running, ctx.snap.head))
+                with st.container(width=150):
+                    movepad.show([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
+                                 partial(_tap_timer, ctx.service, ctx.table.id, ctx.player))
                 context.show_beside("timer")
         who = ctx.name(timer.by)
         st.caption(f"Round timer, hand {view['hand_number']}: " + (
@@ -247,10 +249,13 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
 
 @live.waking
 @context.calmly
-def _tap_timer(service: Any, table_id: int, seat: int, run: bool, offered: tuple[int, int]) -> None:
-    """Button callback: start or pause the shared timer (a logged tap, never an undoable move)."""
+def _tap_timer(service: Any, table_id: int, seat: int, tap: movepad.Tap) -> None:
+    """Pad callback: start (value true) or pause the shared timer as the phone showed it (a logged tap, never
+    an undoable move)."""
+    if tap.head is None or not isinstance(tap.value, bool):
+        return
     try:
-        service.timer(service.store.table(table_id), seat, run, tuple(offered), context.this_device())
+        service.timer(service.store.table(table_id), seat, tap.value, tap.head, context.this_device())
     except Refusal as err:
         context.flash("error", str(err), "timer")
 
@@ -273,10 +278,7 @@ def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
     index = data.card_index
     if view.get("drawn") is None:
         draw = act("draw", me)
-        st.button("Draw a card", key=f"waterloo-draw-{ctx.state_id}", type="primary", width="stretch",
-                  on_click=submit, args=(ctx.service, ctx.table.id, me, draw.to_json(), ctx.snap.head,
-                                         ctx.state.label(draw), True, "waterloo-draw"))
-        context.show_beside("waterloo-draw")
+        ctx.button("Draw a card", draw, key="waterloo-draw", primary=True, sure=True)
         st.caption("The draw is your only move now, so it is not asked about twice.")
         return
     hand = view["players"][me]["hand"]

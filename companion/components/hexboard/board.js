@@ -132,7 +132,10 @@ export default function (component) {
   svg.onclick = (event) => {
     const rect = svg.getBoundingClientRect();
     view.taps += 1;
-    setTriggerValue("tap", { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps });
+    // With the position the board was drawn at: a tap means what the player saw (Python refuses it if the
+    // table has moved on since).
+    setTriggerValue("tap", { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps,
+                             head: data.board.head });
   };
   const render = () => {
     const art = window[ART];

@@ -1,0 +1,121 @@
+"""A seat's controls as one element: moves, undo, concede (a Streamlit components-v2 element; pad.js, pad.css).
+
+Why: a phone pays for every element Streamlit redraws, and a move button drawn with `st.button`
+had to carry the position it was offered at in its key (so a stale tap found no button), which made
+every move button a new widget at every move. A pad is one element with a fixed key whose data
+changes in place, and each tap reports what the player saw: the item, its value (an engine action)
+and the position the pad was drawn at (`Tap.head`), as boardgame.io's moves carry their state id.
+Python, never the phone, decides what a tap does; a label shown anywhere comes from what this
+server drew, not from the tap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+HERE = Path(__file__).parent
+
+_pad = st.components.v2.component(
+    "muster_movepad", html="", css=(HERE / "pad.css").read_text(encoding="utf-8"),
+    js=(HERE / "pad.js").read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button. `ask` = (question, yes label): the phone asks first and sends only on "yes"."""
+
+    id: str
+    label: str
+    value: Any
+    primary: bool = False
+    disabled: bool = False
+    help: str | None = None
+    ask: tuple[str, str] | None = None
+    sure: bool = False  # the tap itself is the player's "yes" (kept here, never sent to the phone)
+
+    def drawn(self) -> dict[str, Any]:
+        item: dict[str, Any] = {"kind": "button", "id": self.id, "label": self.label, "value": self.value}
+        if self.primary:
+            item["primary"] = True
+        if self.disabled:
+            item["disabled"] = True
+        if self.help:
+            item["help"] = self.help
+        if self.ask:
+            item["ask"] = {"question": self.ask[0], "yes": self.ask[1]}
+        return item
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A long list of like choices: picked from a list on the phone, then sent by one button (`go` + label)."""
+
+    id: str
+    label: str
+    go: str
+    options: Sequence[tuple[str, Any]]
+
+    def drawn(self) -> dict[str, Any]:
+        return {"kind": "select", "id": self.id, "label": self.label, "go": self.go,
+                "options": [{"label": label, "value": value} for label, value in self.options]}
+
+
+Item = Choice | Pick
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A tap as the phone reported it: which item, its value, and the position the pad showed.
+
+    `label` and `sure` are what this server drew for that item (None and False if the pad has moved on since)."""
+
+    id: str
+    value: Any
+    head: tuple[int, int] | None
+    label: str | None
+    sure: bool = False
+
+
+def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
+         title: str | None = None, note: str | None = None, columns: int = 1) -> None:
+    """Draw the pad; a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again)."""
+    drawn = [item.drawn() for item in items]
+    labels = {item["id"]: item["label"] for item in drawn if item["kind"] == "button"}
+    sure = {item.id for item in items if isinstance(item, Choice) and item.sure}
+    data: dict[str, Any] = {"head": list(head), "items": drawn, "columns": columns}
+    if title:
+        data["title"] = title
+    if note:
+        data["note"] = note
+    _pad(data=data, key=key, on_tap_change=lambda: _tapped(key, drawn, labels, sure, on_tap))
+
+
+def _tapped(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str],
+            on_tap: Callable[[Tap], None]) -> None:
+    tap = read(key, drawn, labels, sure)
+    if tap is not None:
+        on_tap(tap)
+
+
+def read(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
+    """The tap that triggered this run, checked for shape (anything else is no tap at all)."""
+    result = st.session_state.get(key)
+    raw = getattr(result, "tap", None) if result is not None else None
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+        return None
+    head = raw.get("head")
+    position = (head[0], head[1]) if (isinstance(head, list) and len(head) == 2
+                                      and all(type(h) is int for h in head)) else None
+    label = labels.get(raw["id"])
+    select = next((item for item in drawn if item["kind"] == "select" and item["id"] == raw["id"]), None)
+    if select is not None:  # which option: the one whose value came back
+        label = next((o["label"] for o in select["options"] if o["value"] == raw.get("value")), None)
+    return Tap(raw["id"], raw.get("value"), position, label, raw["id"] in sure)
+
+
+__all__ = ["Choice", "Item", "Pick", "Tap", "show"]

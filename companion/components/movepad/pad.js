@@ -1,0 +1,91 @@
+// A seat's controls as one element (a Streamlit components-v2 frontend, no build step).
+//
+// Streamlit draws every button as an element of its own, and a phone pays for each at every
+// redraw; a move button also had to be a new widget at every position (its key carried the state
+// id). Here the controls are one element whose data changes in place. Each tap reports the item,
+// its value (an engine action) and the position ("head") the buttons were drawn at, so a tap means
+// what the player saw: Python refuses a tap made at a position the table has left.
+//
+// Items: {kind: "button", id, label, value, primary, disabled, help, ask} or
+//        {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
+// An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent
+// until "yes". After a tap the pad is dimmed until it is redrawn (or for PENDING_MS), so a double
+// tap sends nothing twice.
+
+const PENDING_MS = 2000;
+
+function node(tag, cls, text) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function button(item, onTap) {
+  const b = node("button", "mp-btn" + (item.primary ? " mp-primary" : ""), item.label);
+  b.type = "button";
+  b.dataset.id = item.id;
+  b.disabled = !!item.disabled;
+  if (item.help) b.title = item.help;
+  b.addEventListener("click", () => onTap(item, b));
+  return b;
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (!data) return;
+  const text = JSON.stringify(data);
+  let box = parentElement.querySelector(".mp");
+  if (box && box.dataset.drawn === text) return; // the same controls at the same position
+  if (!box) {
+    box = node("div", "mp");
+    parentElement.appendChild(box);
+  }
+  box.dataset.drawn = text;
+  box.classList.remove("mp-sent");
+  box.replaceChildren();
+  const send = (item, value) => {
+    box.classList.add("mp-sent");
+    setTimeout(() => box.classList.remove("mp-sent"), PENDING_MS);
+    setTriggerValue("tap", { id: item.id, value, head: data.head, label: item.label });
+  };
+  const ask = (item, b) => {
+    const panel = node("div", "mp-ask");
+    panel.appendChild(node("p", "", item.ask.question));
+    const yes = button({ id: item.id + "-yes", label: item.ask.yes, primary: false }, () => send(item, item.value));
+    const no = button({ id: item.id + "-no", label: "Cancel" }, () => panel.replaceWith(b));
+    panel.append(yes, no);
+    b.replaceWith(panel);
+    yes.focus();
+  };
+  const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
+  if (data.title) box.appendChild(node("p", "mp-title", data.title));
+  if (data.note) box.appendChild(node("p", "mp-note", data.note));
+  const grid = node("div", "mp-grid");
+  grid.style.setProperty("--mp-columns", String(data.columns || 1));
+  for (const item of data.items || []) {
+    if (item.kind === "select") {
+      const group = node("div", "mp-group");
+      group.style.gridColumn = "1 / -1";
+      const label = node("label", "mp-label", item.label);
+      const select = node("select", "mp-select");
+      select.setAttribute("aria-label", item.label);
+      item.options.forEach((o, i) => select.appendChild(Object.assign(node("option", "", o.label), { value: String(i) })));
+      const go = button({ id: item.id, label: item.go + item.options[0].label }, () => {
+        const o = item.options[Number(select.value)];
+        send({ id: item.id, label: o.label }, o.value);
+      });
+      select.addEventListener("change", () => { go.textContent = item.go + item.options[Number(select.value)].label; });
+      label.appendChild(select);
+      group.append(label, go);
+      grid.appendChild(group);
+    } else {
+      grid.appendChild(button(item, onTap));
+    }
+  }
+  box.appendChild(grid);
+  // Why a button is greyed out, in words under the pad (a phone shows no tooltips).
+  for (const item of data.items || []) {
+    if (item.help && item.disabled) box.appendChild(node("p", "mp-help", item.help));
+  }
+}
