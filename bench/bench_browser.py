@@ -56,7 +56,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from companion.store import DB_NAME, Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402

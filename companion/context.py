@@ -41,6 +41,28 @@ code {white-space: pre-wrap;}
 button[data-variant="pills"], button[data-variant="segmented_control"] {min-height: 44px;}
 div[data-testid="stExpander"] summary, label[data-baseweb="checkbox"] {min-height: 44px; align-items: center;}
 div[data-baseweb="select"] > div {min-height: 44px;}
+/* The read-only part of the table page, drawn as one element (render.Sheet), looks as Streamlit's own would. */
+.muster-sheet, .muster-box {display: flex; flex-direction: column; gap: 1rem; overflow-wrap: anywhere;}
+.muster-sheet :is(p, ul, ol, table) {margin: 0;}
+.muster-sheet :is(p, li) + :is(p, ul, ol) {margin-top: -0.5rem;}
+.muster-sheet :is(ul, ol) {padding-left: 1.5rem;}
+.muster-sheet li {margin: 0.1rem 0;}
+.muster-sheet a {color: #0068c9;}
+.muster-sheet table {display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; font-size: 0.95rem;}
+.muster-sheet :is(td, th) {border: 1px solid rgba(49, 51, 63, 0.15); padding: 0.25rem 0.4rem; overflow-wrap: break-word;
+  vertical-align: top; text-align: left;}
+.muster-box {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: calc(1rem - 1px);}
+details.muster-box > summary {cursor: pointer; min-height: 1.5rem; font-size: 0.95rem;}
+details.muster-box[open] > summary {margin-bottom: 0.25rem;}
+.muster-bar {height: 0.5rem; border-radius: 0.25rem; background: rgba(49, 51, 63, 0.1); overflow: hidden; margin-top: -0.5rem;}
+.muster-bar > span {display: block; height: 100%; background: #ff4b4b;}
+.muster-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);}
+.muster-note {display: flex; gap: 0.6rem; border-radius: 0.5rem; padding: 1rem;}
+.muster-note > div {display: flex; flex-direction: column; gap: 0.5rem; min-width: 0;}
+.muster-note-success {background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51);}
+.muster-note-info {background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128);}
+.muster-note-warning {background: rgba(255, 189, 69, 0.2); color: rgb(146, 108, 5);}
+.muster-note-error {background: rgba(255, 43, 43, 0.09); color: rgb(125, 53, 59);}
 /* A server restart: Streamlit's own "Connection error" dialog (the only dialog without app content)
    becomes a calm "Reconnecting…" card; Streamlit closes it itself once the server answers again. */
 section[role="dialog"]:not(:has([data-testid="stVerticalBlock"])) > * {display: none !important;}
@@ -171,6 +193,15 @@ def show_flashes() -> None:
             waiting.append((kind, message, where))
     if waiting:
         st.session_state["_flash"] = waiting
+
+
+def take_beside(pad: str) -> list[tuple[str, str, str | None]]:
+    """The waiting messages of a pad's taps (`where` is the pad's key, or "KEY:ITEM" for one of its buttons),
+    as (kind, message, item or None), for the pad to show right under the button that was tapped."""
+    waiting = st.session_state.get("_flash", [])
+    mine = [f for f in waiting if f[2] is not None and (f[2] == pad or f[2].startswith(f"{pad}:"))]
+    st.session_state["_flash"] = [f for f in waiting if f not in mine]
+    return [(kind, message, where.partition(":")[2] or None) for kind, message, where in mine]
 
 
 def show_beside(where: str | None = None) -> None:

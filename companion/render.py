@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import streamlit as st
+from markdown_it import MarkdownIt
 
 from companion.context import pretty
+
+MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
+"""Markdown as Streamlit reads it (CommonMark and tables), but with raw HTML shown as text, never as markup."""
+NOTE_ICONS = {"success": "✔", "info": "ℹ", "warning": "⚠", "error": "✖"}
 
 
 MARKUP = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark: CommonMark lets each be escaped
@@ -31,12 +37,84 @@ def one_line(text: object) -> str:
 
 
 def text_block(lines: Sequence[str], css_class: str) -> None:
-    """Lines of plain text (a player's name, a log line) as one HTML element, each shown exactly as written.
+    """Lines of plain text (a player's name, a log line) as one HTML element, each shown exactly as written."""
+    with Sheet() as sheet:
+        sheet.lines(lines, css_class)
 
-    Streamlit parses every Markdown element on the phone at every redraw; HTML it only sanitises and
-    inserts, so long read-only text costs a tap far less this way. The text is escaped, never markup."""
-    body = "<br>".join(html.escape(one_line(line)) for line in lines)
-    st.html(f'<div class="{css_class}">{body}</div>')
+
+class Sheet:
+    """The read-only part of a page (Markdown, captions, coloured notes, boxes) drawn as ONE element.
+
+    Why: a phone pays for every element Streamlit draws, at every redraw (its React and styling work,
+    measured by bench/bench_browser.py), far more than for the HTML inside one element. So text that
+    no one taps is gathered here and drawn with `st.html` when the `with` block ends. The Markdown is
+    rendered on the server (`MARKDOWN`: raw HTML in it shows as text, and text escaped with `plain`
+    stays plain), and Streamlit sanitises the result again on the phone. A keyed box carries the class
+    Streamlit gives a keyed container (`st-key-KEY`), so a box is found the same way whoever draws it.
+    The styles are the page's (`context.PHONE_CSS`, `.muster-*`).
+    """
+
+    def __init__(self) -> None:
+        self._open: list[list[str]] = [[]]
+
+    def __enter__(self) -> Sheet:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is None:
+            self.draw()
+
+    def _add(self, part: str) -> Sheet:
+        self._open[-1].append(part)
+        return self
+
+    def markdown(self, text: str) -> Sheet:
+        return self._add(MARKDOWN.render(text))
+
+    def caption(self, text: str) -> Sheet:
+        return self._add(f'<div class="muster-caption">{MARKDOWN.render(text)}</div>')
+
+    def note(self, kind: str, text: str, icon: str | None = None) -> Sheet:
+        """A coloured note as `st.success`/`st.info`/`st.warning`/`st.error` draw it (`kind`), with a symbol."""
+        symbol = html.escape(icon or NOTE_ICONS.get(kind, ""))
+        return self._add(f'<div class="muster-note muster-note-{kind}" role="status"><span aria-hidden="true">'
+                         f'{symbol}</span><div>{MARKDOWN.render(text)}</div></div>')
+
+    def lines(self, lines: Sequence[str], css_class: str) -> Sheet:
+        """Plain text lines, escaped, one under the other (no Markdown at all)."""
+        return self._add(f'<div class="{css_class}">' + "<br>".join(html.escape(one_line(line)) for line in lines)
+                         + "</div>")
+
+    def bar(self, fraction: float) -> Sheet:
+        """A progress bar as `st.progress` draws it, filled to `fraction` (clamped to 0..1)."""
+        width = f"{max(0.0, min(1.0, fraction)) * 100:.1f}%"
+        return self._add(f'<div class="muster-bar" role="progressbar" aria-valuenow="{width[:-1]}"><span '
+                         f'style="width: {width}"></span></div>')
+
+    def html(self, markup: str) -> Sheet:
+        """HTML this server made itself (never a player's text)."""
+        return self._add(markup)
+
+    @contextmanager
+    def box(self, key: str | None = None, summary: str | None = None) -> Iterator[Sheet]:
+        """A bordered box around what the block adds; with `summary`, a box that folds (open at first)."""
+        self._open.append([])
+        try:
+            yield self
+        finally:
+            inner = "".join(self._open.pop())
+            keyed = f" st-key-{key}" if key else ""
+            if summary is None:
+                self._add(f'<div class="muster-box{keyed}">{inner}</div>')
+            else:
+                self._add(f'<details class="muster-box{keyed}" open><summary>{MARKDOWN.renderInline(summary)}'
+                          f'</summary>{inner}</details>')
+
+    def draw(self) -> None:
+        parts = self._open[0]
+        if parts:
+            st.html('<div class="muster-sheet">' + "".join(parts) + "</div>")
+        self._open = [[]]
 
 
 def scalar(value: Any) -> str:
@@ -84,25 +162,35 @@ def lines(value: Any, seat_names: Sequence[str] = (), depth: int = 0) -> list[st
     return out
 
 
-def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence[str] = ()) -> None:
-    """Draw a view dict as one markdown block of labelled lines."""
+def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence[str] = (),
+         sheet: Sheet | None = None) -> None:
+    """A view dict as labelled lines, into `sheet` (or a sheet of its own)."""
     shown = {k: v for k, v in data.items() if k not in skip}
     if shown:
-        st.markdown("\n".join(lines(shown, seat_names)))
+        with _into(sheet) as into:
+            into.markdown("\n".join(lines(shown, seat_names)))
 
 
 def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private",
-            shown: Sequence[str] = ()) -> None:
-    """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table.
-
-    `shown` are Markdown lines the panel already made safe (cards with links to their look-up). The box is one
-    Markdown element: a tap redraws it, and every element costs the phone time to lay out."""
+            shown: Sequence[str] = (), sheet: Sheet | None = None) -> None:
+    """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table,
+    into `sheet` (or a sheet of its own). `shown` are Markdown lines the panel already made safe (cards with
+    links to their look-up)."""
     if player is None or not (secret or shown):
         return
-    parts = ["🔒 **Only you can see this**"]
-    if shown:
-        parts.append("  \n".join(shown))
-    if secret:
-        parts.append("\n".join(lines(secret, seat_names)))
-    with st.container(border=True, key=key):
-        st.markdown("\n\n".join(parts))
+    with _into(sheet) as into, into.box(key):
+        into.markdown("🔒 **Only you can see this**")
+        if shown:
+            into.markdown("  \n".join(shown))
+        if secret:
+            into.markdown("\n".join(lines(secret, seat_names)))
+
+
+@contextmanager
+def _into(sheet: Sheet | None) -> Iterator[Sheet]:
+    """`sheet` itself, or a new sheet drawn when the block ends."""
+    if sheet is not None:
+        yield sheet
+        return
+    with Sheet() as own:
+        yield own

@@ -1,4 +1,4 @@
-"""A table's page: the engine's view for this phone's seat (or a spectator), its legal moves as buttons, undo and concede.
+"""A table's page: the engine's view for this phone's seat (or a spectator), its legal moves, undo and concede.
 
 The seat comes only from the secret token in the link; without one the page is a
 spectator's: `view(None)`, no moves, no undo, no concede, but it offers the seats no
@@ -13,11 +13,13 @@ Everything shown to a viewer about the game comes from the engine for that viewe
 `State.view`, `State.prompt` (the status line) and `Match.history` (the log, undo and
 table notices). Player names and those lines are plain text (`render.plain`), never Markdown.
 
-A move button carries the action itself and the log head it was offered at (its state
-id, as in boardgame.io), and its key is made of both: a tap that arrives after the table
-moved on is refused (`tables.Stale`), so a double tap is one action. A move the engine
-could not take back (it reveals, draws chance or ends the game) and conceding are
-confirmed first; no such move is ever the highlighted button.
+Moves are drawn as pads (`companion.components.movepad`): one element per group of
+buttons, whose every tap carries the action itself and the log head the pad showed (its
+state id, as in boardgame.io); a tap that arrives after the table moved on is refused
+(`tables.Stale`), and a double tap is one action. A move the engine could not take back
+(it reveals, draws chance or ends the game) is confirmed first in a dialog, conceding on the
+phone itself; no such move is ever the highlighted button. What no one taps is drawn as few
+HTML elements (`render.Sheet`): a phone pays for every element at every redraw.
 """
 
 from __future__ import annotations
@@ -138,8 +140,7 @@ class TableContext:
         (a panel forgetting its selection)."""
         movepad.show(items, key, self.snap.head,
                      partial(play_tap, self.service, self.table.id, self.player, key, before=before),
-                     title=title, note=note, columns=columns)
-        context.show_beside(key)
+                     title=title, note=note, columns=columns, notices=context.take_beside(key))
 
 
 def request_id(table_id: int, offered: tuple[int, int], action: dict[str, Any]) -> str:
@@ -175,11 +176,13 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
         context.flash("error", str(err), where)
 
 
-def play_tap(service: Tables, table_id: int, seat: int | None, where: str, tap: movepad.Tap,
+def play_tap(service: Tables, table_id: int, seat: int | None, pad: str, tap: movepad.Tap,
              before: Callable[[], None] | None = None) -> None:
-    """A pad's tap: the action it carries, as offered at the position the phone showed."""
+    """A pad's tap: the action it carries, as offered at the position the phone showed; a refusal is shown
+    under the button tapped ("PAD:ITEM", `context.take_beside`)."""
     if before is not None:
         before()
+    where = f"{pad}:{tap.id}"
     if tap.head is None or not _is_action(tap.value):
         context.flash("error", "That tap could not be read as a move; nothing was done.", where)
         return
@@ -326,7 +329,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     device = context.this_device() if seat is not None else None
     acting = seat is None or device is None or seat.device in (None, device)
     context.show_flashes()
-    _mark(service, table_id)
+    seen = _mark(service, table_id)
     # Another phone's move wakes this one (`live`) to rerun this part alone, or the whole page while
     # its question is open: a dialog is closed by a full run by itself, and that is left to one.
     live.watch(table_id, None if st.session_state.get(CONFIRM) else TABLE_FRAGMENT)
@@ -337,8 +340,10 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
         return
     ctx = TableContext(service, table, seat, snap, acting)
     history = snap.history(ctx.player)
-    _news(ctx, history)
-    _status(ctx)
+    with draw.Sheet() as top:  # one element: the mark, the table's news and the status line
+        top.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')
+        _news(ctx, history, top)
+        _status(ctx, top)
     _confirm(ctx)
     panel = panels.panel_for(table.game)
     if panel is not None:
@@ -385,16 +390,17 @@ def _generic_view(ctx: TableContext, key: str = "private") -> None:
     mine = ctx.view()
     public = ctx.state.view(None)
     secret = {k: v for k, v in mine.items() if k not in public or public[k] != v}
-    draw.view(mine, ctx.names, skip=list(secret))
-    draw.private(ctx.player, secret, ctx.names, key=key)
+    with draw.Sheet() as sheet:
+        draw.view(mine, ctx.names, skip=list(secret), sheet=sheet)
+        draw.private(ctx.player, secret, ctx.names, key=key, sheet=sheet)
 
 
-def _mark(service: Tables, table_id: int) -> None:
-    """Note the table's signature this page shows, and mark its log head (`span.muster-head`), invisibly:
-    the browser tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
+def _mark(service: Tables, table_id: int) -> tuple[int, int, int]:
+    """Note the table's signature this page shows; the page marks its log head (`span.muster-head`),
+    invisibly: the browser tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
     seen = service.store.signature(table_id)
     st.session_state[SEEN] = seen
-    st.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')  # HTML as is: no Markdown to parse
+    return seen
 
 
 def _watch(service: Tables, table_id: int) -> None:
@@ -409,7 +415,7 @@ def _watch(service: Tables, table_id: int) -> None:
     poll()
 
 
-def _news(ctx: TableContext, history: list[Line]) -> None:
+def _news(ctx: TableContext, history: list[Line], sheet: draw.Sheet) -> None:
     """What happened since the last move that everyone must notice: undos and table notices, on every phone."""
     fresh: list[Line] = []
     for line in reversed(history):
@@ -417,24 +423,24 @@ def _news(ctx: TableContext, history: list[Line]) -> None:
             break
         fresh.append(line)
     for line in reversed(fresh):
-        st.info(plain(line.format(ctx.typed_names)), icon=":material/undo:" if line.kind == "undo" else ":material/campaign:")
+        sheet.note("info", plain(line.format(ctx.typed_names)), icon="↩" if line.kind == "undo" else "📣")
 
 
-def _status(ctx: TableContext) -> None:
+def _status(ctx: TableContext, sheet: draw.Sheet) -> None:
     """The engine's status line for this viewer (`State.prompt`), or how the table ended."""
     state, table = ctx.state, ctx.table
     if not table.playing and not state.is_terminal:
         if table.ended_by and table.ended_by.startswith("concede:"):
             loser = int(table.ended_by.split(":")[1])
-            st.info(f"{ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins." if table.winner is not None else ""))
+            sheet.note("info", f"{ctx.name(loser)} conceded." + (f" {ctx.name(table.winner)} wins."
+                                                               if table.winner is not None else ""))
         else:
-            st.info("The game ended without a winner." if table.winner is None else f"{ctx.name(table.winner)} wins.")
+            sheet.note("info", "The game ended without a winner." if table.winner is None
+                       else f"{ctx.name(table.winner)} wins.")
         return
     text = ctx.line(state.prompt(ctx.player))
-    if ctx.player is not None and ctx.player in state.players_to_act() and ctx.acting:
-        st.success(text)
-    else:
-        st.info(text)
+    to_act = ctx.player is not None and ctx.player in state.players_to_act() and ctx.acting
+    sheet.note("success" if to_act else "info", text)
 
 
 def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], None]) -> None:
@@ -566,8 +572,7 @@ def _seat_tools(ctx: TableContext) -> None:
              movepad.Choice("concede", "Concede", "concede", ask=(
                  "Give up this game? It counts as a loss, and it cannot be taken back.", "Yes, concede"))]
     movepad.show(tools, "seat-tools", ctx.snap.head, partial(_tool, ctx.service, ctx.table.id, ctx.player),
-                 columns=2)
-    context.show_beside("seat-tools")
+                 columns=2, notices=context.take_beside("seat-tools"))
 
 
 def _tool(service: Tables, table_id: int, seat: int | None, tap: movepad.Tap) -> None:

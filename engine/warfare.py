@@ -689,7 +689,6 @@ class WarfareState(State):
     def _do(self, kind: str, payload: Any, rng: random.Random) -> None:
         """Carry out a legal move given as card positions."""
         g = self.game
-        rules = g.rules
         a = self.active
         d = 1 - a
         self.actions += 1

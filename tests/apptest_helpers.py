@@ -59,10 +59,11 @@ def page_text(at: AppTest) -> str:
 
 
 def pad_texts(at: AppTest) -> list[str]:
-    """What each move pad shows: its title and note, its buttons, a disabled button's reason, its lists."""
+    """What each move pad shows: its title and note, its buttons, a disabled button's reason, its lists, and
+    the refusal of a tap."""
     out = []
     for _, data in pads(at).values():
-        out += [data[k] for k in ("title", "note") if data.get(k)]
+        out += [data[k] for k in ("title", "note") if data.get(k)] + [n["text"] for n in data.get("notices", [])]
         for item in data["items"]:
             out += [item["label"]] + ([item["help"]] if item.get("help") and item.get("disabled") else [])
             out += [item["go"] + o["label"] for o in item.get("options", [])]
@@ -70,11 +71,23 @@ def pad_texts(at: AppTest) -> list[str]:
 
 
 def html_texts(at: AppTest) -> list[str]:
-    """The text of each HTML block on the page (`st.html`), tags dropped and line breaks kept; styles and
-    scripts are not text a phone shows."""
+    """The text of each HTML block on the page (`st.html`, `render.Sheet`), tags dropped and a line per line
+    break and per block (paragraph, list item, box, note); styles and scripts are not text a phone shows."""
+    return [html_text(str(e.proto.body)) for e in at.get("html")]
+
+
+def html_text(body: str) -> str:
     hidden = re.compile(r"<(style|script)\b.*?</\1>", re.S)
-    return [html.unescape(re.sub(r"<[^>]+>", "", re.sub(r"<br\s*/?>", "\n", hidden.sub("", str(e.proto.body)))))
-            for e in at.get("html")]
+    lines = re.sub(r"<br\s*/?>|</(p|div|li|tr|summary|h\d)>", "\n", hidden.sub("", body))
+    return "\n".join(line for line in html.unescape(re.sub(r"<[^>]+>", "", lines)).splitlines() if line.strip())
+
+
+def notes(at: AppTest, kind: str) -> list[str]:
+    """The texts of the coloured notes of one kind ("success", "info", ...) a sheet drew (`Sheet.note`),
+    without their symbol."""
+    found = re.findall(rf'<div class="muster-note muster-note-{kind}"[^>]*><span[^>]*>[^<]*</span><div>(.*?)</div></div>',
+                       "".join(str(e.proto.body) for e in at.get("html")), re.S)
+    return [html_text(body).replace("\n", " ") for body in found]
 
 
 def literal(markdown: str) -> str:
@@ -119,6 +132,11 @@ def pads(at: AppTest) -> dict[str, tuple[str, dict[str, Any]]]:
     """Each move pad on the page: its key -> (element id, its data as drawn)."""
     return {re.sub(r"^\$\$ID-[0-9a-f]+-", "", e.proto.id): (e.proto.id, json.loads(e.proto.json))
             for e in at.get("bidi_component") if e.proto.component_name.endswith("muster_movepad")}
+
+
+def pad_notices(at: AppTest) -> list[tuple[str, str, str | None]]:
+    """The refusals the pads show: (kind, text, the button tapped or None)."""
+    return [(n["kind"], n["text"], n["id"]) for _, data in pads(at).values() for n in data.get("notices", [])]
 
 
 def pad_buttons(at: AppTest) -> list[PadButton]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP, button, confirm, literal, move_keys, offered, pads, page, page_text
+from apptest_helpers import APP, button, confirm, literal, move_keys, notes, offered, pads, page, page_text
 from apptest_helpers import race as service  # noqa: F401  (the fixture: here every table plays the test game)
 from streamlit.testing.v1 import AppTest
 
@@ -117,7 +117,7 @@ def test_undo_button_takes_back_own_move_only(service: Tables) -> None:
     assert service.snapshot(table).state.rolls == []
     assert "Ann took back: made a move" in page_text(ann)
     bob.run()
-    assert "Ann took back: made a move" in [literal(i.value) for i in bob.info]
+    assert "Ann took back: made a move" in notes(bob, "info")
 
 
 def test_concede_ends_the_table(service: Tables) -> None:
@@ -282,7 +282,7 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     assert any("Bob's seat has a new link" in m.value for m in host.success)
     assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
     notice = "Bob's seat was re-issued by the host; its old link no longer works."
-    assert notice in [literal(i.value) for i in page(table=table.code).info]
+    assert notice in notes(page(table=table.code), "info")
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
     assert move_keys(old) == [] and "seat-tools" not in pads(old)
@@ -292,7 +292,7 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
     assert "You are **Ann**" in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
-    assert notice in [literal(i.value) for i in host.info]
+    assert notice in notes(host, "info")
 
 
 def test_forged_host_token_is_refused(service: Tables) -> None:

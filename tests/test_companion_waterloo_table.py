@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apptest_helpers import button, carry_out, offered, page, page_text
+from apptest_helpers import button, carry_out, offered, pad_notices, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion.store import TableInfo
@@ -55,14 +55,15 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     bob = page(table=table.code, seat=table.seats[1].token)
     ok(bob)
     assert "Guard Infantry" not in page_text(bob), "Ann's hand stays hidden until Bob has revealed"
-    assert "**Ann** (button, revealed): 97 chips, bet 3" in page_text(bob)
+    assert "Ann (button, revealed): 97 chips, bet 3" in page_text(bob).splitlines()
     enter_hand(bob, table.code, 1, ["lancers", "lancers", "light-infantry", "howitzers", "grenadiers"], scout=True)
 
     state = service.snapshot(table).state
     assert state.phase == "scout" and state.players_to_act() == [1]
     text = page_text(bob)
-    assert "1. **Ann: Full House**" in text and "2. **Bob: Pair**" in text
-    assert "*beats Bob: Full House is above Pair on the combo table*" in text
+    lines = text.splitlines()
+    assert lines.index("Ann: Full House") < lines.index("Bob: Pair")  # ranked, as the engine ranks them
+    assert "beats Bob: Full House is above Pair on the combo table" in lines
     assert "You lost with a Scout face down: burn it to save 1 chip(s), or pay." in text
     button(bob, "Burn the Scout (save 1 chips)").click().run()
     ok(bob)
@@ -82,7 +83,8 @@ def test_a_clash_between_hands_is_refused_on_the_page(service: Tables) -> None:
                                                   "line-infantry"], scout_down=False))
     bob = page(table=table.code, seat=table.seats[1].token)
     enter_hand(bob, table.code, 1, ["captain", "lancers", "lancers", "light-infantry", "howitzers"])
-    assert any("The deck has only 2 Captain cards" in e.value for e in bob.error)
+    assert any(kind == "error" and "The deck has only 2 Captain cards" in text  # under "Reveal my hand"
+               for kind, text, _ in pad_notices(bob))
     assert service.snapshot(table).state.players_to_act() == [1]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from apptest_helpers import page
+from apptest_helpers import page, page_text
 
 from companion.components.hexboard import ZOOMS, hex_at
 from companion.panels import hexbattle_board as board
@@ -173,8 +173,8 @@ def test_the_combat_result_names_the_offensive_cards_that_changed_it(service: Ta
     melee = next(e for e in service.snapshot(table).state.events if e["event"] == "melee")
     assert (melee["cards"], melee["modifiers"]["attacker_dice"], melee["result"]["defender_losses"]) == (
         [charge], 5, 4)
-    shown = [str(m.value) for m in page(table=table.code, seat=table.seats[1].token).markdown]
-    combat = shown[shown.index("**Last combat: Blue Light Cavalry → Red Infantry 1**"):]
-    assert combat[1] == ("🃏 **Charge!** played by Ann: This turn your cavalry roll 2 extra dice when they attack "
+    shown = page_text(page(table=table.code, seat=table.seats[1].token)).splitlines()
+    combat = shown[shown.index("Last combat: Blue Light Cavalry → Red Infantry 1"):]
+    assert combat[1] == ("🃏 Charge! played by Ann: This turn your cavalry roll 2 extra dice when they attack "
                          "in close combat.")
     assert combat[2].startswith("Close combat: attacker 5 dice +")

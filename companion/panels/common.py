@@ -12,7 +12,7 @@ import streamlit as st
 
 from companion import context
 from companion.components import movepad
-from companion.render import plain
+from companion.render import Sheet, plain
 from generator.links import parse_link
 
 NEWS_FIRST = 3  # a phone opening the table sees the last few moves
@@ -45,7 +45,9 @@ def news(ctx: Any) -> None:
     if not fresh:
         return
     with st.container(border=True, key="news"):
-        st.markdown("**What just happened**  \n" + "  \n".join(plain(line.format([s.name for s in ctx.table.seats])) for line in fresh))
+        with Sheet() as sheet:
+            sheet.markdown("**What just happened**  \n"
+                           + "  \n".join(plain(line.format([s.name for s in ctx.table.seats])) for line in fresh))
         movepad.show([movepad.Choice("seen", "Seen", latest)], "news-ok", ctx.snap.head, partial(_seen, key))
 
 

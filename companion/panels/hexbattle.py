@@ -22,7 +22,7 @@ from companion import context
 from companion.components import hexboard, movepad
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
-from companion.render import plain
+from companion.render import Sheet
 from companion.render import private as render_private
 from companion.table_page import act
 from companion.tables import CACHED_TABLES, STALE
@@ -45,12 +45,13 @@ def render(ctx: Any) -> None:
     data = ctx.data
     state = ctx.state
     limit = f" of {view['turn_limit']}" if view["turn_limit"] else ""
-    st.markdown(f"Turn {view['turn']}{limit} · {view['phase']}"
-                + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
-                   if view["phase"] == "battle" else ""))
-    if view.get("last_unit"):
-        last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
-        st.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
+    with Sheet() as sheet:
+        sheet.markdown(f"Turn {view['turn']}{limit} · {view['phase']}"
+                       + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
+                          if view["phase"] == "battle" else ""))
+        if view.get("last_unit"):
+            last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
+            sheet.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
     if view["pending_tile"]:
         _drawn_tile(data, view["pending_tile"])
     sel = _selection(ctx.table.id)
@@ -61,13 +62,15 @@ def render(ctx: Any) -> None:
     context.show_beside("hexboard")  # a refused tap on the board, just under it
     if ctx.table.playing:
         _controls(ctx, sel)
-    st.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
-               "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
-               "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
-    _last_combat(ctx)
-    if view["result"]:
-        st.caption(f"How the battle ended: {view['result']}")
-    _cards(ctx, view)
+    with Sheet() as sheet:  # what no one taps, as one element
+        sheet.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
+                      "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
+                      "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
+        _last_combat(ctx, sheet)
+        if view["result"]:
+            sheet.caption(f"How the battle ended: {view['result']}")
+        _cards(ctx, view, sheet)
+    _card_plays(ctx, view)
     _units(ctx, view)
     if ctx.table.playing and ctx.seat is not None:
         _all_moves(ctx)
@@ -128,20 +131,15 @@ def _pick(table_id: int, uid: str) -> None:
     _select(table_id, Selection(unit=uid))
 
 
-def _button(ctx: Any, label: str, action: Action | None, key: str, primary: bool = False) -> None:
-    """A large button for one legal action (greyed out when the action is not legal now)."""
-    _pad(ctx, [ctx.choice(label, action, key, primary)], key)
-
-
-def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1) -> None:
+def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1, title: str | None = None) -> None:
     """Buttons as one pad (the table page's); a tap forgets this phone's selection, then plays its move."""
-    ctx.pad(items, key, columns=columns, before=partial(_select, ctx.table.id, Selection()))
+    ctx.pad(items, key, columns=columns, title=title, before=partial(_select, ctx.table.id, Selection()))
 
 
-def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str) -> None:
+def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str, title: str) -> None:
     """Six facing buttons laid out like the hexes around the unit (one pad, three to a row)."""
     _pad(ctx, [ctx.choice(f"{verb}{ARROWS[f]} {FACING_NAMES[f]}", actions.get(f), key=f"{key}-{f}")
-               for row in COMPASS for f in row], key, columns=3)
+               for row in COMPASS for f in row], key, columns=3, title=title)
 
 
 def _controls(ctx: Any, sel: Selection) -> None:
@@ -155,50 +153,55 @@ def _controls(ctx: Any, sel: Selection) -> None:
     unit = state.units.get(sel.unit) if sel.unit else None
     with st.container(key="hx-controls"):
         if unit is not None and unit.player == me and unit.on_board:
-            _unit_line(state, unit)
-            if sel.dest is not None and sel.dest in opts.moves:
-                st.markdown("**Final facing**")
-                _compass(ctx, opts.moves[sel.dest], "hx-face", "")
-            elif sel.target is not None and sel.target in opts.attacks:
+            if sel.target is not None and sel.target in opts.attacks and not (sel.dest and sel.dest in opts.moves):
                 _attack_choice(ctx, unit, state.units[sel.target], opts.attacks[sel.target])
             else:
-                if opts.pivots:
-                    st.markdown("**Pivot in place** (1 action)")
-                    _compass(ctx, opts.pivots, "hx-pivot", "")
-                for action in opts.formations:
-                    _button(ctx, f"Form {state.game.formations[action['formation']].name}", action,
-                            key=f"hx-form-{action['formation']}")
-                if opts.repair is not None:
-                    _button(ctx, "Repair (+1 strength)", opts.repair, key="hx-repair")
-        plain = {a.kind: a for a in legal if not a.args}
+                with Sheet() as sheet:
+                    _unit_line(state, unit, sheet)
+                if sel.dest is not None and sel.dest in opts.moves:
+                    _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")
+                else:
+                    if opts.pivots:
+                        _compass(ctx, opts.pivots, "hx-pivot", "", "Pivot in place (1 action)")
+                    others = [ctx.choice(f"Form {state.game.formations[a['formation']].name}", a,
+                                         key=f"hx-form-{a['formation']}") for a in opts.formations]
+                    if opts.repair is not None:
+                        others.append(ctx.choice("Repair (+1 strength)", opts.repair, key="hx-repair"))
+                    if others:
+                        _pad(ctx, others, "hx-unit-actions")
+        bare = {a.kind: a for a in legal if not a.args}  # the turn's actions on no unit
         if state.phase == "deploy":
-            turn = [ctx.choice("Quick Start: deploy the rest", plain.get("quick_start"), key="hx-quick-start")]
+            turn = [ctx.choice("Quick Start: deploy the rest", bare.get("quick_start"), key="hx-quick-start")]
         else:
-            turn = [ctx.choice(label, plain[kind], key=f"hx-{kind.replace('_', '-')}") for kind, label in
+            turn = [ctx.choice(label, bare[kind], key=f"hx-{kind.replace('_', '-')}") for kind, label in
                     (("draw_terrain", "Draw terrain"), ("draw_bonus", "Draw bonus card"), ("end_turn", "End turn"))
-                    if kind in plain]
+                    if kind in bare]
         if turn:
             _pad(ctx, turn, "hx-turn", columns=len(turn))
 
 
-def _unit_line(state: Any, unit: Any) -> None:
+def _unit_line(state: Any, unit: Any, sheet: Sheet) -> None:
     unit_type = state.unit_type(unit)
     formation = (f" · {state.game.formations[unit.formation].name}" if unit_type.uses_formations else "")
     broken = " · **broken**" if unit.strength == 0 else ""
-    st.markdown(f"**{state.unit_name(unit)}** · strength {unit.strength}/{unit_type.strength}{formation} · "
-                f"facing {FACING_NAMES[unit.facing]} · {state.movement_points(unit)} movement points{broken}")
+    sheet.markdown(f"**{state.unit_name(unit)}** · strength {unit.strength}/{unit_type.strength}{formation} · "
+                   f"facing {FACING_NAMES[unit.facing]} · {state.movement_points(unit)} movement points{broken}")
 
 
 def _attack_choice(ctx: Any, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
+    """The attacking unit, what each kind of attack would roll, then one button for each."""
     state = ctx.state
-    st.markdown(f"**Attack {state.unit_name(enemy)}: close combat or ranged fire?**")
-    if "melee" in modes:
-        st.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
-        _button(ctx, "⚔ Close combat", modes["melee"], key="hx-melee", primary=True)
-    if "fire" in modes:
-        st.caption(_fire_text(state.fire_modifiers(unit, enemy), None, state.game.rules)
-                   + _sight_text(state, unit, enemy))
-        _button(ctx, "◎ Ranged fire", modes["fire"], key="hx-fire", primary=True)
+    with Sheet() as sheet:
+        _unit_line(state, unit, sheet)
+        sheet.markdown(f"**Attack {state.unit_name(enemy)}: close combat or ranged fire?**")
+        if "melee" in modes:
+            sheet.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
+        if "fire" in modes:
+            sheet.caption(_fire_text(state.fire_modifiers(unit, enemy), None, state.game.rules)
+                          + _sight_text(state, unit, enemy))
+    _pad(ctx, [ctx.choice(label, modes[mode], key=f"hx-{mode}", primary=True)
+               for mode, label in (("melee", "⚔ Close combat"), ("fire", "◎ Ranged fire")) if mode in modes],
+         "hx-attack", columns=len(modes))
 
 
 def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
@@ -254,36 +257,36 @@ def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
     return None if combat is None else combat.get(ctx.player, combat[None])
 
 
-def _last_combat(ctx: Any) -> None:
+def _last_combat(ctx: Any, sheet: Sheet) -> None:
     events = last_combat(ctx)
     if not events:
         return
     state = ctx.state
     names = {u.id: state.unit_name(u) for u in state.units.values()}
     cards = ctx.data.card_index
-    with st.container(border=True, key="hx-combat"):
+    with sheet.box(key="hx-combat"):
         for e in events:
             kind = e.get("event")
             if kind == "guard" and e.get("card") in cards:
                 design = cards[e["card"]].design
-                st.markdown(f"🛡 **{design.name}** fired for {ctx.name(e.get('player'))}: {markup.plain(ctx.data, design.text)}")
+                sheet.markdown(f"🛡 **{design.name}** fired for {ctx.name(e.get('player'))}: {markup.plain(ctx.data, design.text)}")
             elif kind in ("melee", "fire"):
                 who = f"{names.get(e['attacker'], e['attacker'])} → {names.get(e['defender'], e['defender'])}"
-                st.markdown(f"**Last combat: {who}**")
+                sheet.markdown(f"**Last combat: {who}**")
                 for card in (c for c in e.get("cards", ()) if c in cards):
                     design = cards[card].design
                     owner = state.units[e["attacker"]].player
-                    st.markdown(f"🃏 **{design.name}** played by {ctx.name(owner)}: {markup.plain(ctx.data, design.text)}")
+                    sheet.markdown(f"🃏 **{design.name}** played by {ctx.name(owner)}: {markup.plain(ctx.data, design.text)}")
                 if kind == "melee":
-                    st.markdown(_melee_text(e["modifiers"], e.get("result"))
+                    sheet.markdown(_melee_text(e["modifiers"], e.get("result"))
                                 + ("  \nThe defender was broken and could not reply; the charge finished it."
                                    if e.get("broken_defender") else ""))
                 else:
-                    st.markdown(_fire_text(e["modifiers"], e.get("result"), ctx.data.rules) + _fire_extras(e))
+                    sheet.markdown(_fire_text(e["modifiers"], e.get("result"), ctx.data.rules) + _fire_extras(e))
             elif kind in ("broken", "destroyed", "rout"):
                 what = {"broken": "is broken", "destroyed": "is destroyed",
                         "rout": f"is routed to {e.get('to')}"}[kind]
-                st.markdown(f"**{names.get(e['unit'], e['unit'])} {what}.**")
+                sheet.markdown(f"**{names.get(e['unit'], e['unit'])} {what}.**")
 
 
 def _fire_extras(event: dict[str, Any]) -> str:
@@ -301,13 +304,14 @@ def _fire_extras(event: dict[str, Any]) -> str:
 
 # ----- bonus cards and units ---------------------------------------------------------------------------
 
-def _cards(ctx: Any, view: dict[str, Any]) -> None:
+def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+    """How many bonus cards and guards each other seat holds, and this seat's own, boxed as private."""
     me = ctx.player
     cards = ctx.data.card_index
     for p in view["players"]:
         if p["seat"] != me:
-            st.caption(f"{ctx.name(p['seat'])} holds {p['hand_size']} bonus card(s), {p['guard_count']} guard(s) "
-                       "in play (secret until they fire).")
+            sheet.caption(f"{ctx.name(p['seat'])} holds {p['hand_size']} bonus card(s), {p['guard_count']} guard(s) "
+                          "in play (secret until they fire).")
     if me is None:
         return
     player = view["players"][me]
@@ -319,10 +323,19 @@ def _cards(ctx: Any, view: dict[str, Any]) -> None:
             f"{cards[g['card']].design.name}" + (f" on {ctx.state.unit_name(ctx.state.units[g['unit']])}"
                                                  if g["unit"] else "") + f": {markup.plain(ctx.data, cards[g['card']].design.text)}"
             for g in player["guards"]]
-    render_private(me, secret, ctx.names)
+    render_private(me, secret, ctx.names, sheet=sheet)
+
+
+def _card_plays(ctx: Any, view: dict[str, Any]) -> None:
+    """Each bonus card in this seat's hand, folded, with the ways the engine lets it be played now."""
+    me = ctx.player
     state = ctx.state
+    if me is None:
+        return
+    hand = view["players"][me]["hand"] or []
     if not hand or me not in state.players_to_act():
         return
+    cards = ctx.data.card_index
     legal = [a for a in state.legal_actions(me) if a.kind in ("play_card", "discard_card")]
     for card in hand:
         design = cards[card].design
@@ -332,9 +345,8 @@ def _cards(ctx: Any, view: dict[str, Any]) -> None:
             if not plays:
                 st.caption("It cannot be played now.")
                 continue
-            pick = st.selectbox("How", range(len(plays)), key=f"hx-card-{card}",
-                                format_func=lambda i, a=plays: state.label(a[i]))
-            _button(ctx, state.label(plays[pick]), plays[pick], key=f"hx-card-go-{card}", primary=True)
+            _pad(ctx, [movepad.Pick(f"hx-card-go-{card}", "How", "", [(state.label(a), a.to_json()) for a in plays])],
+                 f"hx-card-{card}")
 
 
 def _units(ctx: Any, view: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 from companion.panels.common import news
+from companion.render import Sheet
 from companion.render import private as render_private
 from companion.table_page import move_key
 from engine.core import Action
@@ -28,32 +29,33 @@ def render(ctx: Any) -> None:
     news(ctx)
     view = ctx.view()
     rifling = " · **Advanced Rifling**" if view["advanced_rifling"] else ""
-    st.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "
-                f"{PHASES.get(view['phase'], view['phase'])} · supply {view['supply_count']}")
-    for p, side in enumerate(view["sides"]):
-        with st.container(border=True):
+    with Sheet() as sheet:  # what no one taps, as one element
+        sheet.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "
+                       f"{PHASES.get(view['phase'], view['phase'])} · supply {view['supply_count']}")
+        for p, side in enumerate(view["sides"]):
             pick = "picked face down" if side["has_chosen"] else ("choosing" if p in view["to_act"] else "")
-            st.markdown(f"**{ctx.name(p)}**" + (f" — *{pick}*" if pick else "") + "  \n"
-                        f"IP {side['imperial_power']} · Gold {side['gold']} · Reinforcement marker "
-                        f"{side['reinforcement_marker']} ({side['reinforcement_calls_left']} call(s) left)  \n"
-                        f"{side['hand_count']} cards in hand · {side['reserves']} in reserve · lost: "
-                        f"{_counts(side['discard'])}"
-                        + (" · cavalry banned this round" if side["cavalry_banned"] else "")
-                        + (f"  \nreinforcements shown: {', '.join(side['reinforcements_shown'])}"
-                           if side["reinforcements_shown"] else ""))
-    _last_round(ctx, view)
-    if view["result"]:
-        routed = ", ".join(ctx.name(p) for p in view["routed"])
-        st.success(f"{RESULTS.get(view['result'], view['result']).capitalize()}"
-                   + (f": {routed} routed" if routed else "")
-                   + (f" — {ctx.name(view['winner'])} wins." if view["winner"] is not None else "."))
-    me = ctx.player
-    if me is not None:
-        side = view["sides"][me]
-        secret = {"your_hand": _counts(side["hand"])}
-        if side["choice"]:
-            secret["your_face_down_pick"] = side["choice"].capitalize()
-        render_private(me, secret, ctx.names)
+            with sheet.box():
+                sheet.markdown(f"**{ctx.name(p)}**" + (f" — *{pick}*" if pick else "") + "  \n"
+                               f"IP {side['imperial_power']} · Gold {side['gold']} · Reinforcement marker "
+                               f"{side['reinforcement_marker']} ({side['reinforcement_calls_left']} call(s) left)  \n"
+                               f"{side['hand_count']} cards in hand · {side['reserves']} in reserve · lost: "
+                               f"{_counts(side['discard'])}"
+                               + (" · cavalry banned this round" if side["cavalry_banned"] else "")
+                               + (f"  \nreinforcements shown: {', '.join(side['reinforcements_shown'])}"
+                                  if side["reinforcements_shown"] else ""))
+        _last_round(ctx, view, sheet)
+        if view["result"]:
+            routed = ", ".join(ctx.name(p) for p in view["routed"])
+            sheet.note("success", f"{RESULTS.get(view['result'], view['result']).capitalize()}"
+                       + (f": {routed} routed" if routed else "")
+                       + (f" — {ctx.name(view['winner'])} wins." if view["winner"] is not None else "."))
+        me = ctx.player
+        if me is not None:
+            side = view["sides"][me]
+            secret = {"your_hand": _counts(side["hand"])}
+            if side["choice"]:
+                secret["your_face_down_pick"] = side["choice"].capitalize()
+            render_private(me, secret, ctx.names, sheet=sheet)
     ctx.moves(_round if view["phase"] == "play" else None)
 
 
@@ -61,19 +63,17 @@ def _round(ctx: Any, legal: list[Action]) -> None:
     """A round is one tap: a button per card type in hand. A call for reinforcements, when the engine offers
     it (from open information only, ruling R20), waits folded below: not calling costs no tap."""
     label = ctx.state.label
-    st.markdown("**Your card for this round** (face down until both have chosen)")
-    for action in (a for a in legal if a.kind == "play"):
-        ctx.button(label(action), action, key=move_key(action))
+    ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in legal if action.kind == "play"],
+            "imperial-cards", title="Your card for this round (face down until both have chosen)")
     calls = [a for a in legal if a.kind == "reinforce"]
     if calls:
         with st.expander("Call for reinforcements first (once per battle)"):
             st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
                        "sees which. If their card is already down, they take it back and choose again.")
-            for action in calls:
-                ctx.button(label(action), action, key=move_key(action))
+            ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
 
 
-def _last_round(ctx: Any, view: dict[str, Any]) -> None:
+def _last_round(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     rnd = view.get("last_round")
     if not rnd:
         return
@@ -89,7 +89,7 @@ def _last_round(ctx: Any, view: dict[str, Any]) -> None:
         lines.append(f"- {ctx.name(p)} had no card to play")
     if rnd.get("cavalry_banned") is not None:
         lines.append(f"- {ctx.name(rnd['cavalry_banned'])} may not play Cavalry next round")
-    st.markdown("\n".join(lines))
+    sheet.markdown("\n".join(lines))
 
 
 def options_form(data: Any) -> dict[str, Any]:

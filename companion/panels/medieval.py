@@ -9,7 +9,7 @@ import streamlit as st
 
 from companion import context
 from companion.panels.common import card_label, card_names, named, news
-from companion.render import plain
+from companion.render import Sheet, plain
 from companion.render import private as render_private
 from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
 
@@ -23,49 +23,53 @@ def render(ctx: Any) -> None:
     names = card_names(ctx.data)
     players = view["players"]
     decks = [f"{ctx.name(p)} ({players[p]['deck_name']})" for p in (0, 1)]
-    with st.container(border=True):
-        st.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
-        _field(ctx, view)
-    rows = []
-    for p in (0, 1):
-        pl = players[p]
-        hand = pl["hand"] if isinstance(pl["hand"], int) else len(pl["hand"])
-        state = "placed" if pl["committed"] else "placing"
-        rows.append(f"- **{decks[p]}**: {pl['cards_left']} cards left · deck {pl['deck']} · hand {hand} ({state}) · "
-                    f"survivors {len(pl['survivors'])} · graveyard {len(pl['graveyard'])}"
-                    + (f" · beside: {named(pl['beside'], names)}" if pl["beside"] else ""))
-    st.markdown("\n".join(rows))
     me = ctx.player
-    if me is not None:
-        mine = players[me]
-        secret = {"your_reenforcements": named(mine["hand"], names)}
-        if mine["placement"]:
-            secret["you_placed"] = ", ".join(
-                f"{names.get(c, c)} {view['columns'][i]['name']}" for i, c in enumerate(mine["placement"]) if c)
-        render_private(me, secret, ctx.names)
-        _advice(ctx, me)
+    with Sheet() as sheet:  # what no one taps, as one element
+        with sheet.box():
+            sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
+            _field(ctx, view, sheet)
+        rows = []
+        for p in (0, 1):
+            pl = players[p]
+            hand = pl["hand"] if isinstance(pl["hand"], int) else len(pl["hand"])
+            state = "placed" if pl["committed"] else "placing"
+            rows.append(f"- **{decks[p]}**: {pl['cards_left']} cards left · deck {pl['deck']} · hand {hand} ({state}) · "
+                        f"survivors {len(pl['survivors'])} · graveyard {len(pl['graveyard'])}"
+                        + (f" · beside: {named(pl['beside'], names)}" if pl["beside"] else ""))
+        sheet.markdown("\n".join(rows))
+        if me is not None:
+            mine = players[me]
+            secret = {"your_reenforcements": named(mine["hand"], names)}
+            if mine["placement"]:
+                secret["you_placed"] = ", ".join(
+                    f"{names.get(c, c)} {view['columns'][i]['name']}" for i, c in enumerate(mine["placement"]) if c)
+            render_private(me, secret, ctx.names, sheet=sheet)
+        best = _advice(ctx, me, view, sheet) if me is not None else None
+    if best is not None:
+        ctx.button("Place as suggested", best.action, key="medieval-suggested")
     ctx.moves()
-    _last_battle(ctx, view, names, decks)
+    _last_battle(view, decks)
     resolver(ctx.game, names, ctx.data)
 
 
-def _advice(ctx: Any, me: int) -> None:
+def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
+    """The engine's best placement for this seat, in words (the page offers it as a button below)."""
     state = ctx.state
     if state.is_terminal or me not in state.players_to_act():
-        return
+        return None
     outcomes = expected_outcomes(state, me)
     if not outcomes:
-        return
+        return None
     best = outcomes[0]
-    chances = ", ".join(f"{c['name']} {p:.0%}" for c, p in zip(ctx.view()["columns"], best.per_column, strict=False))
-    with st.container(border=True):
-        st.markdown(f"**Suggested:** {state.label(best.action)}  \n"
-                    f"expected columns won {best.expected_columns:.1f} · chance per column: {chances}")
-        st.caption("A suggestion: your moves below offer every other placement.")
-        ctx.button("Place as suggested", best.action, key="medieval-suggested")
+    chances = ", ".join(f"{c['name']} {p:.0%}" for c, p in zip(view["columns"], best.per_column, strict=False))
+    with sheet.box():
+        sheet.markdown(f"**Suggested:** {state.label(best.action)}  \n"
+                       f"expected columns won {best.expected_columns:.1f} · chance per column: {chances}")
+        sheet.caption("A suggestion: the button right below places them so; your moves offer every other placement.")
+    return best
 
 
-def _field(ctx: Any, view: dict[str, Any]) -> None:
+def _field(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     """The columns as two rows of cards facing each other: the opponent's row on top, this phone's below
     (a spectator sees the first seat below), each cell with its cards and the column's total."""
     me = ctx.player if ctx.player is not None else 0
@@ -79,14 +83,14 @@ def _field(ctx: Any, view: dict[str, Any]) -> None:
 
     head = "| | " + " | ".join(c["name"].capitalize() for c in view["columns"]) + " |"
     rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in view["columns"]) + " |" for p in (1 - me, me)]
-    st.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]))
+    sheet.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]))
 
 
-def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: list[str]) -> None:
+def _last_battle(view: dict[str, Any], decks: list[str]) -> None:
     if not view["battles"]:
         return
     report = view["battles"][-1]
-    with st.expander(f"Battle {report['battle']} result", expanded=True):
+    with Sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {report['battle']} result"):
         lines = []
         for column in report["columns"]:
             winner = decks[column["winner"]] if column["winner"] is not None else "nobody"
@@ -94,8 +98,8 @@ def _last_battle(ctx: Any, view: dict[str, Any], names: dict[str, str], decks: l
             ties = f", after {column['tie_rounds']} tie round(s)" if column["tie_rounds"] else ""
             lines.append(f"- **{column['name'].capitalize()}** {totals}: {winner} "
                          f"{OUTCOMES.get(column['outcome'], column['outcome'])}{ties}")
-        st.markdown("\n".join(lines))
-        st.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
+        sheet.markdown("\n".join(lines))
+        sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
 PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)", "tie": "tie card",

@@ -10,8 +10,8 @@ from typing import Any
 
 import streamlit as st
 
-from companion.panels.common import card_label, card_links, card_names, news
-from companion.render import plain
+from companion.panels.common import card_label, card_links, news
+from companion.render import Sheet, plain
 from companion.render import private as render_private
 from engine.core import Action, Refusal
 from engine.warfare import casualties, with_morale
@@ -39,26 +39,26 @@ def render(ctx: Any) -> None:
     news(ctx)
     view = ctx.view()
     data = ctx.data
-    names = card_names(data)
     start = data.rules.starting_troops
-    for p in (0, 1):
-        troops = view["troops"][p]
-        st.markdown(f"**{ctx.name(p)}** — {troops} troops · {view['hand_counts'][p]} cards in hand")
-        st.progress(max(0.0, min(1.0, troops / start)))
-    phase = STEP_PHASE.get(view["step"], 0)
-    track = " → ".join(f"**{name}**" if i == phase else name for i, name in enumerate(PHASES))
-    st.markdown(f"Turn {view['turn']}, {ctx.name(view['active'])} attacking: {track}  \n"
-                f"*Now: {STEP_HINT.get(view['step'], view['step'])}* · deck {view['deck_count']}")
-    _attack(view, data, names)
-    _last(ctx, view, names)
-    _discard(view, data)
-    if ctx.player is not None:
-        lines = [f"**Your hand:** {card_links(view.get('hand', []), data, 'warfare')}"]
-        if view.get("opponent_hand") is not None:
-            lines.append(f"**Opponent's hand (you looked):** {card_links(view['opponent_hand'], data, 'warfare')}")
-        render_private(ctx.player, {}, ctx.names, shown=lines)
-        if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
-            st.caption(REPLY_HINT)
+    with Sheet() as sheet:  # what no one taps, as one element
+        for p in (0, 1):
+            troops = view["troops"][p]
+            sheet.markdown(f"**{ctx.name(p)}** — {troops} troops · {view['hand_counts'][p]} cards in hand")
+            sheet.bar(troops / start)
+        phase = STEP_PHASE.get(view["step"], 0)
+        track = " → ".join(f"**{name}**" if i == phase else name for i, name in enumerate(PHASES))
+        sheet.markdown(f"Turn {view['turn']}, {ctx.name(view['active'])} attacking: {track}  \n"
+                       f"*Now: {STEP_HINT.get(view['step'], view['step'])}* · deck {view['deck_count']}")
+        _attack(view, data, sheet)
+        _last(ctx, view, sheet)
+        _discard(view, data, sheet)
+        if ctx.player is not None:
+            lines = [f"**Your hand:** {card_links(view.get('hand', []), data, 'warfare')}"]
+            if view.get("opponent_hand") is not None:
+                lines.append(f"**Opponent's hand (you looked):** {card_links(view['opponent_hand'], data, 'warfare')}")
+            render_private(ctx.player, {}, ctx.names, shown=lines, sheet=sheet)
+            if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
+                sheet.caption(REPLY_HINT)
     if view["step"] in BUILDER_STEPS:
         ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data))
     else:
@@ -69,13 +69,13 @@ def _cards(ids: list[str], data: Any) -> str:
     return ", ".join(card_label(data.card_index[c], data) for c in ids) or "none"
 
 
-def _discard(view: dict[str, Any], data: Any) -> None:
+def _discard(view: dict[str, Any], data: Any, sheet: Sheet) -> None:
     """The discard pile, newest first: the last cards played (attacks, counters, random discards) lie on top."""
     pile = view["discard"]
     if pile:
-        st.markdown(f"**Discard pile ({len(pile)}), last played first:** "
-                    f"{card_links(list(reversed(pile))[:DISCARD_SHOWN], data, 'warfare')}"
-                    + (" …" if len(pile) > DISCARD_SHOWN else ""))
+        sheet.markdown(f"**Discard pile ({len(pile)}), last played first:** "
+                       f"{card_links(list(reversed(pile))[:DISCARD_SHOWN], data, 'warfare')}"
+                       + (" …" if len(pile) > DISCARD_SHOWN else ""))
 
 
 def _arith(c: dict[str, Any], rules: Any) -> str:
@@ -92,24 +92,25 @@ def _arith(c: dict[str, Any], rules: Any) -> str:
     return line
 
 
-def _attack(view: dict[str, Any], data: Any, names: dict[str, str]) -> None:
+def _attack(view: dict[str, Any], data: Any, sheet: Sheet) -> None:
     attack = view["attack"]
     if not attack["units"]:
         return
-    st.markdown(f"**On the table:** units {_cards(attack['units'], data)}"
-                + (f"; support {_cards(attack['support'], data)}" if attack["support"] else ""))
+    sheet.markdown(f"**On the table:** units {_cards(attack['units'], data)}"
+                   + (f"; support {_cards(attack['support'], data)}" if attack["support"] else ""))
     if attack["casualties"]:
-        st.markdown(f"Casualties: {_arith(attack['casualties'], data.rules)}")
+        sheet.markdown(f"Casualties: {_arith(attack['casualties'], data.rules)}")
 
 
-def _last(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+def _last(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     last = view.get("last")
     if last and last.get("event") == "casualties":
-        st.info(f"Last attack by {ctx.name(last['player'])}: {_arith(last['casualties'], ctx.data.rules)}; "
-                f"{last['lost']} troops lost.")
+        sheet.note("info", f"Last attack by {ctx.name(last['player'])}: {_arith(last['casualties'], ctx.data.rules)}; "
+                   f"{last['lost']} troops lost.")
     if view["over"]:
         why = view.get("end_reason") or ""
-        st.success(f"{ctx.name(view['winner'])} wins ({why})." if view["winner"] is not None else f"A draw ({why}).")
+        sheet.note("success", f"{ctx.name(view['winner'])} wins ({why})." if view["winner"] is not None
+                   else f"A draw ({why}).")
 
 
 def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:

@@ -19,7 +19,7 @@ import streamlit as st
 from companion import clock, context, live, lookup
 from companion.components import movepad
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
-from companion.render import plain
+from companion.render import Sheet, plain
 from companion.render import private as render_private
 from engine.core import Refusal, act
 
@@ -37,35 +37,39 @@ def render(ctx: Any) -> None:
         return
     names = card_names(ctx.data)
     me = ctx.player
-    st.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
-                f" · betting round {view['round']} · reserves return in **{view['hands_until_return']}** hand(s)")
+    with Sheet() as sheet:
+        sheet.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
+                       f" · betting round {view['round']} · reserves return in **{view['hands_until_return']}** hand(s)")
     _round_timer(ctx, view)
-    st.markdown(f"**Community:** {card_links(view['community'], ctx.data, 'waterloo')}")
-    rows = []
-    for seat in view["players"]:
-        p = seat["seat"]
-        flags = []
-        if p == view["button"]:
-            flags.append("button")
-        if seat["out"]:
-            flags.append("out")
-        elif seat["folded"]:
-            flags.append("folded")
-        tag = f" ({', '.join(flags)})" if flags else ""
-        turn = "▶ " if p in view["players_to_act"] else ""
-        up = names.get(seat["reserve_up"], "—") if seat["reserve_up"] else "—"
-        rows.append(f"- {turn}**{ctx.name(p)}**{tag}: {seat['chips']} chips, **bet {seat['bet']}** · reserve up {up}"
-                    + (" + one face down" if seat["has_reserve_down"] else ""))
-    st.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
-    if me is not None:
-        mine = view["players"][me]
-        secret: dict[str, Any] = {}
-        if mine["reserve_down"]:
-            secret["reserve_face_down"] = names.get(mine["reserve_down"], mine["reserve_down"])
-        if view.get("drawn"):
-            secret["card_just_drawn"] = card_label(ctx.data.card_index[view["drawn"]], ctx.data)
-        render_private(me, secret, shown=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"])
-    _showdown(ctx, view)
+    with Sheet() as sheet:  # what no one taps, as one element
+        sheet.markdown(f"**Community:** {card_links(view['community'], ctx.data, 'waterloo')}")
+        rows = []
+        for seat in view["players"]:
+            p = seat["seat"]
+            flags = []
+            if p == view["button"]:
+                flags.append("button")
+            if seat["out"]:
+                flags.append("out")
+            elif seat["folded"]:
+                flags.append("folded")
+            tag = f" ({', '.join(flags)})" if flags else ""
+            turn = "▶ " if p in view["players_to_act"] else ""
+            up = names.get(seat["reserve_up"], "—") if seat["reserve_up"] else "—"
+            rows.append(f"- {turn}**{ctx.name(p)}**{tag}: {seat['chips']} chips, **bet {seat['bet']}** · reserve up {up}"
+                        + (" + one face down" if seat["has_reserve_down"] else ""))
+        sheet.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
+        if me is not None:
+            mine = view["players"][me]
+            secret: dict[str, Any] = {}
+            if mine["reserve_down"]:
+                secret["reserve_face_down"] = names.get(mine["reserve_down"], mine["reserve_down"])
+            if view.get("drawn"):
+                secret["card_just_drawn"] = card_label(ctx.data.card_index[view["drawn"]], ctx.data)
+            render_private(me, secret, shown=[f"**Your hand:** {card_links(mine['hand'], ctx.data, 'waterloo')}"],
+                           sheet=sheet)
+        _showdown(ctx, view, sheet)
+        _latest_hand(ctx, view, sheet)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
     ctx.moves(layout=_drawing_turn if view["phase"] == "draw" else None)
@@ -83,10 +87,12 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
         step = ("First betting" if view["round"] == 1 else
                 "Final betting (after the drawing turns at the table)" if view["round"] >= rounds else
                 f"Betting round {view['round']} of {rounds} (after a drawing turn at the table)")
-    st.markdown(f"**Hand {view['hand_number']}** · {step} · reserves return in **{view['hands_until_return']}** hand(s)")
-    if view.get("return_now") and phase == "bet" and view["round"] == 1:
-        st.warning("Before this hand: return every reserve and community card, shuffle them with the deck "
-                   "and deal fresh reserves and community cards (R19).")
+    with Sheet() as sheet:
+        sheet.markdown(f"**Hand {view['hand_number']}** · {step} · reserves return in "
+                       f"**{view['hands_until_return']}** hand(s)")
+        if view.get("return_now") and phase == "bet" and view["round"] == 1:
+            sheet.note("warning", "Before this hand: return every reserve and community card, shuffle them with "
+                       "the deck and deal fresh reserves and community cards (R19).")
     _round_timer(ctx, view)
     rows = []
     for seat in view["players"]:
@@ -99,20 +105,22 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
             flags.append("to act")
         tag = f" ({', '.join(flags)})" if flags else ""
         rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']}")
-    st.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
+    with Sheet() as sheet:
+        sheet.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
     if phase == "reveal" and ctx.player is not None and ctx.table.playing:
         _reveal_entry(ctx, view, names)
     showdown = view.get("showdown")
     if showdown and showdown.get("ranking"):
-        st.markdown("**Showdown**")
-        _ranking(ctx, showdown["ranking"], names)
-        if phase == "scout" and view.get("scout_saves") is not None:
-            st.info(f"You lost with a Scout face down: burn it to save {view['scout_saves']} chip(s), or pay.")
-        elif phase == "scout":
-            waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
-            st.info(f"Waiting for {waiting} to burn a face-down Scout or pay the full bet.")
+        with Sheet() as sheet:
+            sheet.markdown("**Showdown**").markdown(_ranking(ctx, showdown["ranking"], names))
+            if phase == "scout" and view.get("scout_saves") is not None:
+                sheet.note("info", f"You lost with a Scout face down: burn it to save {view['scout_saves']} chip(s), "
+                           "or pay.")
+            elif phase == "scout":
+                waiting = ", ".join(ctx.name(p) for p in view["players_to_act"])
+                sheet.note("info", f"Waiting for {waiting} to burn a face-down Scout or pay the full bet.")
     _printed_result(ctx, view, names)
-    _hand_history(ctx, view, latest=False)
+    _hand_history(ctx, view)
     ctx.moves()
     _combo_table(ctx)
 
@@ -178,8 +186,9 @@ def _design_names(data: Any) -> dict[str, str]:
     return {row.id: row.name for row in data.table("cards")}
 
 
-def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> None:
-    """The engine's ranking: each hand's combo, its cards by weight, its wild cards and why it beat the next."""
+def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """The engine's ranking, as Markdown: each hand's combo, its cards by weight, its wild cards and why it beat
+    the next."""
     lines = []
     for entry in ranking:
         wilds = "; ".join(f"{names.get(c, c)} stands for {what}" for c, what in entry["wilds"].items())
@@ -190,7 +199,7 @@ def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> 
             verb = "ties with" if against["tie"] else "beats"
             line += f"  \n*{verb} {ctx.name(against['seat'])}: {against['why']}*"
         lines.append(line)
-    st.markdown("\n\n".join(lines))
+    return "\n\n".join(lines)
 
 
 def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
@@ -200,7 +209,7 @@ def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> No
         return
     with st.expander(f"Hand {result['hand']}: result", expanded=view["phase"] == "bet" and view["round"] == 1):
         if result.get("showdown") and result["showdown"].get("ranking"):
-            _ranking(ctx, result["showdown"]["ranking"], names)
+            st.markdown(_ranking(ctx, result["showdown"]["ranking"], names))
         else:
             st.markdown("Everyone else folded: no showdown.")
         lines = []
@@ -239,8 +248,8 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
                          "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
                 with st.container(width=150):
                     movepad.show([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
-                                 partial(_tap_timer, ctx.service, ctx.table.id, ctx.player))
-                context.show_beside("timer")
+                                 partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
+                                 notices=context.take_beside("timer"))
         who = ctx.name(timer.by)
         st.caption(f"Round timer, hand {view['hand_number']}: " + (
             f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
@@ -267,7 +276,8 @@ def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
         return
     owed = view.get("to_call", 0)
     extra = f" · {owed} to call" if view["phase"] == "bet" and owed else ""
-    st.success(f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon=":material/touch_app:")
+    with Sheet() as sheet:
+        sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="👉")
 
 
 def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
@@ -294,27 +304,30 @@ def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
                    key=f"waterloo-take-{c}")
 
 
-def _showdown(ctx: Any, view: dict[str, Any]) -> None:
+def _showdown(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     """The hands shown at a showdown still being settled (losers deciding about a Scout), cards in order of weight."""
     showdown = view.get("showdown")
     if not showdown:
         return
     index = ctx.data.card_index
-    st.markdown("**Showdown:**  \n" + "  \n".join(
+    sheet.markdown("**Showdown:**  \n" + "  \n".join(
         f"{ctx.name(int(p))}: {h['name']} — " + plain(", ".join(card_label(index[c], ctx.data) for c in h["by_weight"]))
         for p, h in showdown["hands"].items()))
 
 
-def _hand_history(ctx: Any, view: dict[str, Any], latest: bool = True) -> None:
-    """Every settled hand, newest first: who won with what (the hands shown at the showdown, cards in order of
-    weight; folded hands were never shown), and each seat's chips moved. The last hand is shown open
-    (`latest`; a printed-card table shows it in its own result box)."""
+def _latest_hand(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+    """The last settled hand, shown open (a printed-card table shows it in its own result box)."""
     hands = view.get("hand_history") or []
-    if not hands:
-        return
+    if hands:
+        sheet.markdown(_hand_text(ctx, hands[-1]))
+
+
+def _hand_history(ctx: Any, view: dict[str, Any]) -> None:
+    """Every settled hand but the last (shown open: `_latest_hand`, or a printed-card table's result box), newest
+    first: who won with what (the hands shown at the showdown, cards in order of weight; folded hands were never
+    shown), and each seat's chips moved."""
+    hands = view.get("hand_history") or []
     older = hands[-2::-1]
-    if latest:
-        st.markdown(_hand_text(ctx, hands[-1]))
     if older:
         with st.expander(f"Hand history ({len(hands)} hands)"):
             st.markdown("\n\n".join(_hand_text(ctx, h) for h in older))

@@ -82,8 +82,12 @@ class Tap:
 
 
 def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
-         title: str | None = None, note: str | None = None, columns: int = 1) -> None:
-    """Draw the pad; a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again)."""
+         title: str | None = None, note: str | None = None, columns: int = 1,
+         notices: Sequence[tuple[str, str, str | None]] = ()) -> None:
+    """Draw the pad; a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again).
+
+    `notices` are (kind, message, item id or None): a refusal of a tap, shown right under the button tapped
+    (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks."""
     drawn = [item.drawn() for item in items]
     labels = {item["id"]: item["label"] for item in drawn if item["kind"] == "button"}
     sure = {item.id for item in items if isinstance(item, Choice) and item.sure}
@@ -92,6 +96,9 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         data["title"] = title
     if note:
         data["note"] = note
+    if notices:
+        shown = st.session_state["movepad-notices"] = st.session_state.get("movepad-notices", 0) + 1
+        data["notices"] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
     _pad(data=data, key=key, on_tap_change=lambda: _tapped(key, drawn, labels, sure, on_tap))
 
 

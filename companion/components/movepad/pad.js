@@ -84,6 +84,27 @@ export default function (component) {
     }
   }
   box.appendChild(grid);
+  // A refusal of a tap: right under the button tapped (the whole row), else under the pad; then in view.
+  let shown = null;
+  for (const notice of data.notices || []) {
+    const el = node("div", `mp-notice mp-notice-${notice.kind} refusal-${notice.id || "pad"}`, notice.text);
+    el.setAttribute("role", "alert");
+    el.style.gridColumn = "1 / -1";
+    const tapped = notice.id && grid.querySelector(`[data-id="${CSS.escape(notice.id)}"]`);
+    const row = tapped && (tapped.closest(".mp-group") || tapped);
+    if (row) {
+      // after the last button of the tapped button's row, so a grid keeps its columns
+      const cells = Array.from(grid.children);
+      const columns = data.columns || 1;
+      const at = cells.indexOf(row);
+      const end = Math.min(cells.length - 1, at + (columns - 1 - (at % columns)));
+      cells[end].after(el);
+    } else {
+      box.appendChild(el);
+    }
+    shown = shown || el;
+  }
+  if (shown) setTimeout(() => shown.scrollIntoView({ block: "center", behavior: "smooth" }), 50);
   // Why a button is greyed out, in words under the pad (a phone shows no tooltips).
   for (const item of data.items || []) {
     if (item.help && item.disabled) box.appendChild(node("p", "mp-help", item.help));
