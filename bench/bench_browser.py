@@ -1,7 +1,7 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
 Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--bare-elements N] [--markdown FILE]
-       [--postgres]
+       [--shared-cpus] [--postgres]
 
 `--before DIR` runs the same phone script, in the same run, against another checkout of Muster
 (e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
@@ -10,7 +10,8 @@ tap (half markdown lines, half buttons: about what a table part redraws), to tel
 per element from Muster's own. `--markdown FILE` writes the figures as the table
 docs/performance.md shows.
 
-Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones. In the same run
+Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones, each in a browser pinned to a
+CPU of its own (as each phone is its own device; `--shared-cpus`: one browser on every CPU, as before). In the same run
 the same phone script is played against a bare Streamlit page (`bench/bare_app.py`: one button
 appending to a shared list, with the table page's polling), which is the floor Streamlit sets.
 Figures (p50 / p95):
@@ -40,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -251,6 +253,9 @@ def idle(run: Run, pid: int, seconds: float, pages: int) -> None:
 
 
 CONFIRM_YES = "[class*='st-key-confirm-yes-'] button"  # the dialog's "Yes, do it" (a plain CSS query: cheap to ask)
+# A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
+# the pads (`--before`), Streamlit's own buttons.
+MOVE_BUTTONS = ".st-key-moves .mp-btn:not([disabled]), .st-key-moves .stButton button:not([disabled])"
 
 
 def tap_bare(page: Page, before: int) -> float:
@@ -265,7 +270,7 @@ def tap_move(page: Page, before: int) -> float | None:
     animation), which no player's tap waits for. Only plain CSS queries look at the page meanwhile: a
     query by role and name makes the browser work out every button's name and lay the page out, on the
     page being timed."""
-    buttons = page.locator(".st-key-moves .mp-btn:not([disabled])")  # a card that cannot join is no tap
+    buttons = page.locator(MOVE_BUTTONS)
     count = buttons.count()
     if not count:
         return None
@@ -300,7 +305,7 @@ def checkout_command(checkout: Path, port: int, app: Path | None = None) -> list
     return command
 
 
-def bench_bare(browser: Browser, args: argparse.Namespace, elements: int = 0) -> Run:
+def bench_bare(browsers: list[Browser], args: argparse.Namespace, elements: int = 0) -> Run:
     """The bare page; with `elements`, that many more (markdown lines and buttons, half each) redrawn per tap."""
     run = Run(f"bare + {elements} elements" if elements else "bare")
     port = free_port()
@@ -308,11 +313,11 @@ def bench_bare(browser: Browser, args: argparse.Namespace, elements: int = 0) ->
     with server(checkout_command(ROOT, port, ROOT / "bench" / "bare_app.py"), env, port, ROOT) as proc:
         url = f"http://127.0.0.1:{port}/"
         phones = []
-        for _ in range(2):
-            page, took = open_phone(browser, url)
+        for phone in range(2):
+            page, took = open_phone(browsers[phone % len(browsers)], url)
             phones.append(page)
             run.first_load.append(took)
-        run.first_load += first_loads(browser, url, args.loads - 2, run)
+        run.first_load += first_loads(browsers[0], url, args.loads - 2, run)
         settle(*phones)
         play(run, proc.pid, phones, args.taps, tap_bare)
         idle(run, proc.pid, args.idle, len(phones))
@@ -346,7 +351,7 @@ def setup(checkout: Path, folder: str, game: str, finished: int = 0) -> dict[str
     return found
 
 
-def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout: Path) -> Run:
+def bench_muster(browsers: list[Browser], args: argparse.Namespace, name: str, checkout: Path) -> Run:
     run = Run(name)
     with tempfile.TemporaryDirectory() as tmp:
         table = setup(checkout, tmp, args.game)
@@ -356,11 +361,11 @@ def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout
             base = f"http://127.0.0.1:{port}/"
             urls = [f"{base}?table={table['code']}&seat={token}" for token in table["tokens"]]
             phones = []
-            for url in urls:
-                page, took = open_phone(browser, url)
+            for phone, url in enumerate(urls):
+                page, took = open_phone(browsers[phone % len(browsers)], url)
                 phones.append(page)
                 run.first_load.append(took)
-            run.first_load += first_loads(browser, f"{base}?table={table['code']}", args.loads - 2, run)
+            run.first_load += first_loads(browsers[0], f"{base}?table={table['code']}", args.loads - 2, run)
             settle(*phones)
             # The commit times are read with this checkout's store; another checkout's may differ.
             store = open_store(Path(tmp) / DB_NAME) if checkout == ROOT else None
@@ -374,11 +379,11 @@ def bench_muster(browser: Browser, args: argparse.Namespace, name: str, checkout
             for count in LOBBY_FINISHED:
                 setup(checkout, tmp, args.game, count - finished)
                 finished = count
-                run.lobby[count] = lobby_loads(browser, base, proc.pid, args.loads)
+                run.lobby[count] = lobby_loads(browsers[0], base, proc.pid, args.loads)
     return run
 
 
-def bench_two_servers(browser: Browser, args: argparse.Namespace) -> Run:
+def bench_two_servers(browsers: list[Browser], args: argparse.Namespace) -> Run:
     """Two servers on one durable PostgreSQL, Ann's phone on one and Bob's on the other: every move is
     made through one server and shown by the other. Server CPU is server A's alone."""
     sys.path.insert(0, str(ROOT / "tests"))
@@ -396,8 +401,9 @@ def bench_two_servers(browser: Browser, args: argparse.Namespace) -> Run:
         with server(checkout_command(ROOT, ports[0]), envs[0], ports[0], ROOT) as a, \
                 server(checkout_command(ROOT, ports[1]), envs[1], ports[1], ROOT):
             phones = []
-            for port, seat in zip(ports, table.seats):
-                page, took = open_phone(browser, f"http://127.0.0.1:{port}/?table={table.code}&seat={seat.token}")
+            for phone, (port, seat) in enumerate(zip(ports, table.seats)):
+                page, took = open_phone(browsers[phone % len(browsers)],
+                                        f"http://127.0.0.1:{port}/?table={table.code}&seat={seat.token}")
                 phones.append(page)
                 run.first_load.append(took)
             settle(*phones)
@@ -408,6 +414,27 @@ def bench_two_servers(browser: Browser, args: argparse.Namespace) -> Run:
     finally:
         database.stop()
     return run
+
+
+CHROMIUM = "/usr/bin/chromium"
+BROWSER_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+def launch(pw: Any, tmp: Path, shared: bool) -> list[Browser]:
+    """The phones' browsers. Each phone at a real table is a device of its own, so by default each phone gets a
+    browser pinned to a CPU of its own (`taskset`): one phone's redraw then does not slow the other's, which on a
+    shared CPU would be charged to Muster alone (its other phone redraws at once, the bare page's only at its
+    poll). The server runs on every CPU. With `shared`, or one CPU, or no taskset: one browser for both."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if shared or len(cpus) < 2 or not shutil.which("taskset"):
+        return [pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)]
+    browsers = []
+    for phone, cpu in enumerate(cpus[:2]):
+        wrapper = tmp / f"chromium-cpu{cpu}"
+        wrapper.write_text(f'#!/bin/sh\nexec taskset -c {cpu} {CHROMIUM} "$@"\n')
+        wrapper.chmod(0o755)
+        browsers.append(pw.chromium.launch(executable_path=str(wrapper), args=BROWSER_ARGS))
+    return browsers
 
 
 def lobby_loads(browser: Browser, base: str, pid: int, loads: int) -> tuple[list[float], list[float]]:
@@ -471,26 +498,28 @@ def main() -> None:
     parser.add_argument("--bare-elements", type=int, default=0,
                         help="also measure the bare page redrawing this many more elements per tap (a table part's)")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
+    parser.add_argument("--shared-cpus", action="store_true",
+                        help="run both phones in one browser on every CPU (by default each phone's browser has a CPU "
+                             "of its own, as each phone is its own device)")
     parser.add_argument("--postgres", action="store_true",
                         help="instead: two servers on one PostgreSQL, a phone on each (needs initdb and pg_ctl)")
     args = parser.parse_args()
     start = describe()
     print(start, flush=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                     args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
+        browsers = launch(pw, Path(tmp), args.shared_cpus)
+        print(f"phones' browsers: {'one, on every CPU' if len(browsers) == 1 else 'one per phone, each on a CPU of its own'}",
+              flush=True)
         if args.postgres:
-            print(bench_two_servers(browser, args).line())
-            browser.close()
+            print(bench_two_servers(browsers, args).line())
             print(describe())
             return
-        bare = bench_bare(browser, args)
+        bare = bench_bare(browsers, args)
         print(bare.line(), flush=True)
-        runs = [bench_bare(browser, args, args.bare_elements)] if args.bare_elements else []
+        runs = [bench_bare(browsers, args, args.bare_elements)] if args.bare_elements else []
         if args.before:
-            runs.append(bench_muster(browser, args, "Muster, before", args.before.resolve()))
-        runs.append(bench_muster(browser, args, "Muster" if not args.before else "Muster, after", ROOT))
-        browser.close()
+            runs.append(bench_muster(browsers, args, "Muster, before", args.before.resolve()))
+        runs.append(bench_muster(browsers, args, "Muster" if not args.before else "Muster, after", ROOT))
     end = describe()
     for run in runs:
         print(run.line())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -15,6 +16,13 @@ from companion.context import pretty
 
 MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 """Markdown as Streamlit reads it (CommonMark and tables), but with raw HTML shown as text, never as markup."""
+
+
+@functools.lru_cache(maxsize=1024)
+def to_html(markdown: str) -> str:
+    """Markdown as HTML (`MARKDOWN`), remembered: most of a page is drawn again unchanged, for each phone at each
+    move, and rendering a table costs about a millisecond."""
+    return MARKDOWN.render(markdown)
 NOTE_ICONS = {"success": "✔", "info": "ℹ", "warning": "⚠", "error": "✖"}
 
 
@@ -69,16 +77,16 @@ class Sheet:
         return self
 
     def markdown(self, text: str) -> Sheet:
-        return self._add(MARKDOWN.render(text))
+        return self._add(to_html(text))
 
     def caption(self, text: str) -> Sheet:
-        return self._add(f'<div class="muster-caption">{MARKDOWN.render(text)}</div>')
+        return self._add(f'<div class="muster-caption">{to_html(text)}</div>')
 
     def note(self, kind: str, text: str, icon: str | None = None) -> Sheet:
         """A coloured note as `st.success`/`st.info`/`st.warning`/`st.error` draw it (`kind`), with a symbol."""
         symbol = html.escape(icon or NOTE_ICONS.get(kind, ""))
         return self._add(f'<div class="muster-note muster-note-{kind}" role="status"><span aria-hidden="true">'
-                         f'{symbol}</span><div>{MARKDOWN.render(text)}</div></div>')
+                         f'{symbol}</span><div>{to_html(text)}</div></div>')
 
     def lines(self, lines: Sequence[str], css_class: str) -> Sheet:
         """Plain text lines, escaped, one under the other (no Markdown at all)."""
@@ -110,10 +118,15 @@ class Sheet:
                 self._add(f'<details class="muster-box{keyed}" open><summary>{MARKDOWN.renderInline(summary)}'
                           f'</summary>{inner}</details>')
 
-    def draw(self) -> None:
+    def markup(self) -> str:
+        """The HTML `draw` sends ("" for an empty sheet)."""
         parts = self._open[0]
-        if parts:
-            st.html('<div class="muster-sheet">' + "".join(parts) + "</div>")
+        return '<div class="muster-sheet">' + "".join(parts) + "</div>" if parts else ""
+
+    def draw(self) -> None:
+        markup = self.markup()
+        if markup:
+            st.html(markup)
         self._open = [[]]
 
 

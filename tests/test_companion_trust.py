@@ -10,7 +10,7 @@ from apptest_helpers import (  # noqa: F401 (race: fixture)
     button, carry_out, confirm, html_text, move_keys, notes, offered, pad_buttons, pad_notices, pads, page, page_text,
     race, tap_pad)
 
-from companion.render import plain
+from companion.render import Sheet, plain
 from companion.tables import ELSEWHERE, STALE, Tables
 from engine.core import Refusal, act
 
@@ -169,3 +169,18 @@ def test_a_malformed_or_repeated_pad_tap_does_nothing_harmful(race: Tables) -> N
     bank.run()  # the same tap again, from the page as it was (a double tap): the store keeps it once
     assert [e.action["kind"] for e in race.snapshot(table).entries] == ["bank"]
     assert not ann.exception and pad_notices(ann) == [] and [e.value for e in ann.error] == []
+
+
+def test_a_sheet_shows_a_players_text_as_typed_and_never_as_markup() -> None:
+    name = "<img src=x onerror=alert(1)> [link](javascript:alert(1)) **Bold**"
+    sheet = Sheet()
+    with sheet.box(key="private"):
+        sheet.markdown(f"**{plain(name)}** holds 3 cards")
+    sheet.note("info", f"{plain(name)} conceded.")
+    sheet.lines([name], "muster-log")
+    markup = sheet.markup()
+    assert "<img" not in markup and "<a " not in markup and "href" not in markup and "<strong>Bold" not in markup
+    assert html_text(markup).splitlines() == [f"{name} holds 3 cards", f"ℹ{name} conceded.", name]
+    assert '<div class="muster-box st-key-private">' in markup  # found as Streamlit's keyed container would be
+    assert '<div class="muster-note muster-note-info" role="status">' in markup
+    assert Sheet().markup() == ""  # an empty sheet draws nothing

@@ -104,12 +104,12 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
 
 def _tapped(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str],
             on_tap: Callable[[Tap], None]) -> None:
-    tap = read(key, drawn, labels, sure)
+    tap = _read(key, drawn, labels, sure)
     if tap is not None:
         on_tap(tap)
 
 
-def read(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
+def _read(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
     """The tap that triggered this run, checked for shape (anything else is no tap at all)."""
     result = st.session_state.get(key)
     raw = getattr(result, "tap", None) if result is not None else None
