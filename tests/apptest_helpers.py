@@ -120,7 +120,8 @@ class PadButton:
 
 
 def tap_pad(at: AppTest, pad_id: str, payload: Any) -> AppTest:
-    """Send `payload` as a tap on the pad whose element id is `pad_id` (any payload: a phone may send junk)."""
+    """Send `payload` as the "tap" event of the components-v2 element `pad_id` (a pad, or the hexbattle board):
+    any payload, as a phone may send junk."""
     states = at._tree.get_widget_states()
     states.widgets.append(WidgetState(id=_make_trigger_id(pad_id, "events"),
                                       json_trigger_value=json.dumps([{"event": "tap", "value": payload}])))

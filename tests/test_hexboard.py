@@ -3,16 +3,17 @@ what a tap means with a unit selected, and what the board marks (reach with cost
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
-from apptest_helpers import page, page_text
+from apptest_helpers import page, page_text, tap_pad
 
 from companion.components.hexboard import ZOOMS, hex_at
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import Selection
-from companion.tables import Tables, catalogue
+from companion.tables import STALE, Tables, catalogue
 from engine.core import Match, act
 from generator.hexbattle_parts import board_geometry
 
@@ -178,3 +179,29 @@ def test_the_combat_result_names_the_offensive_cards_that_changed_it(service: Ta
     assert combat[1] == ("🃏 Charge! played by Ann: This turn your cavalry roll 2 extra dice when they attack "
                          "in close combat.")
     assert combat[2].startswith("Close combat: attacker 5 dice +")
+
+
+def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tables) -> None:
+    """The board reports the position it showed with each tap: a tap on an outdated board is refused and
+    forgotten (nothing is deployed, the selection is cleared), a tap on the board as it stands deploys."""
+    table = service.create("hexbattle", ["Ann", "Bob"], {}, seed="stale-board")
+    ann = page(table=table.code, seat=table.seats[0].token)
+    [(board_id, drawn)] = [(e.proto.id, json.loads(e.proto.json)) for e in ann.get("bidi_component")
+                           if e.proto.id.endswith("-hexboard")]
+    shown = drawn["board"]["head"]
+    deploys = [a for a in service.snapshot(table).state.legal_actions(0) if a.kind == "deploy"]
+    service.act(table, 0, deploys[0])  # Ann's other phone was quicker
+    col, row = (int(v) for v in deploys[1]["hex"].split(","))
+    x, y, width = on_screen(col, row, 1.0)
+    tap_pad(ann, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": shown})
+    assert not ann.exception and [w.value for w in ann.warning] == [STALE]
+    assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy"]
+    # Bob, whose turn it is now, taps one of his hexes on the board as it stands: that deploys.
+    bob = page(table=table.code, seat=table.seats[1].token)
+    [(board_id, drawn)] = [(e.proto.id, json.loads(e.proto.json)) for e in bob.get("bidi_component")
+                           if e.proto.id.endswith("-hexboard")]
+    mine = next(a for a in service.snapshot(table).state.legal_actions(1) if a.kind == "deploy")
+    x, y, width = on_screen(*(int(v) for v in mine["hex"].split(",")), 1.0)
+    tap_pad(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn["board"]["head"]})
+    assert not bob.exception and [w.value for w in bob.warning] == []
+    assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy", "deploy"]
