@@ -423,7 +423,7 @@ def _news(ctx: TableContext, history: list[Line], sheet: draw.Sheet) -> None:
             break
         fresh.append(line)
     for line in reversed(fresh):
-        sheet.note("info", plain(line.format(ctx.typed_names)), icon="↩" if line.kind == "undo" else "📣")
+        sheet.note("info", plain(line.format(ctx.typed_names)), icon="↩" if line.kind == "undo" else "⚑")
 
 
 def _status(ctx: TableContext, sheet: draw.Sheet) -> None:

@@ -277,7 +277,7 @@ def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
     owed = view.get("to_call", 0)
     extra = f" · {owed} to call" if view["phase"] == "bet" and owed else ""
     with Sheet() as sheet:
-        sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="👉")
+        sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="▶")
 
 
 def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
