@@ -72,8 +72,9 @@ class TableContext:
         return self.snap.state
 
     def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None) -> None:
-        """Draw this seat's move buttons here (a panel calls it between its view and its tools); `layout`
-        draws the legal moves a panel lays out itself (with `button` and `move_key`) instead of the plain list."""
+        """Draw this seat's moves here (a panel calls it between its view and its tools); `layout` draws the
+        legal moves a panel lays out itself (with `choice` and `pad`, or `button`, and `move_key`) instead of
+        the plain list."""
         if not self.moves_drawn and self.table.playing and self.seat is not None and self.acting:
             self.moves_drawn = True
             _moves(self, layout or _move_buttons)
