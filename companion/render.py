@@ -14,8 +14,19 @@ from markdown_it import MarkdownIt
 
 from companion.context import pretty
 
-MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
-"""Markdown as Streamlit reads it (CommonMark and tables), but with raw HTML shown as text, never as markup."""
+MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+"""Markdown as Streamlit reads it (CommonMark, tables, ~~strikethrough~~), but with raw HTML shown as text,
+never as markup. A link opens in a new tab, as Streamlit's Markdown opens it: a card's look-up beside the
+table, never instead of it (`_new_tab`)."""
+
+
+def _new_tab(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    tokens[idx].attrSet("target", "_blank")
+    tokens[idx].attrSet("rel", "noopener noreferrer")
+    return str(self.renderToken(tokens, idx, options, env))
+
+
+MARKDOWN.add_render_rule("link_open", _new_tab)
 
 
 @functools.lru_cache(maxsize=1024)

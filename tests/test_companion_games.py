@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from apptest_helpers import carry_out, offered, pad_buttons, page, page_text
@@ -90,6 +91,16 @@ def test_warfare_builder_disables_the_cards_that_cannot_attack(service: Tables) 
     offered(at, "build-go-units").click().run()
     assert not at.exception
     assert service.snapshot(table).state.step != "units"
+
+
+def test_a_card_in_the_private_box_opens_its_look_up_beside_the_table(service: Tables) -> None:
+    table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="links")
+    at = page(table=table.code, seat=table.seats[0].token)
+    hand = service.snapshot(table).state.view(0)["hand"]
+    design = service.game("warfare").data.card_index[hand[0]].design.id  # type: ignore[attr-defined]
+    links = re.findall(r"<a [^>]*>", "".join(str(e.proto.body) for e in at.get("html")))
+    [link] = [a for a in links if f"card={design}" in a.replace("&amp;", "&")][:1]
+    assert 'target="_blank"' in link and 'rel="noopener noreferrer"' in link  # a new tab: the table stays open
 
 
 def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
