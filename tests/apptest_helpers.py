@@ -59,11 +59,12 @@ def page_text(at: AppTest) -> str:
 
 
 def pad_texts(at: AppTest) -> list[str]:
-    """What each move pad shows: its title and note, its buttons, a disabled button's reason, its lists, and
-    the refusal of a tap."""
+    """What each move pad shows: its title, lines and note, its buttons, a disabled button's reason, its lists,
+    and the refusal of a tap."""
     out = []
     for _, data in pads(at).values():
-        out += [data[k] for k in ("title", "note") if data.get(k)] + [n["text"] for n in data.get("notices", [])]
+        out += [data[k] for k in ("title", "note") if data.get(k)] + data.get("lines", [])
+        out += [n["text"] for n in data.get("notices", [])]
         for item in data["items"]:
             out += [item["label"]] + ([item["help"]] if item.get("help") and item.get("disabled") else [])
             out += [item["go"] + o["label"] for o in item.get("options", [])]

@@ -12,7 +12,7 @@ import streamlit as st
 
 from companion import context
 from companion.components import movepad
-from companion.render import Sheet, plain
+from companion.render import one_line, plain
 from generator.links import parse_link
 
 NEWS_FIRST = 3  # a phone opening the table sees the last few moves
@@ -44,11 +44,9 @@ def news(ctx: Any) -> None:
     fresh = [line for line in history if line.seq > seen][-NEWS_MOST:]
     if not fresh:
         return
-    with st.container(border=True, key="news"):
-        with Sheet() as sheet:
-            sheet.markdown("**What just happened**  \n"
-                           + "  \n".join(plain(line.format([s.name for s in ctx.table.seats])) for line in fresh))
-        movepad.show([movepad.Choice("seen", "Seen", latest)], "news-ok", ctx.snap.head, partial(_seen, key))
+    names = [s.name for s in ctx.table.seats]
+    movepad.show([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(_seen, key),
+                 title="What just happened", lines=[one_line(line.format(names)) for line in fresh], boxed=True)
 
 
 def _seen(key: str, tap: movepad.Tap) -> None:

@@ -83,8 +83,11 @@ class Tap:
 
 def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
          title: str | None = None, note: str | None = None, columns: int = 1,
-         notices: Sequence[tuple[str, str, str | None]] = ()) -> None:
+         notices: Sequence[tuple[str, str, str | None]] = (), lines: Sequence[str] = (), boxed: bool = False) -> None:
     """Draw the pad; a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again).
+
+    `lines` are plain text shown under the title, one per line (a box of news and its "Seen" button is one
+    element this way); `boxed` draws a border around the pad, as a bordered container would.
 
     `notices` are (kind, message, item id or None): a refusal of a tap, shown right under the button tapped
     (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks."""
@@ -96,6 +99,10 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         data["title"] = title
     if note:
         data["note"] = note
+    if lines:
+        data["lines"] = list(lines)
+    if boxed:
+        data["boxed"] = True
     if notices:
         shown = st.session_state["movepad-notices"] = st.session_state.get("movepad-notices", 0) + 1
         data["notices"] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]

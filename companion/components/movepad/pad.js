@@ -6,6 +6,7 @@
 // its value (an engine action) and the position ("head") the buttons were drawn at, so a tap means
 // what the player saw: Python refuses a tap made at a position the table has left.
 //
+// Text (title, lines, note) is set as text, never as markup.
 // Items: {kind: "button", id, label, value, primary, disabled, help, ask} or
 //        {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
 // An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent
@@ -59,7 +60,13 @@ export default function (component) {
     yes.focus();
   };
   const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
+  box.classList.toggle("mp-boxed", !!data.boxed);
   if (data.title) box.appendChild(node("p", "mp-title", data.title));
+  if (data.lines) {
+    const text = node("div", "mp-lines");
+    data.lines.forEach((line) => text.appendChild(node("p", "", line)));
+    box.appendChild(text);
+  }
   if (data.note) box.appendChild(node("p", "mp-note", data.note));
   const grid = node("div", "mp-grid");
   grid.style.setProperty("--mp-columns", String(data.columns || 1));
