@@ -10,10 +10,11 @@
 // Items: {kind: "button", id, label, value, primary, disabled, help, ask} or
 //        {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
 // An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent
-// until "yes". After a tap the pad is dimmed until it is redrawn (or for PENDING_MS), so a double
-// tap sends nothing twice.
+// until "yes". After a tap the pad is dimmed until it is redrawn, or for PENDING_MS when the redraw
+// brings the same pad (a question asked in a dialog), so a double tap sends nothing twice; the server
+// keeps a repeated tap once and refuses a stale one in any case.
 
-const PENDING_MS = 2000;
+const PENDING_MS = 1000;
 
 function node(tag, cls, text) {
   const el = document.createElement(tag);
