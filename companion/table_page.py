@@ -548,7 +548,9 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
             examples.setdefault(action.kind, action)
         with box:
             kind = st.selectbox("Kind", list(examples), format_func=context.pretty, key="other-kind")
-            with st.form("other-move"):
+            # The form is keyed by the position it was drawn at, as a pad's tap carries it: a move typed on a
+            # page the table has left is never carried out against the new position (its form is gone).
+            with st.form(f"other-move-{ctx.state_id}"):
                 sample = examples[kind] if kind else None
                 fields = {key: st.text_input(context.pretty(key), value=json.dumps(value), key=f"arg-{kind}-{key}")
                           for key, value in (sample.args.items() if sample else [])}

@@ -176,6 +176,13 @@ def offered(at: AppTest, key: str) -> PadButton:
     return found[0]
 
 
+def typed_move(at: AppTest) -> Button:
+    """The "Try this move" button of the typed-move form (keyed by the position the form was drawn at)."""
+    found = [b for b in at.button if str(b.key).startswith("FormSubmitter:other-move-")]
+    assert len(found) == 1, f"no single typed-move form: {[b.key for b in at.button]}"
+    return found[0]
+
+
 def confirm(at: AppTest) -> AppTest:
     """Say "Yes" to the move waiting for confirmation (one that cannot be taken back)."""
     found = [b for b in at.button if b.key and str(b.key).startswith("confirm-yes-")]

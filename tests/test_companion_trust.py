@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from apptest_helpers import (  # noqa: F401 (race: fixture)
     button, carry_out, confirm, html_text, move_keys, notes, offered, pad_buttons, pad_notices, pads, page, page_text,
-    race, tap_pad)
+    race, tap_pad, typed_move)
 
 from companion.render import Sheet, plain
 from companion.tables import ELSEWHERE, STALE, Tables
@@ -83,7 +83,7 @@ def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables) -> None:
     kind = at.selectbox(key="other-kind").value
     field = next(t for t in at.text_input if str(t.key).startswith(f"arg-{kind}-"))
     field.input('["line"]')
-    at.button(key="FormSubmitter:other-move-Try this move").click().run()
+    typed_move(at).click().run()
     assert not at.exception
     assert len(at.error) == 1 and not any("panel could not be drawn" in e.value for e in at.error)
     assert service.store.head(table.id) == (0, 0)
