@@ -59,10 +59,16 @@ details.muster-box[open] > summary {margin-bottom: 0.25rem;}
 .muster-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);}
 .muster-note {display: flex; gap: 0.6rem; border-radius: 0.5rem; padding: 1rem;}
 .muster-note > div {display: flex; flex-direction: column; gap: 0.5rem; min-width: 0;}
-.muster-note-success {background: rgba(33, 195, 84, 0.1); color: rgb(23, 114, 51);}
-.muster-note-info {background: rgba(28, 131, 225, 0.1); color: rgb(0, 66, 128);}
-.muster-note-warning {background: rgba(255, 189, 69, 0.2); color: rgb(146, 108, 5);}
-.muster-note-error {background: rgba(255, 43, 43, 0.09); color: rgb(125, 53, 59);}
+/* The notes' colours, as Streamlit's alerts have them; custom properties reach into the move pads too
+   (their styles are their own, but inherited properties cross into them), so the colours are set once. */
+:root {--muster-success-bg: rgba(33, 195, 84, 0.1); --muster-success-fg: rgb(23, 114, 51);
+  --muster-info-bg: rgba(28, 131, 225, 0.1); --muster-info-fg: rgb(0, 66, 128);
+  --muster-warning-bg: rgba(255, 189, 69, 0.2); --muster-warning-fg: rgb(146, 108, 5);
+  --muster-error-bg: rgba(255, 43, 43, 0.09); --muster-error-fg: rgb(125, 53, 59);}
+.muster-note-success {background: var(--muster-success-bg); color: var(--muster-success-fg);}
+.muster-note-info {background: var(--muster-info-bg); color: var(--muster-info-fg);}
+.muster-note-warning {background: var(--muster-warning-bg); color: var(--muster-warning-fg);}
+.muster-note-error {background: var(--muster-error-bg); color: var(--muster-error-fg);}
 /* A server restart: Streamlit's own "Connection error" dialog (the only dialog without app content)
    becomes a calm "Reconnecting…" card; Streamlit closes it itself once the server answers again. */
 section[role="dialog"]:not(:has([data-testid="stVerticalBlock"])) > * {display: none !important;}

@@ -34,6 +34,8 @@ def to_html(markdown: str) -> str:
     """Markdown as HTML (`MARKDOWN`), remembered: most of a page is drawn again unchanged, for each phone at each
     move, and rendering a table costs about a millisecond."""
     return MARKDOWN.render(markdown)
+
+
 NOTE_ICONS = {"success": "✔", "info": "ℹ", "warning": "⚠", "error": "✖"}
 
 

@@ -137,8 +137,8 @@ class TableContext:
             columns: int = 1, before: Callable[[], None] | None = None) -> None:
         """Move buttons as one element (`companion.components.movepad`): each tap carries its action and the
         position the pad was drawn at, so a tap that lands after the table moved on is refused (`tables.Stale`)
-        and a double tap is one action. A refusal shows right under the pad. `before` runs first at each tap
-        (a panel forgetting its selection)."""
+        and a double tap is one action. A refusal shows right under the button tapped. `before` runs first at
+        each tap (a panel forgetting its selection)."""
         movepad.show(items, key, self.snap.head,
                      partial(play_tap, self.service, self.table.id, self.player, key, before=before),
                      title=title, note=note, columns=columns, notices=context.take_beside(key))

@@ -107,11 +107,13 @@ def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
     reported = hexboard.tap()
     if reported is None:
         return
+    offered = movepad.reported_head(reported.get("head"))
     try:
         x, y, width = float(reported["x"]), float(reported["y"]), float(reported["w"])
-        offered = (int(reported["head"][0]), int(reported["head"][1]))
-    except (KeyError, IndexError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError):
         return  # a malformed report from the page is ignored, like a tap beside the board
+    if offered is None:
+        return
     table = service.store.table(table_id)
     snap = service.snapshot(table)
     if snap.moved_on_since(offered):
@@ -153,22 +155,21 @@ def _controls(ctx: Any, sel: Selection) -> None:
     unit = state.units.get(sel.unit) if sel.unit else None
     with st.container(key="hx-controls"):
         if unit is not None and unit.player == me and unit.on_board:
-            if sel.target is not None and sel.target in opts.attacks and not (sel.dest and sel.dest in opts.moves):
+            if sel.dest is not None and sel.dest in opts.moves:
+                _unit_sheet(state, unit)
+                _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")
+            elif sel.target is not None and sel.target in opts.attacks:
                 _attack_choice(ctx, unit, state.units[sel.target], opts.attacks[sel.target])
             else:
-                with Sheet() as sheet:
-                    _unit_line(state, unit, sheet)
-                if sel.dest is not None and sel.dest in opts.moves:
-                    _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")
-                else:
-                    if opts.pivots:
-                        _compass(ctx, opts.pivots, "hx-pivot", "", "Pivot in place (1 action)")
-                    others = [ctx.choice(f"Form {state.game.formations[a['formation']].name}", a,
-                                         key=f"hx-form-{a['formation']}") for a in opts.formations]
-                    if opts.repair is not None:
-                        others.append(ctx.choice("Repair (+1 strength)", opts.repair, key="hx-repair"))
-                    if others:
-                        _pad(ctx, others, "hx-unit-actions")
+                _unit_sheet(state, unit)
+                if opts.pivots:
+                    _compass(ctx, opts.pivots, "hx-pivot", "", "Pivot in place (1 action)")
+                others = [ctx.choice(f"Form {state.game.formations[a['formation']].name}", a,
+                                     key=f"hx-form-{a['formation']}") for a in opts.formations]
+                if opts.repair is not None:
+                    others.append(ctx.choice("Repair (+1 strength)", opts.repair, key="hx-repair"))
+                if others:
+                    _pad(ctx, others, "hx-unit-actions")
         bare = {a.kind: a for a in legal if not a.args}  # the turn's actions on no unit
         if state.phase == "deploy":
             turn = [ctx.choice("Quick Start: deploy the rest", bare.get("quick_start"), key="hx-quick-start")]
@@ -178,6 +179,11 @@ def _controls(ctx: Any, sel: Selection) -> None:
                     if kind in bare]
         if turn:
             _pad(ctx, turn, "hx-turn", columns=len(turn))
+
+
+def _unit_sheet(state: Any, unit: Any) -> None:
+    with Sheet() as sheet:
+        _unit_line(state, unit, sheet)
 
 
 def _unit_line(state: Any, unit: Any, sheet: Sheet) -> None:

@@ -122,14 +122,18 @@ def _read(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: s
     raw = getattr(result, "tap", None) if result is not None else None
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         return None
-    head = raw.get("head")
-    position = (head[0], head[1]) if (isinstance(head, list) and len(head) == 2
-                                      and all(type(h) is int for h in head)) else None
     label = labels.get(raw["id"])
     select = next((item for item in drawn if item["kind"] == "select" and item["id"] == raw["id"]), None)
     if select is not None:  # which option: the one whose value came back
         label = next((o["label"] for o in select["options"] if o["value"] == raw.get("value")), None)
-    return Tap(raw["id"], raw.get("value"), position, label, raw["id"] in sure)
+    return Tap(raw["id"], raw.get("value"), reported_head(raw.get("head")), label, raw["id"] in sure)
 
 
-__all__ = ["Choice", "Item", "Pick", "Tap", "show"]
+def reported_head(head: Any) -> tuple[int, int] | None:
+    """The position a phone says it showed ([seq, id] as drawn), or None for anything else."""
+    if isinstance(head, list) and len(head) == 2 and all(type(h) is int for h in head):
+        return head[0], head[1]
+    return None
+
+
+__all__ = ["Choice", "Item", "Pick", "Tap", "reported_head", "show"]
