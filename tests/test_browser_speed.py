@@ -9,7 +9,8 @@ from typing import Any
 
 from test_browser import Server, settle
 from test_browser_cardgames import app  # noqa: F401  (the module's server)
-from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables, tap  # noqa: F401  (tables: a fixture)
+from test_browser_cardgames import wait_for
+from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
 from companion.tables import Tables
 
@@ -18,27 +19,33 @@ HEADERS = {"Ann": "You are **Ann**.", "Bob": "You are **Bob**.", "spectator": "Y
 
 def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phone: Callable[[], Any],
                                                            tables: Tables) -> None:
-    """Ann keeps her hand, then Bob keeps his: each time the two other phones are woken and redraw their table
-    part alone; the new log head reaches them by websocket, their page header ("You are …", outside that
-    part) is not sent again. A phone busy with a run of its own when woken (its 1.5 s poll) is redrawn whole,
-    as a fallback, so each phone must show the table part alone for at least one of the two moves."""
+    """Ann keeps her hand, takes it back and keeps it again, then Bob does the same: each time the other phones
+    are woken and redraw their table part alone; the new log head reaches them by websocket, their page header
+    ("You are …", outside that part) is not sent again. A phone busy with a run of its own when woken (its
+    1.5 s poll) is redrawn whole, as a fallback, so each phone must show the table part alone for at least
+    one of the moves it was woken for (three at least each)."""
     table = tables.create("imperial", SEATS, {}, seed=SEED)
     ann, bob, watcher = seat_phones(new_phone, app, table, 0)
     phones = {"Ann": ann, "Bob": bob, "spectator": watcher}
     part_only: dict[str, list[bool]] = {name: [] for name in phones}
-    for mover, line in (("Ann", "Ann kept their hand"), ("Bob", "Bob kept their hand")):
+    taps = [(mover, button) for mover in ("Ann", "Bob")
+            for button in ("Keep your hand", "↩ Undo my last move", "Keep your hand")]
+    for mover, button in taps:
         others = {name: phone for name, phone in phones.items() if name != mover}
         for phone in phones.values():
             settle(phone.page)
         for phone in others.values():
             phone.frames.clear()
-        tap(phones[mover].page, "Keep your hand", tables, table)
+        before = tables.store.signature(table.id)[0]
+        phones[mover].page.get_by_role("button", name=button, exact=True).first.click()
+        wait_for(lambda: tables.store.signature(table.id)[0] > before, phones[mover].page)  # kept, or taken back
         head = tables.store.signature(table.id)[0]
         for name, phone in others.items():
             phone.page.locator(f'span.muster-head[data-head="{head}"]').wait_for(state="attached")
-            phone.page.get_by_text(line).first.wait_for(state="attached")
             received = b"".join(phone.frames)
             assert f'data-head="{head}"'.encode() in received  # the move came by websocket
             part_only[name].append(HEADERS[name].encode() not in received)
+    for phone in (bob, watcher):
+        phone.page.get_by_text("Bob kept their hand").first.wait_for(state="attached")
     assert all(any(seen) for seen in part_only.values()), part_only
     assert "You are Bob" in bob.text() and "You are watching as a spectator" in watcher.text()

@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 HERE = Path(__file__).parent
+NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
 
 _pad = st.components.v2.component(
     "muster_movepad", html="", css=(HERE / "pad.css").read_text(encoding="utf-8"),
@@ -90,7 +91,8 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
     element this way); `boxed` draws a border around the pad, as a bordered container would.
 
     `notices` are (kind, message, item id or None): a refusal of a tap, shown right under the button tapped
-    (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks."""
+    (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks;
+    it stays through redraws until this phone's next tap."""
     drawn = [item.drawn() for item in items]
     labels = {item["id"]: item["label"] for item in drawn if item["kind"] == "button"}
     sure = {item.id for item in items if isinstance(item, Choice) and item.sure}
@@ -103,14 +105,18 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         data["lines"] = list(lines)
     if boxed:
         data["boxed"] = True
+    kept: dict[str, list[dict[str, Any]]] = st.session_state.setdefault(NOTICES, {})
     if notices:
         shown = st.session_state["movepad-notices"] = st.session_state.get("movepad-notices", 0) + 1
-        data["notices"] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
+        kept[key] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
+    if key in kept:  # until this phone's next tap: a redraw by a poll or a wake must not take it away unread
+        data["notices"] = kept[key]
     _pad(data=data, key=key, on_tap_change=lambda: _tapped(key, drawn, labels, sure, on_tap))
 
 
 def _tapped(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str],
             on_tap: Callable[[Tap], None]) -> None:
+    st.session_state.pop(NOTICES, None)  # a new tap: the refusals of earlier ones are read
     tap = _read(key, drawn, labels, sure)
     if tap is not None:
         on_tap(tap)
