@@ -23,6 +23,7 @@ import qrcode
 import streamlit as st
 
 from companion import live
+from companion.components import surface
 from companion.store import StoreError, database_target, default_data_dir, open_store
 from companion.tables import Tables
 
@@ -194,6 +195,7 @@ def show_flashes() -> None:
     waiting = []
     for kind, message, where in st.session_state.pop("_flash", []):
         if where is None:
+            surface.flush()
             getattr(st, kind)(message)
         else:
             waiting.append((kind, message, where))
@@ -218,6 +220,7 @@ def show_beside(where: str | None = None) -> None:
     if not mine:
         return
     st.session_state["_flash"] = [f for f in waiting if f not in mine]
+    surface.flush()
     box = f"refusal-{where or 'here'}"
     with st.container(key=box):
         for kind, message, _ in mine:
@@ -235,6 +238,7 @@ def folded(label: str, key: str) -> Any:
     less often than a move is made. Opening one reruns the part it is in, so it fills at once,
     and the key keeps it open across redraws. Its label must not change: Streamlit counts the
     label in a stateful expander's identity, so a new label would fold it again."""
+    surface.flush()
     box = st.expander(label, key=key, on_change="rerun")
     return box, bool(box.open)
 

@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 from markdown_it import MarkdownIt
 
+from companion.components import surface
 from companion.context import pretty
 
 MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
@@ -57,20 +58,15 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
-def text_block(lines: Sequence[str], css_class: str) -> None:
-    """Lines of plain text (a player's name, a log line) as one HTML element, each shown exactly as written."""
-    with Sheet() as sheet:
-        sheet.lines(lines, css_class)
-
-
 class Sheet:
     """The read-only part of a page (Markdown, captions, coloured notes, boxes) drawn as ONE element.
 
     Why: a phone pays for every element Streamlit draws, at every redraw (its React and styling work,
     measured by bench/bench_browser.py), far more than for the HTML inside one element. So text that
-    no one taps is gathered here and drawn with `st.html` when the `with` block ends. The Markdown is
-    rendered on the server (`MARKDOWN`: raw HTML in it shows as text, and text escaped with `plain`
-    stays plain), and Streamlit sanitises the result again on the phone. A keyed box carries the class
+    no one taps is gathered here and drawn when the `with` block ends: as a block of the open surface
+    (the table part's), else with `st.html`. The Markdown is rendered on the server (`MARKDOWN`: raw
+    HTML in it shows as text, and text escaped with `plain` stays plain), so the HTML is safe to set as
+    it is (Streamlit's `st.html` sanitises it once more on the phone; a surface sets it). A keyed box carries the class
     Streamlit gives a keyed container (`st-key-KEY`), so a box is found the same way whoever draws it.
     The styles are the page's (`context.PHONE_CSS`, `.muster-*`).
     """
@@ -117,8 +113,9 @@ class Sheet:
         return self._add(markup)
 
     @contextmanager
-    def box(self, key: str | None = None, summary: str | None = None) -> Iterator[Sheet]:
-        """A bordered box around what the block adds; with `summary`, a box that folds (open at first)."""
+    def box(self, key: str | None = None, summary: str | None = None, folded: bool = False) -> Iterator[Sheet]:
+        """A bordered box around what the block adds; with `summary`, a box that folds (open at first, unless
+        `folded`)."""
         self._open.append([])
         try:
             yield self
@@ -128,7 +125,9 @@ class Sheet:
             if summary is None:
                 self._add(f'<div class="muster-box{keyed}">{inner}</div>')
             else:
-                self._add(f'<details class="muster-box{keyed}" open><summary>{MARKDOWN.renderInline(summary)}'
+                fold = f' data-fold="{html.escape(key)}"' if key else ""  # a surface keeps it as the player left it
+                shut = "" if folded else " open"
+                self._add(f'<details class="muster-box{keyed}"{fold}{shut}><summary>{MARKDOWN.renderInline(summary)}'
                           f'</summary>{inner}</details>')
 
     def markup(self) -> str:
@@ -137,8 +136,9 @@ class Sheet:
         return '<div class="muster-sheet">' + "".join(parts) + "</div>" if parts else ""
 
     def draw(self) -> None:
+        """Into the open surface (`companion.components.surface`), else as an `st.html` element."""
         markup = self.markup()
-        if markup:
+        if markup and not surface.add({"html": markup}):
             st.html(markup)
         self._open = [[]]
 

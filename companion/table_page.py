@@ -18,8 +18,9 @@ buttons, whose every tap carries the action itself and the log head the pad show
 state id, as in boardgame.io); a tap that arrives after the table moved on is refused
 (`tables.Stale`), and a double tap is one action. A move the engine could not take back
 (it reveals, draws chance or ends the game) is confirmed first in a dialog, conceding on the
-phone itself; no such move is ever the highlighted button. What no one taps is drawn as few
-HTML elements (`render.Sheet`): a phone pays for every element at every redraw.
+phone itself; no such move is ever the highlighted button. The part a move redraws is gathered
+into one element (`companion.components.surface`: the sheets and pads, and a typed-move box after
+it): a phone pays for every element at every redraw.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from companion import context, live, panels
 from companion import render as draw
-from companion.components import movepad
+from companion.components import movepad, surface
 from companion.render import one_line, plain
 from companion.store import Seat, StoreError, TableInfo
 from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
@@ -66,6 +67,7 @@ class TableContext:
     acting: bool = True  # False when another phone holds this seat now
 
     moves_drawn: bool = False
+    typed_moves: list[Action] | None = None  # the moves listed as a pad, which may also be typed in (`_other_move`)
 
     @property
     def state(self) -> Any:
@@ -293,6 +295,9 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if hosting:
         _host_tools(service, table, host, expanded=seat is None)
     _table(service, table.id, seat.token if seat else None, _outline(table))
+    tools = panels.tools_for(table.game)
+    if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them
+        tools(service.game(table.game), service.entries()[table.game].data)
     _watch(service, table.id)
     if seat is not None:
         _move_seat(table, seat)
@@ -317,7 +322,8 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     whole page is redrawn.
     """
     try:
-        _table_part(service, table_id, token, outline)
+        with surface.drawing("table"):  # its HTML and pads as few elements (`companion.components.surface`)
+            _table_part(service, table_id, token, outline)
     finally:
         live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
 
@@ -351,9 +357,11 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
         try:
             panel(ctx)
         except Refusal as err:
+            surface.flush()
             st.error(str(err))
         except Exception:  # a panel out of step with its engine must not cost the table its game
             LOG.exception("the %s panel failed", table.game)
+            surface.flush()
             st.error("This game's panel could not be drawn; the plain view and moves follow.")
             _generic_view(ctx, key="private-plain")
     else:
@@ -363,6 +371,8 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
         _seat_tools(ctx)
     context.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
     _log(ctx, history)
+    if ctx.typed_moves is not None:  # last: an element of its own (a form) after the table's surface
+        _other_move(ctx, ctx.typed_moves)
 
 
 def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None) -> tuple[TableInfo, Seat]:
@@ -449,6 +459,12 @@ def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], Non
     if state.is_terminal or ctx.player not in state.players_to_act():
         return
     legal: list[Action] = state.legal_actions(ctx.player)
+    if layout is _move_buttons:  # pads only: a group of the table's surface, keyed as the container was
+        with surface.group("moves"):
+            layout(ctx, legal)
+        ctx.typed_moves = legal
+        return
+    surface.flush()  # a panel's own layout may draw Streamlit's widgets
     with st.container(key="moves"):
         layout(ctx, legal)
 
@@ -466,6 +482,7 @@ def _confirm(ctx: TableContext) -> None:
         context.show_flashes()  # (at the top when the move has no place of its own)
         return
     st.session_state[ASKED] = True
+    surface.flush()
     _ask(ctx.service, pending, ctx.state_id)
 
 
@@ -536,7 +553,6 @@ def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
                 items.append(movepad.Pick(f"pick-{kind}", context.pretty(kind), "Do: ",
                                           [(one_line(state.label(a)), a.to_json()) for a in actions]))
     ctx.pad(items, "move-list", title="Your moves", note=None if legal else "No move is open to you right now.")
-    _other_move(ctx, legal)
 
 
 def _other_move(ctx: TableContext, legal: list[Action]) -> None:
@@ -589,13 +605,12 @@ def _log(ctx: TableContext, history: list[Line]) -> None:
     """The history as this viewer may read it (`Match.history`), newest first, as plain text."""
     if not ctx.snap.entries:
         return
-    # Not folded lazily (`context.folded`): the count in its label would fold it again at every move.
-    # It is one element, of HTML (`render.text_block`): up to LOG_LINES lines the phone need not parse
-    # as Markdown at every move.
-    with st.expander(f"Moves so far ({ctx.snap.moves})", key="log"):  # keyed: stays open as moves come in
-        draw.text_block([f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
-                         + (" (taken back)" if line.undone else "")
-                         for line in reversed(history[-LOG_LINES:])], css_class="muster-log")
+    # A folded box of HTML (a block of the table's surface, which keeps it open or shut as the player left
+    # it as moves come in): up to LOG_LINES lines the phone need not parse as Markdown at every move.
+    with draw.Sheet() as sheet, sheet.box(key="log", summary=f"Moves so far ({ctx.snap.moves})", folded=True):
+        sheet.lines([f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
+                     + (" (taken back)" if line.undone else "")
+                     for line in reversed(history[-LOG_LINES:])], "muster-log")
 
 
 def _label(label: Callable[[Action], str], action: Action) -> str:

@@ -71,10 +71,25 @@ def pad_texts(at: AppTest) -> list[str]:
     return out
 
 
+def surface_blocks(at: AppTest) -> list[tuple[str, dict[str, Any]]]:
+    """Every block of every surface on the page (`companion.components.surface`), a group's blocks in its
+    place: (the id of the surface element, the block)."""
+    def flat(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [leaf for block in blocks for leaf in (flat(block["blocks"]) if "group" in block else [block])]
+    return [(e.proto.id, block) for e in at.get("bidi_component") if e.proto.component_name.endswith("muster_surface")
+            for block in flat(json.loads(e.proto.json)["blocks"])]
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    """Each HTML block on the page: `st.html` elements, then the HTML blocks of surfaces (what `render.Sheet`
+    draws in the table part)."""
+    return [str(e.proto.body) for e in at.get("html")] + [b["html"] for _, b in surface_blocks(at) if "html" in b]
+
+
 def html_texts(at: AppTest) -> list[str]:
     """The text of each HTML block on the page (`st.html`, `render.Sheet`), tags dropped and a line per line
     break and per block (paragraph, list item, box, note); styles and scripts are not text a phone shows."""
-    return [html_text(str(e.proto.body)) for e in at.get("html")]
+    return [html_text(body) for body in html_bodies(at)]
 
 
 def html_text(body: str) -> str:
@@ -87,7 +102,7 @@ def notes(at: AppTest, kind: str) -> list[str]:
     """The texts of the coloured notes of one kind ("success", "info", ...) a sheet drew (`Sheet.note`),
     without their symbol."""
     found = re.findall(rf'<div class="muster-note muster-note-{kind}"[^>]*><span[^>]*>[^<]*</span><div>(.*?)</div></div>',
-                       "".join(str(e.proto.body) for e in at.get("html")), re.S)
+                       "".join(html_bodies(at)), re.S)
     return [html_text(body).replace("\n", " ") for body in found]
 
 
@@ -104,7 +119,8 @@ class PadButton:
     trigger id)."""
 
     at: AppTest
-    pad_id: str
+    element: str  # the id of the surface element that drew the pad (a double tap goes to it again)
+    pad_id: str  # the pad's key
     key: str  # the item's id
     label: str
     value: Any
@@ -117,23 +133,30 @@ class PadButton:
         return self
 
     def run(self) -> AppTest:
-        return tap_pad(self.at, self.pad_id, {"id": self.key, "value": self.value, "head": self.head})
+        return tap_element(self.at, self.element, {"pad": self.pad_id, "id": self.key, "value": self.value,
+                                                   "head": self.head})
 
 
-def tap_pad(at: AppTest, pad_id: str, payload: Any) -> AppTest:
-    """Send `payload` as the "tap" event of the components-v2 element `pad_id` (a pad, or the hexbattle board):
-    any payload, as a phone may send junk."""
+def tap_pad(at: AppTest, pad: str, payload: Any) -> AppTest:
+    """A tap on the pad keyed `pad`, as its surface sends it (the pad's key with what the phone sent); a
+    payload that is no dict goes as it is: any payload, as a phone may send junk."""
+    element = pads(at)[pad][0]
+    return tap_element(at, element, {"pad": pad, **payload} if isinstance(payload, dict) else payload)
+
+
+def tap_element(at: AppTest, element_id: str, payload: Any) -> AppTest:
+    """Send `payload` as the "tap" event of the components-v2 element `element_id` (a surface, or the
+    hexbattle board)."""
     states = at._tree.get_widget_states()
-    states.widgets.append(WidgetState(id=_make_trigger_id(pad_id, "events"),
+    states.widgets.append(WidgetState(id=_make_trigger_id(element_id, "events"),
                                       json_trigger_value=json.dumps([{"event": "tap", "value": payload}])))
     at._tree._runner._run(states, timeout=None)
     return at
 
 
 def pads(at: AppTest) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Each move pad on the page: its key -> (element id, its data as drawn)."""
-    return {re.sub(r"^\$\$ID-[0-9a-f]+-", "", e.proto.id): (e.proto.id, json.loads(e.proto.json))
-            for e in at.get("bidi_component") if e.proto.component_name.endswith("muster_movepad")}
+    """Each move pad on the page: its key -> (the id of the surface element drawing it, its data as drawn)."""
+    return {block["key"]: (element, block["pad"]) for element, block in surface_blocks(at) if "pad" in block}
 
 
 def pad_notices(at: AppTest) -> list[tuple[str, str, str | None]]:
@@ -144,13 +167,13 @@ def pad_notices(at: AppTest) -> list[tuple[str, str, str | None]]:
 def pad_buttons(at: AppTest) -> list[PadButton]:
     """Every button of every move pad, with its choices of a long list as buttons of their own."""
     out = []
-    for pad_id, data in pads(at).values():
+    for pad_id, (element, data) in pads(at).items():
         for item in data["items"]:
             if item["kind"] == "button":
-                out.append(PadButton(at, pad_id, item["id"], item["label"], item["value"], data["head"],
+                out.append(PadButton(at, element, pad_id, item["id"], item["label"], item["value"], data["head"],
                                      bool(item.get("disabled")), item.get("help"), bool(item.get("primary"))))
             else:
-                out.extend(PadButton(at, pad_id, item["id"], item["go"] + o["label"], o["value"], data["head"])
+                out.extend(PadButton(at, element, pad_id, item["id"], item["go"] + o["label"], o["value"], data["head"])
                            for o in item["options"])
     return out
 

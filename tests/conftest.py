@@ -127,3 +127,14 @@ def new_phone(chromium: Any) -> Iterator[Callable[[], Any]]:
     yield open_phone
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(autouse=True)
+def surfaces_in_order() -> Iterator[None]:
+    """No page drew an element of its own into a part gathered as a surface without flushing it first
+    (`companion.components.surface`): what the phone shows would be out of order."""
+    from companion.components import surface
+
+    surface.MISORDERED.clear()
+    yield
+    assert not surface.MISORDERED, f"drawn out of order, before these surfaces: {surface.MISORDERED}"

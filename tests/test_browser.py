@@ -178,7 +178,9 @@ def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callab
     assert "host=" in ann.url and links[0].split("?")[1] in ann.url
 
     played = 0
-    for _ in range(4):
+    for n in range(5):
+        if n == 4:  # the log is a folded box of the table's surface: opened, it stays open as moves come in
+            watcher.locator("details[data-fold=log] > summary").click()
         mover = None
         deadline = time.time() + 15
         while mover is None and time.time() < deadline:
@@ -194,6 +196,9 @@ def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callab
         wait_moves(watcher, played, within=5)  # the spectator's phone follows without a reload (1.5 s polling)
         wait_moves(ann, played)
         wait_moves(bob, played)
+    log = watcher.locator("details[data-fold=log]")
+    assert log.evaluate("d => d.open") and log.locator("summary").inner_text() == "Moves so far (5)"
+    assert not ann.locator("details[data-fold=log]").evaluate("d => d.open")  # folded unless opened
 
     assert watcher.locator(".st-key-moves").count() == 0
     assert watcher.get_by_role("button", name=re.compile("Undo|Concede")).count() == 0

@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from apptest_helpers import carry_out, offered, pad_buttons, page, page_text
+from apptest_helpers import carry_out, html_bodies, offered, pad_buttons, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion import lookup
@@ -98,7 +98,7 @@ def test_a_card_in_the_private_box_opens_its_look_up_beside_the_table(service: T
     at = page(table=table.code, seat=table.seats[0].token)
     hand = service.snapshot(table).state.view(0)["hand"]
     design = service.game("warfare").data.card_index[hand[0]].design.id  # type: ignore[attr-defined]
-    links = re.findall(r"<a [^>]*>", "".join(str(e.proto.body) for e in at.get("html")))
+    links = re.findall(r"<a [^>]*>", "".join(html_bodies(at)))
     [link] = [a for a in links if f"card={design}" in a.replace("&amp;", "&")][:1]
     assert 'target="_blank"' in link and 'rel="noopener noreferrer"' in link  # a new tab: the table stays open
 
@@ -152,7 +152,7 @@ def test_card_deep_link_from_a_printed_qr_code(service: Tables) -> None:
     at = page(**parse_link(link))
     assert not at.exception
     assert "Knight" in page_text(at)
-    [picture] = [h.proto.body for h in at.get("html") if "<img" in h.proto.body]
+    [picture] = [h for h in html_bodies(at) if "<img" in h]
     assert picture.startswith('<img alt="knight"') and "data:image/svg+xml;base64," in picture
 
 

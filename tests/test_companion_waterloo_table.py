@@ -71,8 +71,8 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     result = service.snapshot(table).state.last_result
     assert result is not None and result["chips"] == [102, 98] and result["saved"] == [0, 1]
     text = page_text(bob)
-    assert "- **Ann**: bet 3, collects 5 → 102 chips" in text
-    assert "- **Bob**: bet 3, burned the Scout, saved 1 → 98 chips" in text
+    assert "Ann: bet 3, collects 5 → 102 chips" in text.splitlines()  # the result box's lines, as shown
+    assert "Bob: bet 3, burned the Scout, saved 1 → 98 chips" in text.splitlines()
     assert "Discard your burned Scout" in text
 
 
@@ -100,7 +100,7 @@ def test_a_knock_out_is_shown(service: Tables) -> None:
     service.act(table, 1, act("pay", 1))  # every loser is asked, Scout or not (R28)
     cy = page(table=table.code, seat=table.seats[2].token)
     ok(cy)
-    assert "- **Bob** is out of chips and out of the game." in page_text(cy)
+    assert "Bob is out of chips and out of the game." in page_text(cy).splitlines()
 
 
 def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:

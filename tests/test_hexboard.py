@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from apptest_helpers import page, page_text, tap_pad
+from apptest_helpers import page, page_text, tap_element
 
 from companion.components.hexboard import ZOOMS, hex_at
 from companion.panels import hexbattle_board as board
@@ -193,7 +193,7 @@ def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tabl
     service.act(table, 0, deploys[0])  # Ann's other phone was quicker
     col, row = (int(v) for v in deploys[1]["hex"].split(","))
     x, y, width = on_screen(col, row, 1.0)
-    tap_pad(ann, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": shown})
+    tap_element(ann, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": shown})
     assert not ann.exception and [w.value for w in ann.warning] == [STALE]
     assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy"]
     # Bob, whose turn it is now, taps one of his hexes on the board as it stands: that deploys.
@@ -202,6 +202,6 @@ def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tabl
                            if e.proto.id.endswith("-hexboard")]
     mine = next(a for a in service.snapshot(table).state.legal_actions(1) if a.kind == "deploy")
     x, y, width = on_screen(*(int(v) for v in mine["hex"].split(",")), 1.0)
-    tap_pad(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn["board"]["head"]})
+    tap_element(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn["board"]["head"]})
     assert not bob.exception and [w.value for w in bob.warning] == []
     assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy", "deploy"]

@@ -2,7 +2,9 @@
 builds moves from the engine's own helpers. A panel never decides a rule; it asks `engine/`.
 
 A panel module offers `render(ctx)` and, optionally, `options_form(data) -> dict`: the
-new-table form's fields for that engine's options (checked by `Game.check_options`).
+new-table form's fields for that engine's options (checked by `Game.check_options`), and
+`tools(game, data)`: helpers for printed cards that do not follow the table's position (a battle
+resolver), drawn under the table part of the page so that a move does not redraw them.
 """
 
 from __future__ import annotations
@@ -27,3 +29,8 @@ def panel_for(game_id: str) -> Callable[[Any], None] | None:
 
 def options_form_for(game_id: str) -> Callable[[Any], dict[str, Any]] | None:
     return getattr(module_for(game_id), "options_form", None)
+
+
+def tools_for(game_id: str) -> Callable[[Any, Any], None] | None:
+    """The game's `tools(game, data)`, drawn outside the part of the page a move redraws, or None."""
+    return getattr(module_for(game_id), "tools", None)

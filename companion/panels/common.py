@@ -11,7 +11,7 @@ from typing import Any
 import streamlit as st
 
 from companion import context
-from companion.components import movepad
+from companion.components import movepad, surface
 from companion.render import one_line, plain
 from generator.links import parse_link
 
@@ -98,6 +98,7 @@ def read_card_code(image: Any, game: str) -> tuple[str | None, str | None]:
 
 def scan_card(label: str, key: str, game: str) -> str | None:
     """A card design id read from a phone photo (st.camera_input), once per photo; problems are shown, never raised."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     photo = st.camera_input(label, key=key)
     if photo is None or st.session_state.get(f"{key}-seen") == photo.file_id:
         return None  # a photo is read once, not again on every redraw

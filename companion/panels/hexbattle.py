@@ -19,7 +19,7 @@ import streamlit as st
 
 from cards import markup
 from companion import context
-from companion.components import hexboard, movepad
+from companion.components import hexboard, movepad, surface
 from companion.panels import hexbattle_board as board
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import Sheet
@@ -146,6 +146,7 @@ def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str, title: s
 
 def _controls(ctx: Any, sel: Selection) -> None:
     """The selected unit's choices as large buttons, and the turn's other actions."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state
     me = ctx.player
     if me is None or me not in state.players_to_act():
@@ -222,6 +223,7 @@ def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
 
 def _drawn_tile(data: Any, terrain_id: str) -> None:
     """A drawn terrain tile, shown as printed, named and explained, before anyone must place it."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     terrain = data.by_id("terrain")[terrain_id]
     with st.container(border=True, key="hx-drawn-tile", horizontal=True):
         st.image(tile_svg(data, terrain_id), width=110)
@@ -334,6 +336,7 @@ def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
 
 def _card_plays(ctx: Any, view: dict[str, Any]) -> None:
     """Each bonus card in this seat's hand, folded, with the ways the engine lets it be played now."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     me = ctx.player
     state = ctx.state
     if me is None:
@@ -357,6 +360,7 @@ def _card_plays(ctx: Any, view: dict[str, Any]) -> None:
 
 def _units(ctx: Any, view: dict[str, Any]) -> None:
     """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state
     box, opened = context.folded("Units", "units-box")
     if not opened:

@@ -8,6 +8,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion.components import surface
 from companion.panels.common import news
 from companion.render import Sheet
 from companion.render import private as render_private
@@ -62,6 +63,7 @@ def render(ctx: Any) -> None:
 def _round(ctx: Any, legal: list[Action]) -> None:
     """A round is one tap: a button per card type in hand. A call for reinforcements, when the engine offers
     it (from open information only, ruling R20), waits folded below: not calling costs no tap."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     label = ctx.state.label
     ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in legal if action.kind == "play"],
             "imperial-cards", title="Your card for this round (face down until both have chosen)")

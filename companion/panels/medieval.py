@@ -49,7 +49,11 @@ def render(ctx: Any) -> None:
         ctx.button("Place as suggested", best.action, key="medieval-suggested")
     ctx.moves()
     _last_battle(view, decks)
-    resolver(ctx.game, names, ctx.data)
+
+
+def tools(game: Any, data: Any) -> None:
+    """Under the table part of the page: the resolver for a battle of printed cards."""
+    resolver(game, card_names(data), data)
 
 
 def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion.components import surface
 from companion.panels.common import card_label, card_links, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
@@ -120,6 +121,7 @@ def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
     disabled with its short reason. It is the layout of the moves (`ctx.moves`) at these steps,
     where the generic list would spell out every combination of cards as its own move.
     """
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     state, me = ctx.state, ctx.player
     kind = view["step"]
     key = f"build-{ctx.table.id}-{view['turn']}-{kind}"

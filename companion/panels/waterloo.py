@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from companion import clock, context, live, lookup
-from companion.components import movepad
+from companion.components import movepad, surface
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
 from companion.render import Sheet, plain
 from companion.render import private as render_private
@@ -127,6 +127,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
 
 def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
     """This seat's five printed cards, tapped by design (or scanned), and the face-down Scout toggle."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     me = ctx.player
     mine = view.get("my_reveal")
     ctx.moves_drawn = True  # the reveal below is this phase's move; the engine lists none to tap
@@ -203,15 +204,17 @@ def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> 
 
 
 def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
-    """The last settled hand: its ranking, the Scout choices, each seat's chips and who was knocked out."""
+    """The last settled hand: its ranking, the Scout choices, each seat's chips and who was knocked out (a box
+    that folds, open at the first betting round after it)."""
     result = view.get("last_result")
     if not result:
         return
-    with st.expander(f"Hand {result['hand']}: result", expanded=view["phase"] == "bet" and view["round"] == 1):
+    with Sheet() as sheet, sheet.box(key=f"hand-result-{result['hand']}", summary=f"Hand {result['hand']}: result",
+                                     folded=not (view["phase"] == "bet" and view["round"] == 1)):
         if result.get("showdown") and result["showdown"].get("ranking"):
-            st.markdown(_ranking(ctx, result["showdown"]["ranking"], names))
+            sheet.markdown(_ranking(ctx, result["showdown"]["ranking"], names))
         else:
-            st.markdown("Everyone else folded: no showdown.")
+            sheet.markdown("Everyone else folded: no showdown.")
         lines = []
         for p, chips in enumerate(result["chips"]):
             bet, saved, won = result["bets"][p] + result["saved"][p], result["saved"][p], result["won"].get(str(p), 0)
@@ -227,13 +230,14 @@ def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> No
                 parts.append(f"collects {won}")
             lines.append(f"- **{ctx.name(p)}**: {', '.join(parts)} → {chips} chips")
         lines += [f"- **{ctx.name(p)}** is out of chips and out of the game." for p in result.get("knocked_out", [])]
-        st.markdown("\n".join(lines))
+        sheet.markdown("\n".join(lines))
         if result.get("scout", {}).get(str(ctx.player)) == "burned":
-            st.caption("Discard your burned Scout and put the top card of the deck face down in its place.")
+            sheet.caption("Discard your burned Scout and put the top card of the deck face down in its place.")
 
 
 def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
     """The table's round timer (R22): the same on every phone, kept by the server; any seat starts or pauses it."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     seconds = view["round_timer_minutes"] * 60
     timer = clock.clock(ctx.snap.entries, ctx.state.clock_round(), seconds)
     seat = ctx.player is not None and ctx.table.playing and ctx.acting
@@ -283,6 +287,7 @@ def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
 def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
     """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
     another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     view = ctx.view()
     me, data = ctx.player, ctx.data
     index = data.card_index
@@ -329,8 +334,8 @@ def _hand_history(ctx: Any, view: dict[str, Any]) -> None:
     hands = view.get("hand_history") or []
     older = hands[-2::-1]
     if older:
-        with st.expander(f"Hand history ({len(hands)} hands)"):
-            st.markdown("\n\n".join(_hand_text(ctx, h) for h in older))
+        with Sheet() as sheet, sheet.box(key="hand-history", summary=f"Hand history ({len(hands)} hands)", folded=True):
+            sheet.markdown("\n\n".join(_hand_text(ctx, h) for h in older))
 
 
 def _hand_text(ctx: Any, hand: dict[str, Any]) -> str:

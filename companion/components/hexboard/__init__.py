@@ -22,6 +22,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion.components import surface
 from generator.canvas import SvgDocument
 from generator.hexbattle_parts import (
     BoardGeometry,
@@ -78,6 +79,7 @@ def counter_aspect(data: Any) -> float:
 
 def show(data: Any, board: dict[str, Any], on_tap: Callable[[], None], key: str = "hexboard") -> None:
     """Mount the art (cached by Streamlit after the first time) and the board with its overlay."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     with st.container(key=f"{key}-art"):
         _board(data={"art": art(data)}, key=f"{key}-art-carrier")
     _board(data={"board": board}, key=key, on_tap_change=on_tap)

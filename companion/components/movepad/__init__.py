@@ -1,29 +1,26 @@
-"""A seat's controls as one element: moves, undo, concede (a Streamlit components-v2 element; pad.js, pad.css).
+"""A seat's controls as one block of a surface: moves, undo, concede (drawn by `companion.components.surface`).
 
 Why: a phone pays for every element Streamlit redraws, and a move button drawn with `st.button`
 had to carry the position it was offered at in its key (so a stale tap found no button), which made
-every move button a new widget at every move. A pad is one element with a fixed key whose data
-changes in place, and each tap reports what the player saw: the item, its value (an engine action)
-and the position the pad was drawn at (`Tap.head`), as boardgame.io's moves carry their state id.
-Python, never the phone, decides what a tap does; a label shown anywhere comes from what this
-server drew, not from the tap.
+every move button a new widget at every move. A pad is a block with a fixed key whose data changes in
+place, and each tap reports what the player saw: the item, its value (an engine action) and the
+position the pad was drawn at (`Tap.head`), as boardgame.io's moves carry their state id. Python,
+never the phone, decides what a tap does; a label shown anywhere comes from what this server drew,
+not from the tap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
-HERE = Path(__file__).parent
-NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
+from companion.components import surface
 
-_pad = st.components.v2.component(
-    "muster_movepad", html="", css=(HERE / "pad.css").read_text(encoding="utf-8"),
-    js=(HERE / "pad.js").read_text(encoding="utf-8"))
+NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
 
 
 @dataclass(frozen=True)
@@ -85,10 +82,11 @@ class Tap:
 def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
          title: str | None = None, note: str | None = None, columns: int = 1,
          notices: Sequence[tuple[str, str, str | None]] = (), lines: Sequence[str] = (), boxed: bool = False) -> None:
-    """Draw the pad; a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again).
+    """Draw the pad (into the open surface, else as an element of its own, keyed `KEY-0`); a tap runs `on_tap`
+    (in Streamlit's callback, before the page is drawn again).
 
     `lines` are plain text shown under the title, one per line (a box of news and its "Seen" button is one
-    element this way); `boxed` draws a border around the pad, as a bordered container would.
+    block this way); `boxed` draws a border around the pad, as a bordered container would.
 
     `notices` are (kind, message, item id or None): a refusal of a tap, shown right under the button tapped
     (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks;
@@ -111,22 +109,24 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         kept[key] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
     if key in kept:  # until this phone's next tap: a redraw by a poll or a wake must not take it away unread
         data["notices"] = kept[key]
-    _pad(data=data, key=key, on_tap_change=lambda: _tapped(key, drawn, labels, sure, on_tap))
+    block = {"key": key, "pad": data}
+    handler = partial(_tapped, drawn, labels, sure, on_tap)
+    if not surface.add(block, handler):
+        with surface.drawing(key):
+            surface.add(block, handler)
 
 
-def _tapped(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str],
-            on_tap: Callable[[Tap], None]) -> None:
+def _tapped(drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str], on_tap: Callable[[Tap], None],
+            raw: dict[str, Any]) -> None:
     st.session_state.pop(NOTICES, None)  # a new tap: the refusals of earlier ones are read
-    tap = _read(key, drawn, labels, sure)
+    tap = _read(raw, drawn, labels, sure)
     if tap is not None:
         on_tap(tap)
 
 
-def _read(key: str, drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
-    """The tap that triggered this run, checked for shape (anything else is no tap at all)."""
-    result = st.session_state.get(key)
-    raw = getattr(result, "tap", None) if result is not None else None
-    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+def _read(raw: dict[str, Any], drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
+    """The tap the phone sent, checked for shape (anything else is no tap at all)."""
+    if not isinstance(raw.get("id"), str):
         return None
     label = labels.get(raw["id"])
     select = next((item for item in drawn if item["kind"] == "select" and item["id"] == raw["id"]), None)

@@ -1,18 +1,22 @@
-// A seat's controls as one element (a Streamlit components-v2 frontend, no build step).
+// A page's read-only HTML and its pads as one element (a Streamlit components-v2 frontend, no build step).
 //
-// Streamlit draws every button as an element of its own, and a phone pays for each at every
-// redraw; a move button also had to be a new widget at every position (its key carried the state
-// id). Here the controls are one element whose data changes in place. Each tap reports the item,
-// its value (an engine action) and the position ("head") the buttons were drawn at, so a tap means
-// what the player saw: Python refuses a tap made at a position the table has left.
+// Streamlit draws each element of its own, and a phone pays for every one at every redraw (React, styling,
+// sanitising, laying out). Here a stretch of a page is one element whose data is a list of blocks:
+//   {key, html}: HTML the server made (Markdown rendered with raw HTML shown as text, every player's text
+//                escaped), set as it is;
+//   {key, pad}:  a pad of buttons (below), drawn with text set as text, never as markup.
+// A block whose data did not change keeps its nodes, so a redraw touches only what changed; a folded box
+// (<details data-fold=KEY>) keeps the player's open or shut across redraws.
 //
-// Text (title, lines, note) is set as text, never as markup.
-// Items: {kind: "button", id, label, value, primary, disabled, help, ask} or
-//        {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
-// An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent
-// until "yes". After a tap the pad is dimmed until it is redrawn, or for PENDING_MS when the redraw
-// brings the same pad (a question asked in a dialog), so a double tap sends nothing twice; the server
-// keeps a repeated tap once and refuses a stale one in any case.
+// A pad: {head, items, columns, title, lines, note, boxed, notices, cls}. Items:
+//   {kind: "button", id, label, value, primary, disabled, help, ask}, or
+//   {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
+// Each tap reports the pad, the item, its value (an engine action) and the position ("head") the pad was
+// drawn at, so a tap means what the player saw: Python refuses a tap made at a position the table has left.
+// An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent until
+// "yes". After a tap the pad is dimmed until it is redrawn, or for PENDING_MS when the redraw brings the
+// same pad (a question asked in a dialog), so a double tap sends nothing twice; the server keeps a repeated
+// tap once and refuses a stale one in any case.
 
 const PENDING_MS = 1000;
 
@@ -33,23 +37,11 @@ function button(item, onTap) {
   return b;
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
-  const text = JSON.stringify(data);
-  let box = parentElement.querySelector(".mp");
-  if (box && box.dataset.drawn === text) return; // the same controls at the same position
-  if (!box) {
-    box = node("div", "mp");
-    parentElement.appendChild(box);
-  }
-  box.dataset.drawn = text;
-  box.classList.remove("mp-sent");
-  box.replaceChildren();
+function drawPad(box, key, data, tap) {
   const send = (item, value) => {
     box.classList.add("mp-sent");
     setTimeout(() => box.classList.remove("mp-sent"), PENDING_MS);
-    setTriggerValue("tap", { id: item.id, value, head: data.head, label: item.label });
+    tap({ pad: key, id: item.id, value, head: data.head, label: item.label });
   };
   const ask = (item, b) => {
     const panel = node("div", "mp-ask");
@@ -61,7 +53,7 @@ export default function (component) {
     yes.focus();
   };
   const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
-  box.classList.toggle("mp-boxed", !!data.boxed);
+  box.className = "mp" + (data.boxed ? " mp-boxed" : "");
   if (data.title) box.appendChild(node("p", "mp-title", data.title));
   if (data.lines) {
     const text = node("div", "mp-lines");
@@ -117,4 +109,58 @@ export default function (component) {
   for (const item of data.items || []) {
     if (item.help && item.disabled) box.appendChild(node("p", "mp-help", item.help));
   }
+}
+
+function drawBlock(block, tap) {
+  // A block's outer node carries the class Streamlit gives a keyed element (st-key-KEY), so a pad or a
+  // group is found the same way whoever draws it.
+  const keyed = block.group || (block.pad ? block.key : null);
+  const el = node("div", (block.group ? "sf sf-group" : "sf-block") + (keyed ? ` st-key-${keyed}` : ""));
+  el.dataset.key = block.key;
+  if (block.group) {
+    place(el, block.blocks, tap);
+  } else if (block.pad) {
+    const box = node("div", "mp");
+    el.appendChild(box);
+    drawPad(box, block.key, block.pad, tap);
+  } else {
+    el.innerHTML = block.html;
+  }
+  return el;
+}
+
+// The blocks, in order, in `root`: a block drawn as before keeps its nodes; others are drawn anew.
+function place(root, blocks, tap) {
+  const kept = new Map(Array.from(root.children, (el) => [el.dataset.key, el]));
+  const folds = new Map(Array.from(root.querySelectorAll("details[data-fold]"), (d) => [d.dataset.fold, d.open]));
+  let at = root.firstElementChild;
+  for (const block of blocks) {
+    const text = JSON.stringify(block);
+    let el = kept.get(block.key);
+    if (!el || el.dataset.drawn !== text) {
+      const fresh = drawBlock(block, tap);
+      fresh.dataset.drawn = text;
+      fresh.querySelectorAll("details[data-fold]").forEach((d) => {
+        if (folds.has(d.dataset.fold)) d.open = folds.get(d.dataset.fold);
+      });
+      if (el) el.replaceWith(fresh);
+      if (el === at) at = fresh;
+      el = fresh;
+    }
+    kept.delete(block.key);
+    if (el !== at) root.insertBefore(el, at);
+    else at = at.nextElementSibling;
+  }
+  kept.forEach((el) => el.remove());
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (!data) return;
+  let root = parentElement.querySelector(":scope > .sf");
+  if (!root) {
+    root = node("div", "sf");
+    parentElement.appendChild(root);
+  }
+  place(root, data.blocks, (value) => setTriggerValue("tap", value));
 }

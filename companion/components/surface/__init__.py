@@ -1,0 +1,169 @@
+"""A part of a page drawn as few elements: its read-only HTML and its pads, one element per stretch (surface.js).
+
+Why: a phone pays for every element Streamlit sends it, at every redraw (React, styling, sanitising,
+laying out), and the server for every message; `bench/bench_browser.py` measured a table part of a
+dozen elements at twice a bare page's tap. While a surface is open (`drawing`), `render.Sheet` and
+`movepad.show` add blocks to it instead of drawing elements of their own, and the blocks go to the
+phone together, as one components-v2 element, when a Streamlit element must come next (`flush`, which
+a panel calls before its own widgets) or when the part ends. On the phone a block that did not change
+keeps its nodes, so a redraw touches only what changed.
+
+A stretch belongs to the container it started in. Drawing anything else into that container before the
+stretch is sent would put the two out of order: that is noted in `MISORDERED` (the tests fail on it),
+logged, and the stretch is sent anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.delta_generator_singletons import context_dg_stack
+
+HERE = Path(__file__).parent
+LOG = logging.getLogger("muster.companion")
+MISORDERED: list[str] = []  # what was drawn out of order (a surface's key and its stretch), for the tests
+
+_component = st.components.v2.component(
+    "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"),
+    js=(HERE / "surface.js").read_text(encoding="utf-8"))
+
+TapHandler = Callable[[dict[str, Any]], None]
+
+
+def _current() -> DeltaGenerator:
+    """The container elements are drawn into now (Streamlit's own record of it)."""
+    return context_dg_stack.get()[-1]._active_dg
+
+
+def _count(container: DeltaGenerator) -> int:
+    """How many elements `container` holds so far in this run: the place of the next one."""
+    cursor = container._cursor
+    return cursor.index if cursor is not None else 0
+
+
+@dataclass
+class _Stretch:
+    container: DeltaGenerator
+    start: int  # the container's element count when the stretch began: its place
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    taps: dict[str, TapHandler] = field(default_factory=dict)  # pad key -> what its tap does
+
+
+@dataclass
+class _Surface:
+    key: str
+    sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
+    stretch: _Stretch | None = None
+    group: str | None = None  # the group blocks added now belong to (`group`)
+
+    def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
+        container = _current()
+        if self.stretch is not None and (self.stretch.container is not container
+                                         or _count(container) != self.stretch.start):
+            # the part went on in another container (what came before goes to its own), or something was
+            # drawn after the stretch began without a flush (out of order, noted as it is sent)
+            self.send()
+        if self.stretch is None:
+            self.stretch = _Stretch(container, _count(container))
+        block["key"] = block.get("key") or f"b{len(self.stretch.blocks)}"
+        if self.group is not None:
+            block["group"] = self.group
+        self.stretch.blocks.append(block)
+        if on_tap is not None:
+            self.stretch.taps[block["key"]] = on_tap
+
+    def send(self) -> None:
+        stretch, self.stretch = self.stretch, None
+        if stretch is None or not stretch.blocks:
+            return
+        key = f"{self.key}-{self.sent}"
+        self.sent += 1
+        container, count = stretch.container, _count(stretch.container)
+        if count != stretch.start:
+            MISORDERED.append(key)
+            LOG.error("surface %s: %d element(s) were drawn before it without a flush; it shows after them",
+                      key, count - stretch.start)
+        taps = stretch.taps
+        with container:
+            _component(data={"blocks": _grouped(stretch.blocks)}, key=key,
+                       on_tap_change=lambda: _tapped(key, taps))
+
+
+def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Blocks in a row of one group become one block holding them (`{key, group, blocks}`)."""
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        name = block.pop("group", None)
+        if name is None:
+            out.append(block)
+        elif out and out[-1].get("group") == name:
+            out[-1]["blocks"].append(block)
+        else:
+            out.append({"key": f"group-{name}", "group": name, "blocks": [block]})
+    return out
+
+
+_open: ContextVar[_Surface | None] = ContextVar("muster_surface", default=None)
+
+
+@contextmanager
+def drawing(key: str) -> Iterator[None]:
+    """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`)."""
+    surface = _Surface(key)
+    token = _open.set(surface)
+    try:
+        yield
+        surface.send()
+    finally:
+        _open.reset(token)
+
+
+def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
+    """Add `block` ({"html": ...} or {"key": ..., "pad": ...}) to the open surface; False when none is open."""
+    surface = _open.get()
+    if surface is None:
+        return False
+    surface.add(block, on_tap)
+    return True
+
+
+@contextmanager
+def group(key: str) -> Iterator[None]:
+    """The blocks added in the block are wrapped together, in a box with the class a keyed Streamlit container
+    has (`st-key-KEY`): found the same way whoever draws it. With no surface open, a keyed container."""
+    surface = _open.get()
+    if surface is None:
+        with st.container(key=key):
+            yield
+        return
+    outer, surface.group = surface.group, key
+    try:
+        yield
+    finally:
+        surface.group = outer
+
+
+def flush() -> None:
+    """Send what the open surface gathered so far: a Streamlit element of the page's own comes next."""
+    surface = _open.get()
+    if surface is not None:
+        surface.send()
+
+
+def _tapped(key: str, taps: dict[str, TapHandler]) -> None:
+    """The tap the phone sent, to the pad it names (anything else, or a pad no longer drawn, is no tap)."""
+    result = st.session_state.get(key)
+    raw = getattr(result, "tap", None) if result is not None else None
+    if isinstance(raw, dict) and isinstance(raw.get("pad"), str) and raw["pad"] in taps:
+        taps[raw["pad"]](raw)
+
+
+__all__ = ["MISORDERED", "add", "drawing", "flush", "group"]

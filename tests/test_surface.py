@@ -1,0 +1,78 @@
+"""The surface (`companion.components.surface`): a part of a page drawn as few elements, in order, its taps sent
+to the pad they name."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from apptest_helpers import pads, tap_element, tap_pad
+from streamlit.testing.v1 import AppTest
+
+from companion.components import surface
+
+
+def _part() -> None:
+    import streamlit as st
+
+    from companion.components import movepad, surface
+    from companion.render import Sheet
+
+    def tapped(tap: movepad.Tap) -> None:
+        st.session_state.setdefault("taps", []).append((tap.id, tap.value, tap.head, tap.label))
+
+    with surface.drawing("part"):
+        with Sheet() as sheet:
+            sheet.markdown("**First**")
+        with surface.group("moves"):
+            movepad.show([movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7), tapped)
+        with Sheet() as sheet:
+            sheet.markdown("Second")
+        if not st.session_state.get("careless"):
+            surface.flush()
+        st.button("A widget of Streamlit's own")
+        with Sheet() as sheet:
+            sheet.markdown("Third")
+
+
+def _elements(at: AppTest) -> list[tuple[str, Any]]:
+    """The page's elements in order: a surface as its blocks, anything else by its type."""
+    out: list[tuple[str, Any]] = []
+    for node in at.main.children.values():
+        if node.type == "bidi_component":
+            out.append(("surface", json.loads(node.proto.json)["blocks"]))
+        else:
+            out.append((node.type, None))
+    return out
+
+
+def test_what_a_part_draws_is_one_element_per_stretch_in_order() -> None:
+    at = AppTest.from_function(_part).run()
+    [(kind, first), (widget, _), (kind2, last)] = _elements(at)
+    assert (kind, widget, kind2) == ("surface", "button", "surface")
+    assert [b["key"] for b in first] == ["b0", "group-moves", "b2"]
+    assert "<strong>First</strong>" in first[0]["html"] and "Second" in first[2]["html"]
+    [pad] = first[1]["blocks"]  # the group holds the pad, keyed as the keyed container was
+    assert first[1]["group"] == "moves" and pad["key"] == "move-list" and pad["pad"]["head"] == [3, 7]
+    assert "Third" in last[0]["html"]
+    assert surface.MISORDERED == []
+
+
+def test_a_widget_drawn_without_a_flush_is_noted_as_out_of_order() -> None:
+    at = AppTest.from_function(_part)
+    at.session_state["careless"] = True
+    at.run()
+    assert [kind for kind, _ in _elements(at)] == ["button", "surface", "surface"]  # "Second" came after it
+    assert surface.MISORDERED == ["part-0"]
+    surface.MISORDERED.clear()  # noted: the autouse check would fail the test for it
+
+
+def test_a_tap_goes_to_the_pad_it_names_and_nothing_else_does_anything() -> None:
+    at = AppTest.from_function(_part).run()
+    element = pads(at)["move-list"][0]
+    tap_pad(at, "move-list", {"id": "go", "value": {"kind": "go"}, "head": [3, 7]})
+    assert at.session_state["taps"] == [("go", {"kind": "go"}, (3, 7), "Go")]  # the label is the one drawn
+    for junk in ("go", None, [1], {"pad": "nowhere", "id": "go", "value": 1, "head": [3, 7]}, {"id": "go"}):
+        tap_element(at, element, junk)
+        assert not at.exception
+    assert len(at.session_state["taps"]) == 1
