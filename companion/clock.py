@@ -25,7 +25,10 @@ SKEW = 5
 """Seconds a phone's clock may differ from the server's (delivery included) and still be trusted."""
 CLOCK_JS = """
 const TICK_MS = @TICK_MS, SKEW = @SKEW;
-export default function ({ data, parentElement }) {
+export default function ({ data: sent, parentElement }) {
+  // sent as a list: [running, started, now, left, ends] (a dict's values are searched for dataframes)
+  const [running, started, now, left0, ends] = sent;
+  const data = { running, started, now, left: left0, ends };
   let box = parentElement.querySelector(".muster-clock");
   if (!box) {
     box = document.createElement("div");
@@ -112,9 +115,8 @@ def show(timer: Clock, key: str) -> None:
     `data-ends` (the server time the round runs out) and `data-left` (while stopped) are the
     stored stamps' arithmetic, the same on every phone."""
     now = time.time()
-    _clock(data={"running": timer.running, "started": timer.by is not None, "now": round(now, 3),
-                 "left": round(timer.left_at(now), 3), "ends": None if timer.ends is None else round(timer.ends, 3)},
-           key=key)
+    _clock(data=[timer.running, timer.by is not None, round(now, 3), round(timer.left_at(now), 3),
+                 None if timer.ends is None else round(timer.ends, 3)], key=key)  # a list: why in `surface`
 
 
 def minutes(seconds: float) -> str:

@@ -53,8 +53,15 @@ div[data-baseweb="select"] > div {min-height: 44px;}
 .muster-sheet :is(td, th) {border: 1px solid rgba(49, 51, 63, 0.15); padding: 0.25rem 0.4rem; overflow-wrap: break-word;
   vertical-align: top; text-align: left;}
 .muster-box {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: calc(1rem - 1px);}
-details.muster-box > summary {cursor: pointer; min-height: 1.5rem; font-size: 0.95rem;}
-details.muster-box[open] > summary {margin-bottom: 0.25rem;}
+/* a folded box of a sheet looks and taps like Streamlit's expander: a chevron, a 44 px row */
+details.muster-box {padding: 0 calc(1rem - 1px);}
+details.muster-box[open] {padding-bottom: calc(1rem - 1px);}
+details.muster-box > summary {cursor: pointer; list-style: none; display: flex; align-items: center; gap: 0.6rem;
+  min-height: 44px; font-size: 0.875rem;}
+details.muster-box > summary::-webkit-details-marker {display: none;}
+details.muster-box > summary::before {content: "›"; font-size: 1.3rem; line-height: 1; width: 1rem; text-align: center;
+  transition: transform 0.15s;}
+details.muster-box[open] > summary::before {transform: rotate(90deg);}
 .muster-bar {height: 0.5rem; border-radius: 0.25rem; background: rgba(49, 51, 63, 0.1); overflow: hidden; margin-top: -0.5rem;}
 .muster-bar > span {display: block; height: 100%; background: #ff4b4b;}
 .muster-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);}

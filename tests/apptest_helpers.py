@@ -77,7 +77,7 @@ def surface_blocks(at: AppTest) -> list[tuple[str, dict[str, Any]]]:
     def flat(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [leaf for block in blocks for leaf in (flat(block["blocks"]) if "group" in block else [block])]
     return [(e.proto.id, block) for e in at.get("bidi_component") if e.proto.component_name.endswith("muster_surface")
-            for block in flat(json.loads(e.proto.json)["blocks"])]
+            for block in flat(json.loads(e.proto.json))]
 
 
 def html_bodies(at: AppTest) -> list[str]:

@@ -188,7 +188,7 @@ def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tabl
     ann = page(table=table.code, seat=table.seats[0].token)
     [(board_id, drawn)] = [(e.proto.id, json.loads(e.proto.json)) for e in ann.get("bidi_component")
                            if e.proto.id.endswith("-hexboard")]
-    shown = drawn["board"]["head"]
+    shown = drawn[1]["head"]
     deploys = [a for a in service.snapshot(table).state.legal_actions(0) if a.kind == "deploy"]
     service.act(table, 0, deploys[0])  # Ann's other phone was quicker
     col, row = (int(v) for v in deploys[1]["hex"].split(","))
@@ -202,6 +202,6 @@ def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tabl
                            if e.proto.id.endswith("-hexboard")]
     mine = next(a for a in service.snapshot(table).state.legal_actions(1) if a.kind == "deploy")
     x, y, width = on_screen(*(int(v) for v in mine["hex"].split(",")), 1.0)
-    tap_element(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn["board"]["head"]})
+    tap_element(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn[1]["head"]})
     assert not bob.exception and [w.value for w in bob.warning] == []
     assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy", "deploy"]

@@ -40,7 +40,7 @@ def _elements(at: AppTest) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for node in at.main.children.values():
         if node.type == "bidi_component":
-            out.append(("surface", json.loads(node.proto.json)["blocks"]))
+            out.append(("surface", json.loads(node.proto.json)))
         else:
             out.append((node.type, None))
     return out
@@ -76,3 +76,37 @@ def test_a_tap_goes_to_the_pad_it_names_and_nothing_else_does_anything() -> None
         tap_element(at, element, junk)
         assert not at.exception
     assert len(at.session_state["taps"]) == 1
+
+
+FIRST_PAGES = """
+import sys, tempfile
+from pathlib import Path
+sys.path.insert(0, "tests")
+from companion.launch import preload
+preload()
+from streamlit.testing.v1 import AppTest
+from companion import context
+from companion.store import open_store
+from companion.tables import Tables
+svc = Tables(open_store(Path(tempfile.mkdtemp()) / "muster.sqlite3"))
+context.tables = lambda: svc
+for game in ("medieval", "hexbattle", "waterloo"):
+    table = svc.create(game, ["Ann", "Bob"], {})
+    at = AppTest.from_file(str(Path("companion/app.py").resolve()), default_timeout=60)
+    at.query_params["table"], at.query_params["seat"] = table.code, table.seats[0].token
+    assert not at.run().exception
+print(sorted(m for m in ("pandas", "pyarrow", "numpy") if m in sys.modules))
+"""
+
+
+def test_drawing_the_first_table_pages_imports_no_dataframe_library() -> None:
+    """The components' data are lists (`surface`): Streamlit looks for dataframes in a dict's values, which
+    imported pandas and pyarrow while the first phone after a start waited for its page (0.2-0.4 s)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", FIRST_PAGES], cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

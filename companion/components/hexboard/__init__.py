@@ -81,8 +81,8 @@ def show(data: Any, board: dict[str, Any], on_tap: Callable[[], None], key: str 
     """Mount the art (cached by Streamlit after the first time) and the board with its overlay."""
     surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     with st.container(key=f"{key}-art"):
-        _board(data={"art": art(data)}, key=f"{key}-art-carrier")
-    _board(data={"board": board}, key=key, on_tap_change=on_tap)
+        _board(data=["art", art(data)], key=f"{key}-art-carrier")
+    _board(data=["board", board], key=key, on_tap_change=on_tap)  # lists, not dicts: why in `surface`
 
 
 def tap(key: str = "hexboard") -> dict[str, Any] | None:

@@ -113,7 +113,10 @@ function drawBoard(box, board) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue, key } = component;
+  // data is ["art", art] or ["board", board] (a list: Streamlit looks for dataframes in a dict's values)
+  const { parentElement, setTriggerValue, key } = component;
+  const [kind, payload] = Array.isArray(component.data) ? component.data : [];
+  const data = kind ? { [kind]: payload } : null;
   if (data && data.art) {
     // The art mount shows nothing: hide its place in the page so it leaves no gap above the board.
     const root = parentElement.getRootNode();

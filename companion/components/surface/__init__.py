@@ -8,6 +8,10 @@ phone together, as one components-v2 element, when a Streamlit element must come
 a panel calls before its own widgets) or when the part ends. On the phone a block that did not change
 keeps its nodes, so a redraw touches only what changed.
 
+The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
+values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
+after a start) and costs time at every run. The hexbattle board's data is a list for the same reason.
+
 A stretch belongs to the container it started in. Drawing anything else into that container before the
 stretch is sent would put the two out of order: that is noted in `MISORDERED` (the tests fail on it),
 logged, and the stretch is sent anyway.
@@ -93,7 +97,7 @@ class _Surface:
                       key, count - stretch.start)
         taps = stretch.taps
         with container:
-            _component(data={"blocks": _grouped(stretch.blocks)}, key=key,
+            _component(data=_grouped(stretch.blocks), key=key,
                        on_tap_change=lambda: _tapped(key, taps))
 
 

@@ -162,5 +162,5 @@ export default function (component) {
     root = node("div", "sf");
     parentElement.appendChild(root);
   }
-  place(root, data.blocks, (value) => setTriggerValue("tap", value));
+  place(root, data, (value) => setTriggerValue("tap", value));  // data: the blocks (a list)
 }
