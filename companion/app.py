@@ -14,7 +14,8 @@ from companion.tables import Tables
 
 
 def main() -> None:
-    st.set_page_config(page_title="Muster", page_icon="⚔️", layout="centered", initial_sidebar_state="collapsed")
+    st.set_page_config(page_title="Muster", page_icon=context.PAGE_ICON, layout="centered",
+                       initial_sidebar_state="collapsed")
     st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
     try:
         service = context.tables()

@@ -28,6 +28,7 @@ from companion.store import StoreError, database_target, default_data_dir, open_
 from companion.tables import Tables
 
 LOG = logging.getLogger("muster.companion")
+PAGE_ICON = "⚔️"
 
 PHONE_CSS = """
 <style>
