@@ -252,7 +252,9 @@ def idle(run: Run, pid: int, seconds: float, pages: int) -> None:
     run.idle_cpu_per_s = (cpu_seconds(pid) - cpu0) / seconds / pages
 
 
-CONFIRM_YES = "[class*='st-key-confirm-yes-'] button"  # the dialog's "Yes, do it" (a plain CSS query: cheap to ask)
+# "Yes, do it" (a plain CSS query: cheap to ask): asked under the move's button in its pad, or, in a checkout
+# from before that (`--before`), in the page's dialog.
+CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] button"
 # A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
 # the pads (`--before`), Streamlit's own buttons.
 MOVE_BUTTONS = ".st-key-moves .mp-btn:not([disabled]), .st-key-moves .stButton button:not([disabled])"
@@ -264,7 +266,7 @@ def tap_bare(page: Page, before: int) -> float:
 
 
 def tap_move(page: Page, before: int) -> float | None:
-    """Click the first move this phone is offered; when the page asks first ("Yes, do it", a move that
+    """Click the first move this phone is offered; when the phone asks first ("Yes, do it", a move that
     cannot be taken back), confirm it. The time returned (the machine's clock) is when the page received
     the click that makes the move: Playwright first waits for a button to stop moving (a dialog's opening
     animation), which no player's tap waits for. Only plain CSS queries look at the page meanwhile: a

@@ -54,6 +54,7 @@ SEEN = "table-seen"  # session key of the table signature this page last drew
 TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
 ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
 DIALOG_TITLE = "Are you sure?"
+CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
 
 
 @dataclass
@@ -128,12 +129,16 @@ class TableContext:
 
     def choice(self, label: str, action: Action | None, key: str, primary: bool = False,
                sure: bool = False) -> movepad.Choice:
-        """One move as a pad button (see `pad`); `primary` only for a move that could be taken back, or for
-        one the player is `sure` of by tapping it (their only move: it is not asked about twice)."""
-        if primary and not sure and self.player is not None and action is not None:
-            primary = self.service.consequence(self.table, self.player, action) is None
-        return movepad.Choice(key, one_line(label), action.to_json() if action else None, primary=primary,
-                              disabled=action is None, sure=sure)
+        """One move as a pad button (see `pad`). A move that could not be taken back (it reveals, draws chance
+        or ends the game) asks "Yes, do it" on the phone first, under the button, in the engine's words, and
+        is never `primary`; unless the player is `sure` of it by tapping it (their only move: it is not asked
+        about twice)."""
+        reason = None
+        if not sure and self.player is not None and action is not None:
+            reason = self.service.consequence(self.table, self.player, action)
+        return movepad.Choice(key, one_line(label), action.to_json() if action else None,
+                              primary=primary and reason is None, disabled=action is None, sure=sure,
+                              ask=(reason, CONFIRM_YES) if reason else None)
 
     def pad(self, items: Sequence[movepad.Item], key: str, title: str | None = None, note: str | None = None,
             columns: int = 1, before: Callable[[], None] | None = None) -> None:
@@ -518,7 +523,7 @@ def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
     st.markdown(f"**{plain(label)}**")
     st.write(plain(pending["reason"]))
     yes, no = st.columns(2)
-    yes.button("Yes, do it", key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(service, pending))
+    yes.button(CONFIRM_YES, key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(service, pending))
     no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch", on_click=_cancel)
 
 

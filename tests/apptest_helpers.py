@@ -128,6 +128,7 @@ class PadButton:
     disabled: bool = False
     help: str | None = None
     primary: bool = False
+    ask: dict[str, str] | None = None  # {question, yes}: the phone asks first and sends the tap only on "yes"
 
     def click(self) -> PadButton:
         return self
@@ -171,7 +172,8 @@ def pad_buttons(at: AppTest) -> list[PadButton]:
         for item in data["items"]:
             if item["kind"] == "button":
                 out.append(PadButton(at, element, pad_id, item["id"], item["label"], item["value"], data["head"],
-                                     bool(item.get("disabled")), item.get("help"), bool(item.get("primary"))))
+                                     bool(item.get("disabled")), item.get("help"), bool(item.get("primary")),
+                                     item.get("ask")))
             else:
                 out.extend(PadButton(at, element, pad_id, item["id"], item["go"] + o["label"], o["value"], data["head"])
                            for o in item["options"])
@@ -207,7 +209,8 @@ def typed_move(at: AppTest) -> Button:
 
 
 def confirm(at: AppTest) -> AppTest:
-    """Say "Yes" to the move waiting for confirmation (one that cannot be taken back)."""
+    """Say "Yes" to the move waiting for confirmation in the page's dialog (one that cannot be taken back,
+    tapped where the phone could not ask first: a typed move, a choice from a list, the hexbattle board)."""
     found = [b for b in at.button if b.key and str(b.key).startswith("confirm-yes-")]
     assert len(found) == 1, f"no move is waiting for confirmation: {[b.key for b in at.button]}"
     return found[0].click().run()

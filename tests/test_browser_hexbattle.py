@@ -63,8 +63,9 @@ class Phone:
         self.page.get_by_role("button", name=label, exact=True).click()
 
     def confirm(self) -> None:
-        """Say yes to a move that cannot be taken back (chance or a reveal): the page asks in a dialog."""
-        self.page.get_by_role("dialog").get_by_role("button", name="Yes, do it").click()
+        """Say yes to a move that cannot be taken back (chance or a reveal): the page asks under the button
+        tapped, or in a dialog for a tap on the board."""
+        self.page.get_by_role("button", name="Yes, do it").click()
 
     def hint(self, text: str) -> None:
         self.page.locator(".hb-hint", has_text=text).wait_for()

@@ -11,8 +11,8 @@ Ann's card is face down: two taps for him, and her card comes back to her hand, 
 phone only.
 
 The same table shows a refusal beside its button: Bob taps his card, and while his phone asks
-"Are you sure?" Ann takes hers back; Bob's tap no longer fits the table, and the message says so
-right under the button he tapped, on screen, not at the top of the page.
+"Yes, do it" Ann takes hers back; Bob's question no longer fits the table, so it is withdrawn, and
+the message says so right under the button he tapped, on screen, not at the top of the page.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ import pytest
 from test_browser import settle
 from test_browser_cardgames import SHOTS, app, phone, strip, wait_for  # noqa: F401  (the module's server, shared)
 
+from companion.components.movepad import WITHDRAWN
 from companion.store import DB_NAME, open_store
-from companion.tables import STALE, Tables, TableInfo
+from companion.tables import Tables, TableInfo
 
 OPTIONS = {"imperial_power": [4, 4], "gold": [0, 0], "reinforcements": [1, 1]}
 SEED = "imp4"
@@ -192,9 +193,9 @@ def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, new_p
     assert top.bounding_box()["y"] < 0  # the moves are below the fold: scrolled down, the page's top is off screen
     taps.tap(button)
     bob.get_by_role("button", name="Yes, do it").wait_for()
-    # Meanwhile Ann takes her card back: Bob's question no longer fits the table.
+    # Meanwhile Ann takes her card back: Bob's question no longer fits the table, and it is withdrawn.
     taps.tap(ann.get_by_role("button", name="↩ Undo my last move"))
-    refusal = bob.locator("[class*='refusal-']", has_text=STALE)
+    refusal = bob.locator("[class*='refusal-']", has_text=WITHDRAWN)
     refusal.wait_for()
     bob.get_by_role("button", name="Yes, do it").wait_for(state="detached")
     button = bob.locator(".st-key-moves").get_by_role("button", name="Play Pikemen", exact=True)

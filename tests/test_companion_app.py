@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP, button, confirm, literal, move_keys, notes, offered, pads, page, page_text, typed_move
+from apptest_helpers import APP, button, literal, move_keys, notes, offered, pad_buttons, pads, page, page_text, typed_move
 from apptest_helpers import race as service  # noqa: F401  (the fixture: here every table plays the test game)
 from streamlit.testing.v1 import AppTest
 
@@ -69,11 +69,11 @@ def test_seat_sees_its_card_and_moves(service: Tables) -> None:
     body = page_text(at)
     assert "You are **Ann**" in body and state.view(0)["your_card"] in body
     assert state.view(1)["your_card"] not in body
-    button(at, "Roll the die").click().run()
-    assert service.store.head(table.id)[0] == 0  # chance decides a roll: it cannot be taken back, so it is confirmed
-    assert "**Roll the die**" in page_text(at)
-    assert "This move cannot be taken back: chance decides part of it (a shuffle, draw or dice roll)." in page_text(at)
-    confirm(at)
+    roll = button(at, "Roll the die")  # chance decides a roll: it cannot be taken back, so the phone asks first
+    assert roll.ask == {"question": "This move cannot be taken back: chance decides part of it (a shuffle, draw or "
+                                    "dice roll).", "yes": "Yes, do it"} and not roll.primary
+    assert [b.ask for b in pad_buttons(at) if b.key.startswith("move-bank")] == [None]  # banking can be taken back
+    roll.run()  # the phone sends the tap once the player said "Yes, do it"
     assert service.store.head(table.id)[0] == 1
     assert "Waiting for Bob" in page_text(at)
 

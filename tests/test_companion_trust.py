@@ -33,7 +33,8 @@ def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> N
 def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables) -> None:
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
-    button(ann, "Roll the die").click().run()  # chance: the page asks first
+    ann.selectbox(key="other-kind").set_value("roll").run()  # typed in: chance, so the page asks in its dialog
+    typed_move(ann).click().run()
     race.notice(table, "{p1}'s seat was opened on another phone, which now plays it.")  # keeps the position
     confirm(ann)
     assert not ann.exception and [w.value for w in ann.warning] == [], [w.value for w in ann.warning]

@@ -21,6 +21,7 @@ import streamlit as st
 from companion.components import surface
 
 NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
+WITHDRAWN = "The table moved on before you said yes, so nothing was done; here is the new position."
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,8 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
     it stays through redraws until this phone's next tap."""
     drawn = [item.drawn() for item in items]
     labels = {item["id"]: item["label"] for item in drawn if item["kind"] == "button"}
-    sure = {item.id for item in items if isinstance(item, Choice) and item.sure}
+    # the tap is the player's "yes": the item says so, or the phone asked first (it sends only on "yes")
+    sure = {item.id for item in items if isinstance(item, Choice) and (item.sure or item.ask)}
     data: dict[str, Any] = {"head": list(head), "items": drawn, "columns": columns}
     if title:
         data["title"] = title
@@ -103,6 +105,8 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         data["lines"] = list(lines)
     if boxed:
         data["boxed"] = True
+    if any(item.get("ask") for item in drawn):
+        data["withdrawn"] = WITHDRAWN  # under a question the phone had open when the table moved on
     kept: dict[str, list[dict[str, Any]]] = st.session_state.setdefault(NOTICES, {})
     if notices:
         shown = st.session_state["movepad-notices"] = st.session_state.get("movepad-notices", 0) + 1

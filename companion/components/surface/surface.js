@@ -8,17 +8,19 @@
 // A block whose data did not change keeps its nodes, so a redraw touches only what changed; a folded box
 // (<details data-fold=KEY>) keeps the player's open or shut across redraws.
 //
-// A pad: {head, items, columns, title, lines, note, boxed, notices, cls}. Items:
+// A pad: {head, items, columns, title, lines, note, boxed, notices, withdrawn}. Items:
 //   {kind: "button", id, label, value, primary, disabled, help, ask}, or
 //   {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
 // Each tap reports the pad, the item, its value (an engine action) and the position ("head") the pad was
 // drawn at, so a tap means what the player saw: Python refuses a tap made at a position the table has left.
 // An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent until
-// "yes". After a tap the pad is dimmed until it is redrawn, or for PENDING_MS when the redraw brings the
-// same pad (a question asked in a dialog), so a double tap sends nothing twice; the server keeps a repeated
-// tap once and refuses a stale one in any case.
+// "yes". A question still open when the table moves on is withdrawn, with the pad's `withdrawn` words.
+// After a tap the pad is dimmed until it is redrawn, or for PENDING_MS when the redraw brings the same pad
+// (a question asked in a dialog), so a double tap sends nothing twice; the server keeps a repeated tap once
+// and refuses a stale one in any case.
 
 const PENDING_MS = 1000;
+const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 
 function node(tag, cls, text) {
   const el = document.createElement(tag);
@@ -39,15 +41,17 @@ function button(item, onTap) {
 
 function drawPad(box, key, data, tap) {
   const send = (item, value) => {
+    asking.delete(key);
     box.classList.add("mp-sent");
     setTimeout(() => box.classList.remove("mp-sent"), PENDING_MS);
     tap({ pad: key, id: item.id, value, head: data.head, label: item.label });
   };
   const ask = (item, b) => {
+    asking.set(key, { head: JSON.stringify(data.head), id: item.id, withdrawn: data.withdrawn });
     const panel = node("div", "mp-ask");
     panel.appendChild(node("p", "", item.ask.question));
     const yes = button({ id: item.id + "-yes", label: item.ask.yes, primary: false }, () => send(item, item.value));
-    const no = button({ id: item.id + "-no", label: "Cancel" }, () => panel.replaceWith(b));
+    const no = button({ id: item.id + "-no", label: "Cancel" }, () => { asking.delete(key); panel.replaceWith(b); });
     panel.append(yes, no);
     b.replaceWith(panel);
     yes.focus();
@@ -84,9 +88,23 @@ function drawPad(box, key, data, tap) {
     }
   }
   box.appendChild(grid);
+  // A question open when the pad is drawn again: still asked at the same position, else withdrawn, in words
+  // under its button (a "yes" given now would answer for a table that is no longer there).
+  const notices = [...(data.notices || [])];
+  const open = asking.get(key);
+  if (open) {
+    const item = (data.items || []).find((i) => i.id === open.id && i.ask);
+    const b = item && grid.querySelector(`[data-id="${CSS.escape(item.id)}"]`);
+    if (b && open.head === JSON.stringify(data.head)) {
+      ask(item, b);
+    } else {
+      asking.delete(key);
+      notices.push({ kind: "warning", text: open.withdrawn, id: open.id });
+    }
+  }
   // A refusal of a tap: right under the button tapped (the whole row), else under the pad; then in view.
   let shown = null;
-  for (const notice of data.notices || []) {
+  for (const notice of notices) {
     const el = node("div", `mp-notice mp-notice-${notice.kind} refusal-${notice.id || "pad"}`, notice.text);
     el.setAttribute("role", "alert");
     el.style.gridColumn = "1 / -1";
