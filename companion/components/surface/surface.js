@@ -49,7 +49,7 @@ function drawPad(box, key, data, tap) {
   const ask = (item, b) => {
     asking.set(key, { head: JSON.stringify(data.head), id: item.id, withdrawn: data.withdrawn });
     const panel = node("div", "mp-ask");
-    panel.appendChild(node("p", "", item.ask.question));
+    panel.append(node("p", "mp-ask-what", item.label), node("p", "", item.ask.question)); // what, then why
     const yes = button({ id: item.id + "-yes", label: item.ask.yes, primary: false }, () => send(item, item.value));
     const no = button({ id: item.id + "-no", label: "Cancel" }, () => { asking.delete(key); panel.replaceWith(b); });
     panel.append(yes, no);
