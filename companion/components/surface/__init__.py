@@ -1,12 +1,14 @@
 """A part of a page drawn as few elements: its read-only HTML and its pads, one element per stretch (surface.js).
 
-Why: a phone pays for every element Streamlit sends it, at every redraw (React, styling, sanitising,
-laying out), and the server for every message; `bench/bench_browser.py` measured a table part of a
-dozen elements at twice a bare page's tap. While a surface is open (`drawing`), `render.Sheet` and
+Why: every element is a message from the server and React and styling work on the phone at every
+redraw, and a dialog or an expander costs a whole component of its own; gathered, medieval's table part
+is 2 elements instead of 12, and the phone keeps what did not change (docs/performance.md, sixth round,
+measures what that saved and what it did not). While a surface is open (`drawing`), `render.Sheet` and
 `movepad.show` add blocks to it instead of drawing elements of their own, and the blocks go to the
 phone together, as one components-v2 element, when a Streamlit element must come next (`flush`, which
 a panel calls before its own widgets) or when the part ends. On the phone a block that did not change
-keeps its nodes, so a redraw touches only what changed.
+keeps its nodes, so a redraw touches only what changed. The blocks live in the page itself (no shadow
+root), so the page's styles (`context.PHONE_CSS`) apply to them and tests find them by their classes.
 
 The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
