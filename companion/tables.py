@@ -16,6 +16,7 @@ rendering in another thread always sees one consistent position.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 import unicodedata
 from collections.abc import Mapping
@@ -139,6 +140,9 @@ def clean_names(names: list[str]) -> list[str]:
     return clean
 
 
+CONSEQUENCES_KEPT = 4096  # answers of `Tables.consequence` kept (a few positions' buttons at every table)
+
+
 class Tables:
     """Acting on tables: create, replay, act, undo, concede — with seat checks."""
 
@@ -147,6 +151,9 @@ class Tables:
         self._games = dict(games) if games is not None else None
         self._cache: dict[int, Snapshot] = {}
         self._lock = threading.Lock()
+        # (table, log head, seat, action) -> why it could not be taken back: a position's answers do not change,
+        # and each phone asks for every button it draws (a trial move each), and once more when one is tapped.
+        self._consequences: dict[tuple[int, tuple[int, int], int, str], str | None] = {}
 
     # -- games ---------------------------------------------------------------------------
 
@@ -298,12 +305,20 @@ class Tables:
         engine refuses has no consequence here (`act` gives the refusal).
         """
         snap = self.snapshot(table)
+        key = (table.id, snap.head, seat, json.dumps(action.to_json(), sort_keys=True))
+        if key in self._consequences:
+            return self._consequences[key]
         trial = copy.copy(snap.match)
         try:
             trial.apply(action, snap.head[0] + 1)
         except Exception:
             return None
-        return trial.undo_refusal(seat, ahead=True)
+        reason = trial.undo_refusal(seat, ahead=True)
+        with self._lock:
+            if len(self._consequences) >= CONSEQUENCES_KEPT:
+                self._consequences.clear()  # positions long past: starting afresh costs a trial move a button
+            self._consequences[key] = reason
+        return reason
 
     def undo(self, table: TableInfo, seat: int | None, offered: tuple[int, int] | None = None,
              device: str | None = None) -> LogEntry:

@@ -185,3 +185,23 @@ def test_a_sheet_shows_a_players_text_as_typed_and_never_as_markup() -> None:
     assert '<div class="muster-box st-key-private">' in markup  # found as Streamlit's keyed container would be
     assert '<div class="muster-note muster-note-info" role="status">' in markup
     assert Sheet().markup() == ""  # an empty sheet draws nothing
+
+
+def test_a_positions_questions_are_worked_out_once_and_change_with_the_position(race: Tables,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each phone asks, for every button it draws, whether the move could be taken back (a trial move each): the
+    answer of a position is kept, and a new position asks again."""
+    import companion.tables as tables_module
+
+    tried = []
+    real_copy = tables_module.copy.copy
+    monkeypatch.setattr(tables_module.copy, "copy", lambda match: tried.append(1) or real_copy(match))
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    roll, bank = act("roll", 0), act("bank", 0, amount=1)
+    reason = "This move cannot be taken back: chance decides part of it (a shuffle, draw or dice roll)."
+    assert [race.consequence(table, 0, a) for a in (roll, bank, roll, bank)] == [reason, None, reason, None]
+    assert len(tried) == 2
+    race.act(table, 0, bank)  # a new position: asked again
+    race.act(table, 1, act("bank", 1, amount=1))
+    tried.clear()
+    assert race.consequence(table, 0, roll) == reason and len(tried) == 1
