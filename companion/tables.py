@@ -308,12 +308,7 @@ class Tables:
         key = (table.id, snap.head, seat, json.dumps(action.to_json(), sort_keys=True))
         if key in self._consequences:
             return self._consequences[key]
-        trial = copy.copy(snap.match)
-        try:
-            trial.apply(action, snap.head[0] + 1)
-        except Exception:
-            return None
-        reason = trial.undo_refusal(seat, ahead=True)
+        reason = snap.match.ahead_refusal(seat, action, snap.head[0] + 1)
         with self._lock:
             if len(self._consequences) >= CONSEQUENCES_KEPT:
                 self._consequences.clear()  # positions long past: starting afresh costs a trial move a button

@@ -307,6 +307,14 @@ class State(ABC):
     def clone(self) -> State:
         return copy.deepcopy(self)
 
+    def forget_others_secrets(self, player: int) -> None:
+        """Make this copy play out as `player` can foresee it: another seat's hidden thing that could answer a
+        move (a face-down card that fires when it is crossed) is kept, but no longer acts.
+
+        Called only on a trial copy (`Match.ahead_refusal`): whether a move is asked about first, and in what
+        words, must never tell its player what they could not know. Engines whose hidden things never change
+        what a move reveals or leaves to chance keep this default, which forgets nothing."""
+
 
 S = TypeVar("S", bound=State)
 
@@ -502,6 +510,22 @@ class Match(Generic[S]):
                 continue
             lines.extend(Line(rec.seq, rec.actor, t.read_by(viewer), rec.kind, rec.undone) for t in rec.told)
         return lines
+
+    def ahead_refusal(self, player: int, action: Action, step: int | None = None) -> str | None:
+        """Why `action`, made now by `player`, could not be taken back (it would reveal, leave something to
+        chance or end the game), in words for asking first; None when it could be, or when it is refused.
+
+        Worked out on a trial copy that keeps only what `player` can foresee (`State.forget_others_secrets`):
+        a move that would spring an opponent's hidden card is asked about, or not, exactly as if there were
+        none, so neither the question nor its absence gives the card away."""
+        self._history()  # recorded from here on, the trial's reveals are the trial's own (not a replay's)
+        trial = copy.copy(self)
+        trial.state.forget_others_secrets(player)
+        try:
+            trial.apply(action, step)
+        except Exception:
+            return None
+        return trial.undo_refusal(player, ahead=True)
 
     def undo_refusal(self, player: int, ahead: bool = False) -> str | None:
         """None if `player` may take back the last live action now; otherwise why not, in player words.

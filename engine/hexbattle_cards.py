@@ -11,8 +11,17 @@ from engine.hexbattle_combat import ROLL_EFFECTS
 from engine.hexbattle_pieces import Guard, Unit
 
 
+UNKNOWN_GUARD = "unknown"  # the effect of a guard card whose face its player cannot see: it answers nothing
+
+
 class CardsMixin:
     """Bonus cards in hand, their effects this turn, and the defensive guards they leave in play."""
+
+    def forget_others_secrets(self, player: int) -> None:
+        """Another seat's face-down guard cards stay in play (how many there are is public, and they still go to
+        the discard pile at the end of their owner's next turn) but answer nothing: which cards they are, and
+        under which unit, `player` cannot know, so a trial move must not spring them."""
+        self.guards = [g if g.owner == player else Guard(g.card, g.owner, UNKNOWN_GUARD, 0, None) for g in self.guards]
 
     def _can_draw_bonus(self) -> bool:
         return (self.actions_left > 0 and not self.last_was_draw

@@ -253,3 +253,26 @@ def test_r32_a_guard_answers_a_guards_free_shot() -> None:
     do(state, "move", BR, unit=E_INF2, to="4,2", facing=3)
     effects = [e.get("effect") for e in state.events if e["event"] == "guard"]
     assert effects == ["reserve_fire", "heroic_defence"] and state.units[E_INF2].strength == 4
+
+
+def test_a_move_into_a_hidden_reserve_fire_is_asked_about_as_if_the_guard_were_not_there() -> None:
+    """Asking first ("it cannot be taken back") is worked out on what the mover can foresee: Blue's move into
+    the reach of French's face-down Reserve Fire is a plain move to Blue, so neither the question nor its
+    absence gives the card away; made, the shot is fired and the move stands."""
+    from engine.core import Match
+
+    options = {"scenario": {"fill": "open", "terrain": {}, "units": {LA: u("4,7"), E_INF: u("8,1", 3),
+                                                                     E_INF2: u("4,1", 3)},
+                            "hands": [["reserve-fire"], []], "current_player": FR}, "dice": [1, 1]}
+    match = Match(GAME, 1, options)
+    match.apply(next(a for a in match.state.legal_actions(FR) if a.kind == "play_card" and a["unit"] == LA))
+    match.apply(act("end_turn", FR))
+    into_reach, out_of_reach = act("move", BR, unit=E_INF2, to="4,2", facing=3), act("move", BR, unit=E_INF, to="9,1",
+                                                                                     facing=2)
+    assert match.ahead_refusal(BR, into_reach) is None and match.ahead_refusal(BR, out_of_reach) is None
+    assert len(match.state.guards) == 1  # the question left the guard where it lies
+    match.apply(into_reach)
+    assert not match.state.guards and match.undo_refusal(BR) == ("That move cannot be taken back: it revealed a "
+                                                                 "face-down guard card.")
+    # French's own move, by contrast, is asked about in full: French knows its card.
+    assert match.ahead_refusal(FR, act("end_turn", FR)) is None
