@@ -91,14 +91,14 @@ def _info(session_id: str) -> Any:
     return info
 
 
-def _session(session_id: str) -> Any:
+def session_by_id(session_id: str) -> Any:
     """The Streamlit session of this id, or None when the phone went away."""
     info = _info(session_id)
     return info.session if info is not None else None
 
 
 def _rerun(session_id: str) -> int:
-    session = _session(session_id)
+    session = session_by_id(session_id)
     if session is None:
         return 0
     session._call_soon_on_event_loop(lambda: _guarded(session))  # where Streamlit handles a phone's own requests
@@ -125,19 +125,12 @@ def _rerun_on_loop(session: Any) -> None:
     with its own address and widgets, as `st.rerun()` does; one that already has a rerun waiting reads
     the table afresh anyway.
     """
-    from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequestType
     from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
 
     runner = session._scriptrunner
     if runner is None:
-        state = ClientState()
-        state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
-        if not state.query_string:  # not showing a table (never the case for a watched session, but never the lobby)
-            return
-        state.fragment_id = _part_id(session)  # that part, or the whole page; never the poll that may have run last
-        state.is_auto_rerun = False
-        session.request_rerun(state)
+        rerun_part(session)
         return
     if runner._requests._state != ScriptRequestType.CONTINUE:  # a rerun is already waiting, or the runner stops
         return
@@ -146,6 +139,23 @@ def _rerun_on_loop(session: Any) -> None:
         return
     runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
                                    cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
+
+
+def rerun_part(session: Any) -> bool:
+    """On Streamlit's event loop: rerun an idle `session`'s table part (see `_rerun_on_loop`); False, and nothing
+    asked, when it is running or shows no table."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    if session._scriptrunner is not None:
+        return False
+    state = ClientState()
+    state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
+    if not state.query_string:  # not showing a table (never the case for a watched session, but never the lobby)
+        return False
+    state.fragment_id = _part_id(session)  # that part, or the whole page; never the poll that may have run last
+    state.is_auto_rerun = False
+    session.request_rerun(state)
+    return True
 
 
 def _part_id(session: Any) -> str:
@@ -193,7 +203,7 @@ def drawn() -> None:
     if not tables or me is None:
         return
     try:
-        session = _session(me)
+        session = session_by_id(me)
         if session is not None and hasattr(session, "wait_until_settled"):
             with _lock:  # at the latest when the wait gives up, and a little after: a lost wake never stops the poll
                 until = time.monotonic() + SETTLE_LIMIT_S + 0.5

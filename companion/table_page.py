@@ -36,7 +36,7 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from companion import context, live, panels
+from companion import context, courier, live, panels
 from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
@@ -326,10 +326,17 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     what the rest of the page shows (the table ended, a seat moved to another phone), the
     whole page is redrawn.
     """
+    def lost() -> None:
+        context.flash("warning", STALE)
+
     try:
-        with surface.drawing("table"):  # its HTML and pads as few elements (`companion.components.surface`)
+        surface.carry_out_posted(lost)  # a tap this phone posted (`companion.courier`) is carried out here
+        # its HTML and pads as few elements (`companion.components.surface`); the posted tap's reply is the
+        # drawing, sent ahead of the drawing's last element
+        with surface.drawing("table", on_lost=lost, on_drawn=courier.answer):
             _table_part(service, table_id, token, outline)
     finally:
+        courier.answer(None)  # not drawn whole (the page is drawn again): Streamlit's run is the reply
         live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
 
 

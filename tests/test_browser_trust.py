@@ -2,7 +2,7 @@
 
 For each card game, two seat phones and a spectator: the actor taps a move that is chosen
 or drawn face down; its card names must then be absent from the opponent's and the
-spectator's page text, DOM and every websocket frame they received, while the actor's
+spectator's page text, DOM, every websocket frame and every reply to a posted tap they received, while the actor's
 page shows them; where the game reveals them next, they appear on all three pages.
 Tables are created through the service with a fixed seed, and the opening moves (public
 ones) are played through it too, so the hidden move is reached quickly. Hexbattle's hidden
@@ -21,6 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from test_browser import Server, settle
 from test_browser_cardgames import app, wait_for  # noqa: F401  (the module's server, shared)
 
+from companion.courier import PATH as POSTED_TAPS
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables, TableInfo
 
@@ -34,21 +35,28 @@ def tables(app: Server) -> Tables:
 
 
 class Phone:
-    """One page, with every websocket frame it received kept as bytes."""
+    """One page, with every websocket frame it received kept as bytes, and every reply to a tap it posted
+    (`companion.courier`): the two ways the server speaks to a phone."""
 
     def __init__(self, new_phone: Callable[[], Any], url: str, who: str) -> None:
         self.frames: list[bytes] = []
+        self.replies: list[Any] = []  # read when looked at: a reply's body cannot be read inside its event
         self.page = new_phone()
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._keep))
+        self.page.on("response", lambda reply: self.replies.append(reply) if POSTED_TAPS in reply.url else None)
         self.page.goto(url)
         self.page.get_by_text(who).first.wait_for()
+
+    def received(self) -> list[bytes]:
+        """Every websocket frame and every reply to a posted tap, as bytes."""
+        return self.frames + [reply.body() for reply in self.replies]
 
     def _keep(self, payload: str | bytes) -> None:
         self.frames.append(payload.encode() if isinstance(payload, str) else payload)
 
     def seen(self) -> str:
         """Everything this phone holds so far: its DOM and its frames."""
-        return str(self.page.content()) + "".join(f.decode("latin-1") for f in self.frames)
+        return str(self.page.content()) + "".join(f.decode("latin-1") for f in self.received())
 
     def text(self) -> str:
         return str(self.page.locator("body").inner_text())
@@ -58,9 +66,9 @@ class Phone:
         dom = self.page.content()
         at = dom.find(secret)
         assert at < 0, f"{secret!r} is in {who}'s DOM: {dom[max(at - 300, 0):at + 100]!r}"
-        raw = secret.encode()
-        assert not any(raw in frame for frame in self.frames), f"{secret!r} reached {who}'s websocket"
-        assert not any(secret in frame.decode("latin-1") for frame in self.frames)
+        raw, received = secret.encode(), self.received()
+        assert not any(raw in frame for frame in received), f"{secret!r} reached {who}'s websocket or a reply"
+        assert not any(secret in frame.decode("latin-1") for frame in received)
 
 
 def tap(page: Any, name: str, tables: Tables, table: TableInfo, within: str = ".st-key-moves") -> None:

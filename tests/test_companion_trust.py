@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from apptest_helpers import (  # noqa: F401 (race: fixture)
     button, carry_out, confirm, html_bodies, html_text, move_keys, notes, offered, pad_buttons, pad_notices, pads, page, page_text,
-    race, tap_pad, typed_move)
+    race, tap_element, tap_pad, typed_move)
 
 from companion.render import Sheet, plain
 from companion.tables import ELSEWHERE, STALE, Tables
@@ -28,6 +28,21 @@ def test_a_tap_offered_before_the_table_moved_on_does_nothing(race: Tables) -> N
     entries = race.snapshot(table).entries
     assert [e.action["kind"] for e in entries] == ["bank"]
     assert "Waiting for Bob to make a move." in page_text(ann) and move_keys(ann) == []
+
+
+def test_a_tap_on_a_pad_the_page_no_longer_draws_says_the_table_moved_on(race: Tables) -> None:
+    """The phone showed a pad the server has since drawn away (another phone's move redrew the page before the
+    tap arrived): the tap is not carried out, and the player reads why instead of seeing it vanish."""
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    element, drawn = pads(ann)["move-list"]
+    move = drawn["items"][0]
+    tap_element(ann, element, {"pad": "moves-of-a-page-gone", "id": move["id"], "value": move["value"],
+                               "head": drawn["head"], "label": move["label"]})
+    assert not ann.exception and [w.value for w in ann.warning] == [STALE]
+    assert race.snapshot(table).entries == ()
+    tap_element(ann, element, {"pad": 7, "id": move["id"]})  # names no pad at all: junk, not a lost tap
+    assert not ann.exception and [w.value for w in ann.warning] == [] and race.snapshot(table).entries == ()
 
 
 def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables) -> None:

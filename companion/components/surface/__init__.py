@@ -33,6 +33,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.delta_generator_singletons import context_dg_stack
 
+from companion import courier
+
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
 MISORDERED: list[str] = []  # what was drawn out of order (a surface's key and its stretch), for the tests
@@ -42,6 +44,8 @@ _component = st.components.v2.component(
     js=(HERE / "surface.js").read_text(encoding="utf-8"))
 
 TapHandler = Callable[[dict[str, Any]], None]
+TAPS = "_surface-taps"  # session state: the last drawing's pads, stretch key -> pad key -> handler
+COURIER_BLOCK = "~courier"
 
 
 def _current() -> DeltaGenerator:
@@ -66,9 +70,12 @@ class _Stretch:
 @dataclass
 class _Surface:
     key: str
+    on_lost: Callable[[], None] | None = None  # a tap on a pad this page no longer draws (`drawing`)
+    on_drawn: Callable[[dict[str, list[dict[str, Any]]]], None] | None = None  # the whole drawing (`drawing`)
     sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
     stretch: _Stretch | None = None
     group: str | None = None  # the group blocks added now belong to (`group`)
+    drawn: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # element key -> its blocks, as sent
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         container = _current()
@@ -86,9 +93,13 @@ class _Surface:
         if on_tap is not None:
             self.stretch.taps[block["key"]] = on_tap
 
-    def send(self) -> None:
+    def send(self, last: bool = False) -> None:
+        """Send the stretch gathered so far; the `last` one of the drawing hands the whole drawing to `on_drawn`
+        first (so what depends on it, a posted tap's reply, leaves before the element does)."""
         stretch, self.stretch = self.stretch, None
         if stretch is None or not stretch.blocks:
+            if last and self.on_drawn is not None:
+                self.on_drawn(self.drawn)
             return
         key = f"{self.key}-{self.sent}"
         self.sent += 1
@@ -97,10 +108,14 @@ class _Surface:
             MISORDERED.append(key)
             LOG.error("surface %s: %d element(s) were drawn before it without a flush; it shows after them",
                       key, count - stretch.start)
-        taps = stretch.taps
+        taps, on_lost = stretch.taps, self.on_lost
+        blocks = self.drawn[key] = _grouped(stretch.blocks)
+        st.session_state[TAPS][key] = taps
+        if last and self.on_drawn is not None:
+            self.on_drawn(self.drawn)
+        data = blocks + [_courier_block(key)] if courier.installed() else blocks
         with container:
-            _component(data=_grouped(stretch.blocks), key=key,
-                       on_tap_change=lambda: _tapped(key, taps))
+            _component(data=data, key=key, on_tap_change=lambda: _tapped(_sent(key), taps, on_lost))
 
 
 def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -120,16 +135,38 @@ def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _open: ContextVar[_Surface | None] = ContextVar("muster_surface", default=None)
 
 
+def _courier_block(key: str) -> dict[str, Any]:
+    """Where the phone posts a tap on this stretch (`companion.courier`); a block the phone does not draw."""
+    return {"key": COURIER_BLOCK, "courier": {"path": courier.PATH, "token": courier.token(), "stretch": key}}
+
+
 @contextmanager
-def drawing(key: str) -> Iterator[None]:
-    """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`)."""
-    surface = _Surface(key)
+def drawing(key: str, on_lost: Callable[[], None] | None = None,
+            on_drawn: Callable[[dict[str, list[dict[str, Any]]]], None] | None = None) -> Iterator[None]:
+    """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`).
+
+    `on_lost` is called for a tap on a pad the page no longer draws where the phone showed it: the page had
+    moved on (another phone's move redrew it) before the tap arrived, so the tap is not carried out and the
+    player is told why rather than seeing their tap vanish. `on_drawn` gets the whole drawing (each stretch's
+    element key -> its blocks) when it is complete, just before its last element is sent. A tap the phone
+    posted (`companion.courier`) is carried out first, by `carry_out_posted`, against the pads drawn last."""
+    surface = _Surface(key, on_lost, on_drawn)
     token = _open.set(surface)
+    st.session_state[TAPS] = {}  # this drawing's pads only, as Streamlit keeps only its elements' callbacks
     try:
         yield
-        surface.send()
+        surface.send(last=True)
     finally:
         _open.reset(token)
+
+
+def carry_out_posted(on_lost: Callable[[], None] | None = None) -> None:
+    """The tap the phone posted for this run (`companion.courier.take`), if any, to the pad it names among those
+    the page drew last: as Streamlit's own callback would hand it over, before the page is drawn again."""
+    posted = courier.take()
+    if posted is not None:
+        stretch, raw = posted
+        _tapped(raw, st.session_state.get(TAPS, {}).get(stretch, {}), on_lost)
 
 
 def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
@@ -164,12 +201,21 @@ def flush() -> None:
         surface.send()
 
 
-def _tapped(key: str, taps: dict[str, TapHandler]) -> None:
-    """The tap the phone sent, to the pad it names (anything else, or a pad no longer drawn, is no tap)."""
+def _sent(key: str) -> Any:
+    """What the phone sent through Streamlit as the tap of the surface element `key`."""
     result = st.session_state.get(key)
-    raw = getattr(result, "tap", None) if result is not None else None
-    if isinstance(raw, dict) and isinstance(raw.get("pad"), str) and raw["pad"] in taps:
+    return getattr(result, "tap", None) if result is not None else None
+
+
+def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] | None) -> None:
+    """The tap the phone sent, to the pad it names; a pad no longer drawn there gets `on_lost` (anything that
+    names no pad at all is no tap)."""
+    if not (isinstance(raw, dict) and isinstance(raw.get("pad"), str)):
+        return
+    if raw["pad"] in taps:
         taps[raw["pad"]](raw)
+    elif on_lost is not None:
+        on_lost()
 
 
-__all__ = ["MISORDERED", "add", "drawing", "flush", "group"]
+__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group"]

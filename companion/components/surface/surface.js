@@ -21,6 +21,9 @@
 
 const PENDING_MS = 1000;
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
+// A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
+// of several KB would be copied into the DOM and reported to every observer of it at each redraw.
+const drawnFrom = new WeakMap();
 
 function node(tag, cls, text) {
   const el = document.createElement(tag);
@@ -155,9 +158,9 @@ function place(root, blocks, tap) {
   for (const block of blocks) {
     const text = JSON.stringify(block);
     let el = kept.get(block.key);
-    if (!el || el.dataset.drawn !== text) {
+    if (!el || drawnFrom.get(el) !== text) {
       const fresh = drawBlock(block, tap);
-      fresh.dataset.drawn = text;
+      drawnFrom.set(fresh, text);
       fresh.querySelectorAll("details[data-fold]").forEach((d) => {
         if (folds.has(d.dataset.fold)) d.open = folds.get(d.dataset.fold);
       });
@@ -172,6 +175,36 @@ function place(root, blocks, tap) {
   kept.forEach((el) => el.remove());
 }
 
+// Posting a tap to the server (companion/courier.py) instead of sending it through Streamlit: the reply is
+// what the run the tap caused drew into this page's stretches, set at once; Streamlit's own copy of that
+// run follows and changes nothing. A stretch on the page: its key -> {root, tap}.
+const stretches = new Map();
+
+function post(courier, value, viaStreamlit) {
+  // XMLHttpRequest rather than fetch: its reply is read in one task of the page, where fetch's body waits for
+  // a second one behind whatever the page does meanwhile (Streamlit laying out the same run).
+  const request = new XMLHttpRequest();
+  // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
+  const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
+  request.open("POST", new URL(courier.path, window.location.origin + here).href);
+  request.setRequestHeader("Content-Type", "application/json");
+  request.responseType = "json";
+  const elsewhere = () => viaStreamlit(value);  // no answer: Streamlit takes the tap (the store keeps a tap once)
+  request.onerror = elsewhere;
+  request.onload = () => {
+    const reply = request.status === 200 ? request.response : null;
+    if (!reply || reply.through === "streamlit") {
+      elsewhere();
+      return;
+    }
+    for (const [key, blocks] of Object.entries(reply.drawn || {})) {
+      const shown = stretches.get(key);
+      if (shown && shown.root.isConnected) place(shown.root, blocks, shown.tap);
+    }
+  };
+  request.send(JSON.stringify({ token: courier.token, stretch: courier.stretch, tap: value }));
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
@@ -180,5 +213,12 @@ export default function (component) {
     root = node("div", "sf");
     parentElement.appendChild(root);
   }
-  place(root, data, (value) => setTriggerValue("tap", value));  // data: the blocks (a list)
+  // data: the blocks (a list), the last one saying where to post a tap when the server takes taps so
+  const last = data[data.length - 1];
+  const courier = last && last.courier;
+  const blocks = courier ? data.slice(0, -1) : data;
+  const viaStreamlit = (value) => setTriggerValue("tap", value);
+  const tap = courier ? (value) => post(courier, value, viaStreamlit) : viaStreamlit;
+  if (courier) stretches.set(courier.stretch, { root, tap });
+  place(root, blocks, tap);
 }

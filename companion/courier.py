@@ -1,0 +1,172 @@
+"""A tap's answer straight back to the phone that tapped: the table part its own run drew, as the reply to the tap.
+
+Why: on a Streamlit page a tap waits for Streamlit's page twice. The page holds the tap back for a
+timer before sending it (10-14 ms on a phone-class CPU), and after the script run it lays out the run's
+messages in several React passes before a components-v2 element sees its new data (25-35 ms for the
+table part). The tapping phone pays both before it sees its move (docs/performance.md, seventh round).
+
+So a pad's tap (`companion.components.surface`) is posted to this server's `/_muster/tap`, and the reply
+is what the run it caused drew into the table part's surfaces: the phone sets those blocks at once,
+then Streamlit's own copy of the same run arrives and changes nothing. Nothing is decided here: the tap is
+handed to the page's own run (a rerun of the table part, as `live` wakes a phone), which carries it out
+through the pad's handler exactly as a tap sent by Streamlit would be; the reply carries only what that
+run drew for this browser session, so it shows no more than the session's page does. The tap names the
+session by a token the server gave that session's page (`token`), never sent to anyone else.
+
+When the session is busy with a run of its own, or this server has no such route (a Streamlit release
+that moved its internals, the AppTest harness), the phone sends the tap through Streamlit as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+LOG = logging.getLogger("muster.companion")
+
+PATH = "_muster/tap"
+ANSWER_LIMIT_S = 2.0  # a run that takes longer is delivered by Streamlit alone
+BODY_LIMIT = 64 * 1024  # a tap is a few hundred bytes
+TOKENS_KEPT = 1024  # sessions remembered before those that ended are looked for and forgotten
+TOKEN_KEY = "_courier-token"
+_route_installed = False
+_lock = threading.Lock()
+_session_of: dict[str, str] = {}  # token -> browser session id
+_waiting: dict[str, _Tap] = {}  # session id -> the tap its next table-part run carries out
+
+
+@dataclass
+class _Tap:
+    stretch: str  # the surface element the phone tapped ("table-0")
+    raw: dict[str, Any]  # what the phone sent, as it would come through Streamlit
+    answer: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+    taken: bool = False  # a run has carried it out: it is that run's to answer
+
+
+def installed() -> bool:
+    """Whether this server takes posted taps (`install` ran): the pages then tell their phones where to post."""
+    return _route_installed
+
+
+def install(app: Any, base_url: str) -> None:
+    """Add the route to Streamlit's Starlette app (first, before its catch-all static pages)."""
+    from starlette.routing import Route
+
+    global _route_installed
+    app.router.routes.insert(0, Route(url(base_url), _deliver, methods=["POST"]))
+    _route_installed = True
+
+
+def url(base_url: str) -> str:
+    """The route's path on a server whose Streamlit is served under `base_url` (`server.baseUrlPath`)."""
+    base = base_url.strip("/")
+    return f"/{base}/{PATH}" if base else f"/{PATH}"
+
+
+def token() -> str:
+    """This browser session's token (the page calls this in its run): the phone names its session with it."""
+    import streamlit as st
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    mine: str = st.session_state.setdefault(TOKEN_KEY, secrets.token_urlsafe(18))
+    if ctx is not None:
+        with _lock:
+            if mine not in _session_of and len(_session_of) >= TOKENS_KEPT:
+                _forget_closed_sessions()
+            _session_of[mine] = ctx.session_id
+    return mine
+
+
+def _forget_closed_sessions() -> None:
+    """Drop the tokens of sessions that have ended (their phones closed the page); under `_lock`."""
+    from streamlit.runtime import Runtime
+
+    manager = Runtime.instance()._session_mgr
+    for gone in [t for t, s in _session_of.items() if manager.get_active_session_info(s) is None]:
+        del _session_of[gone]
+
+
+def take() -> tuple[str, dict[str, Any]] | None:
+    """The tap posted for this session's run, if any: (stretch, what the phone sent). The run carries it out."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    with _lock:
+        tap = _waiting.get(ctx.session_id) if ctx is not None else None
+        if tap is None or tap.taken:
+            return None
+        tap.taken = True
+    return tap.stretch, tap.raw
+
+
+def answer(drawn: dict[str, list[Any]] | None) -> None:
+    """This run drew `drawn` (stretch key -> blocks), or nothing whole (None): the reply to the tap it carried out."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    with _lock:
+        tap = _waiting.get(ctx.session_id) if ctx is not None else None
+        if tap is None or not tap.taken:
+            return
+        del _waiting[ctx.session_id]
+    tap.loop.call_soon_threadsafe(_settle, tap.answer, drawn)
+
+
+def _settle(future: asyncio.Future[Any], value: Any) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+async def _deliver(request: Any) -> Any:
+    """POST {token, stretch, tap}: carried out by the session's own run; the reply is what the run drew."""
+    from starlette.responses import JSONResponse
+
+    body = await request.body()
+    try:
+        if len(body) > BODY_LIMIT:
+            raise ValueError("too long")
+        sent = json.loads(body)
+        mine, stretch, raw = sent["token"], sent["stretch"], sent["tap"]
+        if not (isinstance(mine, str) and isinstance(stretch, str) and isinstance(raw, dict)):
+            raise ValueError("not a tap")
+    except (ValueError, KeyError, TypeError):
+        return JSONResponse({"error": "That was not a tap."}, status_code=400)
+    with _lock:
+        session_id = _session_of.get(mine)
+    session = _session(session_id) if session_id else None
+    if session is None:
+        return JSONResponse({"error": "This page's session has ended; reload the page."}, status_code=404)
+    loop = asyncio.get_running_loop()
+    tap = _Tap(stretch, raw, loop.create_future(), loop)
+    with _lock:
+        if session_id in _waiting:  # one tap at a time: the other goes through Streamlit
+            return JSONResponse({"through": "streamlit"})
+        _waiting[session_id] = tap
+    from companion import live
+
+    if not live.rerun_part(session):  # busy with a run of its own: Streamlit takes the tap
+        with _lock:
+            _waiting.pop(session_id, None)
+        return JSONResponse({"through": "streamlit"})
+    try:
+        drawn = await asyncio.wait_for(asyncio.shield(tap.answer), ANSWER_LIMIT_S)
+    except TimeoutError:
+        with _lock:
+            if not tap.taken:  # no run took it: Streamlit takes it instead (the phone sends it again)
+                _waiting.pop(session_id, None)
+                return JSONResponse({"through": "streamlit"})
+        drawn = None
+    return JSONResponse({"drawn": drawn})
+
+
+def _session(session_id: str) -> Any:
+    from companion import live
+
+    return live.session_by_id(session_id)
