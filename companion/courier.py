@@ -5,16 +5,17 @@ timer before sending it (10-14 ms on a phone-class CPU), and after the script ru
 messages in several React passes before a components-v2 element sees its new data (25-35 ms for the
 table part). The tapping phone pays both before it sees its move (docs/performance.md, seventh round).
 
-So a pad's tap (`companion.components.surface`) is posted to this server's `/_muster/tap`, and the reply
-is what the run it caused drew into the table part's surfaces: the phone sets those blocks at once,
-then Streamlit's own copy of the same run arrives and changes nothing. Nothing is decided here: the tap is
-handed to the page's own run (a rerun of the table part, as `live` wakes a phone), which carries it out
-through the pad's handler exactly as a tap sent by Streamlit would be; the reply carries only what that
+So a tap on the table part (a pad of `companion.components.surface`, the hexbattle board) is posted to this
+server's `/_muster/tap`, and the reply is what the run it caused drew into the elements that take posted
+taps (`surface.takes_posted_taps`): the phone sets them at once, then Streamlit's own copy of the same run
+arrives and changes nothing. Nothing is decided here: the tap is handed to the page's own run (a rerun of
+the table part, as `live` wakes a phone), which carries it out through the element's own handler exactly
+as a tap sent by Streamlit would be; the reply carries only what that
 run drew for this browser session, so it shows no more than the session's page does. The tap names the
 session by a token the server gave that session's page (`token`), never sent to anyone else.
 
-When the session is busy with a run of its own, or this server has no such route (a Streamlit release
-that moved its internals, the AppTest harness), the phone sends the tap through Streamlit as before.
+When the session is busy with a run of its own, or this server has no such route (`companion.routes`), the
+phone sends the tap through Streamlit as before.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ ANSWER_LIMIT_S = 2.0  # a run that takes longer is delivered by Streamlit alone
 BODY_LIMIT = 64 * 1024  # a tap is a few hundred bytes
 TOKENS_KEPT = 1024  # sessions remembered before those that ended are looked for and forgotten
 TOKEN_KEY = "_courier-token"
-_route_installed = False
 _lock = threading.Lock()
 _session_of: dict[str, str] = {}  # token -> browser session id
 _waiting: dict[str, _Tap] = {}  # session id -> the tap its next table-part run carries out
@@ -42,31 +42,17 @@ _waiting: dict[str, _Tap] = {}  # session id -> the tap its next table-part run 
 
 @dataclass
 class _Tap:
-    stretch: str  # the surface element the phone tapped ("table-0")
+    element: str  # the element the phone tapped (a surface's stretch, "table-0", or the hexbattle board)
     raw: dict[str, Any]  # what the phone sent, as it would come through Streamlit
     answer: asyncio.Future[Any]
     loop: asyncio.AbstractEventLoop
     taken: bool = False  # a run has carried it out: it is that run's to answer
 
 
-def installed() -> bool:
-    """Whether this server takes posted taps (`install` ran): the pages then tell their phones where to post."""
-    return _route_installed
-
-
-def install(app: Any, base_url: str) -> None:
-    """Add the route to Streamlit's Starlette app (first, before its catch-all static pages)."""
-    from starlette.routing import Route
-
-    global _route_installed
-    app.router.routes.insert(0, Route(url(base_url), _deliver, methods=["POST"]))
-    _route_installed = True
-
-
-def url(base_url: str) -> str:
-    """The route's path on a server whose Streamlit is served under `base_url` (`server.baseUrlPath`)."""
-    base = base_url.strip("/")
-    return f"/{base}/{PATH}" if base else f"/{PATH}"
+def address(element: str) -> dict[str, str]:
+    """Where the phone posts a tap on `element`, and how it names its session: the item an element that takes
+    posted taps adds last to its data (`surface.takes_posted_taps`)."""
+    return {"path": PATH, "token": token(), "element": element}
 
 
 def token() -> str:
@@ -93,8 +79,8 @@ def _forget_closed_sessions() -> None:
         del _session_of[gone]
 
 
-def take() -> tuple[str, dict[str, Any]] | None:
-    """The tap posted for this session's run, if any: (stretch, what the phone sent). The run carries it out."""
+def take() -> tuple[str, Any] | None:
+    """The tap posted for this session's run, if any: (element, what the phone sent). The run carries it out."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
@@ -103,11 +89,11 @@ def take() -> tuple[str, dict[str, Any]] | None:
         if tap is None or tap.taken:
             return None
         tap.taken = True
-    return tap.stretch, tap.raw
+    return tap.element, tap.raw
 
 
 def answer(drawn: dict[str, list[Any]] | None) -> None:
-    """This run drew `drawn` (stretch key -> blocks), or nothing whole (None): the reply to the tap it carried out."""
+    """This run drew `drawn` (element key -> its data), or nothing whole (None): the reply to the tap it carried out."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
@@ -124,8 +110,8 @@ def _settle(future: asyncio.Future[Any], value: Any) -> None:
         future.set_result(value)
 
 
-async def _deliver(request: Any) -> Any:
-    """POST {token, stretch, tap}: carried out by the session's own run; the reply is what the run drew."""
+async def deliver(request: Any) -> Any:
+    """POST {token, element, tap}: carried out by the session's own run; the reply is what the run drew."""
     from starlette.responses import JSONResponse
 
     body = await request.body()
@@ -133,8 +119,8 @@ async def _deliver(request: Any) -> Any:
         if len(body) > BODY_LIMIT:
             raise ValueError("too long")
         sent = json.loads(body)
-        mine, stretch, raw = sent["token"], sent["stretch"], sent["tap"]
-        if not (isinstance(mine, str) and isinstance(stretch, str) and isinstance(raw, dict)):
+        mine, element, raw = sent["token"], sent["element"], sent["tap"]
+        if not (isinstance(mine, str) and isinstance(element, str) and isinstance(raw, dict)):
             raise ValueError("not a tap")
     except (ValueError, KeyError, TypeError):
         return JSONResponse({"error": "That was not a tap."}, status_code=400)
@@ -144,7 +130,7 @@ async def _deliver(request: Any) -> Any:
     if session is None:
         return JSONResponse({"error": "This page's session has ended; reload the page."}, status_code=404)
     loop = asyncio.get_running_loop()
-    tap = _Tap(stretch, raw, loop.create_future(), loop)
+    tap = _Tap(element, raw, loop.create_future(), loop)
     with _lock:
         if session_id in _waiting:  # one tap at a time: the other goes through Streamlit
             return JSONResponse({"through": "streamlit"})

@@ -33,26 +33,26 @@ def preload() -> None:
     inspect.stack()
 
 
-def serve_posted_taps() -> None:
-    """Give Streamlit's server the route a phone posts its taps to (`companion.courier`), added to its Starlette
-    app as it is built. Streamlit has no public hook for a route on `streamlit run`'s own server, so this wraps
-    the function that builds it; where that moved, phones send their taps through Streamlit as before."""
+def serve_own_routes() -> None:
+    """Give Streamlit's server the companion's own routes (`companion.routes`), added to its Starlette app as
+    it is built: Streamlit has no public hook for a route on `streamlit run`'s server, so this wraps the
+    function that builds it; where that moved, the pages send everything through Streamlit as before."""
     from streamlit import config
     from streamlit.web.server.starlette import starlette_server
 
-    from companion import courier
+    from companion import routes
 
     build = starlette_server.create_starlette_app
 
-    def with_taps(runtime: object) -> object:
+    def with_routes(runtime: object) -> object:
         app = build(runtime)
         try:
-            courier.install(app, str(config.get_option("server.baseUrlPath") or ""))
+            routes.install(app, str(config.get_option("server.baseUrlPath") or ""))
         except Exception:
-            LOG.exception("the route for posted taps could not be added; taps go through Streamlit")
+            LOG.exception("the companion's own routes could not be added; the pages go through Streamlit")
         return app
 
-    starlette_server.create_starlette_app = with_taps
+    starlette_server.create_starlette_app = with_routes
 
 
 def main() -> None:
@@ -61,9 +61,9 @@ def main() -> None:
     except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
         LOG.exception("loading the games before the server starts failed; the pages will load them")
     try:
-        serve_posted_taps()
-    except Exception:  # a Streamlit without this server module: taps go through Streamlit
-        LOG.warning("posted taps are off: this Streamlit builds its server differently")
+        serve_own_routes()
+    except Exception:  # a Streamlit without this server module: everything goes through Streamlit
+        LOG.warning("the companion's own routes are off: this Streamlit builds its server differently")
     from streamlit.web import cli
 
     sys.argv[0] = "streamlit"

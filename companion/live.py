@@ -121,9 +121,9 @@ def _rerun_on_loop(session: Any) -> None:
     its own tap there would: fewer elements for the phone to lay out. A session that is running
     must not: Streamlit records a session's client state only when its runs stop, so during its first
     runs (the page opening, then the browser reporting its device id) that state is still empty, and a
-    rerun with it drew the lobby under the table's address. A running session is asked to start over
-    with its own address and widgets, as `st.rerun()` does; one that already has a rerun waiting reads
-    the table afresh anyway.
+    rerun with it drew the lobby under the table's address. A running session is asked to run again
+    with its own address and widgets, as `st.rerun()` does (that part again once the page has drawn it,
+    else the whole page); one that already has a rerun waiting reads the table afresh anyway.
     """
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequestType
     from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
@@ -137,8 +137,11 @@ def _rerun_on_loop(session: Any) -> None:
     ctx = getattr(runner._script_thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
     if ctx is None or not ctx.query_string:  # between runs: the next one reads the table anyway
         return
+    # only the part, once the page has drawn it (a run started by the server carries no word of what the phone
+    # holds, so a whole page would send every large element again, hexbattle's 300 KB artwork among them)
     runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
-                                   cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
+                                   cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info,
+                                   fragment_id=_part_id(session) or None))
 
 
 def rerun_part(session: Any) -> bool:

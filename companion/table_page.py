@@ -299,6 +299,9 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         _take_seat(service, table, joining or bool(token))  # a dead seat link goes straight to the free seats
     if hosting:
         _host_tools(service, table, host, expanded=seat is None)
+    assets = panels.assets_for(table.game)
+    if assets is not None:
+        assets(service.entries()[table.game].data)
     _table(service, table.id, seat.token if seat else None, _outline(table))
     tools = panels.tools_for(table.game)
     if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them

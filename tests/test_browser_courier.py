@@ -11,12 +11,16 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from test_browser import Server
 from test_browser_cardgames import app, wait_for  # noqa: F401  (the module's server)
+from test_browser_hexbattle import Phone as BoardPhone
 from test_browser_trust import SEATS, SEED, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
+from companion.components.hexboard import ART_PATH
 from companion.courier import BODY_LIMIT, PATH
 from companion.tables import STALE, Tables
+from engine.hexgrid import hex_id
 
 KEEP = "Keep your hand"  # imperial's first move for each seat: public, and it can be taken back (asked nothing)
 
@@ -46,7 +50,7 @@ def test_a_pad_tap_is_posted_and_answered_with_the_tappers_own_table_part(app: S
         ann.page.locator(".st-key-moves").get_by_role("button", name=KEEP, exact=True).first.click()
     reply = posted.value
     sent = reply.request.post_data_json
-    assert sent["stretch"] == "table-0" and sent["tap"]["label"] == KEEP and sent["tap"]["head"][0] == before
+    assert sent["element"] == "table-0" and sent["tap"]["label"] == KEEP and sent["tap"]["head"][0] == before
     head = tables.store.signature(table.id)[0]
     assert reply.status == 200 and head == before + 1
     drawn = reply.json()["drawn"]
@@ -57,14 +61,35 @@ def test_a_pad_tap_is_posted_and_answered_with_the_tappers_own_table_part(app: S
     bob.page.locator(f'span.muster-head[data-head="{head}"]').wait_for(state="attached")  # woken as before
 
 
+def test_a_tap_on_the_hexbattle_board_is_posted_and_answered_with_the_board(app: Server,
+                                                                           new_phone: Callable[[], Any],
+                                                                           tables: Tables) -> None:
+    table = tables.create("hexbattle", SEATS, {}, seed="board-deploy")
+    ann = BoardPhone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[0].token}")
+    ann.hint("Tap a green hex to deploy Blue Infantry 1")
+    with ann.page.expect_response(lambda reply: PATH in reply.url) as posted:
+        ann.tap_hex("4,8")
+    assert posted.value.request.post_data_json["element"] == "hexboard"
+    drawn = posted.value.json()["drawn"]
+    kind, board, address = drawn["hexboard"]
+    assert kind == "board" and board["head"][0] == 1 and address["courier"]["element"] == "hexboard"
+    assert hex_id(tables.snapshot(table).state.units["french-infantry-1"].hex) == "4,8"
+    assert len(board["units"]) == 1  # the unit just deployed, drawn by the reply
+    ann.page.locator(".hb-unit").first.wait_for(state="attached")
+
+
 def test_posts_that_are_no_live_pages_tap_are_refused_in_words(app: Server) -> None:
     assert post(app, b"{not json") == (400, {"error": "That was not a tap."})
-    assert post(app, json.dumps({"token": "t", "stretch": "table-0"}).encode()) == (400, {"error": "That was not a tap."})
-    assert post(app, json.dumps({"token": 1, "stretch": "table-0", "tap": {}}).encode()) == (
+    assert post(app, json.dumps({"token": "t", "element": "table-0"}).encode()) == (400, {"error": "That was not a tap."})
+    assert post(app, json.dumps({"token": 1, "element": "table-0", "tap": {}}).encode()) == (
         400, {"error": "That was not a tap."})
     assert post(app, b" " * (BODY_LIMIT + 1)) == (400, {"error": "That was not a tap."})
-    assert post(app, json.dumps({"token": "no-such-page", "stretch": "table-0", "tap": {"pad": "moves"}}).encode()) == (
+    assert post(app, json.dumps({"token": "no-such-page", "element": "table-0", "tap": {"pad": "moves"}}).encode()) == (
         404, {"error": "This page's session has ended; reload the page."})
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{app.url}/{ART_PATH}/no-such-version", timeout=30)
+    assert missing.value.code == 404 and json.loads(missing.value.read()) == {
+        "error": "No such board artwork; reload the page."}
 
 
 def test_a_spectator_posting_a_seats_move_moves_nothing(app: Server, new_phone: Callable[[], Any],

@@ -4,7 +4,7 @@ Two phones (Ann and Bob). A fresh table: Ann deploys a unit by tapping a startin
 press Quick Start. A scripted battle (scenario and dice as table options): Ann moves with a turn
 (unit, hex, neighbouring hex), draws a terrain tile and lays it by a tap, charges (choosing close
 combat over fire), Bob's phone shows the dice, and a ranged shot wins the battle on both phones.
-The redraw after a tap must not carry the board's artwork again.
+The artwork is fetched once per page load, never sent by websocket; a redraw after a tap carries the overlay.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from test_browser import Server, server  # noqa: F401 - the fixture
 from test_browser_cardgames import wait_for
 
-from companion.components.hexboard import art
+from companion.components.hexboard import ART_CACHE, ART_PATH, art
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables, catalogue
 from engine.hexgrid import hex_id
@@ -37,7 +37,9 @@ class Phone:
     def __init__(self, new_phone: Callable[[], Any], url: str) -> None:
         self.page = new_phone()
         self.received: list[int] = []
+        self.artwork: list[Any] = []  # the replies that brought the board's artwork
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: self.received.append(len(frame))))
+        self.page.on("response", lambda reply: self.artwork.append(reply) if ART_PATH in reply.url else None)
         self.page.goto(url)
         self.ready()
 
@@ -99,10 +101,13 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     ann.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[0].token}")
     ann.ready()
     bob.received.clear()
+    bob.artwork.clear()
     bob.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[1].token}")
     bob.ready()
     artwork = sum(len(svg) for svg in art(catalogue()["hexbattle"].data)["pieces"].values())
-    assert max(bob.received) > artwork  # the page load carried the artwork, in one message
+    # the page load fetched the artwork, once, for the browser to keep; no websocket message carried it
+    assert len(bob.artwork) == 1 and len(bob.artwork[0].body()) > artwork
+    assert bob.artwork[0].headers["cache-control"] == ART_CACHE and max(bob.received) < 20_000 < artwork
 
     # A move with a turn: the unit, the hex, then the neighbouring hex it should face (north-east).
     ann.tap_hex("3,7")

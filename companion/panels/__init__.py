@@ -31,6 +31,12 @@ def options_form_for(game_id: str) -> Callable[[Any], dict[str, Any]] | None:
     return getattr(module_for(game_id), "options_form", None)
 
 
+def assets_for(game_id: str) -> Callable[[Any], None] | None:
+    """The game's `assets(data)`: what its table part draws from and never changes during a game (hexbattle's
+    board artwork), drawn before that part and outside it, so it crosses the wire once per page load; or None."""
+    return getattr(module_for(game_id), "assets", None)
+
+
 def tools_for(game_id: str) -> Callable[[Any, Any], None] | None:
     """The game's `tools(game, data)`, drawn outside the part of the page a move redraws, or None."""
     return getattr(module_for(game_id), "tools", None)

@@ -77,6 +77,11 @@ def render(ctx: Any) -> None:
     _roller(ctx, view)
 
 
+def assets(data: Any) -> None:
+    """The board's artwork (`hexboard.mount_art`), before and outside the part of the page a move redraws."""
+    hexboard.mount_art(data)
+
+
 # ----- the selection in progress (per phone, per table) ----------------------------------------------
 
 def _key(table_id: int) -> str:
@@ -101,10 +106,9 @@ def _send(service: Any, table_id: int, seat: int | None, action: Action, offered
 
 
 @context.calmly
-def _on_tap(service: Any, table_id: int, seat: int | None) -> None:
+def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, Any] | None) -> None:
     """The board reported a tap: find the hex, then select, or act, on the board as the phone showed it
     (a tap on a board the table has moved on from does nothing but say so)."""
-    reported = hexboard.tap()
     if reported is None:
         return
     offered = movepad.reported_head(reported.get("head"))

@@ -7,14 +7,16 @@ generator's drawings as chart marks. Components v2 is Streamlit's own, maintaine
 (no iframe, trigger values for one-off taps) and lets the browser compose the board from
 the printed pieces.
 
-Two mounts: `art` carries the generator's drawings and never changes during a game, so
-Streamlit's message cache sends it once per page load; `board` carries a small overlay.
+Two mounts: `art` says where the generator's drawings are (`serve_art`: they never change during a game,
+so the phone's browser keeps them) and is drawn outside the part of the page a move redraws
+(`mount_art`); `board` carries a small overlay.
 `hex_at` turns a reported tap into a hex, for every zoom level the frontend offers.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +24,7 @@ from typing import Any
 
 import streamlit as st
 
+from companion import routes
 from companion.components import surface
 from generator.canvas import SvgDocument
 from generator.hexbattle_parts import (
@@ -47,7 +50,10 @@ def _unique_ids(svg: str, prefix: str) -> str:
     return re.sub(r'(id="|url\(#)(c\d+)', rf"\1{prefix}-\2", svg)
 
 
+ART_PATH = "_muster/art"  # the artwork by its version (`serve_art`), when the server has the route
+ART_CACHE = "public, max-age=31536000, immutable"  # a version's artwork never changes: the phone keeps it
 _ART: dict[int, tuple[Any, dict[str, Any]]] = {}
+_ART_JSON: dict[str, bytes] = {}  # version -> the artwork as it is served
 
 
 def art(data: Any) -> dict[str, Any]:
@@ -69,7 +75,19 @@ def art(data: Any) -> dict[str, Any]:
     pieces = {name: _unique_ids(svg, name) for name, svg in pieces.items()}
     version = hashlib.sha256("".join(pieces.values()).encode()).hexdigest()[:16]
     _ART[id(data)] = (data, {"version": version, "pieces": pieces})
+    _ART_JSON[version] = json.dumps(_ART[id(data)][1]).encode()
     return _ART[id(data)][1]
+
+
+async def serve_art(request: Any) -> Any:
+    """GET the artwork of a version (`companion.routes`): a file the phone's browser keeps, so a page drawn
+    again, by the phone or by the server (which cannot tell what the phone holds), never carries it."""
+    from starlette.responses import JSONResponse, Response
+
+    served = _ART_JSON.get(request.path_params["version"])
+    if served is None:
+        return JSONResponse({"error": "No such board artwork; reload the page."}, status_code=404)
+    return Response(served, media_type="application/json", headers={"Cache-Control": ART_CACHE})
 
 
 def counter_aspect(data: Any) -> float:
@@ -77,18 +95,34 @@ def counter_aspect(data: Any) -> float:
     return float(layout.width / layout.height)
 
 
-def show(data: Any, board: dict[str, Any], on_tap: Callable[[], None], key: str = "hexboard") -> None:
-    """Mount the art (cached by Streamlit after the first time) and the board with its overlay."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+def mount_art(data: Any, key: str = "hexboard") -> None:
+    """Mount the art, which shows nothing itself (the board draws from it), outside the part of the page a move
+    redraws: where to fetch it (`serve_art`), or, on a server without the route, the art itself. Streamlit
+    sends a large element again unless the phone says it holds it, and a phone says so only when it asks for
+    a run itself: a redraw the server starts (another phone's move, a posted tap) would carry 300 KB again."""
+    drawn = art(data)
+    carried = {"version": drawn["version"], "path": f"{ART_PATH}/{drawn['version']}"} if routes.installed() else drawn
     with st.container(key=f"{key}-art"):
-        _board(data=["art", art(data)], key=f"{key}-art-carrier")
-    _board(data=["board", board], key=key, on_tap_change=on_tap)  # lists, not dicts: why in `surface`
+        _board(data=["art", carried], key=f"{key}-art-carrier")
+
+
+def show(data: Any, board: dict[str, Any], on_tap: Callable[[dict[str, Any] | None], None],
+         key: str = "hexboard") -> None:
+    """Mount the board with its overlay (its art is `mount_art`'s); `on_tap` gets
+    each tap ({x, y, w, head}: CSS pixels on the drawn board), sent through Streamlit or posted to the server
+    (`surface.takes_posted_taps`), or None for a report that is no tap."""
+    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    shown = surface.takes_posted_taps(key, ["board", board], lambda raw: on_tap(_as_tap(raw)))
+    _board(data=shown, key=key, on_tap_change=lambda: on_tap(tap(key)))  # lists, not dicts: why in `surface`
 
 
 def tap(key: str = "hexboard") -> dict[str, Any] | None:
-    """The tap that triggered this run ({x, y, w} in CSS pixels on the drawn board), read in the callback."""
+    """The tap that triggered this run through Streamlit, read in the callback."""
     result = st.session_state.get(key)
-    value = getattr(result, "tap", None) if result is not None else None
+    return _as_tap(getattr(result, "tap", None) if result is not None else None)
+
+
+def _as_tap(value: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
@@ -121,4 +155,4 @@ def centre(geo: BoardGeometry, hex_id: str) -> tuple[float, float]:
     return geo.centre(col, row)
 
 
-__all__ = ["ZOOMS", "art", "centre", "counter_aspect", "hex_at", "show", "tap"]
+__all__ = ["ART_PATH", "ZOOMS", "art", "centre", "counter_aspect", "hex_at", "mount_art", "serve_art", "show", "tap"]

@@ -1,14 +1,15 @@
 // The hexbattle board on a phone (a Streamlit components-v2 frontend, no build step).
 //
-// Two mounts share this code. The "art" mount carries the generator's drawings (the printed
-// board, every terrain tile face, every unit counter) as SVG strings; its payload never changes
-// during a game, so Streamlit's message cache sends it once per page load and only a reference
-// afterwards. The "board" mount carries a small overlay (which tile lies where, the units, the
+// Two mounts share this code. The "art" mount says where the generator's drawings are (the printed
+// board, every terrain tile face, every unit counter, as SVG strings): they never change during a game,
+// so they are fetched once and the browser keeps them (a server without that route sends them whole in
+// the mount). The "board" mount carries a small overlay (which tile lies where, the units, the
 // marks) and composes the picture from the art with <use>. A tap is reported as its position on
 // the drawn board in CSS pixels with the board's drawn width: Python decides which hex that is
 // (companion.components.hexboard.hex_at), so the rule is in one tested place.
 
 const ART = "__musterHexboardArt";
+const FETCHING = "__musterHexboardArtFetching";  // the version on its way
 const ZOOMS = [1, 1.5, 2];
 const NS = "http://www.w3.org/2000/svg";
 const views = (window.__musterHexboardViews = window.__musterHexboardViews || {});
@@ -112,19 +113,32 @@ function drawBoard(box, board) {
   }
 }
 
-export default function (component) {
-  // data is ["art", art] or ["board", board] (a list: Streamlit looks for dataframes in a dict's values)
+export default function draw(component) {
+  // data is ["art", art] or ["board", board] (a list: Streamlit looks for dataframes in a dict's values), the
+  // board's with the address its taps are posted to last ({courier}, companion/courier.py) when the server
+  // takes posted taps: the reply to one redraws the board at once (the surface's `window.musterCourier`)
   const { parentElement, setTriggerValue, key } = component;
-  const [kind, payload] = Array.isArray(component.data) ? component.data : [];
+  const [kind, payload, extra] = Array.isArray(component.data) ? component.data : [];
   const data = kind ? { [kind]: payload } : null;
+  const address = extra && extra.courier;
   if (data && data.art) {
     // The art mount shows nothing: hide its place in the page so it leaves no gap above the board.
     const root = parentElement.getRootNode();
     const host = (root && root.host) || parentElement;
     const slot = host.closest && host.closest("[class*='-art ']");
     if (slot && slot.parentElement) slot.parentElement.style.display = "none";
-    window[ART] = data.art;
-    window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
+    const arrived = (art) => {
+      window[ART] = art;
+      window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
+    };
+    if (data.art.pieces) arrived(data.art);  // a server without the artwork's route sends it whole
+    else if ((window[ART] || {}).version !== data.art.version && window[FETCHING] !== data.art.version) {
+      window[FETCHING] = data.art.version;  // a redraw while it comes fetches it no second time
+      // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
+      const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
+      fetch(new URL(data.art.path, window.location.origin + here).href).then((r) => r.json()).then(arrived)
+        .finally(() => { window[FETCHING] = null; });
+    }
     return;
   }
   if (!data || !data.board) return;
@@ -137,9 +151,16 @@ export default function (component) {
     view.taps += 1;
     // With the position the board was drawn at: a tap means what the player saw (Python refuses it if the
     // table has moved on since).
-    setTriggerValue("tap", { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps,
-                             head: data.board.head });
+    const value = { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps,
+                    head: data.board.head };
+    const viaStreamlit = (tap) => setTriggerValue("tap", tap);
+    const courier = window.musterCourier;
+    if (address && courier) courier.post(address, value, viaStreamlit);
+    else viaStreamlit(value);
   };
+  if (address && window.musterCourier) {
+    window.musterCourier.shown.set(address.element, (drawn) => draw({ ...component, data: drawn }));
+  }
   const render = () => {
     const art = window[ART];
     if (!art) return false;

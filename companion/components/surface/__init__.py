@@ -33,7 +33,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.delta_generator_singletons import context_dg_stack
 
-from companion import courier
+from companion import courier, routes
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -44,8 +44,7 @@ _component = st.components.v2.component(
     js=(HERE / "surface.js").read_text(encoding="utf-8"))
 
 TapHandler = Callable[[dict[str, Any]], None]
-TAPS = "_surface-taps"  # session state: the last drawing's pads, stretch key -> pad key -> handler
-COURIER_BLOCK = "~courier"
+TAPS = "_surface-taps"  # session state: the last drawing's elements that take posted taps, key -> handler
 
 
 def _current() -> DeltaGenerator:
@@ -71,11 +70,11 @@ class _Stretch:
 class _Surface:
     key: str
     on_lost: Callable[[], None] | None = None  # a tap on a pad this page no longer draws (`drawing`)
-    on_drawn: Callable[[dict[str, list[dict[str, Any]]]], None] | None = None  # the whole drawing (`drawing`)
+    on_drawn: Callable[[dict[str, list[Any]]], None] | None = None  # the whole drawing (`drawing`)
     sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
     stretch: _Stretch | None = None
     group: str | None = None  # the group blocks added now belong to (`group`)
-    drawn: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # element key -> its blocks, as sent
+    drawn: dict[str, list[Any]] = field(default_factory=dict)  # element key -> its data, as sent
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         container = _current()
@@ -109,11 +108,9 @@ class _Surface:
             LOG.error("surface %s: %d element(s) were drawn before it without a flush; it shows after them",
                       key, count - stretch.start)
         taps, on_lost = stretch.taps, self.on_lost
-        blocks = self.drawn[key] = _grouped(stretch.blocks)
-        st.session_state[TAPS][key] = taps
+        data = takes_posted_taps(key, _grouped(stretch.blocks), lambda raw: _tapped(raw, taps, on_lost))
         if last and self.on_drawn is not None:
             self.on_drawn(self.drawn)
-        data = blocks + [_courier_block(key)] if courier.installed() else blocks
         with container:
             _component(data=data, key=key, on_tap_change=lambda: _tapped(_sent(key), taps, on_lost))
 
@@ -135,24 +132,33 @@ def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _open: ContextVar[_Surface | None] = ContextVar("muster_surface", default=None)
 
 
-def _courier_block(key: str) -> dict[str, Any]:
-    """Where the phone posts a tap on this stretch (`companion.courier`); a block the phone does not draw."""
-    return {"key": COURIER_BLOCK, "courier": {"path": courier.PATH, "token": courier.token(), "stretch": key}}
+def takes_posted_taps(key: str, data: list[Any], on_posted: Callable[[Any], None]) -> list[Any]:
+    """`data` for the element `key` drawn in the open drawing, which takes taps posted to the server
+    (`companion.courier`): with the address to post them to as its last item (`{"courier": …}`) when the
+    server takes posted taps. The element's data is part of the drawing (the reply to a posted tap), and
+    `on_posted` gets what the phone posts for it, as the element's callback gets its taps through Streamlit."""
+    if routes.installed():
+        data = [*data, {"courier": courier.address(key)}]
+    surface = _open.get()
+    if surface is not None:
+        surface.drawn[key] = data
+        st.session_state[TAPS][key] = on_posted
+    return data
 
 
 @contextmanager
 def drawing(key: str, on_lost: Callable[[], None] | None = None,
-            on_drawn: Callable[[dict[str, list[dict[str, Any]]]], None] | None = None) -> Iterator[None]:
+            on_drawn: Callable[[dict[str, list[Any]]], None] | None = None) -> Iterator[None]:
     """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`).
 
     `on_lost` is called for a tap on a pad the page no longer draws where the phone showed it: the page had
     moved on (another phone's move redrew it) before the tap arrived, so the tap is not carried out and the
     player is told why rather than seeing their tap vanish. `on_drawn` gets the whole drawing (each stretch's
-    element key -> its blocks) when it is complete, just before its last element is sent. A tap the phone
-    posted (`companion.courier`) is carried out first, by `carry_out_posted`, against the pads drawn last."""
+    element key -> its data) when it is complete, just before its last element is sent. A tap the phone
+    posted (`companion.courier`) is carried out first, by `carry_out_posted`, by the elements drawn last."""
     surface = _Surface(key, on_lost, on_drawn)
     token = _open.set(surface)
-    st.session_state[TAPS] = {}  # this drawing's pads only, as Streamlit keeps only its elements' callbacks
+    st.session_state[TAPS] = {}  # this drawing's elements only, as Streamlit keeps only its elements' callbacks
     try:
         yield
         surface.send(last=True)
@@ -161,12 +167,18 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None,
 
 
 def carry_out_posted(on_lost: Callable[[], None] | None = None) -> None:
-    """The tap the phone posted for this run (`companion.courier.take`), if any, to the pad it names among those
-    the page drew last: as Streamlit's own callback would hand it over, before the page is drawn again."""
+    """The tap the phone posted for this run (`companion.courier.take`), if any, to the element it names among
+    those the page drew last, as Streamlit's own callback would hand it over, before the page is drawn again;
+    `on_lost` when the page no longer draws that element."""
     posted = courier.take()
-    if posted is not None:
-        stretch, raw = posted
-        _tapped(raw, st.session_state.get(TAPS, {}).get(stretch, {}), on_lost)
+    if posted is None:
+        return
+    element, raw = posted
+    on_posted = st.session_state.get(TAPS, {}).get(element)
+    if on_posted is not None:
+        on_posted(raw)
+    elif on_lost is not None:
+        on_lost()
 
 
 def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
@@ -218,4 +230,4 @@ def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] |
         on_lost()
 
 
-__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group"]
+__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group", "takes_posted_taps"]

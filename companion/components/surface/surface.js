@@ -175,34 +175,42 @@ function place(root, blocks, tap) {
   kept.forEach((el) => el.remove());
 }
 
-// Posting a tap to the server (companion/courier.py) instead of sending it through Streamlit: the reply is
-// what the run the tap caused drew into this page's stretches, set at once; Streamlit's own copy of that
-// run follows and changes nothing. A stretch on the page: its key -> {root, tap}.
-const stretches = new Map();
+// Taps posted to the server (companion/courier.py) instead of sent through Streamlit: the reply is what the
+// run the tap caused drew into the page's elements that take posted taps, each set at once by the redraw it
+// registered (`shown`: element key -> redraw(data)); Streamlit's own copy of that run follows and changes
+// nothing. Shared on the page with the other elements that take posted taps (the hexbattle board).
+const courier = (window.musterCourier = window.musterCourier || {
+  shown: new Map(),
+  post(address, value, viaStreamlit) {
+    // XMLHttpRequest rather than fetch: its reply is read in one task of the page, where fetch's body waits
+    // for a second one behind whatever the page does meanwhile (Streamlit laying out the same run).
+    const request = new XMLHttpRequest();
+    // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
+    const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
+    request.open("POST", new URL(address.path, window.location.origin + here).href);
+    request.setRequestHeader("Content-Type", "application/json");
+    request.responseType = "json";
+    const elsewhere = () => viaStreamlit(value);  // no answer: Streamlit takes the tap (the store keeps a tap once)
+    request.onerror = elsewhere;
+    request.onload = () => {
+      const reply = request.status === 200 ? request.response : null;
+      if (!reply || reply.through === "streamlit") {
+        elsewhere();
+        return;
+      }
+      for (const [key, data] of Object.entries(reply.drawn || {})) {
+        const redraw = this.shown.get(key);
+        if (redraw) redraw(data);
+      }
+    };
+    request.send(JSON.stringify({ token: address.token, element: address.element, tap: value }));
+  },
+});
 
-function post(courier, value, viaStreamlit) {
-  // XMLHttpRequest rather than fetch: its reply is read in one task of the page, where fetch's body waits for
-  // a second one behind whatever the page does meanwhile (Streamlit laying out the same run).
-  const request = new XMLHttpRequest();
-  // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
-  const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
-  request.open("POST", new URL(courier.path, window.location.origin + here).href);
-  request.setRequestHeader("Content-Type", "application/json");
-  request.responseType = "json";
-  const elsewhere = () => viaStreamlit(value);  // no answer: Streamlit takes the tap (the store keeps a tap once)
-  request.onerror = elsewhere;
-  request.onload = () => {
-    const reply = request.status === 200 ? request.response : null;
-    if (!reply || reply.through === "streamlit") {
-      elsewhere();
-      return;
-    }
-    for (const [key, blocks] of Object.entries(reply.drawn || {})) {
-      const shown = stretches.get(key);
-      if (shown && shown.root.isConnected) place(shown.root, blocks, shown.tap);
-    }
-  };
-  request.send(JSON.stringify({ token: courier.token, stretch: courier.stretch, tap: value }));
+// An element's data without the address it posts its taps to (its last item, when the server takes them).
+function split(data) {
+  const last = data[data.length - 1];
+  return last && last.courier ? [data.slice(0, -1), last.courier] : [data, null];
 }
 
 export default function (component) {
@@ -213,12 +221,13 @@ export default function (component) {
     root = node("div", "sf");
     parentElement.appendChild(root);
   }
-  // data: the blocks (a list), the last one saying where to post a tap when the server takes taps so
-  const last = data[data.length - 1];
-  const courier = last && last.courier;
-  const blocks = courier ? data.slice(0, -1) : data;
+  const [blocks, address] = split(data);  // data: the blocks (a list), then where to post a tap
   const viaStreamlit = (value) => setTriggerValue("tap", value);
-  const tap = courier ? (value) => post(courier, value, viaStreamlit) : viaStreamlit;
-  if (courier) stretches.set(courier.stretch, { root, tap });
+  const tap = address ? (value) => courier.post(address, value, viaStreamlit) : viaStreamlit;
+  if (address) {
+    courier.shown.set(address.element, (drawn) => {
+      if (root.isConnected) place(root, split(drawn)[0], tap);
+    });
+  }
   place(root, blocks, tap);
 }
