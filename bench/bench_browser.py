@@ -256,8 +256,10 @@ def idle(run: Run, pid: int, seconds: float, pages: int) -> None:
 # from before that (`--before`), in the page's dialog.
 CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] button"
 # A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
-# the pads (`--before`), Streamlit's own buttons.
-MOVE_BUTTONS = ".st-key-moves .mp-btn:not([disabled]), .st-key-moves .stButton button:not([disabled])"
+# the pads (`--before`), Streamlit's own buttons; those in view only (imperial's call for reinforcements
+# waits in a folded box), which Playwright's `:visible` tells before the click, outside the timed span.
+MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, "
+                ".st-key-moves .stButton button:not([disabled]):visible")
 
 
 def tap_bare(page: Page, before: int) -> float:
