@@ -10,6 +10,10 @@ a panel calls before its own widgets) or when the part ends. On the phone a bloc
 keeps its nodes, so a redraw touches only what changed. The blocks live in the page itself (no shadow
 root), so the page's styles (`context.PHONE_CSS`) apply to them and tests find them by their classes.
 
+A tap is posted to the server when it takes posted taps (`companion.courier`, `takes_posted_taps`): the
+run it causes carries it out (`carry_out_posted`) and the drawing is the reply (`drawing`'s `on_drawn`),
+which the phone sets before Streamlit's copy of the same run arrives.
+
 The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
 after a start) and costs time at every run. The hexbattle board's data is a list for the same reason.
