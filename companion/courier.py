@@ -137,7 +137,12 @@ async def deliver(request: Any) -> Any:
         _waiting[session_id] = tap
     from companion import live
 
-    if not live.rerun_part(session):  # busy with a run of its own: Streamlit takes the tap
+    try:
+        asked = live.rerun_part(session)  # False: busy with a run of its own
+    except Exception as err:  # the session is closing, or Streamlit's internals moved
+        LOG.debug("could not rerun session %s for a posted tap: %r", session_id, err)
+        asked = False
+    if not asked:  # Streamlit takes the tap
         with _lock:
             _waiting.pop(session_id, None)
         return JSONResponse({"through": "streamlit"})
