@@ -258,8 +258,9 @@ CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] 
 # A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
 # the pads (`--before`), Streamlit's own buttons; those in view only (imperial's call for reinforcements
 # waits in a folded box), which Playwright's `:visible` tells before the click, outside the timed span.
+# On the hexbattle board, the hexes where a unit may deploy (a tap there deploys it: a move).
 MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, "
-                ".st-key-moves .stButton button:not([disabled]):visible")
+                ".st-key-moves .stButton button:not([disabled]):visible, .hb-mark.hb-deploy")
 
 
 def tap_bare(page: Page, before: int) -> float:
