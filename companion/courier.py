@@ -28,6 +28,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from companion import live
+
 LOG = logging.getLogger("muster.companion")
 
 PATH = "_muster/tap"
@@ -58,34 +60,28 @@ def address(element: str) -> dict[str, str]:
 def token() -> str:
     """This browser session's token (the page calls this in its run): the phone names its session with it."""
     import streamlit as st
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    ctx = get_script_run_ctx(suppress_warning=True)
+    session_id = live.current_session_id()
     mine: str = st.session_state.setdefault(TOKEN_KEY, secrets.token_urlsafe(18))
-    if ctx is not None:
+    if session_id is not None:
         with _lock:
             if mine not in _session_of and len(_session_of) >= TOKENS_KEPT:
                 _forget_closed_sessions()
-            _session_of[mine] = ctx.session_id
+            _session_of[mine] = session_id
     return mine
 
 
 def _forget_closed_sessions() -> None:
     """Drop the tokens of sessions that have ended (their phones closed the page); under `_lock`."""
-    from streamlit.runtime import Runtime
-
-    manager = Runtime.instance()._session_mgr
-    for gone in [t for t, s in _session_of.items() if manager.get_active_session_info(s) is None]:
+    for gone in [t for t, s in _session_of.items() if live.session_by_id(s) is None]:
         del _session_of[gone]
 
 
 def take() -> tuple[str, Any] | None:
     """The tap posted for this session's run, if any: (element, what the phone sent). The run carries it out."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
+    session_id = live.current_session_id()
     with _lock:
-        tap = _waiting.get(ctx.session_id) if ctx is not None else None
+        tap = _waiting.get(session_id) if session_id is not None else None
         if tap is None or tap.taken:
             return None
         tap.taken = True
@@ -94,14 +90,12 @@ def take() -> tuple[str, Any] | None:
 
 def answer(drawn: dict[str, list[Any]] | None) -> None:
     """This run drew `drawn` (element key -> its data), or nothing whole (None): the reply to the tap it carried out."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
+    session_id = live.current_session_id()
     with _lock:
-        tap = _waiting.get(ctx.session_id) if ctx is not None else None
+        tap = _waiting.get(session_id) if session_id is not None else None
         if tap is None or not tap.taken:
             return
-        del _waiting[ctx.session_id]
+        del _waiting[session_id]
     tap.loop.call_soon_threadsafe(_settle, tap.answer, drawn)
 
 
@@ -114,10 +108,12 @@ async def deliver(request: Any) -> Any:
     """POST {token, element, tap}: carried out by the session's own run; the reply is what the run drew."""
     from starlette.responses import JSONResponse
 
-    body = await request.body()
-    try:
+    body = b""
+    async for chunk in request.stream():  # read no further than a tap can be long
+        body += chunk
         if len(body) > BODY_LIMIT:
-            raise ValueError("too long")
+            return JSONResponse({"error": "That was not a tap."}, status_code=400)
+    try:
         sent = json.loads(body)
         mine, element, raw = sent["token"], sent["element"], sent["tap"]
         if not (isinstance(mine, str) and isinstance(element, str) and isinstance(raw, dict)):
@@ -126,7 +122,7 @@ async def deliver(request: Any) -> Any:
         return JSONResponse({"error": "That was not a tap."}, status_code=400)
     with _lock:
         session_id = _session_of.get(mine)
-    session = _session(session_id) if session_id else None
+    session = live.session_by_id(session_id) if session_id else None
     if session is None:
         return JSONResponse({"error": "This page's session has ended; reload the page."}, status_code=404)
     loop = asyncio.get_running_loop()
@@ -135,8 +131,6 @@ async def deliver(request: Any) -> Any:
         if session_id in _waiting:  # one tap at a time: the other goes through Streamlit
             return JSONResponse({"through": "streamlit"})
         _waiting[session_id] = tap
-    from companion import live
-
     try:
         asked = live.rerun_part(session)  # False: busy with a run of its own
     except Exception as err:  # the session is closing, or Streamlit's internals moved
@@ -155,9 +149,3 @@ async def deliver(request: Any) -> Any:
                 return JSONResponse({"through": "streamlit"})
         drawn = None
     return JSONResponse({"drawn": drawn})
-
-
-def _session(session_id: str) -> Any:
-    from companion import live
-
-    return live.session_by_id(session_id)

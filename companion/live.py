@@ -35,7 +35,8 @@ _changed: dict[str, set[int]] = {}  # session id -> tables it changed whose othe
 _due: dict[int, float] = {}  # table id -> until when a wake of its phones is due (monotonic clock)
 
 
-def _session_id() -> str | None:
+def current_session_id() -> str | None:
+    """The browser session whose script run is this thread's, or None outside a run."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
     except ImportError:
@@ -47,7 +48,7 @@ def _session_id() -> str | None:
 def watch(table_id: int, part: str | None = None) -> None:
     """This browser session now shows `table_id` (a session shows one table at a time); `part` is the key of
     the fragment (`st.fragment(key=…)`) that draws what a move changes, which is all a wake reruns."""
-    session = _session_id()
+    session = current_session_id()
     if session is not None:
         with _lock:
             _table_of[session] = table_id
@@ -59,7 +60,7 @@ def watch(table_id: int, part: str | None = None) -> None:
 
 def wake(table_id: int, me: str | None = None) -> int:
     """Rerun every session of this process that shows `table_id`, but this one (or `me`); how many were woken."""
-    me = me or _session_id()
+    me = me or current_session_id()
     with _lock:
         others = [s for s, t in _table_of.items() if t == table_id and s != me]
     woken = 0
@@ -184,7 +185,7 @@ def waking(callback: Callable[..., None]) -> Callable[..., None]:
         try:
             callback(*args, **kwargs)
         finally:
-            session = _session_id()
+            session = current_session_id()
             if session is None:
                 wake(int(args[1]))
             else:
@@ -200,7 +201,7 @@ def drawn() -> None:
     with sending this run to the phone that tapped, which then waits for both. So they are woken when
     Streamlit has sent this session's whole run to its browser (`AppSession.wait_until_settled`), or
     after `SETTLE_LIMIT_S` at the latest; a Streamlit without that API wakes them at once."""
-    me = _session_id()
+    me = current_session_id()
     with _lock:
         tables = _changed.pop(me, set()) if me is not None else set()
     if not tables or me is None:

@@ -118,8 +118,7 @@ def show(data: Any, board: dict[str, Any], on_tap: Callable[[dict[str, Any] | No
 
 def tap(key: str = "hexboard") -> dict[str, Any] | None:
     """The tap that triggered this run through Streamlit, read in the callback."""
-    result = st.session_state.get(key)
-    return _as_tap(getattr(result, "tap", None) if result is not None else None)
+    return _as_tap(surface.sent_tap(key))
 
 
 def _as_tap(value: Any) -> dict[str, Any] | None:

@@ -116,7 +116,7 @@ class _Surface:
         if last and self.on_drawn is not None:
             self.on_drawn(self.drawn)
         with container:
-            _component(data=data, key=key, on_tap_change=lambda: _tapped(_sent(key), taps, on_lost))
+            _component(data=data, key=key, on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
 
 
 def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -217,8 +217,9 @@ def flush() -> None:
         surface.send()
 
 
-def _sent(key: str) -> Any:
-    """What the phone sent through Streamlit as the tap of the surface element `key`."""
+def sent_tap(key: str) -> Any:
+    """What the phone sent through Streamlit as the tap of the components-v2 element `key` (a surface's
+    stretch, the hexbattle board), read in its callback."""
     result = st.session_state.get(key)
     return getattr(result, "tap", None) if result is not None else None
 
@@ -234,4 +235,4 @@ def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] |
         on_lost()
 
 
-__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group", "takes_posted_taps"]
+__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group", "sent_tap", "takes_posted_taps"]
