@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from companion import context, lobby, lookup_page, table_page
+from companion import context, front_page, lobby, lookup_page, table_page
 from companion.store import StoreError
 from companion.tables import Tables
 
 
 def main() -> None:
-    st.set_page_config(page_title="Muster", page_icon=context.PAGE_ICON, layout="centered",
+    st.set_page_config(page_title=context.PAGE_TITLE, page_icon=context.PAGE_ICON, layout="centered",
                        initial_sidebar_state="collapsed")
-    st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
+    if not front_page.styles_in_page():  # else the front page brought them (`companion.front_page`)
+        st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
     try:
         service = context.tables()
     except (OSError, StoreError) as err:

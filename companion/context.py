@@ -28,6 +28,7 @@ from companion.store import StoreError, database_target, default_data_dir, open_
 from companion.tables import Tables
 
 LOG = logging.getLogger("muster.companion")
+PAGE_TITLE = "Muster"
 PAGE_ICON = "⚔️"
 
 PHONE_CSS = """
@@ -66,6 +67,12 @@ details.muster-box[open] > summary::before {transform: rotate(90deg);}
 .muster-bar {height: 0.5rem; border-radius: 0.25rem; background: rgba(49, 51, 63, 0.1); overflow: hidden; margin-top: -0.5rem;}
 .muster-bar > span {display: block; height: 100%; background: #ff4b4b;}
 .muster-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);}
+.muster-caption p {font-size: inherit; line-height: 1.6;}
+/* a heading and inline code as Streamlit's Markdown draws them */
+.muster-sheet h3 {font-size: 1.75rem; font-weight: 600; line-height: 1.2; letter-spacing: -0.005em; margin: 0;
+  padding: 0.75rem 0 0;}
+.muster-sheet code {font-family: "Source Code Pro", monospace; font-size: 0.75em; font-weight: 400; padding: 0.2em 0.4em;
+  border-radius: 0.25rem; background: rgb(247, 247, 246);}
 .muster-note {display: flex; gap: 0.6rem; border-radius: 0.5rem; padding: 1rem;}
 .muster-note > div {display: flex; flex-direction: column; gap: 0.5rem; min-width: 0;}
 /* The notes' colours, as Streamlit's alerts have them; custom properties reach into the move pads too

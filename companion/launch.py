@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
+import socket
 import sys
 
 LOG = logging.getLogger("muster.companion")
@@ -55,6 +56,30 @@ def serve_own_routes() -> None:
     starlette_server.create_starlette_app = with_routes
 
 
+def send_small_replies_at_once() -> None:
+    """Turn off Nagle's algorithm on every connection the server accepts, as asyncio means to.
+
+    Streamlit binds its listening socket itself, and a socket made that way reports protocol 0; asyncio
+    sets `TCP_NODELAY` only on accepted sockets that report TCP (uvicorn issue #3149). Without it, each
+    reply after the first on a kept-alive connection sends its headers, then holds a small body until the
+    phone acknowledges them, which a phone delays by 40 ms. A first load fetches some 60 small scripts over
+    six connections, so it waited 0.4 s on that alone; small websocket messages wait the same way. This
+    wraps Streamlit's binding so the listener says it is TCP, which its accepted sockets inherit."""
+    from streamlit.web.server.starlette import starlette_server
+
+    bind = starlette_server._bind_socket
+
+    def bind_as_tcp(address: str, port: int, backlog: int) -> socket.socket:
+        sock = bind(address, port, backlog)
+        if sock.proto:
+            return sock
+        tcp = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
+        tcp.setblocking(False)
+        return tcp
+
+    starlette_server._bind_socket = bind_as_tcp
+
+
 def main() -> None:
     try:
         preload()
@@ -64,6 +89,10 @@ def main() -> None:
         serve_own_routes()
     except Exception:  # a Streamlit without this server module: everything goes through Streamlit
         LOG.warning("the companion's own routes are off: this Streamlit builds its server differently")
+    try:
+        send_small_replies_at_once()
+    except Exception:  # a Streamlit that binds differently: pages load as fast as its server serves them
+        LOG.warning("could not turn off Nagle's algorithm on this Streamlit's server; pages load more slowly")
     from streamlit.web import cli
 
     sys.argv[0] = "streamlit"

@@ -1,5 +1,6 @@
-"""The companion's own routes on Streamlit's server: taps posted by the phones (`companion.courier`) and the
-hexbattle board's artwork (`companion.components.hexboard`).
+"""The companion's own routes on Streamlit's server: the front page with the companion's styles
+(`companion.front_page`), taps posted by the phones (`companion.courier`) and the hexbattle board's artwork
+(`companion.components.hexboard`).
 
 Streamlit has no public hook for a route on the server `streamlit run` starts, so `companion.launch` wraps
 the function that builds its Starlette app and calls `install` on the app (the routes go first, before
@@ -28,11 +29,12 @@ def url(base_url: str, path: str) -> str:
 def install(app: Any, base_url: str) -> None:
     from starlette.routing import Route
 
-    from companion import courier
+    from companion import courier, front_page
     from companion.components import hexboard
 
     global _installed
-    routes = [Route(url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
+    routes = [Route(url(base_url, ""), front_page.serve, methods=["GET"]),
+              Route(url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
               Route(url(base_url, hexboard.ART_PATH) + "/{version}", hexboard.serve_art, methods=["GET"])]
     app.router.routes[:0] = routes
     _installed = True

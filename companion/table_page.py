@@ -273,22 +273,12 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         return
     seat = table.seat_by_token(token)
     hosting = table.is_host(host)
-    st.markdown(f"### {plain(service.game_name(table.game))} · `{table.code}`")
-    if token and seat is None:
-        st.warning("This seat link no longer works here (the host may have re-issued the seat, or the link is "
-                   "wrong); you are watching as a spectator. Ask the host for the seat's new link, or take a free seat.")
-    if host and not hosting:
-        st.warning("This host link is not valid for this table; you are watching as a spectator.")
     device = context.device() if seat is not None else None
     if seat is not None and table.playing:
         table, seat = _take_hold(service, table, seat, device)
     acting = seat is None or device is None or seat.device in (None, device)
-    if seat is not None:
-        st.caption(f"You are **{plain(seat.name)}**.")
-    elif hosting:
-        st.caption("You are the host: this phone watches until you take a seat below.")
-    else:
-        st.caption("You are watching as a spectator.")
+    _header(service, table, seat, hosting, bad_seat_link=bool(token) and seat is None,
+            bad_host_link=bool(host) and not hosting)
     context.show_flashes()
     if seat is not None and device is not None and not acting:
         st.warning(ELSEWHERE)
@@ -313,6 +303,26 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     st.button("⬅ Lobby", on_click=context.go, width="stretch", key="to-lobby")
     if seat is not None:
         context.device_probe()
+
+
+def _header(service: Tables, table: TableInfo, seat: Seat | None, hosting: bool, bad_seat_link: bool,
+            bad_host_link: bool) -> None:
+    """The game and code, a link that did not work, and who this phone is: one element (a surface), where
+    Markdown elements cost a phone's first visit a Markdown renderer's work for each."""
+    with surface.drawing("head"), draw.Sheet() as head:
+        head.markdown(f"### {plain(service.game_name(table.game))} · `{table.code}`")
+        if bad_seat_link:
+            head.note("warning", "This seat link no longer works here (the host may have re-issued the seat, or the "
+                      "link is wrong); you are watching as a spectator. Ask the host for the seat's new link, or "
+                      "take a free seat.")
+        if bad_host_link:
+            head.note("warning", "This host link is not valid for this table; you are watching as a spectator.")
+        if seat is not None:
+            head.caption(f"You are **{plain(seat.name)}**.")
+        elif hosting:
+            head.caption("You are the host: this phone watches until you take a seat below.")
+        else:
+            head.caption("You are watching as a spectator.")
 
 
 def _outline(table: TableInfo) -> tuple[Any, ...]:

@@ -4,6 +4,7 @@ changes, not the whole page again."""
 
 from __future__ import annotations
 
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -12,9 +13,11 @@ from test_browser_cardgames import app  # noqa: F401  (the module's server)
 from test_browser_cardgames import wait_for
 from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
+from companion.context import PHONE_CSS, PAGE_TITLE
 from companion.tables import Tables
 
-HEADERS = {"Ann": "You are **Ann**.", "Bob": "You are **Bob**.", "spectator": "You are watching as a spectator."}
+HEADERS = {"Ann": "You are <strong>Ann</strong>.", "Bob": "You are <strong>Bob</strong>.",
+           "spectator": "You are watching as a spectator."}  # as the page header (a surface) sends them
 
 
 def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phone: Callable[[], Any],
@@ -50,3 +53,27 @@ def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phon
         phone.page.get_by_text("Bob kept their hand").first.wait_for(state="attached")
     assert all(any(seen) for seen in part_only.values()), part_only
     assert "You are Bob" in bob.text() and "You are watching as a spectator" in watcher.text()
+
+
+def test_the_front_page_brings_the_styles_and_the_header_is_one_element(app: Server, new_phone: Callable[[], Any],
+                                                                        tables: Tables) -> None:
+    """The phone gets the page's styles with the front page, under Muster's tab title, so no run draws a style
+    element; the table page's header (game, code, who this phone is) is one element, with no Markdown element
+    above the table."""
+    with urllib.request.urlopen(f"{app.url}/?table=ABCDE", timeout=30) as reply:
+        front = reply.read().decode()
+        assert reply.headers["Cache-Control"] == "no-cache"
+    assert f"<title>{PAGE_TITLE}</title>" in front and PHONE_CSS.strip() in front
+    assert front.index(PHONE_CSS.strip()) < front.index("</body>")
+    table = tables.create("imperial", SEATS, {}, seed=SEED)
+    ann, _, watcher = seat_phones(new_phone, app, table, 0)
+    for phone, who in ((ann, "You are Ann."), (watcher, "You are watching as a spectator.")):
+        page = phone.page
+        assert page.title() == PAGE_TITLE
+        assert page.locator("[data-testid=stHtml], [data-testid=stMarkdown]").count() == 0
+        # the styles apply: buttons of 3 rem, and the header's heading as Streamlit's Markdown draws one
+        assert page.locator("div.stButton > button").first.evaluate("b => getComputedStyle(b).minHeight") == "48px"
+        header = page.locator(".st-key-head-0")
+        assert header.locator("h3").inner_text() == f"{tables.game_name('imperial')} · {table.code}"
+        assert header.locator("h3").evaluate("h => getComputedStyle(h).fontSize") == "28px"
+        assert header.locator(".muster-caption").inner_text() == who

@@ -67,7 +67,7 @@ def test_seat_sees_its_card_and_moves(service: Tables) -> None:
     at = page(table=table.code, seat=table.seats[0].token)
     assert not at.exception
     body = page_text(at)
-    assert "You are **Ann**" in body and state.view(0)["your_card"] in body
+    assert "You are Ann." in body and state.view(0)["your_card"] in body
     assert state.view(1)["your_card"] not in body
     roll = button(at, "Roll the die")  # chance decides a roll: it cannot be taken back, so the phone asks first
     assert roll.ask == {"question": "This move cannot be taken back: chance decides part of it (a shuffle, draw or "
@@ -256,7 +256,7 @@ def test_join_takes_a_free_seat_then_it_is_no_longer_offered(service: Tables) ->
     ann = page(table=table.code, join="1")
     ann.button(key="take-0").click().run()
     assert not ann.exception
-    assert ann.query_params["seat"] == table.seats[0].token and "You are **Ann**" in page_text(ann)
+    assert ann.query_params["seat"] == table.seats[0].token and "You are Ann." in page_text(ann)
     assert len(move_keys(ann)) == 2
     bob = page(table=table.code, join="1")
     labels = {b.label for b in bob.button}
@@ -306,7 +306,7 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     assert not any(b.key == "host-take-1" for b in host.button)
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
-    assert "You are **Ann**" in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
+    assert "You are Ann." in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
     assert notice in notes(host, "info")
 
 

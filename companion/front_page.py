@@ -1,0 +1,59 @@
+"""The page a phone opens first: Streamlit's own front page (`index.html`), with the companion's styles in it.
+
+Why: the styles (`context.PHONE_CSS`) were an `st.html` element at the top of every run. On a first visit that
+element cost the phone a script fetched late (Streamlit's HTML element and its sanitiser), React and styling
+work, and the page showed unstyled until it arrived; every full redraw sent it again. In the front page, the
+phone reads the styles once, before Streamlit's scripts run, and the tab title reads "Muster" from the start.
+They close the body, where the element had them: after the styles Streamlit adds to the head as it draws, so a
+rule of ours wins a tie with one of Streamlit's as it did.
+
+`companion.routes` serves this for the app's address (`/`, or the base path); every other path is Streamlit's
+as before. Where Streamlit's front page cannot take the styles (no `</body>` in it), or the route is not
+installed (the AppTest harness), the app draws them as an element as it did (`styles_in_page`).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from pathlib import Path
+from typing import Any
+
+from companion import context
+
+NO_CACHE = "no-cache"  # as Streamlit serves its front page: the scripts it names change with each release
+
+
+def _streamlit_index() -> Path:
+    from streamlit import file_util
+
+    return Path(file_util.get_static_dir()) / "index.html"
+
+
+@functools.cache
+def markup() -> str | None:
+    """Streamlit's front page with the companion's title and styles, or None where it has no body to add them to
+    (the app then draws the styles itself)."""
+    page = _streamlit_index().read_text(encoding="utf-8")
+    if "</body>" not in page:
+        return None
+    page = page.replace("<title>Streamlit</title>", f"<title>{html.escape(context.PAGE_TITLE)}</title>", 1)
+    return page.replace("</body>", f"{context.PHONE_CSS.strip()}\n</body>", 1)
+
+
+def styles_in_page() -> bool:
+    """Whether the phones get the page's styles with the front page (so the app need not draw them)."""
+    from companion import routes
+
+    return routes.installed() and markup() is not None
+
+
+async def serve(request: Any) -> Any:
+    """GET the front page (`companion.routes`): Streamlit's, with the styles; Streamlit's own where it cannot
+    take them."""
+    from starlette.responses import FileResponse, HTMLResponse
+
+    page = markup()
+    if page is None:
+        return FileResponse(_streamlit_index(), headers={"Cache-Control": NO_CACHE})
+    return HTMLResponse(page, headers={"Cache-Control": NO_CACHE})
