@@ -17,7 +17,9 @@ appending to a shared list, with the table page's polling), which is the floor S
 Figures (p50 / p95):
 - tap -> own screen updated, and tap -> the other phone shows it;
 - table page and lobby, first load (a new browser context each time), and the table page again by a
-  phone that opened it before (a new tab in the same context: Streamlit's scripts are cached);
+  phone that opened it before (a new tab in the same context: Streamlit's scripts are cached); the bare
+  page runs on the companion's own server start (`companion.launch`, as `muster app` does), and its first
+  loads are also measured under plain `streamlit run` (Streamlit's server as it ships);
 - server CPU per tap (user+system time of the server process, including the other phone's redraw);
 - server CPU per second of an open, idle table page;
 - the lobby's first load and server CPU with 30 and with 500 finished tables;
@@ -197,6 +199,7 @@ class Run:
         self.cpu_tap: list[float] = []
         self.first_load: list[float] = []
         self.return_load: list[float] = []  # the same page again, by a phone that opened it before
+        self.shipped_load: list[float] = []  # the bare page's first loads under plain `streamlit run`
         self.lag: list[float] = []  # move committed -> the other phone shows it (the browser's own clock)
         self.idle_cpu_per_s = float("nan")
         self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
@@ -206,7 +209,8 @@ class Run:
         return (f"{self.name:<15} own {pair(self.own)} | other {pair(self.other)} | first load {pair(self.first_load)}"
                 f" | return visit {pair(self.return_load)}"
                 f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page"
-                + (f" | committed -> other phone {pair(self.lag)} (n={len(self.lag)})" if self.lag else ""))
+                + (f" | committed -> other phone {pair(self.lag)} (n={len(self.lag)})" if self.lag else "")
+                + (f" | first load under plain `streamlit run` {pair(self.shipped_load)}" if self.shipped_load else ""))
 
 
 def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page, int], float | None],
@@ -326,7 +330,21 @@ def bench_bare(browsers: list[Browser], args: argparse.Namespace, elements: int 
         settle(*phones)
         play(run, proc.pid, phones, args.taps, tap_bare)
         idle(run, proc.pid, args.idle, len(phones))
+    if not elements:
+        port = free_port()
+        with server(shipped_command(port), env, port, ROOT):
+            url = f"http://127.0.0.1:{port}/"
+            open_page(browsers[0].new_context(viewport=PHONE).new_page(), url)  # its first run imports the page
+            run.shipped_load = first_loads(browsers[0], url, args.loads, Run("shipped"))
     return run
+
+
+def shipped_command(port: int) -> list[str]:
+    """The bare page under plain `streamlit run`, with the companion's server flags but none of its own start-up
+    (`companion.launch`): Streamlit's server as it ships, Nagle's algorithm left on."""
+    command = checkout_command(ROOT, port, ROOT / "bench" / "bare_app.py")
+    at = command.index("companion.launch")
+    return [*command[:at], "streamlit", *command[at + 1:]]
 
 
 SETUP = """
@@ -481,6 +499,8 @@ def markdown(bare: Run, runs: list[Run], taps: int, loads: int, load: tuple[str,
     row("tap → other phone (aim p95 ≤ 700 ms)", lambda r: pair(r.other))
     row("first load, table page (aim < 1 s)", lambda r: pair(r.first_load))
     row("table page again, a phone that opened it before", lambda r: pair(r.return_load))
+    row("first load, the bare page under plain `streamlit run` (Nagle's algorithm on)",
+        lambda r: pair(r.shipped_load) if r.shipped_load else "—")
     for count in LOBBY_FINISHED:
         row(f"first load, lobby, {count} finished tables (aim < 1 s)",
             lambda r, c=count: pair(r.lobby[c][0]) if c in r.lobby else "—")

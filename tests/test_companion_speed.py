@@ -61,14 +61,16 @@ def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     command = server.streamlit_command(9000)
     assert command[1:4] == ["-m", "companion.launch", "run"]
     probe = ("import json, sys; from companion import launch; from companion.tables import catalogue; "
+             "from companion.components import hexboard; "
              "launch.preload(); print(json.dumps([sorted(sys.modules), catalogue.cache_info().currsize, "
-             "sorted(g for g, e in catalogue().items() if e.playable)]))")
+             "sorted(g for g, e in catalogue().items() if e.playable), len(hexboard._ART_JSON)]))")
     found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                            env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
-    modules, cached, playable = json.loads(found.stdout.strip().splitlines()[-1])
+    modules, cached, playable, board_art = json.loads(found.stdout.strip().splitlines()[-1])
     pages = {"companion.lobby", "companion.table_page", "companion.lookup_page", "companion.context"}
     assert pages | {f"companion.panels.{g}" for g in GAME_IDS} <= set(modules)
     assert cached == 1 and playable == sorted(GAME_IDS)
+    assert board_art == 1  # hexbattle's board artwork, drawn before the first phone opens a table
 
 
 def nodelay_of_an_accepted_connection() -> int:

@@ -37,6 +37,12 @@ def assets_for(game_id: str) -> Callable[[Any], None] | None:
     return getattr(module_for(game_id), "assets", None)
 
 
+def prepare_for(game_id: str) -> Callable[[Any], None] | None:
+    """The game's `prepare(data)`: what its first page would otherwise work out while the phone waits (hexbattle's
+    board artwork, 0.4 s), done once when the server starts (`companion.launch.preload`); or None."""
+    return getattr(module_for(game_id), "prepare", None)
+
+
 def tools_for(game_id: str) -> Callable[[Any, Any], None] | None:
     """The game's `tools(game, data)`, drawn outside the part of the page a move redraws, or None."""
     return getattr(module_for(game_id), "tools", None)

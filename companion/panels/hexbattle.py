@@ -77,6 +77,11 @@ def render(ctx: Any) -> None:
     _roller(ctx, view)
 
 
+def prepare(data: Any) -> None:
+    """Draw the board's artwork once, at the server's start, not for the first phone to open a table."""
+    hexboard.art(data)
+
+
 def assets(data: Any) -> None:
     """The board's artwork (`hexboard.mount_art`), before and outside the part of the page a move redraws."""
     hexboard.mount_art(data)
