@@ -48,7 +48,7 @@ _component = st.components.v2.component(
     js=(HERE / "surface.js").read_text(encoding="utf-8"))
 
 TapHandler = Callable[[dict[str, Any]], None]
-TAPS = "_surface-taps"  # session state: the last drawing's elements that take posted taps, key -> handler
+TAPS = "_surface-taps"  # session state: the elements last drawn that take posted taps, key -> handler
 
 
 def _current() -> DeltaGenerator:
@@ -162,7 +162,12 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None,
     posted (`companion.courier`) is carried out first, by `carry_out_posted`, by the elements drawn last."""
     surface = _Surface(key, on_lost, on_drawn)
     token = _open.set(surface)
-    st.session_state[TAPS] = {}  # this drawing's elements only, as Streamlit keeps only its elements' callbacks
+    # Forget this drawing's elements of the last run, as Streamlit keeps only the callbacks of elements it drew
+    # again; another drawing's stay (a page's header is drawn before its table part, in the same run that may
+    # carry out a tap posted to the table part).
+    taps: dict[str, Callable[[Any], None]] = st.session_state.setdefault(TAPS, {})
+    for element in [element for element in taps if element.startswith(f"{key}-")]:
+        del taps[element]
     try:
         yield
         surface.send(last=True)
