@@ -8,8 +8,10 @@ They close the body, where the element had them: after the styles Streamlit adds
 rule of ours wins a tie with one of Streamlit's as it did.
 
 `companion.routes` serves this for the app's address (`/`, or the base path); every other path is Streamlit's
-as before. Where Streamlit's front page cannot take the styles (no `</body>` in it), or the route is not
-installed (the AppTest harness), the app draws them as an element as it did (`styles_in_page`).
+as before, and Streamlit answers any path with its own front page (`/index.html`, a mistyped `/tables`), so a
+phone that opened one of those did not get the styles. The app draws them as an element, as it did, wherever
+the phone's page was not ours (`styles_in_page`): another path, a Streamlit front page that cannot take them
+(no `</body>` in it), or no route at all (the AppTest harness).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import functools
 import html
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+import streamlit as st
 
 from companion import context
 
@@ -42,10 +47,18 @@ def markup() -> str | None:
 
 
 def styles_in_page() -> bool:
-    """Whether the phones get the page's styles with the front page (so the app need not draw them)."""
+    """Whether this phone got the page's styles with the front page, so the app need not draw them: the route
+    answers the app's own address only (a proxy that serves the app under a path of its own makes the phone's
+    address another; there the app draws them too, once more than needed)."""
+    from streamlit import config
+
     from companion import routes
 
-    return routes.installed() and markup() is not None
+    if not routes.installed() or markup() is None:
+        return False
+    url = st.context.url  # the phone's address, without its query and its last "/"
+    own = routes.url(str(config.get_option("server.baseUrlPath") or ""), "")
+    return url is not None and urlsplit(url).path.rstrip("/") == own.rstrip("/")
 
 
 async def serve(request: Any) -> Any:
