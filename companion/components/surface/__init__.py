@@ -48,7 +48,7 @@ _component = st.components.v2.component(
     js=(HERE / "surface.js").read_text(encoding="utf-8"))
 
 TapHandler = Callable[[dict[str, Any]], None]
-TAPS = "_surface-taps"  # session state: the elements last drawn that take posted taps, key -> handler
+TAPS = "_surface-taps"  # session state: each drawing's elements last drawn that take posted taps, key -> handler
 
 
 def _current() -> DeltaGenerator:
@@ -146,7 +146,7 @@ def takes_posted_taps(key: str, data: list[Any], on_posted: Callable[[Any], None
     surface = _open.get()
     if surface is not None:
         surface.drawn[key] = data
-        st.session_state[TAPS][key] = on_posted
+        st.session_state[TAPS][surface.key][key] = on_posted
     return data
 
 
@@ -162,12 +162,10 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None,
     posted (`companion.courier`) is carried out first, by `carry_out_posted`, by the elements drawn last."""
     surface = _Surface(key, on_lost, on_drawn)
     token = _open.set(surface)
-    # Forget this drawing's elements of the last run, as Streamlit keeps only the callbacks of elements it drew
-    # again; another drawing's stay (a page's header is drawn before its table part, in the same run that may
-    # carry out a tap posted to the table part).
-    taps: dict[str, Callable[[Any], None]] = st.session_state.setdefault(TAPS, {})
-    for element in [element for element in taps if element.startswith(f"{key}-")]:
-        del taps[element]
+    # This drawing's elements of the last run are forgotten, as Streamlit keeps only the callbacks of elements
+    # it drew again; another drawing's stay (a page's header is drawn before its table part, in the same run
+    # that may carry out a tap posted to the table part).
+    st.session_state.setdefault(TAPS, {})[key] = {}
     try:
         yield
         surface.send(last=True)
@@ -183,7 +181,8 @@ def carry_out_posted(on_lost: Callable[[], None] | None = None) -> None:
     if posted is None:
         return
     element, raw = posted
-    on_posted = st.session_state.get(TAPS, {}).get(element)
+    drawn = st.session_state.get(TAPS, {}).values()
+    on_posted = next((taps[element] for taps in drawn if element in taps), None)
     if on_posted is not None:
         on_posted(raw)
     elif on_lost is not None:
