@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -95,7 +96,11 @@ def nodelay_of_an_accepted_connection() -> int:
             writer.close()
         return found
 
-    return asyncio.run(accept())
+    found: list[int] = []  # on a thread of its own: a test before may have left an event loop running on this one
+    worker = threading.Thread(target=lambda: found.append(asyncio.run(accept())))
+    worker.start()
+    worker.join(30)
+    return found[0]
 
 
 def test_server_sends_a_small_reply_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
