@@ -161,3 +161,21 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
         phone.ready()
         phone.shows("Last combat: Blue Light Artillery → Red Infantry 1")
         phone.shows("Red Infantry 1 is destroyed.")
+
+
+def test_a_board_whose_artwork_cannot_be_had_says_so_in_words(server: Server, new_phone: Callable[[], Any]) -> None:
+    """A page from before a restart with other cards asks for an artwork version the server no longer has, and a
+    phone can lose the server while it fetches: either way the board's place says what to do, never a blank."""
+    tables = Tables(open_store(server.data_dir / DB_NAME))
+    table = tables.create("hexbattle", ["Ann", "Bob"], {}, seed="board-missing")
+    gone = new_phone()  # the server's own answer for a version it does not have
+    gone.route(f"**/{ART_PATH}/**", lambda route: route.continue_(url=route.request.url.rsplit("/", 1)[0] + "/" + "0" * 16))
+    gone.goto(f"{server.url}/?table={table.code}")
+    gone.locator(".hb-missing").wait_for()
+    assert gone.locator(".hb-missing").inner_text() == "No such board artwork; reload the page."
+    lost = new_phone()  # no answer at all
+    lost.route(f"**/{ART_PATH}/**", lambda route: route.abort())
+    lost.goto(f"{server.url}/?table={table.code}")
+    lost.locator(".hb-missing").wait_for()
+    assert lost.locator(".hb-missing").inner_text() == "The board's artwork could not be loaded; reload the page."
+    assert lost.locator(".hb[data-ready='1']").count() == 0

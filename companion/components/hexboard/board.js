@@ -10,6 +10,8 @@
 
 const ART = "__musterHexboardArt";
 const FETCHING = "__musterHexboardArtFetching";  // the version on its way
+const MISSING = "__musterHexboardArtMissing";  // why the artwork could not be had: shown where the board goes
+const NO_ART = "The board's artwork could not be loaded; reload the page.";
 const ZOOMS = [1, 1.5, 2];
 const NS = "http://www.w3.org/2000/svg";
 const views = (window.__musterHexboardViews = window.__musterHexboardViews || {});
@@ -136,7 +138,17 @@ export default function draw(component) {
       window[FETCHING] = data.art.version;  // a redraw while it comes fetches it no second time
       // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
       const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
-      fetch(new URL(data.art.path, window.location.origin + here).href).then((r) => r.json()).then(arrived)
+      fetch(new URL(data.art.path, window.location.origin + here).href)
+        .then(async (reply) => {
+          const got = await reply.json().catch(() => ({}));  // the server says why in words when it can
+          if (!reply.ok || !got.pieces) throw new Error(got.error || NO_ART);
+          window[MISSING] = null;
+          arrived(got);
+        })
+        .catch((err) => {  // an old page after a restart with other cards, or the server gone: say so
+          window[MISSING] = err instanceof TypeError ? NO_ART : String(err.message || NO_ART);
+          window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
+        })
         .finally(() => { window[FETCHING] = null; });
     }
     return;
@@ -163,6 +175,15 @@ export default function draw(component) {
   }
   const render = () => {
     const art = window[ART];
+    let missing = box.querySelector(".hb-missing");
+    if (!art && window[MISSING]) {
+      missing = missing || box.insertBefore(document.createElement("p"), box.querySelector(".hb-scroll"));
+      missing.className = "hb-missing";
+      missing.setAttribute("role", "alert");
+      missing.textContent = window[MISSING];
+    } else if (missing) {
+      missing.remove();
+    }
     if (!art) return false;
     const defs = svg.querySelector("defs");
     if (!defs || defs.getAttribute("data-version") !== art.version) {
