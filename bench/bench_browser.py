@@ -334,7 +334,9 @@ def bench_bare(browsers: list[Browser], args: argparse.Namespace, elements: int 
         port = free_port()
         with server(shipped_command(port), env, port, ROOT):
             url = f"http://127.0.0.1:{port}/"
-            open_page(browsers[0].new_context(viewport=PHONE).new_page(), url)  # its first run imports the page
+            warm = browsers[0].new_context(viewport=PHONE)
+            open_page(warm.new_page(), url)  # its first run imports the page
+            warm.close()
             run.shipped_load = first_loads(browsers[0], url, args.loads, Run("shipped"))
     return run
 

@@ -62,7 +62,9 @@ def token() -> str:
     import streamlit as st
 
     session_id = live.current_session_id()
-    mine: str = st.session_state.setdefault(TOKEN_KEY, secrets.token_urlsafe(18))
+    if TOKEN_KEY not in st.session_state:
+        st.session_state[TOKEN_KEY] = secrets.token_urlsafe(18)
+    mine: str = st.session_state[TOKEN_KEY]
     if session_id is not None:
         with _lock:
             if mine not in _session_of and len(_session_of) >= TOKENS_KEPT:

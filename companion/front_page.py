@@ -50,15 +50,12 @@ def styles_in_page() -> bool:
     """Whether this phone got the page's styles with the front page, so the app need not draw them: the route
     answers the app's own address only (a proxy that serves the app under a path of its own makes the phone's
     address another; there the app draws them too, once more than needed)."""
-    from streamlit import config
-
     from companion import routes
 
     if not routes.installed() or markup() is None:
         return False
     url = st.context.url  # the phone's address, without its query and its last "/"
-    own = routes.url(str(config.get_option("server.baseUrlPath") or ""), "")
-    return url is not None and urlsplit(url).path.rstrip("/") == own.rstrip("/")
+    return url is not None and urlsplit(url).path.rstrip("/") == routes.here("").rstrip("/")
 
 
 async def serve(request: Any) -> Any:

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-_installed = False
+_base: str | None = None  # the base path (`server.baseUrlPath`) the routes were installed under; None: not installed
 
 
 def installed() -> bool:
     """Whether this server has the routes (`install` ran)."""
-    return _installed
+    return _base is not None
+
+
+def here(path: str) -> str:
+    """`path` on this server, under the base path the routes were installed under."""
+    return url(_base or "", path)
 
 
 def url(base_url: str, path: str) -> str:
@@ -32,9 +37,9 @@ def install(app: Any, base_url: str) -> None:
     from companion import courier, front_page
     from companion.components import hexboard
 
-    global _installed
+    global _base
     routes = [Route(url(base_url, ""), front_page.serve, methods=["GET"]),
               Route(url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
               Route(url(base_url, hexboard.ART_PATH) + "/{version}", hexboard.serve_art, methods=["GET"])]
     app.router.routes[:0] = routes
-    _installed = True
+    _base = base_url
