@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from conftest import TIMEOUT
 from test_browser import Server, settle, tap_move
 
@@ -256,7 +257,7 @@ def test_browser_warfare_attack_builder_and_the_defenders_one_tap(app: Server, n
     for page in (ann, bob, watcher):
         strip(page, "Ann lost 2 troop points; troops now Ann 98, Bob 96")
     assert taps.count["Ann"] - before == 1  # the defender's whole part of the attack
-    assert ann.locator(".st-key-moves").count() == 1  # her own turn now: Deploy
+    expect(ann.locator(".st-key-moves")).to_have_count(1)  # her own turn now: Deploy
 
     # Tapping a card in hand opens its look-up, which says what it does in each phase.
     link = ann.locator(".st-key-private").get_by_role("link", name="Howitzers · Artillery Unit 3")

@@ -8,6 +8,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import expect
 from test_browser import Server, settle
 from test_browser_cardgames import app  # noqa: F401  (the module's server)
 from test_browser_cardgames import wait_for
@@ -84,4 +85,5 @@ def test_the_front_page_brings_the_styles_and_the_header_is_one_element(app: Ser
     other = new_phone()
     other.goto(f"{app.url}/index.html?table={table.code}")
     other.get_by_text("You are watching as a spectator.").first.wait_for()
-    assert other.locator("[data-testid=stHtml]").count() == 1 and other.evaluate(BLOCK_PADDING) == "12.8px"
+    expect(other.locator("[data-testid=stHtml]")).to_have_count(1)
+    assert other.evaluate(BLOCK_PADDING) == "12.8px"
