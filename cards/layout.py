@@ -301,6 +301,23 @@ class FoldProfile(SheetProfile):
     fold_line: FoldLine
 
 
+class Product(_Strict):
+    """A print shop's product for pieces other than its cards (a chit, a tile): the image it asks for and the
+    cut inside it, centred. A piece goes to the smallest product of its shape and proportions that holds it,
+    drawn scaled to the product's cut, so text never shrinks (`generator.sheets.product_for`)."""
+
+    shape: Literal["rect", "circle", "hexagon"]
+    width_px: int = Field(ge=16, le=20000)
+    height_px: int = Field(ge=16, le=20000)
+    trim_px: tuple[Annotated[float, Field(gt=0)], Annotated[float, Field(gt=0)]]  # the cut's box, centred
+
+    @model_validator(mode="after")
+    def _trim_inside(self) -> Product:
+        if self.trim_px[0] > self.width_px or self.trim_px[1] > self.height_px:
+            raise ValueError("trim_px must fit inside width_px x height_px")
+        return self
+
+
 class SingleProfile(_Strict):
     """A print shop: one piece per page or image, trim plus the shop's bleed, in the shop's order."""
 
@@ -313,6 +330,20 @@ class SingleProfile(_Strict):
     colour: Literal["rgb", "cmyk"] = "rgb"  # cmyk: PDF/X-1a:2003 through an ICC profile, PDF only
     max_ink: int = Field(default=300, ge=100, le=400)  # total area coverage limit in % (cmyk)
     per_deck: bool = False  # one PDF per deck (pieces sharing a back) instead of per set
+    products: dict[str, Product] = {}  # the shop's products for tiles, chits and tokens, by the shop's name
+    # set on the profile of one product (`product_profile`): the cut's box, the piece scaled to fit it
+    trim_px: tuple[float, float] | None = None
+
+    def product_profile(self, name: str) -> SingleProfile:
+        """This shop printing one of its products: the product's image size and cut, the shop's order."""
+        product = self.products[name]
+        return self.model_copy(update={"label": f"{self.label}: {name}", "width_px": product.width_px,
+                                       "height_px": product.height_px, "trim_px": product.trim_px,
+                                       "products": {}})
+
+    @property
+    def trim_mm(self) -> tuple[float, float] | None:
+        return None if self.trim_px is None else (self.trim_px[0] / self.dpi * 25.4, self.trim_px[1] / self.dpi * 25.4)
 
     @property
     def size_mm(self) -> tuple[float, float]:

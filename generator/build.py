@@ -45,7 +45,7 @@ from cards.problems import DataError, Problem
 from generator import deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
 from generator.printable import BuildContext, PageSet, PieceSet
-from generator.sheets import Piece, draw_sheets, draw_singles, runs, shared_sides, sharing
+from generator.sheets import Piece, draw_sheets, draw_singles, product_for, runs, shared_sides, sharing
 
 FORMATS = ("pdf", "svg", "png", "tts")
 DEFAULT_FORMATS = ("pdf", "svg", "png")  # tts only when asked for: it is one export, not a print profile
@@ -403,6 +403,24 @@ def _shop_fits(piece_set: PieceSet, profile: SingleProfile) -> bool:
         and abs((height - p.height) / 2 - p.bleed) <= SHOP_BLEED_TOLERANCE for p in piece_set.pieces)
 
 
+def shop_groups(piece_set: PieceSet | PageSet,
+                profile: SingleProfile) -> list[tuple[str, SingleProfile, list[Piece]]]:
+    """What a print shop makes of a set: its cards at the shop's card size (product name ""), or each piece on
+    the shop's product for it (`sheets.product_for`: tiles, chits, tokens), with that product's profile;
+    nothing when the set is pages or the shop sells no product for one of its pieces (half a set is no use)."""
+    if not isinstance(piece_set, PieceSet) or not piece_set.pieces:
+        return []
+    if _shop_fits(piece_set, profile):
+        return [("", profile, piece_set.pieces)]
+    groups: dict[str, list[Piece]] = {}
+    for piece in piece_set.pieces:
+        product = product_for(piece, profile)
+        if product is None:
+            return []
+        groups.setdefault(product, []).append(piece)
+    return [(name, profile.product_profile(name), pieces) for name, pieces in groups.items()]
+
+
 def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Sequence[PieceSet | PageSet],
             folder: Path, opts: Options, paper: tuple[float, float]) -> list[Path]:
     """Draw every set for one (format, profile) and return the files written."""
@@ -411,11 +429,13 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
     for piece_set in shared(sets, profile, paper):
         stem = f"{game}-{piece_set.name}-{job.profile}"
         if job.fmt == "png":
-            if isinstance(profile, SingleProfile) and isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
-                files.extend(export_png(piece_set, profile, folder / "png" / job.profile / piece_set.name, opts.backs))
+            if isinstance(profile, SingleProfile):
+                for name, product, pieces in shop_groups(piece_set, profile):  # a folder per product to upload
+                    files.extend(export_png(PieceSet(piece_set.name, pieces), product,
+                                            folder / "png" / job.profile / piece_set.name / name, opts.backs))
             continue
         if isinstance(profile, SingleProfile):
-            if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
+            if isinstance(piece_set, PieceSet) and shop_groups(piece_set, profile):
                 files.extend(shop_pdfs(game, piece_set, job.profile, profile, folder, opts.backs))
             continue
         offset = opts.back_offset if opts.back_offset is not None else profile.back_offset
@@ -456,7 +476,8 @@ def shop_pdfs(game: str, piece_set: PieceSet, name: str, profile: SingleProfile,
         stem = "-".join(filter(None, (game, piece_set.name, deck_name, name)))
         cmyk = profile.colour == "cmyk"
         doc = PdfDocument(folder / f"{stem}.pdf", stem, paint=pdfx.CmykPaint(profile.max_ink) if cmyk else RGB)
-        draw_singles(doc, pieces, profile, backs)
+        for _, product, group in shop_groups(PieceSet(piece_set.name, pieces), profile):
+            draw_singles(doc, group, product, backs)  # a page per side, each the size of its product
         files.extend(doc.save())
     return files
 
@@ -476,10 +497,10 @@ def draw_set(doc: Document, piece_set: PieceSet | PageSet, profile: SheetProfile
             else:
                 draw_sheets(doc, piece_set.pieces, profile, paper, backs)
         return True
-    if isinstance(piece_set, PieceSet) and _shop_fits(piece_set, profile):
-        draw_singles(doc, piece_set.pieces, profile, backs)
-        return True
-    return False
+    groups = shop_groups(piece_set, profile)
+    for _, product, pieces in groups:
+        draw_singles(doc, pieces, product, backs)
+    return bool(groups)
 
 
 REHEARSAL_URL = "http://192.0.2.1:8501"

@@ -272,7 +272,7 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
         front=partial(draw_front, layout=layout, face=face, link=link, look=look),
         back=partial(draw_back, layout=layout, title=game.name, subtitle=subtitle, colour=deck.colour,
                      emblem=settings.back_icon, mark=deck.mark, low_ink=low_ink),
-        back_key=back_key, title=face.title,
+        back_key=back_key, title=face.title, shape=layout.shape,
     )
 
 

@@ -339,7 +339,7 @@ def tile_piece(game: GameData, terrain_id: str, copy: int = 1) -> Piece:
                  height=layout.height, bleed=layout.bleed,
                  front=partial(_tile_front, terrain=terrain, layout=layout),
                  back=partial(_tile_back, layout=layout, title=game.name),
-                 back_key="tile-back", design=terrain_id, title=terrain.name)
+                 back_key="tile-back", design=terrain_id, title=terrain.name, shape="hexagon")
 
 
 def tiles(game: GameData) -> list[Piece]:

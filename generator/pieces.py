@@ -74,7 +74,7 @@ def markers(game: GameData) -> list[Piece]:
                        emblem=marker.icon)
         out.extend(Piece(name=f"marker-{_slug(marker)}-{k}", width=layout.width, height=layout.height,
                          bleed=layout.bleed, front=front, back=back, back_key=f"marker-{_slug(marker)}",
-                         design=f"marker-{_slug(marker)}", title=marker.name)
+                         design=f"marker-{_slug(marker)}", title=marker.name, shape=layout.shape)
                    for k in range(1, marker.copies + 1))
     return out
 

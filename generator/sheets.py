@@ -33,6 +33,7 @@ class Piece:
     back_key: str = "back"
     design: str = ""
     title: str = ""  # what a player calls it (a virtual tabletop's card name); `name` if empty
+    shape: str = "rect"  # its cut: "rect", "circle" or "hexagon" (in its box), as cards/layouts.toml names them
 
 
 @dataclass(frozen=True)
@@ -403,19 +404,41 @@ def single_order(pieces: Sequence[Piece], profile: SingleProfile, backs: bool = 
 
 def draw_singles(doc: Document, pieces: Sequence[Piece], profile: SingleProfile,
                  backs: bool = True) -> list[str]:
-    """One side per page at the shop's exact size, the piece centred, its artwork filling the page.
+    """One side per page at the shop's exact size, the piece centred, its artwork filling the page; on a
+    product's profile (`trim_px`) the piece is scaled to fill the product's cut.
 
     Returns the file stem of every page, in order (for naming PNGs cut from it)."""
     pw, ph = profile.size_mm
     stems = []
     for stem, piece, side in single_order(pieces, profile, backs):
-        bleed = max(pw - piece.width, ph - piece.height) / 2
-        x, y = (pw - piece.width) / 2, (ph - piece.height) / 2
-        with doc.page(pw, ph, trim=Box(x, y, piece.width, piece.height)) as c:
-            with c.group(x, y, clip=Box(-x, -y, pw, ph)):
+        trim = profile.trim_mm
+        scale = 1.0 if trim is None else min(trim[0] / piece.width, trim[1] / piece.height)
+        bleed = max(pw / scale - piece.width, ph / scale - piece.height) / 2
+        w, h = piece.width * scale, piece.height * scale
+        x, y = (pw - w) / 2, (ph - h) / 2
+        with doc.page(pw, ph, trim=Box(x, y, w, h)) as c:
+            with c.group(x, y, scale=scale, clip=Box(-x / scale, -y / scale, pw / scale, ph / scale)):
                 draw_side(c, side, bleed)
         stems.append(stem)
     return stems
+
+
+PROPORTION = 0.03  # how far a product's cut may differ in proportions from a piece's and still take it
+FIT = 0.5          # mm a piece may exceed a product's cut and still count as held (it is scaled down)
+
+
+def product_for(piece: Piece, profile: SingleProfile) -> str | None:
+    """The shop's product for a piece that is not a card: of its shape and proportions, the smallest whose cut
+    holds it (so its text never shrinks), else the largest; None when the shop sells nothing like it."""
+    fitting = []
+    for name, product in profile.products.items():
+        tw, th = (v / profile.dpi * 25.4 for v in product.trim_px)
+        if product.shape == piece.shape and abs(tw / th / (piece.width / piece.height) - 1) <= PROPORTION:
+            fitting.append((tw, name, tw + FIT >= piece.width and th + FIT >= piece.height))
+    if not fitting:
+        return None
+    holding = sorted((tw, name) for tw, name, holds in fitting if holds)
+    return holding[0][1] if holding else max(fitting)[1]
 
 
 def piece_svg(piece: Piece, back: bool = False) -> str:

@@ -105,7 +105,7 @@ def chips(game: GameData) -> list[Piece]:
             for k in range(1, count + 1):
                 pieces.append(Piece(name=f"chip-{value}-{seat}-{k}", width=layout.width, height=layout.height,
                                     bleed=layout.bleed, front=side, back=side, back_key=f"chip-{value}",
-                                    design=f"chip-{value}"))
+                                    design=f"chip-{value}", shape=layout.shape))
     return pieces
 
 
