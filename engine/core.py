@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Generic, Literal, TypeVar, get_args, get_origin
+from typing import Any, Generic, Literal, Self, TypeVar, get_args, get_origin
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -307,6 +307,19 @@ class State(ABC):
     def clone(self) -> State:
         return copy.deepcopy(self)
 
+    def resample(self, viewer: int | None, rng: random.Random) -> Self:
+        """A copy of this position identical in everything `viewer` (a seat, or None for a spectator) knows, with
+        everything hidden from it dealt again consistently with what it knows: unseen cards from the cards that
+        viewer has not seen, hidden picks from the picks still possible, what was shown kept as shown.
+
+        This is the one place where each game decides what a viewer may know: every surface a viewer reads (its
+        view, prompt, moves and their labels, each move's question, history lines) must come out the same on any
+        re-dealt copy (tests/test_information_sets.py). It depends on the viewer's information only, never on the
+        hidden arrangement it replaces: the same `rng` gives the same copy from any position the viewer cannot tell
+        apart, so foresight worked out on such copies (`Match.ahead_refusal`) cannot give a hidden card away. Games
+        with hidden things override it; this default, for a game without any, is a plain copy."""
+        return self.clone()  # type: ignore[return-value]
+
     def forget_others_secrets(self, player: int) -> None:
         """Make this copy play out as `player` can foresee it: another seat's hidden thing that could answer a
         move (a face-down card that fires when it is crossed) is kept, but no longer acts.
@@ -314,6 +327,20 @@ class State(ABC):
         Called only on a trial copy (`Match.ahead_refusal`): whether a move is asked about first, and in what
         words, must never tell its player what they could not know. Engines whose hidden things never change
         what a move reveals or leaves to chance keep this default, which forgets nothing."""
+
+
+def redeal(places: Sequence[list[Any]], rng: random.Random, key: Callable[[Any], Any] | None = None) -> None:
+    """Deal the cards of `places` (lists, changed in place) again at random, each keeping its size.
+
+    The cards are pooled in a fixed order first (sorted, by `key` when given), so the outcome depends on which
+    cards are pooled and on `rng` only, never on where they lay: `State.resample` needs exactly that."""
+    pool = sorted((c for place in places for c in place), key=key)
+    rng.shuffle(pool)
+    start = 0
+    for place in places:
+        end = start + len(place)
+        place[:] = pool[start:end]
+        start = end
 
 
 S = TypeVar("S", bound=State)

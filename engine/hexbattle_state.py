@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import Action, Arg, Refusal, State
 from engine.hexbattle_attack import AttackMixin
 from engine.hexbattle_cards import CardsMixin
+from engine.hexbattle_hidden import resample
 from engine.hexbattle_move import MovementMixin
 from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, TurnEffects, Unit
 from engine.hexbattle_setup import SetupMixin
@@ -153,6 +154,9 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         other.discard = list(self.discard)
         other.hands = [list(hand) for hand in self.hands]
         return other
+
+    def resample(self, viewer: int | None, rng: random.Random) -> HexbattleState:
+        return resample(self, viewer, rng)
 
     def play_random(self, rng: random.Random, max_moves: int | None = None, concede: bool = True) -> int:
         """Play uniformly random legal actions (to the end, or `max_moves` of them): the fast path for playouts.

@@ -170,6 +170,10 @@ class ImperialState(State):
         self.result: str | None = None
         self._winner: int | None = None
         self.routed: list[int] = []
+        # What the opponent (and a spectator) knows of each side's hand and face-down card: types known to be there
+        # (called back, or won back at a reveal), and types it was seen to lack since (R12). `resample` keeps both.
+        self.known: list[list[str]] = [[], []]
+        self.lacking: list[list[str]] = [[], []]
 
     # --- setup -------------------------------------------------------------------------
 
@@ -480,6 +484,8 @@ class ImperialState(State):
                 result = f"{TYPE_NAMES[played[w]]} beat {TYPE_NAMES[played[1 - w]]}"
             self.tell(f"Battle round {self.battle_round}: cards revealed, {seat(0)} played {a} and "
                       f"{seat(1)} played {b}; {result}", reveals="both face-down cards")
+        for p in SIDES:
+            self._unknown(p, played[p])
         self.banned = [False, False]
         self.round = {"number": self.battle_round, "played": played, "lost": [[], []],
                       "returned": [None, None], "lacked": [], "cavalry_banned": None}
@@ -492,6 +498,7 @@ class ImperialState(State):
         loser = 1 - w
         self._lose(loser, cards[loser])
         self.hands[w][played[w]].append(cards[w])
+        self.known[w].append(played[w])
         self.round["returned"][w] = played[w]
         hand = self.hands[loser]
         if played[w] == PIKEMEN:
@@ -515,6 +522,11 @@ class ImperialState(State):
             else:
                 self.phase, self.pending = INFANTRY_LOSS, loser
 
+    def _unknown(self, p: int, t: str) -> None:
+        """A card of type `t` left side `p`'s hand in the open: one fewer of that type is known to be there."""
+        if t in self.known[p]:
+            self.known[p].remove(t)
+
     def _lose(self, p: int, card: str) -> None:
         t = self.cfg.kind[card]
         self.discards[p][t].append(card)
@@ -525,6 +537,7 @@ class ImperialState(State):
         hand = self.hands[p]
         for t in types:
             self._lose(p, hand[t].pop())
+            self._unknown(p, t)
         self.tell(f"{seat(p)} lost {_names(list(types))} to the Cavalry")
         rout = _size(self.hands[1 - p]) >= self.cfg.rout_ratio * _size(hand)
         self._finish_round([p] if rout else [])
@@ -543,8 +556,10 @@ class ImperialState(State):
                   reveals="what a hand holds")
         if hand[t]:
             self._lose(target, hand[t].pop())
+            self._unknown(target, t)
             self._finish_round([])
             return
+        self.lacking[target].append(t)
         self.named.append(t)
         self.round["lacked"].append(t)  # type: ignore[index]
         left = [u for u in TYPES if u not in self.named]
@@ -571,6 +586,7 @@ class ImperialState(State):
             self.hands[p][t].append(self.discards[p][t].pop())
         self.calls_left[p] -= 1
         self.called[p] = self.called[p] + types
+        self.known[p] = self.known[p] + types
         down = self.table[o]
         if down is not None:
             t = self.cfg.kind[down]
@@ -694,6 +710,53 @@ class ImperialState(State):
             return f"Call back {_names(list(action['types']))}"
         return str(action)
 
+    def resample(self, viewer: int | None, rng: random.Random) -> ImperialState:
+        """Hands and face-down cards hidden from `viewer` dealt again from the cards it has not seen (the supply and
+        those hidden cards), keeping the types known to be there and none of a type seen to be lacking (R12); a
+        face-down card is one its side could play (no Cavalry after Pikemen beat it, R10)."""
+        new = self.clone()
+        kind = self.cfg.kind
+        order = {t: i for i, t in enumerate(TYPES)}
+        hidden = [p for p in SIDES if p != viewer]
+        pool = [c for t in TYPES for c in new.supply[t]]
+        kept: dict[int, list[str]] = {}
+        for p in hidden:
+            known = list(new.known[p])
+            kept[p] = []
+            down = new.table[p]
+            for card in [c for t in TYPES for c in new.hands[p][t]] + ([down] if down is not None else []):
+                if kind[card] in known:
+                    known.remove(kind[card])
+                    kept[p].append(card)
+                else:
+                    pool.append(card)
+        pool.sort(key=lambda c: (order[kind[c]], c))  # where the cards lay must not show through
+        rng.shuffle(pool)
+        for p in hidden:
+            down = new.table[p]
+            size = _size(new.hands[p]) + (down is not None)
+            lacking = set(new.lacking[p])
+            free = [c for c in pool if kind[c] not in lacking][:size - len(kept[p])]
+            cards = kept[p] + free
+            playable = [c for c in cards if not (new.banned[p] and kind[c] == CAVALRY)]
+            if down is not None and not playable:  # trade one dealt card for one the side could have played
+                swap = next(c for c in pool if kind[c] not in lacking and kind[c] != CAVALRY and c not in free)
+                free[-1] = swap
+                cards = kept[p] + free
+                playable = [swap]
+            for card in free:
+                pool.remove(card)
+            new.hands[p] = _pile()
+            if down is not None:
+                new.table[p] = down = rng.choice(sorted(playable, key=lambda c: (order[kind[c]], c)))
+                cards.remove(down)
+            for card in cards:
+                new.hands[p][kind[card]].append(card)
+        new.supply = _pile()
+        for card in pool:
+            new.supply[kind[card]].append(card)
+        return new
+
     def clone(self) -> ImperialState:
         """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""
         new = object.__new__(ImperialState)
@@ -705,6 +768,8 @@ class ImperialState(State):
         new.hands = [{t: list(cs) for t, cs in h.items()} for h in self.hands]
         new.discards = [{t: list(cs) for t, cs in d.items()} for d in self.discards]
         new.called = [list(c) for c in self.called]
+        new.known = [list(k) for k in self.known]
+        new.lacking = [list(k) for k in self.lacking]
         if self.round is not None:
             new.round = {**self.round, "played": list(self.round["played"]),
                          "lost": [list(x) for x in self.round["lost"]],

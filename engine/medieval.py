@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.core import Action, Arg, Game, Refusal, State, Told, seat
+from engine.core import Action, Arg, Game, Refusal, State, Told, redeal, seat
 
 PLACE = "place"
 """The one action kind: args {"cards": [card id or None for each column, left to right]}."""
@@ -189,6 +189,21 @@ class MedievalState(State):
     def clone(self) -> MedievalState:
         """A deep copy that shares the (unchanging) game, so look-ahead does not copy the card data."""
         return copy.deepcopy(self, {id(self.game): self.game})
+
+    def resample(self, viewer: int | None, rng: random.Random) -> MedievalState:
+        """Every draw deck shuffled again (nobody knows its order), and each hand and face-down placement hidden
+        from `viewer` dealt again from its owner's cards that viewer has not seen (deck and hand: everything else
+        lies face up), placed in columns as its owner could have placed them (R3)."""
+        new = self.clone()
+        for p in (0, 1):
+            hidden = p != viewer
+            redeal([new.decks[p], new.hands[p]] if hidden else [new.decks[p]], rng)
+            if hidden:
+                new._legal[p] = None
+                if new.pending[p] is not None:
+                    slots = rng.choice(self.game.slots[len(new.hands[p])])
+                    new.pending[p] = [None if slot is None else new.hands[p][slot] for slot in slots]
+        return new
 
     # --- the State interface -------------------------------------------------------------
 

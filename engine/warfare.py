@@ -36,7 +36,7 @@ from typing import Any, NamedTuple, Protocol
 
 from cards.load import GameData
 from cards.schemas.warfare import TYPE_NAMES
-from engine.core import Action, Game, Refusal, State, Told, seat
+from engine.core import Action, Game, Refusal, State, Told, redeal, seat
 
 DEPLOY = "deploy"
 BLUNDER = "blunder"
@@ -275,6 +275,9 @@ class WarfareState(State):
         self.actions = 0
         self.attacked = False
         self.peek = False
+        # The cards of the other hand each player saw with a scout (R5) and knows are still there: a card leaves
+        # the set only when a reshuffle could bring it back unseen (`resample` keeps the rest where they are).
+        self.looked: list[frozenset[int]] = [frozenset(), frozenset()]
         self.yielded = False              # the defender took this attack without further replies (R20)
         self.morale_used = 0
         self.pending: Casualties | None = None
@@ -312,6 +315,7 @@ class WarfareState(State):
         fields["units"] = self.units[:]
         fields["support"] = self.support[:]
         fields["troops"] = self.troops[:]
+        fields["looked"] = self.looked[:]
         other.__dict__ = fields
         return other
 
@@ -437,6 +441,7 @@ class WarfareState(State):
                     discard.append(card)
                     if kind == "scout":
                         self.peek = True
+                        self.looked[a] = frozenset(other)
                         self.last = {"event": "scout", "player": a, "card": ids[card]}
                     else:
                         self.last = {"event": "draw", "player": a, "card": ids[card],
@@ -700,6 +705,7 @@ class WarfareState(State):
         elif kind == "scout":
             self._to_discard(a, payload)
             self.peek = True
+            self.looked[a] = frozenset(self.hands[d])
             self.last = {"event": "scout", "player": a, "card": g.ids[payload]}
             if self.telling is not None:
                 self.tell(f"{seat(a)} looked at {seat(d)}'s hand",
@@ -814,6 +820,7 @@ class WarfareState(State):
             if not deck:
                 if not self.discard:
                     break
+                self.looked = [seen.difference(self.discard) for seen in self.looked]
                 deck.extend(self.discard)
                 self.discard.clear()
                 rng.shuffle(deck)
@@ -913,6 +920,21 @@ class WarfareState(State):
         self.end_reason = reason
         self.step = OVER
         self.tell(f"The game is over ({reason}): " + ("a draw" if winner is None else f"{seat(winner)} wins"))
+
+    def resample(self, viewer: int | None, rng: random.Random) -> WarfareState:
+        """The deck and every hand hidden from `viewer` dealt again from the cards it has not seen (the discard
+        pile and the attack lie face up, R18); cards it saw in the other hand with a scout stay there, in the
+        order it saw them (R5)."""
+        new = self.clone()
+        hidden = [p for p in (0, 1) if p != viewer]
+        seen = {p: self.looked[1 - p] if viewer is not None else frozenset() for p in hidden}
+        dealt = [[c for c in self.hands[p] if c not in seen[p]] for p in hidden]
+        redeal([new.deck, *dealt], rng)
+        for p, cards in zip(hidden, dealt):
+            new.hands[p] = [c for c in self.hands[p] if c in seen[p]] + cards
+            if viewer is None:  # a scout's look is hidden from a spectator too: the scout saw the cards dealt
+                new.looked[1 - p] = frozenset(new.hands[p][:sum(c in self.looked[1 - p] for c in self.hands[p])])
+        return new
 
     # -------------------------------------------------------------- views
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.load import GameData
-from engine.core import Action, Arg, Game, Refusal, State, Told, act, seat
+from engine.core import Action, Arg, Game, Refusal, State, Told, act, redeal, seat
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
 
@@ -149,6 +149,9 @@ class WaterlooState(State):
         self.reserves: list[dict[str, str]] = [{} for _ in range(n)]
         self.community: list[str] = []
         self.discard: list[str] = []
+        # Cards in the discard pile that went there face down (a folded or unshown hand, a knocked-out player's
+        # face-down reserve), with the one seat that saw them; the rest of the pile was shown to everyone.
+        self.mucked: dict[str, int] = {}
         self.deck: list[str] = [] if self.table else list(game.cards)
         rng.shuffle(self.deck)
         self.hand_number = 0
@@ -208,6 +211,7 @@ class WaterlooState(State):
     def _reshuffle(self, rng: random.Random) -> None:
         self.deck += self.discard
         self.discard = []
+        self.mucked = {}
         rng.shuffle(self.deck)
         self.shuffles += 1
 
@@ -376,14 +380,17 @@ class WaterlooState(State):
             self.last_result["showdown"]["ranking"] = copy.deepcopy(self.showdown["ranking"])
             self.last_result["scout"] = {str(p): c for p, c in self.scout_choices.items()}
         self.bets = [0] * self.n
+        shown = {} if self.showdown is None else self.showdown["hands"]
         for p in range(self.n):
             if not self.table:
+                self._muck(p, [] if p in shown else self.hands[p])
                 self.discard += self.hands[p]
             self.hands[p] = []
         self.hands_since_return += 1
         knocked = [p for p in range(self.n) if not self.out[p] and self.chips[p] == 0]
         for p in knocked:
             self.out[p] = True
+            self._muck(p, [self.reserves[p]["down"]] if "down" in self.reserves[p] else [])
             self.discard += self.reserves[p].values()
             self.reserves[p] = {}
         if self.table:
@@ -400,6 +407,10 @@ class WaterlooState(State):
             return
         self.button = next(p for p in self._seats_after(self.button) if not self.out[p])
         self._start_hand(rng)
+
+    def _muck(self, p: int, cards: list[str]) -> None:
+        """`cards`, seen by seat `p` alone, go to the discard pile face down."""
+        self.mucked.update((c, p) for c in cards)
 
     def _hand_record(self, winners: list[int], won: dict[int, int], bets: list[int], knocked: list[int]) -> dict[str, Any]:
         """One settled hand for the hand history, public once settled: who won, with which shown hand (cards
@@ -646,6 +657,7 @@ class WaterlooState(State):
         self.pending.pop(0)
         if action.kind == "fold":
             self.folded[p] = True
+            self._muck(p, self.hands[p])
             self.discard += self.hands[p]
             self.hands[p] = []
             live = self._live()
@@ -661,6 +673,50 @@ class WaterlooState(State):
                 self.pending = [q for q in self._seats_after(p) if q in self._live() and q != p]
         if not self.pending:
             self._after_betting()
+
+    def resample(self, viewer: int | None, rng: random.Random) -> WaterlooState:
+        """Every card hidden from `viewer` dealt again from the cards it has not seen: the deck, the other seats'
+        hands (until the showdown shows them) and face-down reserves, and the discards that went face down unseen
+        by it. With printed cards, the other seats' entered hands are picked again from the designs the deck
+        still has beside the viewer's own (R25)."""
+        new = copy.deepcopy(self)
+        others = [q for q in range(self.n) if q != viewer]
+        if self.table:
+            new._repick_reveals(others, rng)
+            return new
+        shown = {} if self.showdown is None else self.showdown["hands"]
+        hands = [new.hands[q] for q in others if q not in shown]
+        downs = [[new.reserves[q]["down"]] for q in others if "down" in new.reserves[q]]
+        slots = [i for i, c in enumerate(new.discard) if new.mucked.get(c, viewer) != viewer]
+        unseen = [new.discard[i] for i in slots]
+        saw = [new.mucked.pop(c) for c in unseen]
+        redeal([new.deck, unseen, *hands, *downs], rng)
+        for i, card, p in zip(slots, unseen, saw):
+            new.discard[i] = card
+            new.mucked[card] = p
+        for q, down in zip([q for q in others if "down" in new.reserves[q]], downs):
+            new.reserves[q]["down"] = down[0]
+        if new.drawn is not None and new.turn in others:
+            new.drawn = new.hands[new.turn][-1]
+        return new
+
+    def _repick_reveals(self, others: list[int], rng: random.Random) -> None:
+        """Printed cards: the hands `others` entered, hidden until everyone has (R27), picked again from the designs
+        the deck has beside the ones the viewer entered, a face-down Scout claimed as often as one is left."""
+        if self.showdown is not None:
+            return
+        viewer = [p for p in self.revealed if p not in others]
+        left = Counter({d: row.copies for d, row in self.game.design_rows.items()})
+        for p in viewer:
+            left.subtract(self._claimed(p))
+        pool = sorted(left.elements())
+        rng.shuffle(pool)
+        for q in sorted(p for p in self.revealed if p in others):
+            cards, pool = pool[:self.rules.hand_size], pool[self.rules.hand_size:]
+            scout = rng.random() < 0.5 and self.game.scout_design in pool
+            if scout:
+                pool.remove(self.game.scout_design)
+            self.revealed[q] = {"cards": cards, "scout_down": scout}
 
     # -- what players see ----------------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
