@@ -59,7 +59,9 @@ class AttackMixin:
         if distance(unit.hex, target.hex) > unit_type.range:  # type: ignore[arg-type]
             raise Refusal(f"{self.unit_name(target)} is out of range ({unit_type.range} hexes).")
         if self.fire_facing(unit, target.hex) is None:  # type: ignore[arg-type]
-            raise Refusal(f"{self.unit_name(target)} is outside {self.unit_name(unit)}'s arc of fire; pivot first.")
+            # A gun cannot pivot (R11): its arc moves only by firing into it (R16).
+            advice = "a gun turns only one step as it fires" if unit_type.turns_to_fire else "pivot first"
+            raise Refusal(f"{self.unit_name(target)} is outside {self.unit_name(unit)}'s arc of fire; {advice}.")
         seen = self.sight(unit.hex, target.hex)  # type: ignore[arg-type]
         if seen.blocked:
             raise Refusal(f"No line of sight: hex {seen.blocker} is in the way.")
@@ -171,18 +173,15 @@ class AttackMixin:
         artillery = s_type.kind == "artillery"
         fx = card_modifiers(self.roll_cards(shooter) if cards is None else cards, "fire", s_type.kind)
         dice = fx.attack_dice(self.fire_dice(shooter))
+        # 1–3 hits, and guns against guns 1–2: the seed names no other exception, a Square included (R15).
         base = rules.counter_battery_hit_max if artillery and t_type.kind == "artillery" else rules.hit_max
-        formation_bonus = 0
-        if artillery and t_type.uses_formations:
-            formation_bonus = self.game.formations[target.formation].artillery_hit_bonus
         terrain = 0
         if not (ambush or fx.ignore_terrain):
             terrain = (self.terrain_at(shooter.hex).fire_from_modifier  # type: ignore[arg-type]
                        + self.terrain_at(target.hex).fire_into_modifier  # type: ignore[arg-type]
                        + self._line_modifier(shooter.hex, target.hex))  # type: ignore[arg-type]
         point_blank = artillery and distance(shooter.hex, target.hex) <= rules.point_blank_range  # type: ignore[arg-type]
-        return {"dice": dice, "base_hit_max": base, "formation_bonus": formation_bonus, "terrain_modifier": terrain,
-                "hit_max": max(0, base + formation_bonus + terrain),
+        return {"dice": dice, "base_hit_max": base, "terrain_modifier": terrain, "hit_max": max(0, base + terrain),
                 "multiplier": rules.point_blank_multiplier if point_blank else 1, "point_blank": point_blank}
 
     def _line_modifier(self, a: Hex, b: Hex) -> int:

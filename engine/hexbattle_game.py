@@ -69,8 +69,8 @@ class HexbattleGame(Game["HexbattleState"]):
         self._actions: dict[tuple[Any, ...], Action] = {}
         self._orders: dict[tuple[Any, ...], tuple[Action, ...]] = {}
         self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
-        self._fire_zones: dict[tuple[Hex, int, int, int], frozenset[Hex]] = {}
-        self._arcs: dict[tuple[int, int, int], frozenset[Hex]] = {}
+        self._fire_zones: dict[tuple[Hex, int, int], frozenset[Hex]] = {}
+        self._arcs: dict[tuple[int, int], frozenset[Hex]] = {}
         self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
 
     def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
@@ -83,26 +83,24 @@ class HexbattleGame(Game["HexbattleState"]):
                 x for x in ((q + dq, r + dr) for dq, dr in disc(reach)) if x in board)
         return zone
 
-    def fire_zone(self, h: Hex, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
-        """The hexes a unit on `h` may fire into: within `reach` and inside the arc of a facing
-        at most `turn_steps` from its own (R14, R16), worked out once per hex, facing, steps and reach."""
-        key = (h, facing, turn_steps, reach)
+    def fire_zone(self, h: Hex, facing: int, reach: int) -> frozenset[Hex]:
+        """The hexes a unit on `h` may fire into: within `reach` and inside the ±60° cone of its facing
+        (R15, R16), worked out once per hex, facing and reach."""
+        key = (h, facing, reach)
         zone = self._fire_zones.get(key)
         if zone is None:
             q, r = h
             board = self.board
             zone = self._fire_zones[key] = frozenset(
-                x for x in ((q + dq, r + dr) for dq, dr in self._arc_offsets(facing, turn_steps, reach)) if x in board)
+                x for x in ((q + dq, r + dr) for dq, dr in self._arc_offsets(facing, reach)) if x in board)
         return zone
 
-    def _arc_offsets(self, facing: int, turn_steps: int, reach: int) -> frozenset[Hex]:
-        """Offsets within `reach` inside the arc of a facing at most `turn_steps` from `facing`."""
-        key = (facing, turn_steps, reach)
+    def _arc_offsets(self, facing: int, reach: int) -> frozenset[Hex]:
+        """Offsets within `reach` inside the cone of `facing`."""
+        key = (facing, reach)
         offsets = self._arcs.get(key)
         if offsets is None:
-            facings = [(facing + d) % 6 for steps in range(turn_steps + 1) for d in (steps, -steps)]
-            offsets = self._arcs[key] = frozenset(
-                x for x in disc(reach) if any(in_arc((0, 0), f, x) for f in facings))
+            offsets = self._arcs[key] = frozenset(x for x in disc(reach) if in_arc((0, 0), facing, x))
         return offsets
 
     def plain_action(self, kind: str, player: int) -> Action:

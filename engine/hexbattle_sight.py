@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Refusal
 from engine.hexbattle_pieces import Sight, Unit
-from engine.hexgrid import Hex, in_arc, parse_hex, sight_line
+from engine.hexgrid import Hex, aim, in_arc, parse_hex, sight_line
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -22,14 +22,13 @@ class SightMixin:
         return t.garrison_fire_dice is not None or self.game.formations[unit.formation].fire_all_round
 
     def fire_facing(self, unit: Unit, target: Hex) -> int | None:
-        """The facing the unit fires from at `target` (artillery turns up to its limit, R16), or None."""
+        """The facing the unit has after firing at `target`, or None if the target is outside its arc:
+        the ±60° cone ahead (R15), all round for a Square or a garrison; a gun turns to face it (R16)."""
         if self.fire_all_round(unit):
             return unit.facing
-        for steps in range(self.unit_type(unit).fire_turn_steps + 1):
-            for f in ((unit.facing + steps) % 6, (unit.facing - steps) % 6):
-                if in_arc(unit.hex, f, target):  # type: ignore[arg-type]
-                    return f
-        return None
+        if self.unit_type(unit).turns_to_fire:
+            return aim(unit.hex, unit.facing, target)  # type: ignore[arg-type]
+        return unit.facing if in_arc(unit.hex, unit.facing, target) else None  # type: ignore[arg-type]
 
     def _guns_over_units(self, a: Hex) -> bool:
         """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
@@ -65,8 +64,8 @@ class SightMixin:
         return None, contested
 
     def fire_arc(self, unit: Unit) -> frozenset[Hex]:
-        """The hexes within the unit's range and arc of fire (turning guns included, R14, R16), its own hex
-        among them and sight not counted; empty if it cannot fire now. Worked out once per hex and facing."""
+        """The hexes within the unit's range and arc of fire (R15), its own hex among them and sight not
+        counted; empty if it cannot fire now. Worked out once per hex and facing."""
         unit_type = self.game.unit_types[unit.type]
         reach = unit_type.range
         here = unit.hex
@@ -76,7 +75,7 @@ class SightMixin:
             return frozenset()
         if self.fire_all_round(unit):
             return self.game.zone(here, reach)
-        return self.game.fire_zone(here, unit.facing, unit_type.fire_turn_steps, reach)
+        return self.game.fire_zone(here, unit.facing, reach)
 
     def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
         """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""

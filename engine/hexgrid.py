@@ -83,22 +83,39 @@ def turn_steps(a: int, b: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def _wedge(facing: int, dq: int, dr: int) -> bool:
-    # The 120-degree cone of a facing is spanned by the two directions beside it:
-    # offset = a*left + b*right with a, b >= 0 (left + right is the facing's own direction).
+def _wedge(facing: int, dq: int, dr: int) -> tuple[int, int]:
+    """An offset as a*left + b*right, the two directions beside a facing that span its 120-degree cone
+    (left + right is the facing's own direction); whole numbers, as the two directions' determinant is ±1."""
     lq, lr = DIRECTIONS[(facing - 1) % 6]
     rq, rr = DIRECTIONS[(facing + 1) % 6]
     det = lq * rr - lr * rq
-    a = (dq * rr - dr * rq) / det
-    b = (lq * dr - lr * dq) / det
-    return a >= 0 and b >= 0
+    return (dq * rr - dr * rq) * det, (lq * dr - lr * dq) * det
 
 
 def in_arc(source: Hex, facing: int, target: Hex) -> bool:
     """Whether `target` lies in the ±60° cone ahead of a unit at `source` facing `facing` (edges included)."""
     if source == target:
         return False
-    return _wedge(facing % 6, target[0] - source[0], target[1] - source[1])
+    a, b = _wedge(facing % 6, target[0] - source[0], target[1] - source[1])
+    return a >= 0 and b >= 0
+
+
+def aim(source: Hex, facing: int, target: Hex) -> int | None:
+    """The facing a gun at `source` turns to as it fires at `target` (R16): of `facing` and the two beside it,
+    the one pointing most nearly at the target, or None if the target is outside `facing`'s cone.
+
+    A target exactly midway between two of them keeps the gun on `facing`: it turns only when it must."""
+    if source == target:
+        return None
+    a, b = _wedge(facing % 6, target[0] - source[0], target[1] - source[1])
+    if a < 0 or b < 0:
+        return None
+    # The angle off `facing` is atan(√3 (b − a) / (a + b)); it passes 30°, half a step, where b = 2a.
+    if b > 2 * a:
+        return (facing + 1) % 6
+    if a > 2 * b:
+        return (facing - 1) % 6
+    return facing % 6
 
 
 def _cube_round(x: float, z: float) -> Hex:

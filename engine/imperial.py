@@ -440,17 +440,16 @@ class ImperialState(State):
             self._skip_buyers()
 
     def _do_exchange(self, action: Action, rng: random.Random) -> None:
-        """R5: replacements come from the supply first; the exchanged cards then go back into it."""
+        """R5: the exchanged cards go face up to the side's own discard pile; replacements come from the supply."""
         p = action.player
-        hand = self.hands[p]
-        out = [hand[t].pop() for t in action["types"]]
+        hand, pile = self.hands[p], self.discards[p]
+        for t in action["types"]:
+            pile[t].append(hand[t].pop())
         before = _key(hand)
-        self._draw(p, len(out), rng)
+        self._draw(p, len(action["types"]), rng)
         if self.telling is not None:
             drawn = [t for t, a, b in zip(TYPES, before, _key(hand)) for _ in range(b - a)]
-            self.tell(f"{seat(p)} drew {len(out)} cards from the supply", {p: f"{seat(p)} drew {_names(drawn)}"})
-        for card in out:
-            self.supply[self.cfg.kind[card]].append(card)
+            self.tell(f"{seat(p)} drew {len(drawn)} cards from the supply", {p: f"{seat(p)} drew {_names(drawn)}"})
         self.exchanged[p] = True
         self.queue.pop(0)
         self._next_in_queue()
@@ -662,14 +661,14 @@ class ImperialState(State):
         }
 
     def narrate(self, action: Action) -> list[Told]:
-        """The action as each side reads it; a face-down card and bought or exchanged types are the actor's alone."""
+        """The action as each side reads it; a face-down card and bought types are the actor's alone (exchanged
+        cards go face up to the discard pile, R5)."""
         p, kind = action.player, action.kind
         who = seat(p)
         if kind == "pass":
             return [Told(f"{who} kept their hand" if self.phase == EXCHANGE else f"{who} stopped buying")]
         if kind == "exchange":
-            n = len(action["types"])
-            return [Told(f"{who} exchanged {n} cards", {p: f"{who} exchanged {_names(list(action['types']))}"})]
+            return [Told(f"{who} discarded {_names(list(action['types']))} to exchange them")]
         if kind == "buy":
             cost = self.cfg.gold_cost
             return [Told(f"{who} bought a card for {cost} Gold",

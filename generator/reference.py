@@ -575,8 +575,8 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
         ("Compare", f"A side with {r.auto_win_ratio} times the other's Imperial Power (and more) wins "
                     "without a fight."),
         ("Draw", f"One Military card per Imperial Power, at most {r.max_draw}; the rest is Reserve."),
-        ("Exchange", f"In initiative order, put back {r.exchange_count} cards and draw {r.exchange_count} new "
-                     "ones, or keep your hand."),
+        ("Exchange", f"In initiative order, discard {r.exchange_count} cards to your discard pile and draw "
+                     f"{r.exchange_count} new ones, or keep your hand."),
         ("Buy", f"Pay {r.gold_cost} Gold per extra card of the type you choose."),
         ("Fight", "Play rounds until a side routs."),
         ("Reinforce", f"{r.reinforcement_calls} time{'s' if r.reinforcement_calls != 1 else ''} a battle, after a "

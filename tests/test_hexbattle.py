@@ -316,11 +316,11 @@ def test_r15_terrain_and_counter_battery_change_the_hit_number() -> None:
     assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,5": "orchards"}) == 2
     assert hit_max({INF: u("4,5"), E_INF: u("4,3", 3)}, {"4,3": "farm"}) == 2
     assert hit_max({LA: u("4,7"), E_HA: u("4,2", 3)}, {}) == 2
-    assert hit_max({LA: u("4,7"), E_INF: u("4,2", 3, formation="square")}, {}) == 4
+    assert hit_max({LA: u("4,7"), E_INF: u("4,2", 3, formation="square")}, {}) == 3
 
 
 def test_r16_artillery_turns_one_step_to_fire() -> None:
-    state = battle({LA: u("4,6", 0), E_INF: u("6,7", 3), E_LC: u("4,8", 0)})
+    state = battle({LA: u("4,6", 0), E_INF: u("6,5", 3), E_LC: u("4,8", 0)})
     assert refusal(state, act("attack", FR, unit=LA, target=E_LC, mode="fire")).startswith(
         "Red Light Cavalry is outside Blue Light Artillery's arc of fire")
     do(state, "attack", unit=LA, target=E_INF, mode="fire")

@@ -129,3 +129,32 @@ def test_r22_one_point_blank_hit_destroys_a_fresh_gun() -> None:
     state = battle({LA: u("4,5"), E_LA: u("4,4", 3), E_INF: u("10,0", 3)}, dice=[1, 6])
     do(state, "attack", unit=LA, target=E_LA, mode="fire")
     assert state.events[0]["result"]["losses"] == 2 and state.units[E_LA].destroyed
+
+
+def test_r15_artillery_hits_a_square_on_1_to_3_like_any_target() -> None:
+    """"Each roll of 1–3 scores a hit"; the one exception named is counter-battery ("only on a roll of 1 or 2").
+    "Square is highly vulnerable to artillery" is advice and gives no number."""
+    state = battle({LA: u("4,7"), E_INF: u("4,3", 3, formation="square"), E_LA: u("6,3", 3)}, dice=[4, 3])
+    square, gun = state.units[E_INF], state.units[E_LA]
+    assert state.fire_modifiers(state.units[LA], square)["hit_max"] == 3
+    assert state.fire_modifiers(state.units[LA], gun)["hit_max"] == 2, "counter-battery: 1 or 2"
+    do(state, "attack", unit=LA, target=E_INF, mode="fire")
+    assert state.events[0]["result"]["dice"] == (4, 3) and state.events[0]["result"]["hits"] == 1
+    assert square.strength == 3
+
+
+def test_r16_a_gun_fires_only_within_one_facing_step_and_turns_to_face_its_target() -> None:
+    """"Fires in a forward arc of 3 directions: straight ahead plus one step to each side (±1 facing step). The
+    gun automatically pivots to face the target when it fires ... Cannot swing more than one step per attack"."""
+    def fired(target_hex: str) -> int:
+        state = battle({LA: u("4,6", 0), E_INF: u(target_hex, 3)}, dice=[6, 6])
+        do(state, "attack", unit=LA, target=E_INF, mode="fire")
+        return state.units[LA].facing
+
+    assert fired("4,3") == 0, "straight ahead: no turn"
+    assert fired("6,5") == 1 and fired("2,5") == 5, "one step to each side: the gun turns to face it"
+    assert fired("5,4") == 0, "midway between ahead and one step aside: it turns only when it must"
+    two_steps = battle({LA: u("4,6", 0), E_INF: u("6,7", 3)})
+    assert refusal(two_steps, act("attack", FR, unit=LA, target=E_INF, mode="fire")) == \
+        "Red Infantry 1 is outside Blue Light Artillery's arc of fire; a gun turns only one step as it fires."
+    assert not [a for a in two_steps.legal_actions() if a.kind == "attack"], "two steps aside is out of its arc"

@@ -19,6 +19,7 @@ from engine.imperial import (
     PLAY,
     RIFLING,
     ImperialGame,
+    TYPE_NAMES,
     ImperialState,
     make_game,
 )
@@ -120,16 +121,29 @@ def test_r4_draw_one_per_power_up_to_twelve_rest_to_reserves() -> None:
     assert state.view(None)["sides"][0]["reserves"] == 3
 
 
-def test_r5_exchange_two_keeps_hand_size_and_returns_cards_to_supply() -> None:
-    state = new(imperial_power=[6, 6], initiative=[1, 0])
-    assert state.players_to_act() == [1]
-    pair = next(a for a in state.legal_actions(1) if a.kind == "exchange")
-    do(state, "exchange", 1, types=pair["types"])
-    assert size(state, 1) == 6 and supply_size(state) == 48 and state.exchanged[1] is True
-    assert state.view(0)["sides"][1]["exchanged"] is True and state.view(0)["sides"][1]["hand"] is None
-    do(state, "pass", 0)
-    assert state.exchanged[0] is False
-    assert state.phase == PLAY  # no Gold: buying is skipped (R7)
+def test_r5_exchanged_cards_go_to_the_sides_own_discard_pile() -> None:
+    """Seed: "choose whether to discards two cards and draw two replacements"; cards are discarded "in separate
+    discard piles next to each respective Player", and reinforcements are drawn "from your respective discard
+    pile". So the exchanged cards lie open on the side's own pile, and it may call them back later."""
+    match = Match(GAME, 5, {"imperial_power": [6, 6], "initiative": [1, 0], "reinforcements": [2, 2]})
+    assert match.state.players_to_act() == [1]
+    pair = next(a for a in match.state.legal_actions(1) if a.kind == "exchange")
+    match.apply(act("exchange", 1, types=pair["types"]))
+    state = match.state
+    out = {t: list(pair["types"]).count(t) for t in (P, M, C)}
+    assert pile(state, 1) == out and pile(state, 0) == {P: 0, M: 0, C: 0}
+    assert size(state, 1) == 6 and supply_size(state) == 60 - 12 - 2 and state.exchanged[1] is True
+    assert state.view(0)["sides"][1]["discard"] == out and state.view(0)["sides"][1]["hand"] is None
+    names = " and ".join(TYPE_NAMES[t] for t in pair["types"])
+    assert match.history(0)[-2].text == f"{{p1}} discarded {names} to exchange them"
+    assert match.history(0)[-1].text == "{p1} drew 2 cards from the supply"
+    match.apply(act("pass", 0))
+    assert match.state.exchanged[0] is False
+    assert match.state.phase == PLAY  # no Gold: buying is skipped (R7)
+    for side in (0, 1):
+        match.apply(next(a for a in match.state.legal_actions(side) if a.kind == "play"))
+    assert any(a.kind == "reinforce" and sorted(a["types"]) == sorted(pair["types"])
+               for a in match.state.legal_actions(1)), "the exchanged cards can come back as reinforcements"
 
 
 def test_r5_exchange_must_be_exactly_two() -> None:

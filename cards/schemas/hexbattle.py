@@ -47,7 +47,7 @@ class UnitType(CardRow):
     melee_bonus: int = Field(ge=-6, le=6)
     can_melee: bool                      # may start a close combat (artillery always fires instead)
     range: int = Field(ge=0, le=20)      # 0: no ranged fire
-    fire_turn_steps: int = Field(ge=0, le=3)  # facing steps the unit may turn as part of firing
+    turns_to_fire: bool = False          # ends each shot facing its target, one step at most (R16)
     can_pivot: bool                      # may spend an action to face any direction
     can_reverse: bool                    # may back straight into its rear hex
     movement_per_turn: bool = False      # its movement points last the whole turn, shared by its Moves
@@ -69,7 +69,6 @@ class Formation(Row):
     fire_dice: int = Field(ge=0, le=6)   # dice when not a full volley
     fire_all_round: bool
     facing_immune: bool                  # no flank or rear penalty when defending
-    artillery_hit_bonus: int = Field(ge=0, le=5)  # artillery fire against it hits on this much more
     text: str = ""
 
 

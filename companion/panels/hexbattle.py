@@ -442,7 +442,7 @@ def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) 
     counter = mods["base_hit_max"] == rules.counter_battery_hit_max != rules.hit_max
     lines = [f"Ranged fire: {mods['dice']} dice, hit on {mods['hit_max']} or less (base {mods['base_hit_max']}"
              + (" counter-battery" if counter else "")
-             + f", formation {mods['formation_bonus']:+d}, terrain {mods['terrain_modifier']:+d})"
+             + f", terrain {mods['terrain_modifier']:+d})"
              + (f", point-blank ×{mods['multiplier']}" if mods["point_blank"] else "")]
     if result is not None:
         each = ", ".join(f"{d} {'hit' if d <= result['hit_max'] else 'miss'}" for d in result["dice"])
