@@ -616,12 +616,20 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
               f.min_size, col["ink"], align="start")
 
 
+def _board_side(c: Canvas, bleed: float, *, game: GameData) -> None:
+    """The whole board as one piece's side (it has no bleed: its paper margin is part of it)."""
+    draw_board(c, game)
+
+
 def board_pageset(game: GameData) -> PageSet:
     """The board split for the smallest paper of any profile, so every paper prints the same pages."""
     papers = load_profiles().papers.values()
     smallest = (min(p[0] for p in papers), min(p[1] for p in papers))
     cols, rows, pages = board_pages(game, smallest)
-    return PageSet("board", [partial(_board_page, game=game, page=p, cols=cols, rows=rows) for p in pages])
+    geo = board_geometry(game)
+    whole = Piece(name="board", width=geo.width, height=geo.height, bleed=0.0,
+                  front=partial(_board_side, game=game), title=f"{game.name} map")
+    return PageSet("board", [partial(_board_page, game=game, page=p, cols=cols, rows=rows) for p in pages], whole)
 
 
 # ---------------------------------------------------------------- build and companion entry points

@@ -38,6 +38,7 @@ class PageSet:
 
     name: str
     pages: list[Callable[[Canvas, float, float], None]]
+    whole: Piece | None = None  # what the pages split, as one piece (a board), for a virtual tabletop
 
 
 @dataclass(frozen=True)

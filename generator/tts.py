@@ -13,6 +13,14 @@ Sheet keys run from 1 across all the decks of a game, so decks of one game can b
 table without two sheets claiming one key. Image URLs are `<tts_url>/<file>` when the images
 will be hosted (Tabletop Simulator fetches them from there for every player), else `file://`
 paths, which only the machine that built them can load.
+
+Pieces that are not cards (tiles, counters, markers, chips, tokens: any set with a piece that is round,
+hexagonal or has no back) become `Custom_Tile` objects of their real shape (box, hexagon or circle),
+stackable, one image per side, in one `Bag` per set (`<game>-<set>.json`; hexbattle's terrain tiles are a
+draw bag). A page set with a `whole` piece (hexbattle's board) becomes one locked box tile,
+`<game>-<set>.json`. Board and pieces are all Custom_Tiles scaled by the same rule (TILE_WIDTH), so a terrain
+tile covers a board hex whatever size the table gives a tile of scale 1. Images are
+`<game>-<set>-<design>.png` (`-back` for a back) at PIECE_DPI, no side above MAX_PIXELS.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from PIL import Image
 
 from generator.canvas import Box, PdfDocument
 from generator.printable import PageSet, PieceSet
-from generator.sheets import Piece
+from generator.sheets import Draw, Piece, draw_side
 
 MAX_COLUMNS, MAX_ROWS = 10, 7  # Tabletop Simulator's largest custom deck sheet
 MAX_PIXELS = 4096              # its largest texture side
@@ -37,6 +45,10 @@ MAX_CELL_WIDTH = 750           # 300 dpi for a poker card: more only makes every
 POKER_WIDTH = 63.5             # a Tabletop Simulator card at scale 1 is a poker card
 HEX_RATIO = 2 / math.sqrt(3)   # width / height of a flat-topped hexagon
 SHAPE_RECTANGLE, SHAPE_SQUARE, SHAPE_HEX = 0, 1, 3  # CustomDeck "Type": rounded rectangle, square, hexagon
+TILE_TYPES = {"rect": 0, "hexagon": 1, "circle": 2}  # CustomTile "Type": box, hexagon, circle
+TILE_WIDTH = 50.8       # mm shown by a Custom_Tile of scale 1 (about two table units); only the ratio between pieces matters
+TILE_THICKNESS = 0.1    # a chipboard piece, thin enough to stack
+PIECE_DPI = 300         # pixels per inch of a piece's image
 
 
 @dataclass(frozen=True)
@@ -80,13 +92,87 @@ def export(game: str, sets: Sequence[PieceSet | PageSet], folder: Path, url: str
     files: list[Path] = []
     key = 1
     for piece_set in sets:
-        if not isinstance(piece_set, PieceSet) or not piece_set.pieces or any(p.back is None for p in piece_set.pieces):
+        if isinstance(piece_set, PageSet):
+            if piece_set.whole is not None:
+                files.extend(_tiles(f"{game}-{piece_set.name}", [piece_set.whole], folder, url, backs, board=True))
+            continue
+        if not piece_set.pieces:
+            continue
+        if any(p.back is None or p.shape != "rect" for p in piece_set.pieces):
+            files.extend(_tiles(f"{game}-{piece_set.name}", piece_set.pieces, folder, url, backs))
             continue
         for deck, pieces in piece_set.decks().items():
             stem = "-".join(filter(None, (game, piece_set.name, deck)))
             written, key = _deck(stem, pieces, folder, url, key, backs)
             files.extend(written)
     return files
+
+
+def _link(path: Path, url: str | None) -> str:
+    return f"{url.rstrip('/')}/{path.name}" if url else path.resolve().as_uri()
+
+
+def _saved(objects: list[dict[str, object]]) -> dict[str, object]:
+    """A saved object: a save game whose outer fields are empty."""
+    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects}
+
+
+def _tiles(stem: str, pieces: Sequence[Piece], folder: Path, url: str | None, backs: bool,
+           board: bool = False) -> list[Path]:
+    """Pieces as Custom_Tiles of their own shape, one image per distinct side, in a bag (or one locked board)."""
+    sides: dict[str, tuple[Piece, Draw]] = {}  # image stem -> a piece and the side it shows
+    faces: list[tuple[Piece, str, str]] = []
+    for piece in pieces:
+        front = f"{stem}-{piece.design or piece.name}"
+        sides.setdefault(front, (piece, piece.front))
+        back = front
+        if backs and piece.back is not None and piece.back is not piece.front:  # a chip is the same both sides
+            key = piece.back_key  # pieces sharing a back share its image; "-back" keeps it apart from a design
+            back = f"{stem}-{key}" if "back" in key.split("-") else f"{stem}-{key}-back"
+            sides.setdefault(back, (piece, piece.back))
+        faces.append((piece, front, back))
+    images = _side_images(list(sides.items()), folder)
+    objects = [_tile(piece, _link(images[front], url), _link(images[back], url), board)
+               for piece, front, back in faces]
+    if board:
+        (state,) = objects
+    else:
+        state = {"Name": "Bag", "Nickname": stem, "Transform": _transform(1.0), "ContainedObjects": objects}
+    target = folder / f"{stem}.json"
+    target.write_text(json.dumps(_saved([state]), indent=1) + "\n", encoding="utf-8")
+    return [*dict.fromkeys(images.values()), target]
+
+
+def _transform(scale: float) -> dict[str, float]:
+    return {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 0,
+            "scaleX": scale, "scaleY": 1, "scaleZ": scale}
+
+
+def _tile(piece: Piece, front: str, back: str, board: bool) -> dict[str, object]:
+    """One Custom_Tile: a piece's shape, its two sides, sized against every other tile by TILE_WIDTH."""
+    return {"Name": "Custom_Tile", "Nickname": piece.title or piece.name, "Locked": board,
+            "Transform": _transform(round(piece.width / TILE_WIDTH, 4)),
+            "CustomImage": {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1, "WidthScale": 0,
+                            "CustomTile": {"Type": TILE_TYPES[piece.shape], "Thickness": TILE_THICKNESS,
+                                           "Stackable": not board, "Stretch": True}}}
+
+
+def _side_images(sides: list[tuple[str, tuple[Piece, Draw]]], folder: Path) -> dict[str, Path]:
+    """Each side as an RGB PNG of its piece's trim at PIECE_DPI (at most MAX_PIXELS a side): one PDF, one pdftoppm."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "sides.pdf"
+        doc = PdfDocument(pdf, "sides")
+        for _, (piece, side) in sides:
+            with doc.page(piece.width, piece.height) as c, c.group(clip=Box(0, 0, piece.width, piece.height)):
+                draw_side(c, side, 0.0)
+        doc.save()
+        out: dict[str, Path] = {}
+        for n, (name, (piece, _)) in enumerate(sides, start=1):
+            scale = min(PIECE_DPI / 25.4, MAX_PIXELS / max(piece.width, piece.height))
+            out[name] = _raster(pdf, n, round(piece.width * scale), round(piece.height * scale),
+                                folder / f"{name}.png")
+    return out
 
 
 def _deck(stem: str, pieces: list[Piece], folder: Path, url: str | None, first_key: int,
@@ -112,9 +198,6 @@ def _deck(stem: str, pieces: list[Piece], folder: Path, url: str | None, first_k
                          folder / f"{stem}-faces-{n + 1}.png") for n, grid in enumerate(grids)]
         files.append(_raster(pdf, len(sheets) + 1, full.cell_w, full.cell_h, back_png))
 
-    def link(path: Path) -> str:
-        return f"{url.rstrip('/')}/{path.name}" if url else path.resolve().as_uri()
-
     scale = round(first.width / POKER_WIDTH, 4)
     transform = {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
                  "scaleX": scale, "scaleY": 1, "scaleZ": scale}
@@ -122,17 +205,14 @@ def _deck(stem: str, pieces: list[Piece], folder: Path, url: str | None, first_k
     cards: list[dict[str, object]] = []
     for n, (batch, grid) in enumerate(zip(sheets, grids)):
         key = first_key + n
-        sheet = {"FaceURL": link(files[n]), "BackURL": link(back_png), "NumWidth": grid.columns,
+        sheet = {"FaceURL": _link(files[n], url), "BackURL": _link(back_png, url), "NumWidth": grid.columns,
                  "NumHeight": grid.rows, "BackIsHidden": True, "UniqueBack": False, "Type": shape(first)}
         custom[str(key)] = sheet
         for index, piece in enumerate(batch):
             cards.append({"Name": "Card", "Nickname": piece.title or piece.name, "CardID": 100 * key + index,
                           "Transform": transform, "CustomDeck": {str(key): sheet}})
-    # A saved object is a save game whose outer fields are empty.
-    saved = {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [{
-        "Name": "DeckCustom", "Nickname": stem, "Transform": transform,
-        "DeckIDs": [card["CardID"] for card in cards], "CustomDeck": custom, "ContainedObjects": cards}]}
+    saved = _saved([{"Name": "DeckCustom", "Nickname": stem, "Transform": transform,
+                     "DeckIDs": [card["CardID"] for card in cards], "CustomDeck": custom, "ContainedObjects": cards}])
     target = folder / f"{stem}.json"
     target.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
     return [*files, target], first_key + len(sheets)

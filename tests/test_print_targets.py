@@ -132,19 +132,20 @@ def test_dtc_makes_one_pdf_per_deck(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def tiles(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
-    game = load_game("hexbattle")
-    sets = [s for s in hexbattle_parts.printables(game, BuildContext(None)) if s.name == "tiles"]
+def crimson(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """Medieval's crimson deck, 72 cards: more than one face sheet holds."""
+    (cards,) = deck.piece_sets(load_game("medieval"), None)
     folder = tmp_path_factory.mktemp("tts")
-    return folder, tts.export("hexbattle", sets, folder, "https://example.org/muster/")
+    subset = PieceSet(cards.name, [p for p in cards.pieces if p.name.startswith("crimson")])
+    return folder, tts.export("medieval", [subset], folder, "https://example.org/muster/")
 
 
-def test_tts_tile_sheets_hold_at_most_69_tiles_and_the_hidden_cell(tiles: tuple[Path, list[Path]]) -> None:
-    folder, files = tiles
-    tiles_in_game = len(load_game("hexbattle").deck("terrain"))
-    assert sorted(f.name for f in files) == ["hexbattle-tiles-back.png", "hexbattle-tiles-faces-1.png",
-                                             "hexbattle-tiles-faces-2.png", "hexbattle-tiles.json"]
-    saved = json.loads((folder / "hexbattle-tiles.json").read_text(encoding="utf-8"))
+def test_tts_face_sheets_hold_at_most_69_cards_and_the_hidden_cell(crimson: tuple[Path, list[Path]]) -> None:
+    folder, files = crimson
+    in_deck = 72
+    assert sorted(f.name for f in files) == ["medieval-cards-back.png", "medieval-cards-faces-1.png",
+                                             "medieval-cards-faces-2.png", "medieval-cards.json"]
+    saved = json.loads((folder / "medieval-cards.json").read_text(encoding="utf-8"))
     (deck_object,) = saved["ObjectStates"]
     assert deck_object["Name"] == "DeckCustom"
     sheets = deck_object["CustomDeck"]
@@ -153,7 +154,7 @@ def test_tts_tile_sheets_hold_at_most_69_tiles_and_the_hidden_cell(tiles: tuple[
     for key, sheet in sheets.items():
         png = folder / Path(sheet["FaceURL"]).name
         assert sheet["FaceURL"] == f"https://example.org/muster/{png.name}"
-        assert sheet["BackURL"] == "https://example.org/muster/hexbattle-tiles-back.png"
+        assert sheet["BackURL"] == "https://example.org/muster/medieval-cards-back.png"
         assert sheet["NumWidth"] <= 10 and sheet["NumHeight"] <= 7
         with Image.open(png) as image:
             assert image.mode == "RGB" and max(image.size) <= 4096
@@ -161,21 +162,21 @@ def test_tts_tile_sheets_hold_at_most_69_tiles_and_the_hidden_cell(tiles: tuple[
             assert image.size == (w * sheet["NumWidth"], h * sheet["NumHeight"])
             assert cell in (None, (w, h))
             cell = (w, h)
-            assert w / h == pytest.approx(40.0 / 34.641, rel=0.01)
-            # The hidden cell (the grid's last) shows the tile back, as the back image does.
+            assert w / h == pytest.approx(63.5 / 88.9, rel=0.01)
+            # The hidden cell (the grid's last) shows the card back, as the back image does.
             hidden = image.crop((image.size[0] - w, image.size[1] - h, image.size[0], image.size[1]))
-            with Image.open(folder / "hexbattle-tiles-back.png") as back:
+            with Image.open(folder / "medieval-cards-back.png") as back:
                 assert back.size == (w, h)
                 diff = np.abs(np.asarray(hidden, dtype=int) - np.asarray(back.convert("RGB"), dtype=int))
                 assert diff.mean() < 3
     cards = deck_object["ContainedObjects"]
-    assert len(cards) == len(deck_object["DeckIDs"]) == tiles_in_game
+    assert len(cards) == len(deck_object["DeckIDs"]) == in_deck
     assert deck_object["DeckIDs"] == [c["CardID"] for c in cards]
-    assert [c["CardID"] for c in cards] == [100 + i for i in range(69)] + [200 + i for i in range(tiles_in_game - 69)]
-    assert sheets["2"]["NumWidth"] * sheets["2"]["NumHeight"] >= tiles_in_game - 69 + 1
-    assert cards[0]["Nickname"] == "Open" and cards[0]["Name"] == "Card"
+    assert [c["CardID"] for c in cards] == [100 + i for i in range(69)] + [200 + i for i in range(in_deck - 69)]
+    assert sheets["2"]["NumWidth"] * sheets["2"]["NumHeight"] >= in_deck - 69 + 1
+    assert cards[0]["Nickname"] == "Peasant Levy" and cards[0]["Name"] == "Card"
     assert all(set(c["CustomDeck"]) == {str(c["CardID"] // 100)} for c in cards)
-    assert sheets["1"]["Type"] == tts.SHAPE_HEX
+    assert sheets["1"]["Type"] == tts.SHAPE_RECTANGLE
 
 
 def test_tts_medieval_decks_get_their_own_sheet_keys_and_file_urls(tmp_path: Path) -> None:
