@@ -9,6 +9,7 @@ optionally `check(data) -> list[Problem]` for checks that span files.
 
 from __future__ import annotations
 
+import builtins
 import csv
 import importlib
 import io
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -87,6 +88,9 @@ class CardFace:
     icon: str | None = None
 
 
+Design = TypeVar("Design", bound=CardRow)
+
+
 @dataclass(frozen=True)
 class PhysicalCard:
     """One printed card: a design plus which copy of it this is."""
@@ -103,6 +107,12 @@ class PhysicalCard:
     @property
     def type(self) -> str:
         return str(getattr(self.design, "type", ""))
+
+    def design_as(self, schema: builtins.type[Design]) -> Design:
+        """The design as its game's schema row (an engine knows which), so the type checker sees its fields."""
+        if not isinstance(self.design, schema):
+            raise TypeError(f"card {self.id} is a {builtins.type(self.design).__name__}, not a {schema.__name__}")
+        return self.design
 
 
 @dataclass(frozen=True)
@@ -136,7 +146,9 @@ class GameData:
         """Every physical card of a table, each with a stable id."""
         cards: list[PhysicalCard] = []
         for row in self.tables[table]:
-            copies = getattr(row, "copies", 1)
+            if not isinstance(row, CardRow):
+                raise TypeError(f"table {table!r} of {self.id} holds {type(row).__name__} rows, not card designs")
+            copies = row.copies
             for k in range(1, copies + 1):
                 card_id = row.id if copies == 1 else f"{row.id}-{k}"
                 cards.append(PhysicalCard(card_id, row, k, table))

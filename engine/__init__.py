@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from engine.core import Action, Game, Line, Match, Refusal, State, Told, act, chance
 
@@ -11,10 +12,11 @@ __all__ = ["Action", "Game", "Line", "Match", "Refusal", "State", "Told", "act",
 GAME_IDS = ("waterloo", "warfare", "hexbattle", "imperial", "medieval")
 
 
-def make_game(data: object) -> Game:
+def make_game(data: object) -> Game[Any]:
     """The engine for a loaded game (`cards.load.GameData`); each module exposes `make_game`."""
     game_id = getattr(data, "id")
     if game_id not in GAME_IDS:
         raise Refusal(f"There is no engine for a game called '{game_id}'.")
     module = importlib.import_module(f"engine.{game_id}")
-    return module.make_game(data)
+    game: Game[Any] = module.make_game(data)
+    return game

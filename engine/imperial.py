@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from cards.load import GameData
-from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES
+from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES, Military
 from engine.core import Action, Arg, Game, Refusal, State, Told, seat
 
 SIDES: tuple[int, int] = (0, 1)
@@ -147,7 +147,8 @@ class ImperialState(State):
         self.cfg = cfg
         self.game_round: int = options["game_round"]
         self.rifling_by_game_round: bool = options["rifling_rounds_of"] == "game"
-        self.initiative: tuple[int, int] = tuple(options["initiative"])  # type: ignore[assignment]
+        first, second = options["initiative"]
+        self.initiative: tuple[int, int] = (first, second)
         self.ip: list[int] = list(options["imperial_power"])
         self.gold: list[int] = list(options["gold"])
         self.marker: list[int] = list(options["reinforcements"])
@@ -352,7 +353,7 @@ class ImperialState(State):
         value = action.get("type")
         if value not in TYPES:
             raise Refusal(f"Choose a unit type: pikemen, musketeers or cavalry (not {value!r}).")
-        return value  # type: ignore[return-value]
+        return str(value)
 
     @staticmethod
     def _types_arg(action: Action) -> list[str]:
@@ -681,7 +682,7 @@ class ImperialState(State):
         return []  # losing infantry and naming a type are told as they happen
 
     def opening(self) -> list[Told]:
-        if self.phase == OVER:
+        if self.phase == OVER and self._winner is not None:
             return [Told(f"{seat(self._winner)} wins automatically: their Imperial Power is overwhelming")]
         drawn = {p: f"{seat(p)} drew {_names([t for t in TYPES for _ in self.hands[p][t]]) or 'nothing'}" for p in SIDES}
         return [Told("Both sides drew their cards from the supply", drawn)]
@@ -801,8 +802,8 @@ class ImperialGame(Game[ImperialState]):
             cavalry_infantry_discards=r.cavalry_infantry_discards, rout_ratio=r.rout_ratio,
             reinforcement_calls=r.reinforcement_calls, beats=r.beats.as_dict(),
             supply=tuple(c.id for c in deck),
-            supply_by_type={t: tuple(c.id for c in deck if c.design.type == t) for t in TYPES},
-            kind={c.id: c.design.type for c in deck}, defaults=r.default_options.model_dump())
+            supply_by_type={t: tuple(c.id for c in deck if c.design_as(Military).type == t) for t in TYPES},
+            kind={c.id: c.design_as(Military).type for c in deck}, defaults=r.default_options.model_dump())
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The table's options over the data's defaults, checked."""

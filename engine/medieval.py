@@ -344,8 +344,8 @@ class MedievalState(State):
                 "deck": len(self.decks[p]),
                 "hand": [ids[i] for i in self.hands[p]] if mine else len(self.hands[p]),
                 "committed": self.pending[p] is not None,
-                "placement": ([None if i is None else ids[i] for i in self.pending[p]]
-                              if mine and self.pending[p] is not None else None),
+                "placement": (None if not mine or (pending := self.pending[p]) is None
+                              else [None if i is None else ids[i] for i in pending]),
                 "survivors": [ids[i] for i in self.survivors[p]],
                 "graveyard": [ids[i] for i in self.graveyard[p]],
                 "beside": [ids[i] for i in self.beside[p]],

@@ -83,8 +83,8 @@ class Casualties(NamedTuple):
 def halve(total: int, rules: Any) -> int:
     """Casualties after a Morale card: divided by rules.morale_divisor, rounded as rules.morale_rounding (R12)."""
     if rules.morale_rounding == "up":
-        return -(-total // rules.morale_divisor)
-    return total // rules.morale_divisor
+        return int(-(-total // rules.morale_divisor))
+    return int(total // rules.morale_divisor)
 
 
 def casualties(cards: Sequence[CardLike], rules: Any, halved: bool = False) -> Casualties:
@@ -989,7 +989,7 @@ class WarfareState(State):
         who = seat(p)
 
         def name(cid: str) -> str:
-            return g.rows[g.index[cid]].name
+            return str(g.rows[g.index[cid]].name)
 
         def names(cids: Sequence[str]) -> str:
             return ", ".join(name(c) for c in cids) or "nothing"

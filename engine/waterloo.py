@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.load import GameData
+from cards.schemas.waterloo import Card
 from engine.core import Action, Arg, Game, Refusal, State, Told, act, redeal, seat
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
@@ -66,8 +67,8 @@ class WaterlooGame(Game["WaterlooState"]):
         self.rules = data.rules
         self.evaluator = Evaluator(data)
         self.cards: tuple[str, ...] = tuple(c.id for c in data.deck())
-        self.scouts = frozenset(c.id for c in data.deck() if c.design.kind == "scout")
-        self.officers = frozenset(c.id for c in data.deck() if c.design.kind == "officer")
+        self.scouts = frozenset(c.id for c in data.deck() if c.design_as(Card).kind == "scout")
+        self.officers = frozenset(c.id for c in data.deck() if c.design_as(Card).kind == "officer")
         self.names = {c.id: c.name for c in data.deck()}
         self.design_rows = {row.id: row for row in data.table("cards")}
         self.copies_of: dict[str, list[str]] = {}
@@ -117,7 +118,7 @@ class WaterlooGame(Game["WaterlooState"]):
             raise Refusal("Each player needs at least 1 chip to start.")
 
     def players(self, options: Mapping[str, Any]) -> int:
-        return self.options(options)["players"]
+        return int(self.options(options)["players"])
 
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> WaterlooState:
         self.check_options(options)
@@ -275,7 +276,7 @@ class WaterlooState(State):
         draw each between rounds with four rounds, all three with two (R4, R5)."""
         rules = self.rules
         per_gap = (rules.hand_size - rules.hand_cards_dealt) // (self.betting_rounds - 1)
-        return min(rules.hand_size, rules.hand_cards_dealt + self.round * per_gap)
+        return int(min(rules.hand_size, rules.hand_cards_dealt + self.round * per_gap))
 
     def _next_drawer(self, after: int) -> None:
         target = self._draw_target()
@@ -358,7 +359,7 @@ class WaterlooState(State):
         """Chips a Scout burn saves (R17): a share of the bet rounded down, or all of it with an Officer."""
         officer = any(c in self.game.officers for c in self.hands[p])
         percent = self.rules.scout_save_percent_with_officer if officer else self.rules.scout_save_percent
-        return self.bets[p] * percent // 100
+        return int(self.bets[p] * percent // 100)
 
     def _settle(self, winners: list[int], rng: random.Random) -> None:
         """Winners collect every bet not saved by a Scout; a tie splits it, odd chips from the button's left (R16)."""

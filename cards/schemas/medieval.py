@@ -80,6 +80,7 @@ def effect_text(card: Card) -> str:
 
 
 def face(card: Card) -> CardFace:
+    symbol: str | None
     if card.kind == "fighter":
         symbol = card.troop
     elif card.kind == "character":

@@ -115,6 +115,7 @@ def check(data: GameData) -> list[Problem]:
         problems.append(Problem(where, "two opening hands need more cards than the deck holds",
                                 field="rules.opening_hand", value=data.rules.opening_hand))
     for row in data.tables["cards"]:
+        assert isinstance(row, Card)  # the loader built this table from the Card schema
         first = _PHASE.search(row.text)
         if first is None or first.start() > 0:
             problems.append(data.problem("cards", row.id, "the text must start with a phase "
