@@ -182,8 +182,8 @@ class Paint:
     def stroke(self, hex_colour: str) -> str:
         return _pdf_rgb(hex_colour, "RG")
 
-    def text(self, hex_colour: str) -> str:
-        """The fill of glyphs (a print shop wants black text in one ink)."""
+    def text(self, hex_colour: str, size: float = 0.0) -> str:
+        """The fill of glyphs of `size` pt (a print shop wants black and small dark text in one ink)."""
         return self.fill(hex_colour)
 
     def finish(self, pdf: bytes, title: str) -> bytes:
@@ -297,7 +297,7 @@ class PdfPageCanvas(Canvas):
         fonts.register_pdf(font)
         self._pdf.saveState()
         # Flip y back so glyphs stand upright, with the origin on the baseline.
-        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y)} cm {self._paint.text(fill)}")
+        self._pdf.addLiteral(f"1 0 0 -1 {_fmt(x)} {_fmt(y)} cm {self._paint.text(fill, size)}")
         self._pdf.setFont(font, size * PT)
         draw = {"start": self._pdf.drawString, "middle": self._pdf.drawCentredString,
                 "end": self._pdf.drawRightString}[anchor]

@@ -4,8 +4,10 @@ DriveThruCards (and most offset printers) take only CMYK PDF/X-1a. Muster's draw
 handful of flat "#rrggbb" colours, so each colour is converted once: neutral greys and dark
 text or lines become pure K (one plate, no registration fringes), every other colour goes
 through Little CMS (Pillow's ImageCms) from sRGB to the press profile, and any colour whose
-inks add up to more than the profile's `max_ink` gets its grey component moved into K and
-the rest scaled down. `finish` then adds what PDF/X-1a:2003 asks of the file with pikepdf.
+inks add up to more than the profile's `max_ink` is replaced by the inks within the limit that
+print closest to it (`within_limit`: lightness counts less than hue and chroma), so dark backs stay
+blue or purple instead of turning black. Small dark text (the kind line) prints in K alone.
+`finish` then adds what PDF/X-1a:2003 asks of the file with pikepdf.
 
 The press profile is Ghostscript's "Artifex CMYK SWOP Profile" (`default_cmyk.icc`, shipped
 with every Ghostscript by libgs-common or the ghostscript package). It is AGPL-licensed, so
@@ -38,6 +40,9 @@ ICC_PLACES = (
 PDFX_VERSION = "PDF/X-1a:2003"
 DARK = 0x40  # text and lines no channel of which exceeds this print as 100 % K
 NEUTRAL = 6  # channels within this of each other are a grey: K only
+SMALL_TEXT = 9.0  # pt: text this small or smaller that is near-black prints in K alone (no registration fringe)
+NEAR_BLACK = 0x60  # the luma (Rec. 601) at or under which small text counts as near-black
+LIGHTNESS_WEIGHT = 0.5  # on dL^2 in matching an over-limit colour: plain dE (1) greys dark colours, CMC 2:1 (0.25) lightens them
 FIXED_DATE = "D:20000101000000+00'00'"  # PDF/X needs dates; a fixed one keeps builds byte-identical
 
 
@@ -71,36 +76,73 @@ def _transform() -> ImageCms.ImageCmsTransform:
                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
 
 
-def limit_ink(cmyk: tuple[float, float, float, float], max_ink: float) -> tuple[float, float, float, float]:
-    """Inks (0..1 each) brought to at most `max_ink` (e.g. 2.4 for 240 %): the grey that cyan, magenta
-    and yellow share moves into black (it looks nearly the same), then the colours scale down."""
-    c, m, y, k = cmyk
-    excess = c + m + y + k - max_ink
-    if excess <= 0:
-        return cmyk
-    # Replacing g of each of C, M, Y by g of K saves 2g of ink.
-    g = min(excess / 2, min(c, m, y), 1 - k)
-    c, m, y, k = c - g, m - g, y - g, k + g
-    excess = c + m + y + k - max_ink
-    if excess > 0:
-        scale = max(0.0, (max_ink - k) / (c + m + y))
-        c, m, y = c * scale, m * scale, y * scale
-    return c, m, y, k
-
-
 @cache
 def to_cmyk(hex_colour: str, max_ink: float, line: bool = False) -> tuple[float, float, float, float]:
     """A "#rrggbb" colour as press inks 0..1: greys (and dark text or lines) in K alone, the rest
-    converted through the ICC profile and limited to `max_ink`."""
+    converted through the ICC profile and, over `max_ink`, replaced by the nearest inks within it."""
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     if line and max(r, g, b) <= DARK:
         return 0.0, 0.0, 0.0, 1.0
     if max(r, g, b) - min(r, g, b) <= NEUTRAL:
         return 0.0, 0.0, 0.0, round(1 - (r + g + b) / 765, 4)
     pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), (r, g, b)), _transform())
-    inks = tuple(v / 255 for v in pixel.getpixel((0, 0)))  # type: ignore[union-attr]
+    inks: tuple[float, float, float, float] = tuple(v / 255 for v in pixel.getpixel((0, 0)))  # type: ignore[assignment,union-attr]
+    if sum(inks) <= max_ink - 0.02:
+        return inks
     # A little under the limit, so rasterising to 8 bits per ink cannot round over it.
-    return limit_ink(inks, max_ink - 0.02)  # type: ignore[arg-type]
+    return within_limit((r, g, b), inks, max_ink - 0.02)
+
+
+def _lab(image: Image.Image, transform: ImageCms.ImageCmsTransform) -> list[tuple[float, float, float]]:
+    """Each pixel in CIELAB (Pillow stores L as 0..255 and a, b offset by 128)."""
+    return [(v[0] * 100 / 255, v[1] - 128, v[2] - 128)
+            for v in ImageCms.applyTransform(image, transform).get_flattened_data()]  # type: ignore[union-attr]
+
+
+@cache
+def _to_lab() -> tuple[ImageCms.ImageCmsTransform, ImageCms.ImageCmsTransform]:
+    lab = ImageCms.createProfile("LAB")
+    intent = ImageCms.Intent.RELATIVE_COLORIMETRIC
+    return (ImageCms.buildTransform(ImageCms.createProfile("sRGB"), lab, "RGB", "LAB", renderingIntent=intent),
+            ImageCms.buildTransform(ImageCms.getOpenProfile(str(icc_path())), lab, "CMYK", "LAB",
+                                    renderingIntent=intent))
+
+
+def within_limit(rgb: tuple[int, int, int], inks: tuple[float, float, float, float],
+                 max_ink: float) -> tuple[float, float, float, float]:
+    """The inks of total at most `max_ink` that print nearest the sRGB colour (in CIELAB through the press
+    profile, dL^2 weighted by LIGHTNESS_WEIGHT): the colour's C, M and Y less some of their shared grey,
+    scaled, with any K. Moving all the shared grey into K instead keeps the lightness but greys a dark colour out."""
+    c, m, y, _ = inks
+    candidates = []
+    for gi in range(11):
+        grey = min(c, m, y) * gi / 10
+        for si in range(1, 21):
+            for ki in range(21):
+                cand = (si / 20 * (c - grey), si / 20 * (m - grey), si / 20 * (y - grey), ki / 20)
+                if sum(cand) <= max_ink:
+                    candidates.append(cand)
+    image = Image.new("CMYK", (len(candidates), 1))
+    image.putdata([tuple(round(v * 255) for v in cand) for cand in candidates])
+    srgb, press = _to_lab()
+    (target,) = _lab(Image.new("RGB", (1, 1), rgb), srgb)
+
+    def distance(lab: tuple[float, float, float]) -> float:
+        return LIGHTNESS_WEIGHT * (lab[0] - target[0]) ** 2 + (lab[1] - target[1]) ** 2 + (lab[2] - target[2]) ** 2
+
+    scores = [distance(lab) for lab in _lab(image, press)]
+    best = candidates[min(range(len(candidates)), key=scores.__getitem__)]
+    return tuple(round(v, 4) for v in best)  # type: ignore[return-value]
+
+
+@cache
+def text_cmyk(hex_colour: str, size: float, max_ink: float) -> tuple[float, float, float, float]:
+    """Glyph inks: small near-black text in K alone, at the grey of its luma (four inks would fringe)."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    luma = 0.299 * r + 0.587 * g + 0.114 * b
+    if size <= SMALL_TEXT and luma <= NEAR_BLACK and max(r, g, b) > DARK:
+        return 0.0, 0.0, 0.0, round(1 - luma / 255, 4)
+    return to_cmyk(hex_colour, max_ink, True)
 
 
 class CmykPaint(Paint):
@@ -119,8 +161,8 @@ class CmykPaint(Paint):
     def stroke(self, hex_colour: str) -> str:
         return self._op(hex_colour, "K", True)
 
-    def text(self, hex_colour: str) -> str:
-        return self._op(hex_colour, "k", True)
+    def text(self, hex_colour: str, size: float = 0.0) -> str:
+        return " ".join(f"{v:.4g}" for v in text_cmyk(hex_colour, size, self.max_ink)) + " k"
 
     def finish(self, pdf: bytes, title: str) -> bytes:
         return finish(pdf, title)
