@@ -56,12 +56,17 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
+PRINT_MIN_PT = 6.0
+"""No printed text is smaller (pt at print size): letters about 1.5 mm tall, the least a player reads
+at arm's length on a counter or a fanned card (issue 33; tests/test_print_text.py measures every PDF)."""
+
+
 class Font(_Strict):
     """A text style: a font from generator/fonts, its preferred size and the smallest it may shrink to (pt)."""
 
     font: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
     size: float = Field(gt=0, le=200)
-    min_size: float = Field(gt=0, le=200)
+    min_size: float = Field(ge=PRINT_MIN_PT, le=200)
 
     @model_validator(mode="after")
     def _min_below_size(self) -> Font:

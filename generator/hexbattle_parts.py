@@ -19,12 +19,13 @@ from typing import Any
 from cards.layout import Layout, game_layout, load_profiles, resolve
 from cards.load import GameData
 from cards.problems import Problem
+from generator import fonts
 from generator.canvas import Box, Canvas, Point, SvgDocument
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import Piece, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
-from generator.text import draw_text
+from generator.text import LEADING, draw_text
 
 GAME = "hexbattle"
 NOTE_BAND = 12.0  # mm above a board page's window for the title and assembly note
@@ -261,14 +262,17 @@ def _pictogram(c: Canvas, kind: str, b: Box, ink: str, paper: str) -> None:
 
 
 def draw_effect_icon(c: Canvas, effect: Effect, box: Box, layout: Layout) -> None:
-    """A rounded badge: the pictogram, with its label (×2, +1, −1, only) underneath when it has one."""
+    """A rounded badge: the pictogram, with its label (×2, +1, −1, only) underneath when it has one;
+    the label's strip is one line of the layout's `icon` font, so it prints at its size (≥ 6 pt)."""
     col = layout.colours
-    c.rect(box.x, box.y, box.w, box.h, fill=col["icon"], radius=box.w * 0.18)
-    pad = box.w * 0.1
+    c.rect(box.x, box.y, box.w, box.h, fill=col["icon"], radius=min(box.w, box.h) * 0.18)
+    pad = min(box.w, box.h) * 0.1
     if effect.label:
-        pic = Box(box.x + pad, box.y + pad * 0.6, box.w - 2 * pad, box.h * 0.6 - pad * 0.6)
-        _font(c, layout, "icon", Box(box.x + pad * 0.3, box.y + box.h * 0.6, box.w - pad * 0.6, box.h * 0.36),
-              effect.label, col["icon_ink"])
+        spec = layout.fonts["icon"]
+        strip = spec.size * fonts.PT * LEADING
+        label = Box(box.x + pad * 0.3, box.bottom - strip - pad * 0.3, box.w - pad * 0.6, strip)
+        pic = Box(box.x + pad, box.y + pad * 0.6, box.w - 2 * pad, label.y - box.y - pad * 0.6)
+        _font(c, layout, "icon", label, effect.label, col["icon_ink"])
     else:
         pic = box.inset(pad)
     _pictogram(c, effect.kind, pic, col["icon_ink"], col["icon"])
@@ -289,21 +293,22 @@ def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float
     w, h = layout.width, layout.height
     c.polygon(hexagon(cx, cy, w, h), fill=col.get(terrain.symbol, col["panel"]))
     left, top = cx - w / 2, cy - h / 2
-    art = Box(left + w * 0.2, top + h * 0.07, w * 0.6, h * 0.46)
+    art = Box(left + w * 0.2, top + h * 0.06, w * 0.6, h * 0.38)
     draw_terrain_art(c, terrain.symbol, art, col)
     if name:
-        band = Box(left + w * 0.17, top + h * 0.56, w * 0.66, h * 0.15)
+        band = Box(left + w * 0.17, top + h * 0.46, w * 0.66, h * 0.14)
         c.rect(band.x, band.y, band.w, band.h, fill=col["label"], radius=band.h * 0.3)
         _font(c, layout, "title", band.inset(band.h * 0.08), terrain.name, col["ink"])
     marks = effects(terrain) if icons else []
     if marks:
-        y0, y1 = top + h * 0.74, top + h * 0.93
+        # Badges as tall as the row, as wide as the hex allows at the row's foot (labels print at 6 pt).
+        y0, y1 = top + h * 0.63, top + h * 0.89
         room = 2 * hex_half_width(w, h, y1 - cy) - w * 0.06
         gap = w * 0.015
-        size = min(y1 - y0, (room - gap * (len(marks) - 1)) / len(marks))
+        size = min((y1 - y0) * 0.75, (room - gap * (len(marks) - 1)) / len(marks))
         x = cx - (len(marks) * size + (len(marks) - 1) * gap) / 2
         for effect in marks:
-            draw_effect_icon(c, effect, Box(x, y0, size, size), layout)
+            draw_effect_icon(c, effect, Box(x, y0, size, y1 - y0), layout)
             x += size + gap
 
 
@@ -358,22 +363,24 @@ def _army_square(c: Canvas, bleed: float, layout: Layout, colour: str) -> None:
            radius=layout.radius)
 
 
-def _counter_front(c: Canvas, bleed: float, *, unit: Any, colour: str, layout: Layout) -> None:
+def _counter_front(c: Canvas, bleed: float, *, unit: Any, army: Any, layout: Layout) -> None:
+    """Name, picture, the army's letter beside it, and strength, range and movement with their labels."""
     col, w, h, safe = layout.colours, layout.width, layout.height, layout.safe
-    _army_square(c, bleed, layout, colour)
+    _army_square(c, bleed, layout, army.colour_hex)
     # Facing: a notch on the top edge points the way the unit faces.
     notch = w * 0.11
     c.polygon([(w / 2, layout.border + 0.25), (w / 2 + notch, layout.border + 0.25 + notch * 0.9),
                (w / 2 - notch, layout.border + 0.25 + notch * 0.9)], fill=col["paper"])
     _font(c, layout, "title", Box(safe + 1.0, h * 0.15, w - 2 * safe - 2.0, h * 0.14), unit.name, col["paper"])
-    draw_symbol(c, unit.symbol, Box(w * 0.24, h * 0.31, w * 0.52, h * 0.34), col["ink"], col["paper"])
+    draw_symbol(c, unit.symbol, Box(w * 0.26, h * 0.31, w * 0.48, h * 0.28), col["ink"], col["paper"])
+    _font(c, layout, "army", Box(safe, h * 0.31, w * 0.26 - safe, h * 0.28), army.letter, col["paper"])
     values = (str(unit.strength), str(unit.range) if unit.range else "\u2013", str(unit.movement))
     labels = ("STR", "RNG", "MOV")
     third = (w - 2 * safe) / 3
     for k, (value, label) in enumerate(zip(values, labels)):
         x = safe + k * third
-        _font(c, layout, "corner", Box(x, h * 0.66, third, h * 0.19), value, col["paper"])
-        _font(c, layout, "kind", Box(x, h * 0.85, third, h * 0.1), label, col["paper"])
+        _font(c, layout, "corner", Box(x, h * 0.59, third, h * 0.19), value, col["paper"])
+        _font(c, layout, "kind", Box(x, h * 0.78, third, h * 0.14), label, col["paper"])
 
 
 def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1) -> Piece:
@@ -383,7 +390,7 @@ def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1) -> 
     unit = game.by_id("units")[unit_id]
     name = f"{army_id}-{unit_id}" + (f"-{copy}" if unit.copies > 1 else "")
     return Piece(name=name, width=layout.width, height=layout.height, bleed=layout.bleed,
-                 front=partial(_counter_front, unit=unit, colour=army.colour_hex, layout=layout),
+                 front=partial(_counter_front, unit=unit, army=army, layout=layout),
                  design=f"{army_id}-{unit_id}")
 
 
@@ -412,46 +419,63 @@ FORMATION_ART: dict[str, Callable[[Canvas, Box, str], None]] = {
 """Drill pictograms by formation id; a formation without one prints its name and numbers only."""
 
 
-def _marker_ground(c: Canvas, bleed: float, layout: Layout, colour: str) -> None:
-    """Marker ground: light paper with a broad frame in the army colour."""
-    w, h = layout.width, layout.height
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour)
-    c.rect(layout.border + 0.6, layout.border + 0.6, w - 2 * layout.border - 1.2, h - 2 * layout.border - 1.2,
-           fill=layout.colours["paper"], radius=layout.radius)
+def _marker_ground(c: Canvas, bleed: float, layout: Layout, army: Any) -> Box:
+    """Marker ground: the army colour with the army's letter on a band across the top, light paper
+    below it in a frame of that colour; returns the paper's box."""
+    w, h, b = layout.width, layout.height, layout.border
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=army.colour_hex)
+    band = _marker_band(layout)
+    _font(c, layout, "army", band, army.letter, layout.colours["paper"])
+    paper = Box(b + 0.6, band.bottom, w - 2 * b - 1.2, h - b - 0.6 - band.bottom)
+    c.rect(paper.x, paper.y, paper.w, paper.h, fill=layout.colours["paper"], radius=layout.radius)
+    return paper
 
 
-def formation_line(formation: Any) -> str:
-    """The marker's one line of numbers: movement and close-combat bonus, or for a formation that
-    defends differently against cavalry and infantry (Square), those two."""
+def _marker_band(layout: Layout) -> Box:
+    """The strip across a marker's top that carries the army's letter (one line of the `army` font)."""
+    spec = layout.fonts["army"]
+    return Box(layout.safe, layout.border, layout.width - 2 * layout.safe, spec.size * fonts.PT * LEADING)
+
+
+def formation_lines(formation: Any) -> str:
+    """The marker's numbers, two short lines: movement and close-combat bonus, or for a formation
+    that defends differently against cavalry and infantry (Square), those two."""
     if formation.defence_vs_cavalry is not None or formation.defence_vs_infantry is not None:
-        return (f"vs cav {signed(formation.defence_vs_cavalry or 0)} \u00b7 "
+        return (f"vs cav {signed(formation.defence_vs_cavalry or 0)}\n"
                 f"vs inf {signed(formation.defence_vs_infantry or 0)}")
-    return f"Move {formation.movement} \u00b7 CC {signed(formation.melee_attack_bonus)}"
+    return f"Move {formation.movement}\nCC {signed(formation.melee_attack_bonus)}"
 
 
-def _formation_front(c: Canvas, bleed: float, *, formation: Any, colour: str, layout: Layout) -> None:
-    col, w, h = layout.colours, layout.width, layout.height
-    _marker_ground(c, bleed, layout, colour)
-    inner = Box(layout.border + 1.2, layout.border + 1.0, w - 2 * layout.border - 2.4, h - 2 * layout.border - 2.0)
-    _font(c, layout, "kind", Box(inner.x, inner.y, inner.w, inner.h * 0.2), formation_line(formation), col["ink"])
+def _formation_front(c: Canvas, bleed: float, *, formation: Any, army: Any, layout: Layout) -> None:
+    col = layout.colours
+    paper = _marker_ground(c, bleed, layout, army)
+    inner = paper.inset(0.4)
+    lines = layout.fonts["kind"].size * fonts.PT * LEADING * 2
+    name = layout.fonts["title"].size * fonts.PT * LEADING
+    _font(c, layout, "kind", Box(inner.x, inner.y, inner.w, lines), formation_lines(formation), col["ink"])
     art = FORMATION_ART.get(formation.id)
     if art is not None:
-        art(c, Box(inner.x + inner.w * 0.15, inner.y + inner.h * 0.24, inner.w * 0.7, inner.h * 0.46), colour)
-    _font(c, layout, "title", Box(inner.x, inner.y + inner.h * 0.74, inner.w, inner.h * 0.26), formation.name,
-          col["ink"])
+        art(c, Box(inner.x + inner.w * 0.15, inner.y + lines + 0.3, inner.w * 0.7, inner.h - lines - name - 0.6),
+            army.colour_hex)
+    _font(c, layout, "title", Box(inner.x, inner.bottom - name, inner.w, name), formation.name, col["ink"])
 
 
-def _strength_front(c: Canvas, bleed: float, *, value: int, colour: str, layout: Layout) -> None:
+def _strength_front(c: Canvas, bleed: float, *, value: int, army: Any, layout: Layout) -> None:
     col, w, h = layout.colours, layout.width, layout.height
+    name = layout.fonts["title"].size * fonts.PT * LEADING
     if value == 0:
-        _army_square(c, bleed, layout, colour)
-        c.line(w * 0.25, h * 0.2, w * 0.75, h * 0.62, stroke=col["paper"], width=w * 0.06)
-        c.line(w * 0.75, h * 0.2, w * 0.25, h * 0.62, stroke=col["paper"], width=w * 0.06)
-        _font(c, layout, "title", Box(layout.safe, h * 0.68, w - 2 * layout.safe, h * 0.2), "Broken", col["paper"])
+        _army_square(c, bleed, layout, army.colour_hex)
+        band = _marker_band(layout)
+        _font(c, layout, "army", band, army.letter, col["paper"])
+        c.line(w * 0.3, band.bottom + h * 0.06, w * 0.7, h * 0.66, stroke=col["paper"], width=w * 0.06)
+        c.line(w * 0.7, band.bottom + h * 0.06, w * 0.3, h * 0.66, stroke=col["paper"], width=w * 0.06)
+        _font(c, layout, "title", Box(layout.safe, h - layout.safe - name, w - 2 * layout.safe, name), "Broken",
+              col["paper"])
         return
-    _marker_ground(c, bleed, layout, colour)
-    _font(c, layout, "corner", Box(layout.safe, h * 0.16, w - 2 * layout.safe, h * 0.48), str(value), col["ink"])
-    _font(c, layout, "title", Box(layout.safe, h * 0.66, w - 2 * layout.safe, h * 0.2), "Strength", col["ink"])
+    paper = _marker_ground(c, bleed, layout, army)
+    inner = paper.inset(0.4)
+    _font(c, layout, "corner", Box(inner.x, inner.y, inner.w, inner.h - name), str(value), col["ink"])
+    _font(c, layout, "title", Box(inner.x, inner.bottom - name, inner.w, name), "Strength", col["ink"])
 
 
 def markers(game: GameData) -> list[Piece]:
@@ -471,7 +495,7 @@ def markers(game: GameData) -> list[Piece]:
         for formation in game.table("formations"):
             for k in range(1, drilled + 1):
                 add(f"{army.id}-{formation.id}-{k}", f"{army.id}-{formation.id}",
-                    partial(_formation_front, formation=formation, colour=army.colour_hex, layout=layout))
+                    partial(_formation_front, formation=formation, army=army, layout=layout))
         top = max(u.strength for u in units)
         for value in range(top - 1, -1, -1):
             # A strength marker for each unit that can stand at that value unbroken; every unit can break.
@@ -479,7 +503,7 @@ def markers(game: GameData) -> list[Piece]:
             label = "broken" if value == 0 else f"strength-{value}"
             for k in range(1, count + 1):
                 add(f"{army.id}-{label}-{k}", f"{army.id}-{label}",
-                    partial(_strength_front, value=value, colour=army.colour_hex, layout=layout))
+                    partial(_strength_front, value=value, army=army, layout=layout))
     return pieces
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from cards.layout import CutMarks, SheetProfile, SingleProfile
+from cards.layout import PRINT_MIN_PT, CutMarks, SheetProfile, SingleProfile
 from generator.canvas import Box, Canvas, Document, RecordingCanvas, SvgDocument
 
 Draw = Callable[[Canvas, float], None]
@@ -47,8 +47,8 @@ class Slot:
 SCALE_BAR = 50.0        # mm: the length of the printed scale check
 SCALE_LABEL = "print at 100% \u2014 this bar is 50 mm"
 SCALE_FONT = "DejaVuSansCondensed"
-SCALE_SIZE = 5.0        # pt
-SCALE_DEPTH = 3.4       # mm across the bar and its label
+SCALE_SIZE = PRINT_MIN_PT  # pt
+SCALE_DEPTH = 3.8       # mm across the bar and its label
 MARK_GAP = 1.0         # mm between the cut marks of two blocks of pieces on one page
 UNDERLAY = "#ffffff"    # under a cut mark that crosses artwork, so it shows on dark bleed
 
@@ -271,7 +271,7 @@ def _in_band(m: Mark, side: str, lo: float, hi: float) -> bool:
 
 
 def _draw_scale(c: Canvas, ink: str) -> None:
-    """The bar (five 10 mm cells, alternately filled) and its label below, in a 50 x 3.4 mm box."""
+    """The bar (five 10 mm cells, alternately filled) and its label below, in a 50 mm by SCALE_DEPTH box."""
     cell = SCALE_BAR / 5
     c.rect(0, 0, SCALE_BAR, 1.0, stroke=ink, width=0.15)
     c.rects([(k * cell, 0, cell, 1.0) for k in range(0, 5, 2)], fill=ink)

@@ -95,8 +95,9 @@ def test_counter_shows_the_unit_numbers_in_army_colour(hexbattle: GameData, unit
         canvas = front(hp.counter_piece(hexbattle, army.id, unit_id))
         words = texts(canvas)
         assert unit.name in words
+        assert army.letter in words  # the armies differ without colour
         assert [str(unit.strength), str(unit.range) if unit.range else "\u2013", str(unit.movement)] == \
-            [w for w in words if w not in (unit.name, "STR", "RNG", "MOV")]
+            [w for w in words if w not in (unit.name, army.letter, "STR", "RNG", "MOV")]
         assert canvas.ops("rect")[0].args["fill"] == army.colour_hex
         notch = canvas.ops("polygons")[0].args["rings"][0]
         apex = min(notch, key=lambda p: p[1])

@@ -253,10 +253,10 @@ def test_imperial_tokens_differ_by_shape_and_icon_not_only_colour() -> None:
 
 
 def test_square_marker_prints_its_cavalry_and_infantry_modifiers() -> None:
-    from generator.hexbattle_parts import formation_line
+    from generator.hexbattle_parts import formation_lines
     rows = load_game("hexbattle").by_id("formations")
-    assert formation_line(rows["square"]) == "vs cav +6 \u00b7 vs inf \u22122"
-    assert formation_line(rows["column"]) == "Move 2 \u00b7 CC +2"
+    assert formation_lines(rows["square"]) == "vs cav +6\nvs inf \u22122"
+    assert formation_lines(rows["column"]) == "Move 2\nCC +2"
 
 
 def test_medieval_decks_differ_by_a_mark_not_only_colour() -> None:

@@ -34,6 +34,7 @@ class Army(Row):
     colour: str = Field(min_length=1)
     colour_hex: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
     home_edge: Literal["top", "bottom"]
+    letter: str = Field(pattern=r"^[A-Z]$")  # printed on its counters and markers: the armies differ without colour
 
 
 class UnitType(CardRow):
@@ -192,6 +193,10 @@ def check(data: GameData) -> list[Problem]:
     elif {a.home_edge for a in data.table("armies")} != {"top", "bottom"}:
         problems.append(Problem(str(data.files["armies"]), "one army starts at the top edge and one at the bottom",
                                 field="home_edge"))
+    elif len({a.letter for a in data.table("armies")}) != 2:
+        problems.append(Problem(str(data.files["armies"]), "the two armies need different letters (printed on "
+                                                           "their pieces, so they differ without colour)",
+                                field="letter", value=data.table("armies")[0].letter))
     if rules.start_terrain not in terrain:
         problems.append(Problem(where, f"start_terrain must be a terrain id ({', '.join(terrain)})",
                                 field="rules.start_terrain", value=rules.start_terrain))
