@@ -6,9 +6,10 @@ and then turns of six actions. Every number comes from `cards/hexbattle`; the ru
 engine follows are numbered in `docs/rules/hexbattle.md` and cited as R1, R2…
 
 The engine is split by concern: `hexbattle_pieces` (units, guards, effects), `hexbattle_game`
-(tables, board geometry, options), `hexbattle_state` (positions, legal actions, dispatch) and its
-mixins `hexbattle_setup`, `hexbattle_move`, `hexbattle_sight`, `hexbattle_attack`,
-`hexbattle_cards`, `hexbattle_victory`, `hexbattle_view`; dice arithmetic is in `hexbattle_combat`.
+(tables, board geometry, options), `hexbattle_state` (the position, legal actions, dispatch), and the
+rules as functions of a position: `hexbattle_setup`, `hexbattle_move`, `hexbattle_sight`,
+`hexbattle_attack`, `hexbattle_guards`, `hexbattle_cards`, `hexbattle_victory`, `hexbattle_view`;
+dice arithmetic is in `hexbattle_combat`, the information set in `hexbattle_hidden`.
 This module is the game's entry point and keeps its public names.
 """
 

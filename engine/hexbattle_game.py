@@ -12,6 +12,7 @@ from engine.hexbattle_pieces import Unit
 from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
 
+
 OPTION_KEYS = ("quick_start", "names", "turn_limit", "dice", "scenario")
 SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
 

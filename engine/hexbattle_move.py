@@ -4,166 +4,171 @@ from __future__ import annotations
 
 import heapq
 import random
+from typing import TYPE_CHECKING
 
+from engine import hexbattle_attack as attack
+from engine import hexbattle_setup as setup
+from engine import hexbattle_victory as victory
 from engine.core import Action, Refusal
 from engine.hexbattle_pieces import Reach, Unit
 from engine.hexgrid import FACING_NAMES, Hex, hex_id, parse_hex
 
+if TYPE_CHECKING:
+    from engine.hexbattle_state import HexbattleState
 
-class MovementMixin:
-    """Where a unit may go with a Move, and the Move itself."""
 
-    def can_enter(self, unit: Unit, h: Hex) -> bool:
-        """Whether `unit` may stand on `h` (revealed, passable, allowed terrain, empty)."""
-        t = self.terrain_at(h)
-        if t is None or t.impassable or h in self.at:
-            return False
-        return not t.infantry_only or self.unit_type(unit).enters_infantry_only_terrain
 
-    def movement_points(self, unit: Unit) -> int:
-        """The points the unit's next Move has; a unit that moves by the turn (Heavy Artillery,
-        "1 hex/turn") has what its earlier Moves of the turn left (R8)."""
-        game = self.game
-        unit_type = game.unit_types[unit.type]
-        own_turn = unit.player == self.current
-        if unit_type.uses_formations:
-            mp = game.formations[unit.formation].movement
-            if mp > 0 and own_turn:
-                mp += self.effects.bold
-        else:
-            mp = unit_type.movement
-        if not own_turn:
-            return mp
-        mp *= self.effects.forced.get(unit.id, 1)
-        return mp - self.moved_points.get(unit.id, 0) if unit_type.movement_per_turn else mp
 
-    def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
-        """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R11)."""
-        reach = self._reach(unit, self.movement_points(unit))
-        return {} if reach is None else reach[0]
+def movement_points(state: HexbattleState, unit: Unit) -> int:
+    """The points the unit's next Move has; a unit that moves by the turn (Heavy Artillery,
+    "1 hex/turn") has what its earlier Moves of the turn left (R8)."""
+    game = state.game
+    unit_type = game.unit_types[unit.type]
+    own_turn = unit.player == state.current
+    if unit_type.uses_formations:
+        mp = game.formations[unit.formation].movement
+        if mp > 0 and own_turn:
+            mp += state.effects.bold
+    else:
+        mp = unit_type.movement
+    if not own_turn:
+        return mp
+    mp *= state.effects.forced.get(unit.id, 1)
+    return mp - state.moved_points.get(unit.id, 0) if unit_type.movement_per_turn else mp
 
-    def move_costs(self, unit: Unit) -> dict[Hex, int]:
-        """Every hex the unit can end a Move on (its own hex too, turned), with the fewest movement points it costs."""
-        costs: dict[Hex, int] = {}
-        for (h, _), cost in self.reachable(unit).items():
-            costs[h] = min(cost, costs.get(h, cost))
-        return costs
 
-    def _reach(self, unit: Unit, mp: int) -> Reach | None:
-        """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
-        rules = self.game.rules
-        if unit.hex is None or mp <= 0:
-            return None
-        key = (unit.id, unit.hex, unit.facing, mp)
-        cached = self._reach_cache.get(key)
-        if cached is not None:
-            return cached
-        game = self.game
-        unit_type = game.unit_types[unit.type]
-        enter = game.enter_cost[bool(unit_type.enters_infantry_only_terrain)]
-        takes_all = game.takes_all
-        turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
-        # Forward always; backwards too for units that may reverse: (direction offset, cost multiplier).
-        steps = ((0, 1), (3, reverse_cost)) if unit_type.can_reverse else ((0, 1),)
-        terrain, at, around = self.terrain, self.at, game.around
-        pop, push = heapq.heappop, heapq.heappush
-        start = (unit.hex, unit.facing)
-        best: dict[tuple[Hex, int], int] = {start: 0}
-        # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
-        # turns only to step on and never in place (R11).
-        free_turns = bool(unit_type.can_pivot)
-        ends = best if free_turns else {}
-        looked = {unit.hex}
-        heap = [(0, unit.hex, unit.facing)]
-        over = mp + 1
-        while heap:
-            cost, h, f = pop(heap)
-            if best[(h, f)] < cost or cost >= mp:
+def reachable(state: HexbattleState, unit: Unit) -> dict[tuple[Hex, int], int]:
+    """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R11)."""
+    found = reach(state, unit, movement_points(state, unit))
+    return {} if found is None else found[0]
+
+
+def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
+    """Every hex the unit can end a Move on (its own hex too, turned), with the fewest movement points it costs."""
+    costs: dict[Hex, int] = {}
+    for (h, _), cost in reachable(state, unit).items():
+        costs[h] = min(cost, costs.get(h, cost))
+    return costs
+
+
+def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
+    """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
+    rules = state.game.rules
+    if unit.hex is None or mp <= 0:
+        return None
+    key = (unit.id, unit.hex, unit.facing, mp)
+    cached = state._reach_cache.get(key)
+    if cached is not None:
+        return cached
+    game = state.game
+    unit_type = game.unit_types[unit.type]
+    enter = game.enter_cost[bool(unit_type.enters_infantry_only_terrain)]
+    takes_all = game.takes_all
+    turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
+    # Forward always; backwards too for units that may reverse: (direction offset, cost multiplier).
+    steps = ((0, 1), (3, reverse_cost)) if unit_type.can_reverse else ((0, 1),)
+    terrain, at, around = state.terrain, state.at, game.around
+    pop, push = heapq.heappop, heapq.heappush
+    start = (unit.hex, unit.facing)
+    best: dict[tuple[Hex, int], int] = {start: 0}
+    # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
+    # turns only to step on and never in place (R11).
+    free_turns = bool(unit_type.can_pivot)
+    ends = best if free_turns else {}
+    looked = {unit.hex}
+    heap = [(0, unit.hex, unit.facing)]
+    over = mp + 1
+    while heap:
+        cost, h, f = pop(heap)
+        if best[(h, f)] < cost or cost >= mp:
+            continue
+        turned = cost + turn_cost
+        if turned <= mp:
+            for nf in ((f + 1) % 6, (f - 1) % 6):
+                if turned < best.get((h, nf), over):
+                    best[(h, nf)] = turned
+                    push(heap, (turned, h, nf))
+        here_all = terrain[h] in takes_all
+        ring = around[h]
+        for turn, base in steps:
+            target = ring[(f + turn) % 6]
+            looked.add(target)
+            tid = terrain.get(target)
+            if tid is None or target in at or tid not in enter:
                 continue
-            turned = cost + turn_cost
-            if turned <= mp:
-                for nf in ((f + 1) % 6, (f - 1) % 6):
-                    if turned < best.get((h, nf), over):
-                        best[(h, nf)] = turned
-                        push(heap, (turned, h, nf))
-            here_all = terrain[h] in takes_all
-            ring = around[h]
-            for turn, base in steps:
-                target = ring[(f + turn) % 6]
-                looked.add(target)
-                tid = terrain.get(target)
-                if tid is None or target in at or tid not in enter:
-                    continue
-                nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
-                if nc > mp:
-                    continue
-                if not free_turns and nc < ends.get((target, f), over):
-                    ends[(target, f)] = nc
-                if nc < best.get((target, f), over):
-                    best[(target, f)] = nc
-                    push(heap, (nc, target, f))
-        if free_turns:
-            del best[start]
-        else:
-            ends = {hf: c for hf, c in ends.items() if hf[0] != start[0]}
-        uid, p = unit.id, unit.player
-        known = game.moves_of(uid)
-        entry = (ends, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in ends]))
-        self._reach_cache[key] = entry
-        return entry
+            nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
+            if nc > mp:
+                continue
+            if not free_turns and nc < ends.get((target, f), over):
+                ends[(target, f)] = nc
+            if nc < best.get((target, f), over):
+                best[(target, f)] = nc
+                push(heap, (nc, target, f))
+    if free_turns:
+        del best[start]
+    else:
+        ends = {hf: c for hf, c in ends.items() if hf[0] != start[0]}
+    uid, p = unit.id, unit.player
+    known = game.moves_of(uid)
+    entry = (ends, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in ends]))
+    state._reach_cache[key] = entry
+    return entry
 
-    def _verify_move(self, action: Action, unit: Unit) -> None:
-        h = parse_hex(action.get("to"))
-        facing = action.get("facing", unit.facing)
-        if h not in self.game.board:
-            raise Refusal("That hex is not on the map.")
-        if not isinstance(facing, int) or not 0 <= facing < 6:
-            raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
-        if self.movement_points(unit) <= 0:
-            if self.unit_type(unit).movement_per_turn:
-                raise Refusal(f"{self.unit_name(unit)} has used its movement for this turn.")
-            raise Refusal(f"{self.unit_name(unit)} cannot move in its present formation.")
-        if h != unit.hex:
-            t = self.terrain_at(h)
-            if t is None:
-                raise Refusal("That hex is not revealed yet; draw terrain first.")
-            if t.impassable:
-                raise Refusal(f"No unit may enter {t.name}.")
-            if t.infantry_only and not self.unit_type(unit).enters_infantry_only_terrain:
-                raise Refusal(f"Only infantry may enter {t.name}.")
-            if h in self.at:
-                raise Refusal("That hex is occupied.")
-        if (h, facing) not in self.reachable(unit):
-            raise Refusal(f"{self.unit_name(unit)} cannot reach {hex_id(h)} facing "
-                          f"{FACING_NAMES[facing]} with {self.movement_points(unit)} movement points.")
 
-    def _verify_pivot(self, action: Action, unit: Unit) -> None:
-        facing = action.get("facing")
-        if not self.unit_type(unit).can_pivot:
-            raise Refusal("Artillery cannot pivot; it turns one step when it fires.")
-        if not isinstance(facing, int) or not 0 <= facing < 6:
-            raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
-        if facing == unit.facing:
-            raise Refusal(f"{self.unit_name(unit)} already faces {FACING_NAMES[facing]}.")
+def verify_move(state: HexbattleState, action: Action, unit: Unit) -> None:
+    h = parse_hex(action.get("to"))
+    facing = action.get("facing", unit.facing)
+    if h not in state.game.board:
+        raise Refusal("That hex is not on the map.")
+    if not isinstance(facing, int) or not 0 <= facing < 6:
+        raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
+    if movement_points(state, unit) <= 0:
+        if state.unit_type(unit).movement_per_turn:
+            raise Refusal(f"{state.unit_name(unit)} has used its movement for this turn.")
+        raise Refusal(f"{state.unit_name(unit)} cannot move in its present formation.")
+    if h != unit.hex:
+        t = state.terrain_at(h)
+        if t is None:
+            raise Refusal("That hex is not revealed yet; draw terrain first.")
+        if t.impassable:
+            raise Refusal(f"No unit may enter {t.name}.")
+        if t.infantry_only and not state.unit_type(unit).enters_infantry_only_terrain:
+            raise Refusal(f"Only infantry may enter {t.name}.")
+        if h in state.at:
+            raise Refusal("That hex is occupied.")
+    if (h, facing) not in reachable(state, unit):
+        raise Refusal(f"{state.unit_name(unit)} cannot reach {hex_id(h)} facing "
+                      f"{FACING_NAMES[facing]} with {movement_points(state, unit)} movement points.")
 
-    def _move(self, action: Action, rng: random.Random) -> None:
-        unit = self.units[action["unit"]]
-        start = unit.hex
-        to = parse_hex(action["to"])
-        start_terrain = self.terrain_at(start)  # type: ignore[arg-type]
-        if self.unit_type(unit).movement_per_turn:
-            spent = self.reachable(unit)[(to, action.get("facing", unit.facing))]
-            self.moved_points[unit.id] = self.moved_points.get(unit.id, 0) + spent
-        self._place(unit, to)
-        unit.facing = action.get("facing", unit.facing)
-        if to != start and start_terrain.exit_formation is not None and self.unit_type(unit).uses_formations:
-            unit.formation = start_terrain.exit_formation
-        self.effects.forced.pop(unit.id, None)
-        self.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),  # type: ignore[arg-type]
-                            "facing": unit.facing})
-        if self._broke_through(unit, start):  # type: ignore[arg-type]
-            return
-        if unit.id in self.effects.double_time:
-            self.effects.double_time.discard(unit.id)
-            self.double_time_ready = unit.id
-        self._reserve_fire(unit, rng)
+
+def verify_pivot(state: HexbattleState, action: Action, unit: Unit) -> None:
+    facing = action.get("facing")
+    if not state.unit_type(unit).can_pivot:
+        raise Refusal("Artillery cannot pivot; it turns one step when it fires.")
+    if not isinstance(facing, int) or not 0 <= facing < 6:
+        raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
+    if facing == unit.facing:
+        raise Refusal(f"{state.unit_name(unit)} already faces {FACING_NAMES[facing]}.")
+
+
+def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    unit = state.units[action["unit"]]
+    start = unit.hex
+    to = parse_hex(action["to"])
+    start_terrain = state.terrain_at(start)  # type: ignore[arg-type]
+    if state.unit_type(unit).movement_per_turn:
+        spent = reachable(state, unit)[(to, action.get("facing", unit.facing))]
+        state.moved_points[unit.id] = state.moved_points.get(unit.id, 0) + spent
+    setup.place(state, unit, to)
+    unit.facing = action.get("facing", unit.facing)
+    if to != start and start_terrain.exit_formation is not None and state.unit_type(unit).uses_formations:
+        unit.formation = start_terrain.exit_formation
+    state.effects.forced.pop(unit.id, None)
+    state.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),  # type: ignore[arg-type]
+                        "facing": unit.facing})
+    if victory.broke_through(state, unit, start):  # type: ignore[arg-type]
+        return
+    if unit.id in state.effects.double_time:
+        state.effects.double_time.discard(unit.id)
+        state.double_time_ready = unit.id
+    attack.reserve_fire(state, unit, rng)

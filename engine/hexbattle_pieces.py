@@ -1,6 +1,6 @@
 """Hexbattle's pieces and markers: units, sight lines, guards in play and the turn's card effects.
 
-Plain values shared by every part of the engine (`engine.hexbattle_state` and its mixins).
+Plain values shared by every part of the engine (`engine.hexbattle_state` and the rules' modules).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import Action
 from engine.hexgrid import Hex
+
 
 UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
 

@@ -12,104 +12,108 @@ if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
 
-class SightMixin:
-    """The geometry of attacks: arcs of fire, sight lines, fire and charge targets."""
+def fire_all_round(state: HexbattleState, unit: Unit) -> bool:
+    if not state.unit_type(unit).uses_formations:
+        return False
+    t = state.terrain_at(unit.hex)  # type: ignore[arg-type]
+    return t.garrison_fire_dice is not None or state.game.formations[unit.formation].fire_all_round
 
-    def fire_all_round(self, unit: Unit) -> bool:
-        if not self.unit_type(unit).uses_formations:
-            return False
-        t = self.terrain_at(unit.hex)  # type: ignore[arg-type]
-        return t.garrison_fire_dice is not None or self.game.formations[unit.formation].fire_all_round
 
-    def fire_facing(self, unit: Unit, target: Hex) -> int | None:
-        """The facing the unit has after firing at `target`, or None if the target is outside its arc:
-        the ±60° cone ahead (R15), all round for a Square or a garrison; a gun turns to face it (R16)."""
-        if self.fire_all_round(unit):
-            return unit.facing
-        if self.unit_type(unit).turns_to_fire:
-            return aim(unit.hex, unit.facing, target)  # type: ignore[arg-type]
-        return unit.facing if in_arc(unit.hex, unit.facing, target) else None  # type: ignore[arg-type]
+def fire_facing(state: HexbattleState, unit: Unit, target: Hex) -> int | None:
+    """The facing the unit has after firing at `target`, or None if the target is outside its arc:
+    the ±60° cone ahead (R15), all round for a Square or a garrison; a gun turns to face it (R16)."""
+    if fire_all_round(state, unit):
+        return unit.facing
+    if state.unit_type(unit).turns_to_fire:
+        return aim(unit.hex, unit.facing, target)  # type: ignore[arg-type]
+    return unit.facing if in_arc(unit.hex, unit.facing, target) else None  # type: ignore[arg-type]
 
-    def _guns_over_units(self, a: Hex) -> bool:
-        """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
-        uid = self.at.get(a)
-        if uid is None:
-            return False
-        game = self.game
-        return (game.unit_types[self.units[uid].type].kind == "artillery"
-                and game.terrain[self.terrain[a]].guns_see_over_units)
 
-    def sight(self, a: Hex, b: Hex) -> Sight:
-        """Line of sight from the unit on `a` to `b` (R12, R13)."""
-        blocker, contested = self._walk(a, b, self._guns_over_units(a))
-        ids = self.game.ids  # a hex that blocks is on the map: hidden or revealed
-        if blocker is not None:
-            return Sight(True, ids[blocker])
-        return Sight(False, None, tuple([ids[h] for h in contested]) if contested else ())
+def guns_over_units(state: HexbattleState, a: Hex) -> bool:
+    """Whether the unit on `a` is artillery on terrain that lets guns see over units (R13)."""
+    uid = state.at.get(a)
+    if uid is None:
+        return False
+    game = state.game
+    return (game.unit_types[state.units[uid].type].kind == "artillery"
+            and game.terrain[state.terrain[a]].guns_see_over_units)
 
-    def _walk(self, a: Hex, b: Hex, guns_over_units: bool) -> tuple[Hex | None, list[Hex]]:
-        """The first hex that blocks the line for certain (or None), and the split hexes that may."""
-        terrain, at, board, walls = self.terrain, self.at, self.game.board, self.game.blocks_los
-        units_block = not guns_over_units
-        contested: list[Hex] = []
-        for step in sight_line(a, b):
-            for h in step:
-                # A hex blocks when hidden, when its terrain blocks sight, or when a unit stands on it
-                # (unless guns on a hill look over units).
-                t = terrain.get(h)
-                if (h in board) if t is None else (t in walls or (units_block and h in at)):
-                    if len(step) == 1:
-                        return h, contested
-                    contested.append(h)
-        return None, contested
 
-    def fire_arc(self, unit: Unit) -> frozenset[Hex]:
-        """The hexes within the unit's range and arc of fire (R15), its own hex among them and sight not
-        counted; empty if it cannot fire now. Worked out once per hex and facing."""
-        unit_type = self.game.unit_types[unit.type]
-        reach = unit_type.range
-        here = unit.hex
-        if reach <= 0 or here is None or unit.destroyed or self.is_broken(unit):
-            return frozenset()
-        if self.terrain[here] in self.game.no_combat:
-            return frozenset()
-        if self.fire_all_round(unit):
-            return self.game.zone(here, reach)
-        return self.game.fire_zone(here, unit.facing, reach)
+def sight(state: HexbattleState, a: Hex, b: Hex) -> Sight:
+    """Line of sight from the unit on `a` to `b` (R12, R13)."""
+    blocker, contested = walk(state, a, b, guns_over_units(state, a))
+    ids = state.game.ids  # a hex that blocks is on the map: hidden or revealed
+    if blocker is not None:
+        return Sight(True, ids[blocker])
+    return Sight(False, None, tuple([ids[h] for h in contested]) if contested else ())
 
-    def fire_targets(self, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
-        """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
-        zone = self.fire_arc(unit)
-        if not zone:
-            return []
-        here, terrain, no_combat = unit.hex, self.terrain, self.game.no_combat
-        near = [enemy for enemy in (self.alive(1 - unit.player) if enemies is None else enemies)
-                if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
-        if not near:
-            return near
-        guns_over_units = self._guns_over_units(here)
-        return [enemy for enemy in near
-                if self._walk(here, enemy.hex, guns_over_units)[0] is None]  # type: ignore[arg-type]
 
-    def melee_target(self, unit: Unit) -> Unit | None:
-        """The enemy in the unit's front hex, if the unit may charge it (R17)."""
-        game = self.game
-        unit_type = game.unit_types[unit.type]
-        here = unit.hex
-        if not unit_type.can_melee or self.is_broken(unit) or here is None or unit.destroyed:
-            return None
-        if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
-            return None
-        terrain, no_combat = self.terrain, game.no_combat
-        if terrain[here] in no_combat:
-            return None
-        uid = self.at.get(game.around[here][unit.facing])
-        if uid is None:
-            return None
-        enemy = self.units[uid]
-        if enemy.player == unit.player or terrain[enemy.hex] in no_combat:  # type: ignore[index]
-            return None
-        return enemy
+def walk(state: HexbattleState, a: Hex, b: Hex, over_units: bool) -> tuple[Hex | None, list[Hex]]:
+    """The first hex that blocks the line for certain (or None), and the split hexes that may."""
+    terrain, at, board, walls = state.terrain, state.at, state.game.board, state.game.blocks_los
+    units_block = not over_units
+    contested: list[Hex] = []
+    for step in sight_line(a, b):
+        for h in step:
+            # A hex blocks when hidden, when its terrain blocks sight, or when a unit stands on it
+            # (unless guns on a hill look over units).
+            t = terrain.get(h)
+            if (h in board) if t is None else (t in walls or (units_block and h in at)):
+                if len(step) == 1:
+                    return h, contested
+                contested.append(h)
+    return None, contested
+
+
+def fire_arc(state: HexbattleState, unit: Unit) -> frozenset[Hex]:
+    """The hexes within the unit's range and arc of fire (R15), its own hex among them and sight not
+    counted; empty if it cannot fire now. Worked out once per hex and facing."""
+    unit_type = state.game.unit_types[unit.type]
+    reach = unit_type.range
+    here = unit.hex
+    if reach <= 0 or here is None or unit.destroyed or state.is_broken(unit):
+        return frozenset()
+    if state.terrain[here] in state.game.no_combat:
+        return frozenset()
+    if fire_all_round(state, unit):
+        return state.game.zone(here, reach)
+    return state.game.fire_zone(here, unit.facing, reach)
+
+
+def fire_targets(state: HexbattleState, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
+    """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
+    zone = fire_arc(state, unit)
+    if not zone:
+        return []
+    here, terrain, no_combat = unit.hex, state.terrain, state.game.no_combat
+    near = [enemy for enemy in (state.alive(1 - unit.player) if enemies is None else enemies)
+            if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
+    if not near:
+        return near
+    over_units = guns_over_units(state, here)
+    return [enemy for enemy in near
+            if walk(state, here, enemy.hex, over_units)[0] is None]  # type: ignore[arg-type]
+
+
+def melee_target(state: HexbattleState, unit: Unit) -> Unit | None:
+    """The enemy in the unit's front hex, if the unit may charge it (R17)."""
+    game = state.game
+    unit_type = game.unit_types[unit.type]
+    here = unit.hex
+    if not unit_type.can_melee or state.is_broken(unit) or here is None or unit.destroyed:
+        return None
+    if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
+        return None
+    terrain, no_combat = state.terrain, game.no_combat
+    if terrain[here] in no_combat:
+        return None
+    uid = state.at.get(game.around[here][unit.facing])
+    if uid is None:
+        return None
+    enemy = state.units[uid]
+    if enemy.player == unit.player or terrain[enemy.hex] in no_combat:  # type: ignore[index]
+        return None
+    return enemy
 
 
 def line_of_sight(state: HexbattleState, a: str, b: str) -> Sight:
@@ -117,4 +121,4 @@ def line_of_sight(state: HexbattleState, a: str, b: str) -> Sight:
     ha, hb = parse_hex(a), parse_hex(b)
     if ha not in state.game.board or hb not in state.game.board:
         raise Refusal("Both hexes must be on the map.")
-    return state.sight(ha, hb)  # type: ignore[arg-type]
+    return sight(state, ha, hb)  # type: ignore[arg-type]

@@ -1,32 +1,36 @@
 """Hexbattle positions: one state of a battle, the State interface, legal actions and the dispatch of actions.
 
-What each action does lives with its concern, in the mixins this class is made of: setup and
-tiles, movement, sight, attacks, bonus cards, victory and presentation.
+The state holds every piece of the position, declared here; the rules are functions of it, one module per
+concern: setup and tiles (`hexbattle_setup`), movement (`hexbattle_move`), sight and arcs
+(`hexbattle_sight`), attacks (`hexbattle_attack`), guards (`hexbattle_guards`), bonus cards
+(`hexbattle_cards`), turn ends and victory (`hexbattle_victory`) and what players read (`hexbattle_view`).
+The few queries the companion and tests ask of a position are methods here that call those functions.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Arg, Refusal, State
-from engine.hexbattle_attack import AttackMixin
-from engine.hexbattle_cards import CardsMixin
+from engine import hexbattle_attack as attack
+from engine import hexbattle_cards as bonus
+from engine import hexbattle_guards as guards
+from engine import hexbattle_move as movement
+from engine import hexbattle_setup as setup
+from engine import hexbattle_sight as sight
+from engine import hexbattle_victory as victory
+from engine import hexbattle_view as words
+from engine.core import Action, Arg, Refusal, State, Told
 from engine.hexbattle_hidden import resample
-from engine.hexbattle_move import MovementMixin
-from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, TurnEffects, Unit
-from engine.hexbattle_setup import SetupMixin
-from engine.hexbattle_sight import SightMixin
-from engine.hexbattle_victory import VictoryMixin
-from engine.hexbattle_view import ViewMixin
+from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, Sight, TurnEffects, Unit
 from engine.hexgrid import Hex, neighbour, parse_hex
 
 if TYPE_CHECKING:
     from engine.hexbattle_game import HexbattleGame
 
 
-class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMixin, VictoryMixin, ViewMixin, State):
+class HexbattleState(State):
     """One position of a Hexbattle."""
 
     ARGS = {"deploy": {"unit": str, "hex": Arg(str, 'a hex id like "3,5"')}, "quick_start": {}, "concede": {},
@@ -34,7 +38,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             "move": {"unit": str, "to": Arg(str, 'a hex id like "3,5"'), "facing": Arg(int, optional=True)},
             "pivot": {"unit": str, "facing": int}, "attack": {"unit": str, "target": str, "mode": str},
             "formation": {"unit": str, "formation": str}, "repair": {"unit": str}, "discard_card": {"card": str},
-            # a card's other arguments depend on its effect (CardsMixin._card_targets)
+            # a card's other arguments depend on its effect (hexbattle_cards.card_targets)
             "play_card": {"card": str, "unit": Arg(str, optional=True), "units": Arg(list[str], optional=True),
                           "formation": Arg(str, optional=True)}}
 
@@ -95,11 +99,11 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[], []]
         if options.get("scenario") is not None:
-            self._set_scenario(options["scenario"])
+            setup.set_scenario(self, options["scenario"])
         elif options.get("quick_start"):
             for p in (0, 1):
-                self._quick_deploy(p, rng)
-            self._start_battle()
+                setup.quick_deploy(self, p, rng)
+            setup.start_battle(self)
 
     @property
     def current_player(self) -> int | None:
@@ -194,6 +198,66 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         uid = self.at.get(h)
         return None if uid is None else self.units[uid]
 
+    def can_enter(self, unit: Unit, h: Hex) -> bool:
+        """Whether `unit` may stand on `h` (revealed, passable, allowed terrain, empty)."""
+        t = self.terrain_at(h)
+        if t is None or t.impassable or h in self.at:
+            return False
+        return not t.infantry_only or self.unit_type(unit).enters_infantry_only_terrain
+
+    def unit_name(self, unit: Unit) -> str:
+        name = self.unit_type(unit).name
+        copies = self.unit_type(unit).copies
+        if copies > 1:
+            name += f" {unit.id.rsplit('-', 1)[1]}"
+        return f"{self.game.armies[unit.player].colour} {name}"
+
+    # What the companion and the tests ask of a position, answered by the rules' functions.
+
+    def movement_points(self, unit: Unit) -> int:
+        return movement.movement_points(self, unit)
+
+    def reachable(self, unit: Unit) -> dict[tuple[Hex, int], int]:
+        return movement.reachable(self, unit)
+
+    def move_costs(self, unit: Unit) -> dict[Hex, int]:
+        return movement.move_costs(self, unit)
+
+    def sight(self, a: Hex, b: Hex) -> Sight:
+        return sight.sight(self, a, b)
+
+    def fire_arc(self, unit: Unit) -> frozenset[Hex]:
+        return sight.fire_arc(self, unit)
+
+    def melee_target(self, unit: Unit) -> Unit | None:
+        return sight.melee_target(self, unit)
+
+    def roll_cards(self, attacker: Unit) -> list[tuple[str, int]]:
+        return attack.roll_cards(self, attacker)
+
+    def melee_modifiers(self, attacker: Unit, defender: Unit, ambush: bool = False,
+                        cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
+        return attack.melee_modifiers(self, attacker, defender, ambush, cards)
+
+    def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False,
+                       cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
+        return attack.fire_modifiers(self, shooter, target, ambush, cards)
+
+    def forget_others_secrets(self, player: int) -> None:
+        guards.forget_others_secrets(self, player)
+
+    def label(self, action: Action) -> str:
+        return words.label(self, action)
+
+    def narrate(self, action: Action) -> list[Told]:
+        return words.narrate(self, action)
+
+    def task(self, player: int) -> str:
+        return words.task(self, player)
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        return words.view(self, player)
+
     def legal_actions(self, player: int | None = None) -> list[Action]:
         if self.phase == "over":
             return []
@@ -205,8 +269,8 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         concede = game.plain_action("concede", player)
         out: list[Action] = []
         if self.phase == "deploy":
-            mine = self._undeployed(player)
-            hexes = [h for h in game.home_hexes[player] if self._deploy_hex_ok(h)]
+            mine = setup.undeployed(self, player)
+            hexes = [h for h in game.home_hexes[player] if setup.deploy_hex_ok(self, h)]
             for uid in mine:
                 for h in hexes:
                     out.append(game.deploy_action(player, uid, h))
@@ -214,7 +278,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             out.append(concede)
             return out
         if self.pending_tile is not None:
-            out = [game.hex_action("place_tile", player, h) for h in self.undiscovered_edge()]
+            out = [game.hex_action("place_tile", player, h) for h in setup.undiscovered_edge(self)]
             out.append(concede)
             return out
         enemies = self.alive(1 - player)
@@ -223,10 +287,10 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         if self.actions_left > 0:
             if self.tile_deck and len(self.terrain) < len(game.board):
                 out.append(game.plain_action("draw_terrain", player))
-            if self._can_draw_bonus():
+            if bonus.can_draw_bonus(self):
                 out.append(game.plain_action("draw_bonus", player))
         if self.hands[player]:
-            self._card_actions(player, out)
+            bonus.card_actions(self, player, out)
         out.append(game.plain_action("end_turn", player))
         out.append(concede)
         return out
@@ -241,20 +305,20 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         moves = fresh and (paid or self.effects.free_moves > 0)
         orders = fresh and paid
         attacks = paid or uid in self.effects.barrage or uid == ready
-        mp = self.movement_points(unit) if moves else 0
+        mp = movement.movement_points(self, unit) if moves else 0
         key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
         epoch = self._epoch.get(uid, 0)
         segment = self._segments.get(key)
         if segment is None or segment[0] != epoch:
             found: list[Action] = []
             if moves:
-                reach = self._reach(unit, mp)
+                reach = movement.reach(self, unit, mp)
                 if reach is not None:
                     found.extend(reach[2])
             if orders:
                 found.extend(self.game.orders(unit))
             if attacks:
-                found.extend(self._attacks(unit, enemies))
+                found.extend(attack.attacks(self, unit, enemies))
             segment = self._segments[key] = (epoch, tuple(found))
         out.extend(segment[1])
 
@@ -270,7 +334,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         if action.player != self.current:
             raise Refusal(f"It is {self.names[self.current]}'s turn.")
         if self.phase == "deploy":
-            self._verify_deploy(action)
+            setup.verify_deploy(self, action)
             return
         if self.pending_tile is not None:
             if action.kind != "place_tile":
@@ -287,7 +351,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         if kind == "end_turn":
             return
         if kind in ("play_card", "discard_card"):
-            self._verify_card(action)
+            bonus.verify_card(self, action)
             return
         if kind == "draw_terrain":
             self._need_action()
@@ -312,7 +376,10 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             self._need_action()
         if unit.id == self.last_unit and not (kind == "attack" and unit.id == self.double_time_ready):
             raise Refusal(f"{self.unit_name(unit)} acted last; use a different unit or action first.")
-        getattr(self, f"_verify_{kind}")(action, unit)
+        verify_unit_action = {"move": movement.verify_move, "pivot": movement.verify_pivot,
+                              "attack": attack.verify_attack, "formation": HexbattleState._verify_formation,
+                              "repair": HexbattleState._verify_repair}[kind]
+        verify_unit_action(self, action, unit)
 
     def _need_action(self) -> None:
         if self.actions_left <= 0:
@@ -356,26 +423,26 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
     def _apply(self, action: Action, rng: random.Random) -> None:
         self._act(action, rng)
         if self.telling is not None:
-            self._tell_events()
+            words.tell_events(self)
 
     def _act(self, action: Action, rng: random.Random) -> None:
         self.events = []
         kind = action.kind
         if kind == "concede":
-            self._finish(1 - action.player, "concede")
+            victory.finish(self, 1 - action.player, "concede")
             return
         if self.phase == "deploy":
-            self._apply_deploy(action, rng)
+            setup.apply_deploy(self, action, rng)
             return
         if kind == "place_tile":
-            self._place_tile(parse_hex(action["hex"]))  # type: ignore[arg-type]
+            setup.place_tile(self, parse_hex(action["hex"]))  # type: ignore[arg-type]
             return
         if kind == "end_turn":
-            self._end_turn()
+            victory.end_turn(self)
             return
         if kind == "play_card":
-            self._play_card(action, rng)
-            self._check_victory()
+            bonus.play_card(self, action, rng)
+            victory.check_victory(self)
             return
         if kind == "discard_card":
             self.hands[self.current].remove(action["card"])
@@ -391,7 +458,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             self.last_unit = None
         if kind == "draw_bonus":
             self.actions_left -= 1
-            self._draw_bonus(rng)
+            bonus.draw_bonus(self, rng)
             self.last_was_draw = True
             return
         self.last_was_draw = False
@@ -400,11 +467,11 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
         if kind == "draw_terrain":
             self.tiles_to_place = max(1, self.effects.engineers)
             self.effects.engineers = 0
-            self._draw_tile()
+            setup.draw_tile(self)
         elif kind == "move":
             if free:
                 self.effects.free_moves -= 1
-            self._move(action, rng)
+            movement.move(self, action, rng)
         elif kind == "pivot":
             self.units[action["unit"]].facing = action["facing"]
         elif kind == "formation":
@@ -417,7 +484,7 @@ class HexbattleState(SetupMixin, MovementMixin, SightMixin, AttackMixin, CardsMi
             if free and unit.id != follow_up:
                 self.effects.barrage.discard(unit.id)
             if action["mode"] == "melee":
-                self._melee(unit, self.units[action["target"]], rng)
+                attack.melee(self, unit, self.units[action["target"]], rng)
             else:
-                self._fire(unit, self.units[action["target"]], rng)
-        self._check_victory()
+                attack.fire(self, unit, self.units[action["target"]], rng)
+        victory.check_victory(self)

@@ -2,52 +2,58 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from engine import hexbattle_setup as setup
 from engine.hexbattle_pieces import Unit
 from engine.hexgrid import Hex
 
+if TYPE_CHECKING:
+    from engine.hexbattle_state import HexbattleState
 
-class VictoryMixin:
-    """How a turn ends and how the battle is won."""
 
-    def _end_turn(self) -> None:
-        p = self.current
-        # Guards of the other player have now lasted through this player's full turn (R32).
-        self.discard.extend(g.card for g in self.guards if g.owner != p)
-        self.guards = [g for g in self.guards if g.owner == p]
-        self.events.append({"event": "end_turn", "player": p})
-        if p == 1:
-            if self.turn_limit is not None and self.turn >= self.turn_limit:
-                self._finish(None, "turn_limit")
-                return
-            self.turn += 1
-        self.current = 1 - p
-        self._begin_turn()
-
-    def _broke_through(self, unit: Unit, start: Hex) -> bool:
-        """Whether this Move of the player's own infantry onto a hex of the enemy's starting row has
-        won the battle; it is decided at once, before any guard answers the move (R25)."""
-        game = self.game
-        if (unit.type in game.infantry_types and unit.hex != start
-                and game.row_of[unit.hex] == game.goal_row[unit.player]):  # type: ignore[index]
-            self._finish(unit.player, "breakthrough")
-            return True
-        return False
-
-    def _check_victory(self) -> None:
-        """Annihilation after any action (R29), the player to move first; breakthrough is decided by a Move (R25)."""
-        if self.phase == "over":
+def end_turn(state: HexbattleState) -> None:
+    p = state.current
+    # Guards of the other player have now lasted through this player's full turn (R32).
+    state.discard.extend(g.card for g in state.guards if g.owner != p)
+    state.guards = [g for g in state.guards if g.owner == p]
+    state.events.append({"event": "end_turn", "player": p})
+    if p == 1:
+        if state.turn_limit is not None and state.turn >= state.turn_limit:
+            finish(state, None, "turn_limit")
             return
-        alive = [False, False]
-        for unit in self.units.values():
-            if unit.hex is not None and not unit.destroyed:
-                alive[unit.player] = True
-        for p in (self.current, 1 - self.current):
-            if not alive[1 - p]:
-                self._finish(p, "annihilation")
-                return
+        state.turn += 1
+    state.current = 1 - p
+    setup.begin_turn(state)
 
-    def _finish(self, winner: int | None, reason: str) -> None:
-        self.phase = "over"
-        self._winner = winner
-        self.result = reason
-        self.events.append({"event": "game_over", "winner": winner, "reason": reason})
+
+def broke_through(state: HexbattleState, unit: Unit, start: Hex) -> bool:
+    """Whether this Move of the player's own infantry onto a hex of the enemy's starting row has
+    won the battle; it is decided at once, before any guard answers the move (R25)."""
+    game = state.game
+    if (unit.type in game.infantry_types and unit.hex != start
+            and game.row_of[unit.hex] == game.goal_row[unit.player]):  # type: ignore[index]
+        finish(state, unit.player, "breakthrough")
+        return True
+    return False
+
+
+def check_victory(state: HexbattleState) -> None:
+    """Annihilation after any action (R29), the player to move first; breakthrough is decided by a Move (R25)."""
+    if state.phase == "over":
+        return
+    alive = [False, False]
+    for unit in state.units.values():
+        if unit.hex is not None and not unit.destroyed:
+            alive[unit.player] = True
+    for p in (state.current, 1 - state.current):
+        if not alive[1 - p]:
+            finish(state, p, "annihilation")
+            return
+
+
+def finish(state: HexbattleState, winner: int | None, reason: str) -> None:
+    state.phase = "over"
+    state._winner = winner
+    state.result = reason
+    state.events.append({"event": "game_over", "winner": winner, "reason": reason})

@@ -1,183 +1,181 @@
-"""Hexbattle presentation: unit names, action labels and each viewer's view of the battle."""
+"""Hexbattle presentation: action labels, history lines and each viewer's view of the battle."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Action, Told, seat
-from engine.hexbattle_pieces import Unit
 from engine.hexgrid import FACING_NAMES, hex_id, to_offset
 
+if TYPE_CHECKING:
+    from engine.hexbattle_state import HexbattleState
 
-class ViewMixin:
-    """What players read: names, labels and the per-viewer view (hidden hands and guards stay hidden)."""
 
-    def unit_name(self, unit: Unit) -> str:
-        name = self.unit_type(unit).name
-        copies = self.unit_type(unit).copies
-        if copies > 1:
-            name += f" {unit.id.rsplit('-', 1)[1]}"
-        return f"{self.game.armies[unit.player].colour} {name}"
+def label(state: HexbattleState, action: Action) -> str:
+    kind = action.kind
+    unit = state.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
+    who = state.unit_name(unit) if unit else ""
+    if kind == "deploy":
+        return f"Deploy {who} at {action['hex']}"
+    if kind == "move":
+        return f"Move {who} to {action['to']} facing {FACING_NAMES[action.get('facing', 0) % 6]}"
+    if kind == "pivot":
+        return f"Pivot {who} to face {FACING_NAMES[action['facing'] % 6]}"
+    if kind == "attack":
+        target = state.units.get(action["target"])
+        verb = "Charge" if action.get("mode") == "melee" else "Fire at"
+        return f"{who}: {verb} {state.unit_name(target) if target else action['target']}"
+    if kind == "formation":
+        return f"{who}: form {state.game.formations[action['formation']].name}"
+    if kind == "repair":
+        return f"Repair {who}"
+    if kind in ("play_card", "discard_card"):
+        design = state.game.cards[action["card"]].design
+        extra = f" on {who}" if who else ""
+        return f"{'Play' if kind == 'play_card' else 'Discard'} {design.name}{extra}"
+    return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
+            "place_tile": f"Place the tile at {action.get('hex')}", "draw_bonus": "Draw a bonus card",
+            "end_turn": "End turn", "concede": "Concede the battle"}.get(kind, str(action))
 
-    def label(self, action: Action) -> str:
-        kind = action.kind
-        unit = self.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
-        who = self.unit_name(unit) if unit else ""
-        if kind == "deploy":
-            return f"Deploy {who} at {action['hex']}"
-        if kind == "move":
-            return f"Move {who} to {action['to']} facing {FACING_NAMES[action.get('facing', 0) % 6]}"
-        if kind == "pivot":
-            return f"Pivot {who} to face {FACING_NAMES[action['facing'] % 6]}"
-        if kind == "attack":
-            target = self.units.get(action["target"])
-            verb = "Charge" if action.get("mode") == "melee" else "Fire at"
-            return f"{who}: {verb} {self.unit_name(target) if target else action['target']}"
-        if kind == "formation":
-            return f"{who}: form {self.game.formations[action['formation']].name}"
-        if kind == "repair":
-            return f"Repair {who}"
-        if kind in ("play_card", "discard_card"):
-            design = self.game.cards[action["card"]].design
-            extra = f" on {who}" if who else ""
-            return f"{'Play' if kind == 'play_card' else 'Discard'} {design.name}{extra}"
-        return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
-                "place_tile": f"Place the tile at {action.get('hex')}", "draw_bonus": "Draw a bonus card",
-                "end_turn": "End turn", "concede": "Concede the battle"}.get(kind, str(action))
 
-    def narrate(self, action: Action) -> list[Told]:
-        """The action as each viewer reads it: a guard card is face down, so the others read only that one
-        was played; expiring guards are named as they go to the discard pile. Outcomes come from the events."""
-        kind, p = action.kind, action.player
-        who = seat(p)
-        unit = self.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
-        name = self.unit_name(unit) if unit else ""
-        if kind == "play_card":
-            design = self.game.cards[action["card"]].design
-            on = f" on {name}" if name else ""
-            if design.kind == "defensive":
-                return [Told(f"{who} played a guard card face down",
-                             {p: f"{who} played {design.name}{on} face down"})]
-            return [Told(f"{who} played {design.name}{on}")]
-        if kind == "end_turn":
-            told = [Told(f"{who} ended their turn")]
-            expiring = [self.game.cards[g.card].design.name for g in self.guards if g.owner != p]
-            if expiring:
-                told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
-                                 reveals="guard cards that were face down"))
-            return told
-        if kind == "attack":
-            target = self.units[action["target"]]
-            verb = "charged" if action["mode"] == "melee" else "fired at"
-            return [Told(f"{who}: {name} {verb} {self.unit_name(target)}")]
-        text = {
-            "deploy": lambda: f"{who} deployed {name} at {action['hex']}",
-            "quick_start": lambda: f"{who} placed the rest of their units (Quick Start)",
-            "move": lambda: f"{who} moved {name} to {action['to']}",
-            "pivot": lambda: f"{who} turned {name} to face {FACING_NAMES[action['facing'] % 6]}",
-            "formation": lambda: f"{who} formed {name} into {self.game.formations[action['formation']].name}",
-            "repair": lambda: f"{who} repaired {name}",
-            "discard_card": lambda: f"{who} discarded {self.game.cards[action['card']].design.name}",
-            "draw_terrain": lambda: f"{who} drew a terrain tile",
-            "place_tile": lambda: f"{who} placed the {self.game.terrain[self.pending_tile].name} tile at {action['hex']}",
-            "concede": lambda: f"{who} conceded the battle",
-        }.get(kind)
-        return [] if text is None else [Told(text())]  # a bonus draw is told by its event
+def narrate(state: HexbattleState, action: Action) -> list[Told]:
+    """The action as each viewer reads it: a guard card is face down, so the others read only that one
+    was played; expiring guards are named as they go to the discard pile. Outcomes come from the events."""
+    kind, p = action.kind, action.player
+    who = seat(p)
+    unit = state.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
+    name = state.unit_name(unit) if unit else ""
+    if kind == "play_card":
+        design = state.game.cards[action["card"]].design
+        on = f" on {name}" if name else ""
+        if design.kind == "defensive":
+            return [Told(f"{who} played a guard card face down",
+                         {p: f"{who} played {design.name}{on} face down"})]
+        return [Told(f"{who} played {design.name}{on}")]
+    if kind == "end_turn":
+        told = [Told(f"{who} ended their turn")]
+        expiring = [state.game.cards[g.card].design.name for g in state.guards if g.owner != p]
+        if expiring:
+            told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
+                             reveals="guard cards that were face down"))
+        return told
+    if kind == "attack":
+        target = state.units[action["target"]]
+        verb = "charged" if action["mode"] == "melee" else "fired at"
+        return [Told(f"{who}: {name} {verb} {state.unit_name(target)}")]
+    text = {
+        "deploy": lambda: f"{who} deployed {name} at {action['hex']}",
+        "quick_start": lambda: f"{who} placed the rest of their units (Quick Start)",
+        "move": lambda: f"{who} moved {name} to {action['to']}",
+        "pivot": lambda: f"{who} turned {name} to face {FACING_NAMES[action['facing'] % 6]}",
+        "formation": lambda: f"{who} formed {name} into {state.game.formations[action['formation']].name}",
+        "repair": lambda: f"{who} repaired {name}",
+        "discard_card": lambda: f"{who} discarded {state.game.cards[action['card']].design.name}",
+        "draw_terrain": lambda: f"{who} drew a terrain tile",
+        "place_tile": lambda: f"{who} placed the {state.game.terrain[state.pending_tile].name} tile at {action['hex']}",
+        "concede": lambda: f"{who} conceded the battle",
+    }.get(kind)
+    return [] if text is None else [Told(text())]  # a bonus draw is told by its event
 
-    def _tell_events(self) -> None:
-        """History lines for what an action's events showed: drawn tiles and cards, revealed guards, dice, losses."""
-        g = self.game
 
-        def unit(uid: str) -> str:
-            return self.unit_name(self.units[uid])
+def tell_events(state: HexbattleState) -> None:
+    """History lines for what an action's events showed: drawn tiles and cards, revealed guards, dice, losses."""
+    g = state.game
 
-        for e in self.events:
-            kind = e["event"]
-            if kind == "tile_drawn":
-                self.tell(f"The terrain tile drawn is {g.terrain[e['terrain']].name}", reveals="the terrain tile drawn")
-            elif kind == "bonus_drawn":
-                who, card = seat(e["player"]), g.cards[e["card"]].design.name
-                if e.get("nothing"):
-                    self.tell(f"{who} drew {card}, which does nothing", reveals="the bonus card drawn")
-                else:
-                    self.tell(f"{who} drew a bonus card", {e["player"]: f"{who} drew {card}"},
-                              reveals="the bonus card drawn")
-            elif kind == "guard":
-                on = f" on {unit(e['unit'])}" if e.get("unit") else ""
-                self.tell(f"{seat(e['player'])}'s face-down {g.cards[e['card']].design.name}{on} is revealed",
-                          reveals="a face-down guard card")
-            elif kind == "melee":
-                self._tell_melee(e, unit)
-            elif kind == "fire":
-                self._tell_fire(e, unit)
-            elif kind == "rout":
-                self.tell(f"{unit(e['unit'])} is routed to {e['to']}")
-            elif kind in ("broken", "destroyed"):
-                self.tell(f"{unit(e['unit'])} is {kind}")
-            elif kind == "game_over":
-                won = "a draw" if e["winner"] is None else f"{seat(e['winner'])} wins"
-                self.tell(f"The battle is over ({e['reason'].replace('_', ' ')}): {won}")
+    def unit(uid: str) -> str:
+        return state.unit_name(state.units[uid])
 
-    def _tell_melee(self, e: dict[str, Any], unit: Any) -> None:
+    for e in state.events:
+        kind = e["event"]
+        if kind == "tile_drawn":
+            state.tell(f"The terrain tile drawn is {g.terrain[e['terrain']].name}", reveals="the terrain tile drawn")
+        elif kind == "bonus_drawn":
+            who, card = seat(e["player"]), g.cards[e["card"]].design.name
+            if e.get("nothing"):
+                state.tell(f"{who} drew {card}, which does nothing", reveals="the bonus card drawn")
+            else:
+                state.tell(f"{who} drew a bonus card", {e["player"]: f"{who} drew {card}"},
+                          reveals="the bonus card drawn")
+        elif kind == "guard":
+            on = f" on {unit(e['unit'])}" if e.get("unit") else ""
+            state.tell(f"{seat(e['player'])}'s face-down {g.cards[e['card']].design.name}{on} is revealed",
+                      reveals="a face-down guard card")
+        elif kind == "melee":
+            tell_melee(state, e, unit)
+        elif kind == "fire":
+            tell_fire(state, e, unit)
+        elif kind == "rout":
+            state.tell(f"{unit(e['unit'])} is routed to {e['to']}")
+        elif kind in ("broken", "destroyed"):
+            state.tell(f"{unit(e['unit'])} is {kind}")
+        elif kind == "game_over":
+            won = "a draw" if e["winner"] is None else f"{seat(e['winner'])} wins"
+            state.tell(f"The battle is over ({e['reason'].replace('_', ' ')}): {won}")
+
+
+def tell_melee(state: HexbattleState, e: dict[str, Any], unit: Any) -> None:
+    r = e["result"]
+    if r is None:
+        state.tell(f"{unit(e['defender'])} is broken and cannot reply")
+        return
+    dice = ", ".join(map(str, r["attacker_dice"])), ", ".join(map(str, r["defender_dice"]))
+    state.tell(f"Close combat: {unit(e['attacker'])} rolled {dice[0]}, {unit(e['defender'])} rolled {dice[1]}; "
+              f"losses {r['attacker_losses']} and {r['defender_losses']}", reveals="the dice")
+
+
+def tell_fire(state: HexbattleState, e: dict[str, Any], unit: Any) -> None:
+    if e.get("screened"):
+        state.tell(f"The fire at {unit(e['defender'])} is screened")
+    elif e.get("blocked_by"):
+        state.tell(f"The line of sight is blocked at {e['blocked_by']} (sight dice)", reveals="the dice")
+    elif e["result"] is not None:
         r = e["result"]
-        if r is None:
-            self.tell(f"{unit(e['defender'])} is broken and cannot reply")
-            return
-        dice = ", ".join(map(str, r["attacker_dice"])), ", ".join(map(str, r["defender_dice"]))
-        self.tell(f"Close combat: {unit(e['attacker'])} rolled {dice[0]}, {unit(e['defender'])} rolled {dice[1]}; "
-                  f"losses {r['attacker_losses']} and {r['defender_losses']}", reveals="the dice")
+        state.tell(f"{unit(e['attacker'])} rolled {', '.join(map(str, r['dice']))}: {r['hits']} hits, "
+                  f"{unit(e['defender'])} loses {r['losses']}", reveals="the dice")
 
-    def _tell_fire(self, e: dict[str, Any], unit: Any) -> None:
-        if e.get("screened"):
-            self.tell(f"The fire at {unit(e['defender'])} is screened")
-        elif e.get("blocked_by"):
-            self.tell(f"The line of sight is blocked at {e['blocked_by']} (sight dice)", reveals="the dice")
-        elif e["result"] is not None:
-            r = e["result"]
-            self.tell(f"{unit(e['attacker'])} rolled {', '.join(map(str, r['dice']))}: {r['hits']} hits, "
-                      f"{unit(e['defender'])} loses {r['losses']}", reveals="the dice")
 
-    def task(self, player: int) -> str:
-        if self.phase == "deploy":
-            return "deploy units"
-        if self.pending_tile is not None:
-            return "place the drawn terrain tile"
-        return f"take a turn ({self.actions_left} action{'s' if self.actions_left != 1 else ''} left)"
+def task(state: HexbattleState, player: int) -> str:
+    if state.phase == "deploy":
+        return "deploy units"
+    if state.pending_tile is not None:
+        return "place the drawn terrain tile"
+    return f"take a turn ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        game = self.game
-        units = []
-        for unit in self.units.values():
-            col_row = to_offset(unit.hex) if unit.hex is not None else None
-            units.append({"id": unit.id, "player": unit.player, "type": unit.type, "name": self.unit_name(unit),
-                          "kind": self.unit_type(unit).kind, "hex": hex_id(unit.hex) if unit.hex else None,
-                          "col": col_row[0] if col_row else None, "row": col_row[1] if col_row else None,
-                          "facing": unit.facing, "facing_name": FACING_NAMES[unit.facing],
-                          "strength": unit.strength, "max_strength": self.max_strength(unit),
-                          "formation": unit.formation, "broken": self.is_broken(unit) and not unit.destroyed,
-                          "destroyed": unit.destroyed})
-        players = []
-        for p, army in enumerate(game.armies):
-            own = player == p
-            players.append({
-                "seat": p, "name": self.names[p], "army": army.id, "army_name": army.name, "colour": army.colour,
-                "colour_hex": army.colour_hex, "home_row": game.home_row[p], "goal_row": game.goal_row[p],
-                "hand": list(self.hands[p]) if own else None, "hand_size": len(self.hands[p]),
-                "guards": [{"card": g.card, "effect": g.effect, "unit": g.unit} for g in self.guards
-                           if g.owner == p] if own else None,
-                "guard_count": sum(1 for g in self.guards if g.owner == p),
-                "fog": self.fog[p]})
-        events = [e if e.get("private_to", player) == player else {**e, "card": None} for e in self.events]
-        return {
-            "game": game.id, "phase": self.phase, "turn": self.turn, "turn_limit": self.turn_limit,
-            "current_player": self.current_player, "actions_left": self.actions_left,
-            "actions_this_turn": self.actions_granted, "last_unit": self.last_unit,
-            "last_was_draw": self.last_was_draw, "double_time_ready": self.double_time_ready,
-            "map": {"columns": game.columns, "rows": game.rows, "orientation": "flat", "offset": "odd-q",
-                    "terrain": {hex_id(h): t for h, t in sorted(self.terrain.items(), key=lambda i: to_offset(i[0]))}},
-            "units": units, "players": players,
-            "tile_deck": len(self.tile_deck), "pending_tile": self.pending_tile, "tiles_to_place": self.tiles_to_place,
-            "bonus_deck": len(self.bonus_deck), "discard": list(self.discard),
-            "effects": self.effects.to_json() if self.phase == "battle" else None,
-            "events": events, "winner": self._winner, "result": self.result,
-        }
+
+def view(state: HexbattleState, player: int | None) -> dict[str, Any]:
+    game = state.game
+    units = []
+    for unit in state.units.values():
+        col_row = to_offset(unit.hex) if unit.hex is not None else None
+        units.append({"id": unit.id, "player": unit.player, "type": unit.type, "name": state.unit_name(unit),
+                      "kind": state.unit_type(unit).kind, "hex": hex_id(unit.hex) if unit.hex else None,
+                      "col": col_row[0] if col_row else None, "row": col_row[1] if col_row else None,
+                      "facing": unit.facing, "facing_name": FACING_NAMES[unit.facing],
+                      "strength": unit.strength, "max_strength": state.max_strength(unit),
+                      "formation": unit.formation, "broken": state.is_broken(unit) and not unit.destroyed,
+                      "destroyed": unit.destroyed})
+    players = []
+    for p, army in enumerate(game.armies):
+        own = player == p
+        players.append({
+            "seat": p, "name": state.names[p], "army": army.id, "army_name": army.name, "colour": army.colour,
+            "colour_hex": army.colour_hex, "home_row": game.home_row[p], "goal_row": game.goal_row[p],
+            "hand": list(state.hands[p]) if own else None, "hand_size": len(state.hands[p]),
+            "guards": [{"card": g.card, "effect": g.effect, "unit": g.unit} for g in state.guards
+                       if g.owner == p] if own else None,
+            "guard_count": sum(1 for g in state.guards if g.owner == p),
+            "fog": state.fog[p]})
+    events = [e if e.get("private_to", player) == player else {**e, "card": None} for e in state.events]
+    return {
+        "game": game.id, "phase": state.phase, "turn": state.turn, "turn_limit": state.turn_limit,
+        "current_player": state.current_player, "actions_left": state.actions_left,
+        "actions_this_turn": state.actions_granted, "last_unit": state.last_unit,
+        "last_was_draw": state.last_was_draw, "double_time_ready": state.double_time_ready,
+        "map": {"columns": game.columns, "rows": game.rows, "orientation": "flat", "offset": "odd-q",
+                "terrain": {hex_id(h): t for h, t in sorted(state.terrain.items(), key=lambda i: to_offset(i[0]))}},
+        "units": units, "players": players,
+        "tile_deck": len(state.tile_deck), "pending_tile": state.pending_tile, "tiles_to_place": state.tiles_to_place,
+        "bonus_deck": len(state.bonus_deck), "discard": list(state.discard),
+        "effects": state.effects.to_json() if state.phase == "battle" else None,
+        "events": events, "winner": state._winner, "result": state.result,
+    }
