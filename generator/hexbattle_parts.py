@@ -23,12 +23,13 @@ from generator import fonts
 from generator.canvas import Box, Canvas, Point, SvgDocument
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.printable import BuildContext, PageSet, PieceSet
-from generator.sheets import Piece, piece_svg
+from generator.sheets import SCALE_DEPTH, Piece, draw_scale, piece_svg
 from generator.symbols import SYMBOLS, draw_symbol
 from generator.text import LEADING, draw_text
 
 GAME = "hexbattle"
 NOTE_BAND = 12.0  # mm above a board page's window for the title and assembly note
+SCALE_GAP = 3.0   # mm from a board page's window (and glue strip) down to its 50 mm scale bar
 WHITE = "#ffffff"
 MINUS = "\u2212"
 
@@ -625,6 +626,11 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
         if strip.w > 0 and strip.h > 0:
             _hatch(c, strip, col["glue"])
     c.rect(x0, y0, win.w, win.h, stroke=col["cut"], width=0.3)
+    # The tiles fit the hexes only at 100 %: the 50 mm bar under the window says whether the printer shrank it.
+    bar_y = y0 + win.h + page.glue_bottom + SCALE_GAP
+    if bar_y + SCALE_DEPTH <= ph - float(game.layout["board"]["page_margin"]):
+        with c.group(x0, bar_y):
+            draw_scale(c, col["ink"])
     f = sheet.fonts["body"]
     if cols * rows == 1:
         note = f"{game.name} map, {game.rules.map_columns} \u00d7 {game.rules.map_rows} hexes."

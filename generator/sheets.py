@@ -258,10 +258,10 @@ def _place_scale(c: Canvas, side: str, start: float, along: float, ink: str) -> 
     at the sides (its own x runs down the page, its own y towards the left)."""
     if side in ("left", "right"):
         with c.group(start + SCALE_DEPTH, along - SCALE_BAR / 2, rotate=90):
-            _draw_scale(c, ink)
+            draw_scale(c, ink)
     else:
         with c.group(along - SCALE_BAR / 2, start):
-            _draw_scale(c, ink)
+            draw_scale(c, ink)
 
 
 def _in_band(m: Mark, side: str, lo: float, hi: float) -> bool:
@@ -270,7 +270,7 @@ def _in_band(m: Mark, side: str, lo: float, hi: float) -> bool:
     return min(m.x1, m.x2) < hi and max(m.x1, m.x2) > lo
 
 
-def _draw_scale(c: Canvas, ink: str) -> None:
+def draw_scale(c: Canvas, ink: str) -> None:
     """The bar (five 10 mm cells, alternately filled) and its label below, in a 50 mm by SCALE_DEPTH box."""
     cell = SCALE_BAR / 5
     c.rect(0, 0, SCALE_BAR, 1.0, stroke=ink, width=0.15)

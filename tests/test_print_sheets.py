@@ -284,3 +284,36 @@ def test_a_replayed_side_is_the_same_drawing_and_the_same_pdf_bytes(tmp_path: Pa
             draw(c)
         files.append(doc.save()[0].read_bytes())
     assert files[0] == files[1]
+
+
+@needs_pdftoppm
+@pytest.mark.parametrize("name", DUPLEX)
+def test_every_page_of_the_hexbattle_board_carries_a_50mm_scale_bar_below_its_window(name: str,
+                                                                                    tmp_path: Path) -> None:
+    """The board spans four pages and its hexes must match the tiles: each page says whether it printed at 100 %."""
+    from generator import hexbattle_parts
+
+    profiles = load_profiles()
+    paper = profiles.paper(profiles.profiles[name])  # type: ignore[arg-type]
+    board = hexbattle_parts.board_pageset(load_game("hexbattle"))
+    recording, pdf = RecordingDocument(), PdfDocument(tmp_path / "board.pdf")
+    for doc in (recording, pdf):
+        for draw in board.pages:
+            with doc.page(*paper) as c:
+                draw(c, *paper)
+    pdf.save()
+    subprocess.run(["pdftoppm", "-r", str(PX_PER_MM * 25.4), "-gray", "-png", str(pdf.path), str(tmp_path / "p")],
+                   check=True)
+    pngs = sorted(tmp_path.glob("p-*.png"))
+    assert len(pngs) == len(recording.pages) == 4
+    for page, png in zip(recording.pages, pngs):
+        [(dx, dy, rotate)] = _bar_groups(page)
+        assert rotate == 0 and "print at 100% \u2014 this bar is 50 mm" in [t.args["s"] for t in page.ops("text")]
+        [frame] = [r for r in page.ops("rect") if r.args["stroke"] is not None and r.args["w"] > 100]
+        assert dy > frame.args["y"] + frame.args["h"]  # under the board, not on it
+        assert dy + 3.4 <= paper[1] - 5.0
+        with Image.open(png) as image:
+            grey = np.asarray(image.convert("L"))
+        strip = grey[round((dy + 0.5) * PX_PER_MM), round((dx - 5) * PX_PER_MM):round((dx + 55) * PX_PER_MM)]
+        dark = np.flatnonzero(strip < 128)
+        assert (dark[-1] - dark[0] + 1) / PX_PER_MM == pytest.approx(SCALE_BAR, abs=0.3), png.name
