@@ -17,7 +17,7 @@ from generator import deck, fold, fonts, icons
 from generator.build import PRINTABLES, _claimed, check, shared
 from generator.canvas import Box, Document, PdfDocument, RecordingCanvas, RecordingDocument, SvgDocument
 from generator.printable import BuildContext, PieceSet
-from generator.sheets import SCALE_BAR, draw_side, draw_sheets, pack, piece_svg, shared_sides
+from generator.sheets import SCALE_BAR, SCALE_DEPTH, draw_side, draw_sheets, pack, piece_svg, shared_sides
 from generator.text import ICON_EM, ICON_GAP, draw_text, icon_token, measure
 from tests.data_helpers import check_problems, rewrite_csv
 
@@ -311,7 +311,7 @@ def test_every_page_of_the_hexbattle_board_carries_a_50mm_scale_bar_below_its_wi
         assert rotate == 0 and "print at 100% \u2014 this bar is 50 mm" in [t.args["s"] for t in page.ops("text")]
         [frame] = [r for r in page.ops("rect") if r.args["stroke"] is not None and r.args["w"] > 100]
         assert dy > frame.args["y"] + frame.args["h"]  # under the board, not on it
-        assert dy + 3.4 <= paper[1] - 5.0
+        assert dy + SCALE_DEPTH <= paper[1] - 5.0
         with Image.open(png) as image:
             grey = np.asarray(image.convert("L"))
         strip = grey[round((dy + 0.5) * PX_PER_MM), round((dx - 5) * PX_PER_MM):round((dx + 55) * PX_PER_MM)]
