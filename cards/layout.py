@@ -24,6 +24,7 @@ PROFILES_FILE = CARDS_ROOT / "profiles.toml"  # the ones in use
 DEFAULT_LAYOUT = "card"
 SHEET_LAYOUT = "sheet"          # full pages: reference sheets and trackers
 REFERENCE_LAYOUT = "reference"  # the reference sheets' tables and diagrams
+BOOKLET_LAYOUT = "booklet"      # the rules booklets' A5 pages
 # What the card drawer needs from every card layout (other layouts, e.g. tiles, name their own).
 CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr", "game")
 CARD_BACK_REGIONS = ("symbol", "title", "subtitle")
@@ -151,6 +152,17 @@ class ReferenceSheets(_Strict):
     medieval: MedievalSheet
 
 
+class Booklet(_Strict):
+    """A rules booklet's pages (generator/booklet.py): margins in mm, inner at the fold; diagram rooms by name."""
+
+    inner: Length
+    outer: Length
+    top: Length
+    bottom: Length
+    folio: Length                     # the footer band at the foot of each page
+    diagrams: dict[str, Diagram]
+
+
 class Layout(_Strict):
     """A resolved layout: every field present (`page` and `sheets` only in the layouts of full pages)."""
 
@@ -168,6 +180,7 @@ class Layout(_Strict):
     back_regions: dict[str, Region | None] = Field(default_factory=dict)
     page: Page | None = None
     sheets: ReferenceSheets | None = None
+    booklet: Booklet | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -295,6 +308,8 @@ class SheetProfile(_Strict):
     cut_marks: CutMarks
     # mm, right and down as seen on the back: undoes the printer's duplex shift (muster build --calibration)
     back_offset: tuple[Offset, Offset] = (0.0, 0.0)
+    # mm, one printed card as it goes into a box (card stock; two layers glued on fold-over sheets): tuck boxes
+    thickness: float = Field(default=0.3, ge=0.1, le=2.0)
 
 
 class FoldProfile(SheetProfile):
@@ -526,7 +541,8 @@ def _layout_problems(name: str, game: GameLayout | None, where: str, for_cards: 
         return err.problems
     if layout.width <= 2 * layout.safe or layout.height <= 2 * layout.safe:
         return [Problem(where, f"layout '{name}': the safe zone leaves no room", field="safe", value=layout.safe)]
-    needs = {SHEET_LAYOUT: ("page",), REFERENCE_LAYOUT: ("page", "sheets")}.get(name, ())
+    needs = {SHEET_LAYOUT: ("page",), REFERENCE_LAYOUT: ("page", "sheets"),
+             BOOKLET_LAYOUT: ("page", "sheets", "booklet")}.get(name, ())
     absent = [Problem(where, f"layout '{name}' draws full pages but has no [{f}] table", field=f"layouts.{name}.{f}")
               for f in needs if getattr(layout, f) is None]
     if absent:

@@ -42,9 +42,9 @@ from cards.layout import (
 from cards.layout import check as layout_check
 from cards.load import CARDS_ROOT, GameData, game_ids, load_game
 from cards.problems import DataError, Problem
-from generator import deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts
+from generator import booklet, deck, fold, hexbattle_parts, icons, pdfx, pieces, reference, trackers, tts, tuckbox
 from generator.canvas import RGB, Document, PdfDocument, RecordingDocument, SvgDocument, glyphs_used
-from generator.printable import BuildContext, PageSet, PieceSet
+from generator.printable import AnySet, BuildContext, PageSet, PieceSet, SheetSet
 from generator.sheets import Piece, draw_sheets, draw_singles, product_for, runs, shared_sides, sharing
 
 FORMATS = ("pdf", "svg", "png", "tts")
@@ -75,7 +75,7 @@ class Options:
     ink: str = "normal"                             # "low": playtest cards, light frames and outlines
 
 
-Make = Callable[[GameData, BuildContext], list[PieceSet | PageSet]]
+Make = Callable[[GameData, BuildContext], list[AnySet]]
 
 
 Preview = Callable[[GameData, str, str], str | None]
@@ -94,7 +94,7 @@ class Printable:
     check: Callable[[GameData], list[Problem]] | None = None
 
 
-def _decks(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
+def _decks(game: GameData, ctx: BuildContext) -> list[AnySet]:
     return list(deck.piece_sets(game, ctx.companion_url, ctx.claimed, ctx.low_ink))
 
 
@@ -105,6 +105,8 @@ PRINTABLES: tuple[Printable, ...] = (
     Printable("reference", reference.printables),
     Printable("trackers", trackers.printables),
     Printable("pieces", pieces.printables),
+    Printable("rules", booklet.printables, check=booklet.check),
+    Printable("tuck-boxes", tuckbox.printables),
 )
 
 
@@ -278,7 +280,7 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
         written.extend(files)
         if on_job:
             on_job(job, False)
-    return sorted(written)
+    return sorted(set(written))  # a screen PDF is written by each sheet profile of its game
 
 
 def _run(todo: Sequence[Job], out: Path, opts: Options,
@@ -286,7 +288,7 @@ def _run(todo: Sequence[Job], out: Path, opts: Options,
     """Each job's files, as jobs finish; in worker processes when there is more than one job and core."""
     workers = min(os.cpu_count() or 1, len(todo))
     if workers <= 1:
-        cache: dict[str, list[PieceSet | PageSet]] = {}
+        cache: dict[str, list[AnySet]] = {}
         for job in todo:
             yield job, run_one(job, out, opts, cards_root, cache)
         return
@@ -296,12 +298,12 @@ def _run(todo: Sequence[Job], out: Path, opts: Options,
             yield futures[future], future.result()
 
 
-_WORKER_SETS: dict[str, list[PieceSet | PageSet]] = {}
+_WORKER_SETS: dict[str, list[AnySet]] = {}
 """A worker's printables per game, made once per build (the pool's initializer empties it)."""
 
 
 def run_one(job: Job, out: Path, opts: Options, cards_root: Path | None,
-            cache: dict[str, list[PieceSet | PageSet]] | None = None) -> list[Path]:
+            cache: dict[str, list[AnySet]] | None = None) -> list[Path]:
     """One job, from loading its game to the files written."""
     cache = _WORKER_SETS if cache is None else cache
     if job.game not in cache:
@@ -403,7 +405,7 @@ def _shop_fits(piece_set: PieceSet, profile: SingleProfile) -> bool:
         and abs((height - p.height) / 2 - p.bleed) <= SHOP_BLEED_TOLERANCE for p in piece_set.pieces)
 
 
-def shop_groups(piece_set: PieceSet | PageSet,
+def shop_groups(piece_set: AnySet,
                 profile: SingleProfile) -> list[tuple[str, SingleProfile, list[Piece]]]:
     """What a print shop makes of a set: its cards at the shop's card size (product name ""), or each piece on
     the shop's product for it (`sheets.product_for`: tiles, chits, tokens), with that product's profile;
@@ -421,7 +423,7 @@ def shop_groups(piece_set: PieceSet | PageSet,
     return [(name, profile.product_profile(name), pieces) for name, pieces in groups.items()]
 
 
-def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Sequence[PieceSet | PageSet],
+def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Sequence[AnySet],
             folder: Path, opts: Options, paper: tuple[float, float]) -> list[Path]:
     """Draw every set for one (format, profile) and return the files written."""
     files: list[Path] = []
@@ -439,6 +441,10 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
                 files.extend(shop_pdfs(game, piece_set, job.profile, profile, folder, opts.backs))
             continue
         offset = opts.back_offset if opts.back_offset is not None else profile.back_offset
+        if isinstance(piece_set, SheetSet):
+            if job.fmt == "pdf":
+                files.extend(draw_sheet_set(piece_set, profile, paper, folder, stem, game))
+            continue
         if job.fmt == "svg":
             svg = SvgDocument(folder / "svg", stem, back_offset=offset)
             if draw_set(svg, piece_set, profile, paper, opts.backs):
@@ -454,8 +460,8 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
     return files
 
 
-def shared(sets: Sequence[PieceSet | PageSet], profile: SheetProfile | SingleProfile,
-           paper: tuple[float, float]) -> list[PieceSet | PageSet]:
+def shared(sets: Sequence[AnySet], profile: SheetProfile | SingleProfile,
+           paper: tuple[float, float]) -> list[AnySet]:
     """The sets as a duplex sheet profile prints them: a piece set that fits whole on an earlier set's
     short last sheet is drawn there, in that set's file (`sheets.sharing`); other profiles print
     every set on its own."""
@@ -464,7 +470,8 @@ def shared(sets: Sequence[PieceSet | PageSet], profile: SheetProfile | SinglePro
     pieces = [s for s in sets if isinstance(s, PieceSet)]
     groups = sharing([s.pieces for s in pieces], profile, paper)
     hosts = {id(pieces[g[0]]): PieceSet(pieces[g[0]].name, [p for i in g for p in pieces[i].pieces]) for g in groups}
-    return [hosts.get(id(s), s) if isinstance(s, PieceSet) else s for s in sets if isinstance(s, PageSet) or id(s) in hosts]
+    return [hosts.get(id(s), s) if isinstance(s, PieceSet) else s for s in sets
+            if not isinstance(s, PieceSet) or id(s) in hosts]
 
 
 def shop_pdfs(game: str, piece_set: PieceSet, name: str, profile: SingleProfile, folder: Path,
@@ -482,9 +489,28 @@ def shop_pdfs(game: str, piece_set: PieceSet, name: str, profile: SingleProfile,
     return files
 
 
-def draw_set(doc: Document, piece_set: PieceSet | PageSet, profile: SheetProfile | SingleProfile,
+def draw_sheet_set(sheet_set: SheetSet, profile: SheetProfile, paper: tuple[float, float], folder: Path,
+                   stem: str, game: str) -> list[Path]:
+    """A profile-dependent set's PDF, and its reading-order PDF for screens when it has one. Every sheet
+    profile writes the screen PDF (so `--paper` or `--profile` alone still gives it); they write the same
+    bytes, so jobs running at once cannot leave it half one and half the other."""
+    files = []
+    doc = PdfDocument(folder / f"{stem}.pdf", stem)
+    if sheet_set.draw(doc, profile, paper):
+        files.extend(doc.save())
+    if sheet_set.screen is not None:
+        name = f"{game}-{sheet_set.name}-screen"
+        screen = PdfDocument(folder / f"{name}.pdf", name)
+        sheet_set.screen(screen)
+        files.extend(screen.save())
+    return files
+
+
+def draw_set(doc: Document, piece_set: AnySet, profile: SheetProfile | SingleProfile,
              paper: tuple[float, float], backs: bool) -> bool:
     """Draw one set as `profile` prints it; False when the profile does not print this set."""
+    if isinstance(piece_set, SheetSet):
+        return isinstance(profile, SheetProfile) and piece_set.draw(doc, profile, paper)
     if isinstance(profile, SheetProfile):
         if isinstance(piece_set, PageSet):
             for draw in piece_set.pages:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from generator.canvas import Canvas
+from typing import Any
+
+from generator.canvas import Canvas, Document
 from generator.sheets import Piece
 
 
@@ -39,6 +41,23 @@ class PageSet:
     name: str
     pages: list[Callable[[Canvas, float, float], None]]
     whole: Piece | None = None  # what the pages split, as one piece (a board), for a virtual tabletop
+
+
+@dataclass(frozen=True)
+class SheetSet:
+    """Pages that depend on the home profile that prints them, not only on its paper: a rules booklet
+    imposed on the profile's paper, tuck boxes sized for its card stock.
+
+    `draw(doc, profile, paper)` adds the pages and says whether it drew any (a booklet needs duplex,
+    so fold-over profiles print none); `screen(doc)`, when given, draws the same content in reading
+    order at its own page size, written once beside the sheets as `<game>-<name>-screen.pdf`."""
+
+    name: str
+    draw: Callable[[Document, Any, tuple[float, float]], bool]
+    screen: Callable[[Document], None] | None = None
+
+
+AnySet = PieceSet | PageSet | SheetSet
 
 
 @dataclass(frozen=True)

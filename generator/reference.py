@@ -400,7 +400,7 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
 # ---------------------------------------------------------------- warfare
 
 def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from cards.schemas.warfare import SYMBOLS, TYPE_NAMES
+    from cards.schemas.warfare import TYPE_NAMES
 
     r = game.rules
     s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.starting_troops} troop points each \u00b7 "
@@ -421,17 +421,8 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
                      f"replacements. Then discard down to {r.hand_limit} cards."),
     ])
     s.heading("Counter-discards: an arrow points from the defender's discard to the attacker it removes")
-    units = [u for u in r.unit_types]
-    beats = {d: list(a) for d, a in r.counters.items()}
-    ring = ring_order(beats, units)
-    outer = [d for d in beats if d not in ring]
-    centre = outer[0] if outer else None
-    edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
     spec = s.layout.sheet_settings().warfare
-    beats_diagram(s, s.diagram(spec.diagram),
-                  [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
-                  Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
-                  [ring.index(a) for a in beats.get(centre, [])] if centre else [])
+    centre = counter_cycle(s, s.diagram(spec.diagram), game)
     s.paragraph("Each discard removes one attacking card just played. "
                 + (f"{TYPE_NAMES[centre]} removes an attacker of any type." if centre else ""))
     s.heading("Casualties")
@@ -470,7 +461,65 @@ def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: Buil
             ["start", "start", "middle", "middle", "start"])
 
 
+def counter_cycle(s: Sheet, box: Box, game: GameData) -> str | None:
+    """Warfare's counter-discards as a ring of unit types, an arrow from each discard to the attacker it
+    removes, and the type that removes any attacker in the middle; returns that type's code."""
+    from cards.schemas.warfare import SYMBOLS, TYPE_NAMES
+
+    r = game.rules
+    beats = {d: list(a) for d, a in r.counters.items()}
+    ring = ring_order(beats, list(r.unit_types))
+    outer = [d for d in beats if d not in ring]
+    centre = outer[0] if outer else None
+    edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
+    beats_diagram(s, box, [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
+                  Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
+                  [ring.index(a) for a in beats.get(centre, [])] if centre else [])
+    return centre
+
+
 # ---------------------------------------------------------------- hexbattle
+
+def unit_table(game: GameData) -> tuple[list[str], list[list[Cell]]]:
+    """Hexbattle's units: headers and a row per unit type, as the reference sheet and the booklet print them."""
+    return ["Unit", "Str", "Move", "Range", "CC", "Notes"], [
+        [u.name, str(u.strength), "formation" if u.uses_formations else str(u.movement),
+         str(u.range) if u.range else "\u2013", "formation" if u.uses_formations else signed(u.melee_bonus), u.text]
+        for u in game.table("units")]
+
+
+def formation_table(game: GameData) -> tuple[list[str], list[list[Cell]]]:
+    """Hexbattle's infantry formations: headers and a row each."""
+    def vs(f: Any) -> str:
+        parts = [f"{signed(f.defence_vs_cavalry)} vs cavalry" if f.defence_vs_cavalry is not None else "",
+                 f"{signed(f.defence_vs_infantry)} vs infantry" if f.defence_vs_infantry is not None else ""]
+        return ", ".join(p for p in parts if p)
+
+    return ["Formation", "Move", "CC attack", "CC defence", "Fire dice", "Notes"], [
+        [f.name, str(f.movement), signed(f.melee_attack_bonus), vs(f) or signed(f.melee_defence_bonus),
+         "1 per strength" if f.full_volley else str(f.fire_dice), f.text] for f in game.table("formations")]
+
+
+def terrain_table(game: GameData, icon: float, caption: float = 0.0) -> tuple[list[str], list[list[Cell]]]:
+    """Hexbattle's terrain: headers and a row per terrain, with the tiles' effect icons `icon` mm high, their
+    labels at least `caption` pt (a page printed smaller than its drawing needs them larger than a tile's)."""
+    tile = part_layout(game, "tile_layout")
+    label = tile.fonts["icon"]
+    if caption > label.min_size:
+        bigger = label.model_copy(update={"size": max(label.size, caption), "min_size": caption})
+        tile = tile.model_copy(update={"fonts": {**tile.fonts, "icon": bigger}})
+
+    def icons(t: Any) -> Cell:
+        def draw(cv: Canvas, box: Box) -> None:
+            size = min(box.h, icon)
+            for k, e in enumerate(effects(t)):
+                draw_effect_icon(cv, e, Box(box.x + k * (size + 0.8), box.cy - size / 2, size, size), tile)
+        return draw
+
+    return ["Terrain", "Tiles", "Icons", "Effects"], [
+        [t.name, str(t.copies), icons(t), "; ".join(e.meaning for e in effects(t)) or "No effect"]
+        for t in game.table("terrain")]
+
 
 def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
     r = game.rules
@@ -478,13 +527,8 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     s = start_sheet(c, width, height, game, f"2 players \u00b7 {r.actions_per_turn} actions a turn (never more "
                     f"than {r.max_actions}) \u00b7 {r.map_columns} \u00d7 {r.map_rows} hex map", ctx)
     spec = s.layout.sheet_settings().hexbattle
-    units = game.table("units")
     s.heading("Units (counter: strength \u00b7 range \u00b7 movement; the notch shows the facing)")
-    s.table(["Unit", "Str", "Move", "Range", "CC", "Notes"],
-            [[u.name, str(u.strength), "formation" if u.uses_formations else str(u.movement),
-              str(u.range) if u.range else "\u2013", "formation" if u.uses_formations else signed(u.melee_bonus),
-              u.text] for u in units],
-            spec.units, ["start", "middle", "middle", "middle", "middle", "start"])
+    s.table(*unit_table(game), spec.units, ["start", "middle", "middle", "middle", "middle", "start"])
     left, right = s.split(spec.split)
     left.heading("Close combat")
     left.steps([
@@ -505,31 +549,9 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     ], numbered=False)
     s.join([left, right])
     s.heading("Formations (infantry)")
-    formations = game.table("formations")
-
-    def vs(f: Any) -> str:
-        parts = [f"{signed(f.defence_vs_cavalry)} vs cavalry" if f.defence_vs_cavalry is not None else "",
-                 f"{signed(f.defence_vs_infantry)} vs infantry" if f.defence_vs_infantry is not None else ""]
-        return ", ".join(p for p in parts if p)
-
-    s.table(["Formation", "Move", "CC attack", "CC defence", "Fire dice", "Notes"],
-            [[f.name, str(f.movement), signed(f.melee_attack_bonus), vs(f) or signed(f.melee_defence_bonus),
-              "1 per strength" if f.full_volley else str(f.fire_dice), f.text] for f in formations],
-            spec.formations, ["start", "middle", "middle", "middle", "middle", "start"])
+    s.table(*formation_table(game), spec.formations, ["start", "middle", "middle", "middle", "middle", "start"])
     s.heading("Terrain tiles")
-    tile = part_layout(game, "tile_layout")
-
-    def icons(t: Any) -> Cell:
-        def draw(cv: Canvas, box: Box) -> None:
-            size = min(box.h, spec.icon)
-            for k, e in enumerate(effects(t)):
-                draw_effect_icon(cv, e, Box(box.x + k * (size + 0.8), box.cy - size / 2, size, size), tile)
-        return draw
-
-    s.table(["Terrain", "Tiles", "Icons", "Effects"],
-            [[t.name, str(t.copies), icons(t), "; ".join(e.meaning for e in effects(t)) or "No effect"]
-             for t in game.table("terrain")],
-            spec.terrain, ["start", "middle", "start", "start"], min_row=spec.icon)
+    s.table(*terrain_table(game, spec.icon), spec.terrain, ["start", "middle", "start", "start"], min_row=spec.icon)
     left, right = s.split(spec.split)
     left.heading("Actions (a unit never acts twice in a row)")
     left.steps([
@@ -548,25 +570,15 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
 # ---------------------------------------------------------------- imperial
 
 def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
-    from cards.schemas.imperial import (
-        CAVALRY,
-        MUSKETEERS,
-        PIKEMEN,
-        SYMBOLS,
-        TYPE_NAMES,
-        TYPES,
-    )
+    from cards.schemas.imperial import CAVALRY, MUSKETEERS, PIKEMEN, TYPE_NAMES
 
     r = game.rules
     beats = r.beats.as_dict()
     s = start_sheet(c, width, height, game, f"2 sides \u00b7 a shared supply of {r.supply_size} Military "
                     f"cards \u00b7 up to {r.max_draw} cards a side", ctx)
     s.heading("Who beats whom: an arrow points from the winner to the card it beats")
-    ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
     spec = s.layout.sheet_settings().imperial
-    beats_diagram(s, s.diagram(spec.diagram),
-                  [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
-                  [(ring.index(w), ring.index(l)) for w, l in beats.items()])
+    beats_triangle(s, s.diagram(spec.diagram), game)
     s.paragraph("Both sides lay one card face down and turn them up together. The same type: both are lost. "
                 "Otherwise the beaten card is lost and the winner goes back to its owner's hand.")
     left, right = s.split(spec.split)
@@ -601,6 +613,16 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     card_list(s, game, "tokens", "Value")
 
 
+def beats_triangle(s: Sheet, box: Box, game: GameData) -> None:
+    """Imperial's Military types round a triangle, an arrow from each to the type it beats."""
+    from cards.schemas.imperial import SYMBOLS, TYPE_NAMES, TYPES
+
+    beats = game.rules.beats.as_dict()
+    ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
+    beats_diagram(s, box, [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
+                  [(ring.index(w), ring.index(l)) for w, l in beats.items()])
+
+
 # ---------------------------------------------------------------- medieval
 
 def medieval(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
@@ -609,7 +631,7 @@ def medieval(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     s = start_sheet(c, width, height, game, f"2 players \u00b7 a {r.deck_size}-card deck each \u00b7 "
                     f"{cols} battle columns", ctx)
     s.heading("The battlefield")
-    _battlefield(s, s.take(s.layout.sheet_settings().medieval.battlefield), game)
+    battlefield(s, s.take(s.layout.sheet_settings().medieval.battlefield), game)
     s.heading("A battle, step by step")
     s.steps([
         ("Lay out", f"Both players turn up {cols} cards from their own deck, one per column, facing the "
@@ -634,7 +656,7 @@ def medieval(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     card_list(s, game, "cards")
 
 
-def _battlefield(s: Sheet, box: Box, game: GameData) -> None:
+def battlefield(s: Sheet, box: Box, game: GameData) -> None:
     """Both players' rows of columns facing each other, with each player's deck and piles."""
     col = s.layout.colours
     cols = game.rules.columns

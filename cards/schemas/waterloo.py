@@ -53,11 +53,26 @@ class Card(CardRow):
         return self
 
 
+PARTS: dict[str, tuple[str, str]] = {
+    "INF": ("Infantry", "Infantry"), "CAV": ("Cavalry", "Cavalry"), "ART": ("Artillery", "Artillery"),
+    "OFF": ("Officer", "an Officer"), "FB": ("Special", "Fix Bayonets"), "GR": ("Special", "Grenadiers"),
+    "RK": ("Special", "Rockets"), "TRP": ("", "any troop card"), "any": ("", "any card"),
+}
+"""A combo's printed make-up, card by card: abbreviation -> (frame kind it is drawn in, its meaning)."""
+
+
 class Combo(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str
     name: str = Field(min_length=1)
+    # What a player reads (booklet, reference sheet): the cards it takes, how two of them are compared,
+    # and the five cards as drawn, each an abbreviation of PARTS, then a letter shared by matching
+    # cards ("INF a") or the value a card must have ("CAV 1").
+    takes: str = Field(min_length=1)
+    ties: str = Field(min_length=1)
+    parts: list[Annotated[str, Field(pattern=r"^(INF|CAV|ART|OFF|FB|GR|RK|TRP|any)( ([a-c]|[1-4]))?$")]] = Field(
+        min_length=5, max_length=5)
 
 
 class Rules(BaseModel):
