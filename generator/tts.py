@@ -36,7 +36,7 @@ from pathlib import Path
 from PIL import Image
 
 from generator.canvas import Box, PdfDocument
-from generator.printable import PageSet, PieceSet
+from generator.printable import AnySet, PageSet, PieceSet
 from generator.sheets import Draw, Piece, draw_side
 
 MAX_COLUMNS, MAX_ROWS = 10, 7  # Tabletop Simulator's largest custom deck sheet
@@ -85,7 +85,7 @@ def shape(piece: Piece) -> int:
     return SHAPE_SQUARE if math.isclose(ratio, 1.0, rel_tol=0.01) else SHAPE_RECTANGLE
 
 
-def export(game: str, sets: Sequence[PieceSet | PageSet], folder: Path, url: str | None,
+def export(game: str, sets: Sequence[AnySet], folder: Path, url: str | None,
            backs: bool = True) -> list[Path]:
     """Every deck of a game (piece sets whose pieces have backs, split per back) as sheets and a saved object."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -96,8 +96,8 @@ def export(game: str, sets: Sequence[PieceSet | PageSet], folder: Path, url: str
             if piece_set.whole is not None:
                 files.extend(_tiles(f"{game}-{piece_set.name}", [piece_set.whole], folder, url, backs, board=True))
             continue
-        if not piece_set.pieces:
-            continue
+        if not isinstance(piece_set, PieceSet) or not piece_set.pieces:
+            continue  # a booklet or tuck boxes (SheetSet): paper, not pieces for a table
         if any(p.back is None or p.shape != "rect" for p in piece_set.pieces):
             files.extend(_tiles(f"{game}-{piece_set.name}", piece_set.pieces, folder, url, backs))
             continue
