@@ -15,12 +15,14 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from cards.layout import SheetProfile, load_profiles, profiles_file, read_profiles
+from cards.layout import PRINT_MIN_PT, SheetProfile, load_profiles, profiles_file, read_profiles
 from generator.canvas import Canvas, Document, PdfDocument
 
 RULER = 6.0        # mm each side of a target
 TARGET_INSET = 30.0  # mm from the paper's edges to the corner targets' centres
 INK = "#000000"
+LABEL_SIZE = PRINT_MIN_PT  # pt, the rulers' numbers
+LABEL_ROW = 2.0  # mm between the two rows of a ruler's across numbers
 TITLE_FONT, TEXT_FONT = "DejaVuSans-Bold", "DejaVuSans"
 
 
@@ -32,7 +34,12 @@ def targets(page: tuple[float, float]) -> list[tuple[float, float]]:
 
 
 def _rulers(c: Canvas, x: float, y: float) -> None:
-    """A millimetre ruler across and one upright through (x, y), ticks every 0.5 mm, numbered every 1 mm."""
+    """A millimetre ruler across and one upright through (x, y), ticks every 0.5 mm, numbered every 2 mm.
+
+    The numbers keep to one quarter each, so none touches another: the across ruler's negative numbers
+    above it and its positive ones below, the upright ruler's upper (positive) numbers to its right and
+    its lower ones to its left; the across numbers alternate between two rows, as they are wider than
+    the 2 mm between them."""
     c.line(x - RULER, y, x + RULER, y, stroke=INK, width=0.08)
     c.line(x, y - RULER, x, y + RULER, stroke=INK, width=0.08)
     for step in range(-int(RULER * 2), int(RULER * 2) + 1):
@@ -40,9 +47,12 @@ def _rulers(c: Canvas, x: float, y: float) -> None:
         tick = 1.6 if step % 2 == 0 else 0.8
         c.line(x + v, y - tick / 2, x + v, y + tick / 2, stroke=INK, width=0.08)
         c.line(x - tick / 2, y + v, x + tick / 2, y + v, stroke=INK, width=0.08)
-        if step != 0 and step % 4 == 0:  # every 2 mm: the across numbers below, the upright ones to the left
-            c.text(x + v, y + 3.2, f"{v:+g}", font=TEXT_FONT, size=5, fill=INK, anchor="middle")
-            c.text(x - 1.6, y - v + 0.6, f"{v:+g}", font=TEXT_FONT, size=5, fill=INK, anchor="end")
+        if step != 0 and step % 4 == 0:
+            row = 0.0 if step % 8 else LABEL_ROW  # +-2 and +-6 nearer the ruler, +-4 a row further out
+            across = y - 1.3 - row if v < 0 else y + 2.9 + row
+            c.text(x + v, across, f"{v:+g}", font=TEXT_FONT, size=LABEL_SIZE, fill=INK, anchor="middle")
+            c.text(x + 1.3 if v > 0 else x - 1.3, y - v + 0.78, f"{v:+g}", font=TEXT_FONT, size=LABEL_SIZE,
+                   fill=INK, anchor="start" if v > 0 else "end")
 
 
 def _crosshair(c: Canvas, x: float, y: float) -> None:
