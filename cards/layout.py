@@ -308,6 +308,8 @@ class SheetProfile(_Strict):
     cut_marks: CutMarks
     # mm, right and down as seen on the back: undoes the printer's duplex shift (muster build --calibration)
     back_offset: tuple[Offset, Offset] = (0.0, 0.0)
+    # mm at the paper's edge most printers leave blank: a back offset that moves ink nearer is warned about
+    printer_edge: Length = 3.0
     # mm, one printed card as it goes into a box (card stock; two layers glued on fold-over sheets): tuck boxes
     thickness: float = Field(default=0.3, ge=0.1, le=2.0)
 

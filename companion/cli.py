@@ -209,7 +209,7 @@ def cmd_start(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Build printables with a progress bar, then say what was written where."""
-    from generator.build import BuildError, build_with_progress, summary
+    from generator.build import BuildError, build_with_progress, offset_warnings, plan, summary
 
     def listed(value: str | None) -> list[str] | None:
         return [v.strip() for v in value.split(",") if v.strip()] if value else None
@@ -220,6 +220,10 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         if args.calibration:
             return _calibration(args, offset)
+        jobs = plan(args.games or None, listed(args.format) or [], args.paper, listed(args.profile),
+                    _cards_dir(args.cards))
+        for warning in offset_warnings(jobs, offset):
+            print(f"warning: {warning}", file=sys.stderr)
         written = build_with_progress(games=args.games or None, formats=listed(args.format) or [],
                                       paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
                                       url=args.companion_url, backs=args.backs, force=args.force,

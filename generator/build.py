@@ -175,6 +175,28 @@ def check_offset(offset: tuple[float, float] | None) -> tuple[float, float] | No
     return offset
 
 
+def offset_warnings(jobs: Sequence[Job], offset: tuple[float, float] | None) -> list[str]:
+    """What a back offset costs on the duplex sheets the jobs print: no ink lies nearer the paper's edge than
+    the profile's margin, and the back pages move by the offset, so an offset larger than the margin less
+    the printer's blank edge (`printer_edge`) pushes the backs' cut marks and bleed where printers cannot
+    print. One line per profile so affected (its own stored offset when `offset` is None)."""
+    library = load_profiles()
+    warnings = []
+    for name in dict.fromkeys(j.profile for j in jobs if j.fmt in ("pdf", "svg")):
+        profile = library.profiles[name]
+        if not isinstance(profile, SheetProfile) or isinstance(profile, FoldProfile):
+            continue  # shop pages and fold-over sheets have no back page to move
+        dx, dy = offset if offset is not None else profile.back_offset
+        nearest = profile.margin - max(abs(dx), abs(dy))
+        if nearest < profile.printer_edge:
+            warnings.append(f"back offset {dx:g},{dy:g} mm moves the back pages' outermost cut marks and bleed "
+                            f"to {max(nearest, 0):g} mm from the paper's edge on {name} (ink keeps "
+                            f"{profile.margin:g} mm away; most printers leave {profile.printer_edge:g} mm blank): "
+                            "they may not print; check the offset on the calibration sheet "
+                            "(muster build --calibration)")
+    return warnings
+
+
 def plan(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAULT_FORMATS, paper: str | None = None,
          profiles: Sequence[str] | None = None, cards_root: Path | None = None) -> list[Job]:
     """The jobs a build request means, or BuildError saying what is wrong with it."""
