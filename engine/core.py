@@ -320,14 +320,6 @@ class State(ABC):
         with hidden things override it; this default, for a game without any, is a plain copy."""
         return self.clone()  # type: ignore[return-value]
 
-    def forget_others_secrets(self, player: int) -> None:
-        """Make this copy play out as `player` can foresee it: another seat's hidden thing that could answer a
-        move (a face-down card that fires when it is crossed) is kept, but no longer acts.
-
-        Called only on a trial copy (`Match.ahead_refusal`): whether a move is asked about first, and in what
-        words, must never tell its player what they could not know. Engines whose hidden things never change
-        what a move reveals or leaves to chance keep this default, which forgets nothing."""
-
 
 def redeal(places: Sequence[list[Any]], rng: random.Random, key: Callable[[Any], Any] | None = None) -> None:
     """Deal the cards of `places` (lists, changed in place) again at random, each keeping its size.
@@ -428,12 +420,16 @@ class Match(Generic[S]):
 
     def __copy__(self) -> Match[S]:
         """A fork that can be advanced without touching this match (the state is cloned)."""
+        return self._fork(self.state.clone())  # type: ignore[arg-type]
+
+    def _fork(self, state: S) -> Match[S]:
+        """This match with `state` for its position (a clone or a re-deal of its own), advanced on its own."""
         fork = object.__new__(type(self))
         fork.__dict__.update(self.__dict__)
         fork.options = dict(self.options)
         fork.log, fork.steps, fork.events = list(self.log), list(self.steps), list(self.events)
         fork._records = None if self._records is None else list(self._records)
-        fork.state = self.state.clone()  # type: ignore[assignment]
+        fork.state = state
         return fork
 
     def _next_seq(self) -> int:
@@ -454,7 +450,7 @@ class Match(Generic[S]):
     def _recorded(self, action: Action, step: int) -> _Record:
         """Apply with history on: the engine's lines, what they revealed, and whether the rng was drawn from."""
         state = self.state
-        state.verify(action)
+        state.check(action)
         told = list(state.narrate(action))
         rng = chance(self.seed, step, _Watched)
         state.telling = told
@@ -539,39 +535,39 @@ class Match(Generic[S]):
         return lines
 
     def ahead_refusal(self, player: int, action: Action, step: int | None = None) -> str | None:
-        """Why `action`, made now by `player`, could not be taken back (it would reveal, leave something to
-        chance or end the game), in words for asking first; None when it could be, or when it is refused.
+        """Why `action`, made now by `player`, might not be taken back (it would reveal, leave something to chance
+        or end the game), in words for asking first; None when it could be, or when it is refused.
 
-        Worked out on a trial copy that keeps only what `player` can foresee (`State.forget_others_secrets`):
-        a move that would spring an opponent's hidden card is asked about, or not, exactly as if there were
-        none, so neither the question nor its absence gives the card away."""
+        Worked out on what `player` knows only: the move is tried on AHEAD_DEALS positions re-dealt from its
+        information set (`State.resample`, each with a fixed random source and dice of its own), never on the
+        real one, so the question is the same whatever the hidden cards are and cannot give one away. What holds
+        on every deal is said plainly; what holds on some only is said as a possibility ("it may end the game")."""
         self._history()  # recorded from here on, the trial's reveals are the trial's own (not a replay's)
-        trial = copy.copy(self)
-        trial.state.forget_others_secrets(player)
-        try:
-            trial.apply(action, step)
-        except Exception:
-            return None
-        return trial.undo_refusal(player, ahead=True)
+        outcomes: list[tuple[bool, str | None, bool]] = []
+        for k in range(AHEAD_DEALS):
+            trial = self._fork(self.state.resample(player, random.Random(f"ahead:{k}")))
+            trial.seed = f"ahead:{k}"  # the real seed's dice and shuffles are as unknown to the mover as the cards
+            try:
+                trial.apply(action, step)
+            except Refusal:
+                continue
+            last = trial._history()[-1]
+            outcomes.append((trial.state.is_terminal, last.reveals, last.chance))
+        return _foreseen(outcomes)
 
-    def undo_refusal(self, player: int, ahead: bool = False) -> str | None:
-        """None if `player` may take back the last live action now; otherwise why not, in player words.
-
-        `ahead`: the words for asking before the move, on a trial match that has just applied it (the
-        page's "Are you sure?"), where "it revealed" would read as if something had already happened."""
+    def undo_refusal(self, player: int) -> str | None:
+        """None if `player` may take back the last live action now; otherwise why not, in player words."""
         if not self.log:
             return "There is nothing to take back."
         if self.state.is_terminal:
-            return "This move ends the game; it cannot be taken back." if ahead else "The game is over; its moves stand."
+            return "The game is over; its moves stand."
         if self.log[-1].player != player:
             return "Only the last move can be taken back, by the player who made it, before anyone else acts."
         last = next(r for r in reversed(self._history()) if r.kind == "action" and not r.undone)
-        move = "This move" if ahead else "That move"
         if last.reveals:
-            return f"{move} cannot be taken back: it {'reveals' if ahead else 'revealed'} {last.reveals}."
+            return f"That move cannot be taken back: it revealed {last.reveals}."
         if last.chance:
-            return (f"{move} cannot be taken back: chance {'decides' if ahead else 'decided'} part of it "
-                    "(a shuffle, draw or dice roll).")
+            return f"That move cannot be taken back: chance decided part of it {CHANCE_WORDS}."
         return None
 
     def play_out(self, policy: Callable[[S, list[Action], random.Random], Action],
@@ -583,6 +579,35 @@ class Match(Generic[S]):
                 raise RuntimeError(f"{self.game.id}: no legal action in a live state after {len(self.log)} actions")
             self.apply(policy(self.state, legal, rng))
         return self.state
+
+
+AHEAD_DEALS = 6
+"""How many re-dealt positions `Match.ahead_refusal` tries a move on: enough to see what a hidden card
+usually changes, few enough for a phone asking about each of its buttons."""
+
+CHANCE_WORDS = "(a shuffle, draw or dice roll)"
+
+
+def _foreseen(outcomes: Sequence[tuple[bool, str | None, bool]]) -> str | None:
+    """The question asked before a move, from its outcomes on re-dealt positions: (ends the game, what it
+    reveals, whether chance decides part of it). Certain on every deal: said plainly; on some: "may"."""
+    if not outcomes:
+        return None
+    if all(ends for ends, _, _ in outcomes):
+        return "This move ends the game; it cannot be taken back."
+    reveals = sorted({r for _, r, _ in outcomes if r})
+    chance = [c for _, _, c in outcomes]
+    may_end = ", and it may end the game" if any(ends for ends, _, _ in outcomes) else ""
+    if reveals and all(r for _, r, _ in outcomes):
+        return f"This move cannot be taken back: it reveals {reveals[0]}{may_end}."
+    if all(chance):
+        return f"This move cannot be taken back: chance decides part of it {CHANCE_WORDS}{may_end}."
+    maybe = [f"it may reveal {reveals[0]}"] if reveals else []
+    maybe += [f"chance may decide part of it {CHANCE_WORDS}"] if any(chance) else []
+    maybe += ["it may end the game"] if may_end else []
+    if not maybe:
+        return None
+    return "This move might not be possible to take back: " + ", and ".join(maybe) + "."
 
 
 def random_policy(state: State, legal: list[Action], rng: random.Random) -> Action:

@@ -14,9 +14,6 @@ if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
 
-
-
-
 def can_draw_bonus(state: HexbattleState) -> bool:
     return (state.actions_left > 0 and not state.last_was_draw
             and len(state.hands[state.current]) < state.game.rules.bonus_hand_limit

@@ -9,16 +9,6 @@ from engine.hexbattle_pieces import Guard, Unit
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
-UNKNOWN_GUARD = "unknown"  # the effect of a guard card whose face its player cannot see: it answers nothing
-
-
-def forget_others_secrets(state: HexbattleState, player: int) -> None:
-    """Another seat's face-down guard cards stay in play (how many there are is public, and they still go to
-    the discard pile at the end of their owner's next turn) but answer nothing: which cards they are, and
-    under which unit, `player` cannot know, so a trial move must not spring them."""
-    state.guards = [g if g.owner == player else Guard(g.card, g.owner, UNKNOWN_GUARD, 0, None) for g in state.guards]
-
-
 def screen(state: HexbattleState, player: int) -> Guard | None:
     """Spend a Skirmisher Screen of `player` if its screening unit is fit (R35)."""
     screen_type = state.game.rules.screen_unit

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine import hexbattle_attack as attack
 from engine import hexbattle_cards as bonus
-from engine import hexbattle_guards as guards
 from engine import hexbattle_move as movement
 from engine import hexbattle_setup as setup
 from engine import hexbattle_sight as sight
@@ -242,9 +241,6 @@ class HexbattleState(State):
     def fire_modifiers(self, shooter: Unit, target: Unit, ambush: bool = False,
                        cards: Iterable[tuple[str, int]] | None = None) -> dict[str, Any]:
         return attack.fire_modifiers(self, shooter, target, ambush, cards)
-
-    def forget_others_secrets(self, player: int) -> None:
-        guards.forget_others_secrets(self, player)
 
     def label(self, action: Action) -> str:
         return words.label(self, action)

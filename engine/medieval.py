@@ -14,7 +14,6 @@ enough to simulate in bulk; ids only appear in actions and views.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import random
 from collections import Counter
@@ -187,8 +186,17 @@ class MedievalState(State):
         self.reports: list[BattleReport] = []
 
     def clone(self) -> MedievalState:
-        """A deep copy that shares the (unchanging) game, so look-ahead does not copy the card data."""
-        return copy.deepcopy(self, {id(self.game): self.game})
+        """A copy that shares the game and what never changes in place (cards are ints, entries and battle
+        reports tuples, cached placements are never altered); piles and columns are copied."""
+        new = object.__new__(MedievalState)
+        new.__dict__.update(self.__dict__)
+        for name in ("decks", "survivors", "graveyard", "hands", "beside"):
+            setattr(new, name, [list(pile) for pile in getattr(self, name)])
+        new.table = [[list(side) for side in column] for column in self.table]
+        new.pending = [None if p is None else list(p) for p in self.pending]
+        new._legal = list(self._legal)
+        new.reports = list(self.reports)
+        return new
 
     def resample(self, viewer: int | None, rng: random.Random) -> MedievalState:
         """Every draw deck shuffled again (nobody knows its order), and each hand and face-down placement hidden

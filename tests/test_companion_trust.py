@@ -224,11 +224,11 @@ def test_a_positions_questions_are_worked_out_once_and_change_with_the_position(
                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Each phone asks, for every button it draws, whether the move could be taken back (a trial move each): the
     answer of a position is kept, and a new position asks again."""
-    import companion.tables as tables_module
+    from engine.core import Match
 
     tried = []
-    real_copy = tables_module.copy.copy
-    monkeypatch.setattr(tables_module.copy, "copy", lambda match: tried.append(1) or real_copy(match))
+    real = Match.ahead_refusal
+    monkeypatch.setattr(Match, "ahead_refusal", lambda match, *args: tried.append(1) or real(match, *args))
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     roll, bank = act("roll", 0), act("bank", 0, amount=1)
     reason = "This move cannot be taken back: chance decides part of it (a shuffle, draw or dice roll)."

@@ -255,24 +255,30 @@ def test_r32_a_guard_answers_a_guards_free_shot() -> None:
     assert effects == ["reserve_fire", "heroic_defence"] and state.units[E_INF2].strength == 4
 
 
-def test_a_move_into_a_hidden_reserve_fire_is_asked_about_as_if_the_guard_were_not_there() -> None:
-    """Asking first ("it cannot be taken back") is worked out on what the mover can foresee: Blue's move into
-    the reach of French's face-down Reserve Fire is a plain move to Blue, so neither the question nor its
-    absence gives the card away; made, the shot is fired and the move stands."""
+def test_a_move_near_a_hidden_guard_is_asked_about_the_same_whichever_card_it_is() -> None:
+    """Asking first ("it cannot be taken back") is worked out on what the mover knows (`State.resample`): Blue
+    knows French has one face-down guard, not which card or on which unit, so Blue's question for each move is
+    the same whether the card is a Reserve Fire that would fire or a Heroic Defence that cannot; made, the
+    shot is fired and the move stands."""
     from engine.core import Match
 
-    options = {"scenario": {"fill": "open", "terrain": {}, "units": {LA: u("4,7"), E_INF: u("8,1", 3),
-                                                                     E_INF2: u("4,1", 3)},
-                            "hands": [["reserve-fire"], []], "current_player": FR}, "dice": [1, 1]}
-    match = Match(GAME, 1, options)
-    match.apply(next(a for a in match.state.legal_actions(FR) if a.kind == "play_card" and a["unit"] == LA))
-    match.apply(act("end_turn", FR))
+    def guarded(card: str) -> Match:
+        options = {"scenario": {"fill": "open", "terrain": {}, "units": {LA: u("4,7"), E_INF: u("8,1", 3),
+                                                                         E_INF2: u("4,1", 3)},
+                                "hands": [[card], []], "current_player": FR}, "dice": [1, 1]}
+        match = Match(GAME, 1, options)
+        match.apply(next(a for a in match.state.legal_actions(FR) if a.kind == "play_card" and a["unit"] == LA))
+        match.apply(act("end_turn", FR))
+        return match
+
+    fire, defence = guarded("reserve-fire"), guarded("heroic-defence")
     into_reach, out_of_reach = act("move", BR, unit=E_INF2, to="4,2", facing=3), act("move", BR, unit=E_INF, to="9,1",
                                                                                      facing=2)
-    assert match.ahead_refusal(BR, into_reach) is None and match.ahead_refusal(BR, out_of_reach) is None
-    assert len(match.state.guards) == 1  # the question left the guard where it lies
-    match.apply(into_reach)
-    assert not match.state.guards and match.undo_refusal(BR) == ("That move cannot be taken back: it revealed a "
-                                                                 "face-down guard card.")
-    # French's own move, by contrast, is asked about in full: French knows its card.
-    assert match.ahead_refusal(FR, act("end_turn", FR)) is None
+    for move in (into_reach, out_of_reach):
+        assert fire.ahead_refusal(BR, move) == defence.ahead_refusal(BR, move)
+    assert len(fire.state.guards) == 1  # the question left the guard where it lies
+    fire.apply(into_reach)
+    assert not fire.state.guards and fire.undo_refusal(BR) == ("That move cannot be taken back: it revealed a "
+                                                               "face-down guard card.")
+    # French's own move is asked about as French knows it.
+    assert fire.ahead_refusal(FR, act("end_turn", FR)) is None

@@ -155,10 +155,11 @@ def test_r19_imperial_the_first_card_can_be_taken_back_until_the_other_plays() -
 def test_r19_imperial_an_exchange_draws_at_random_so_it_stands() -> None:
     match = Match(IMPERIAL, 1)
     p = match.state.current_player
-    match.apply(next(a for a in match.state.legal_actions(p) if a.kind == "exchange"))
-    assert match.undo_refusal(p) == CHANCE
-    assert match.undo_refusal(p, ahead=True) == \
+    exchange = next(a for a in match.state.legal_actions(p) if a.kind == "exchange")
+    assert match.ahead_refusal(p, exchange) == \
         "This move cannot be taken back: chance decides part of it (a shuffle, draw or dice roll)."
+    match.apply(exchange)
+    assert match.undo_refusal(p) == CHANCE
 
 
 # -- medieval ------------------------------------------------------------------------------------------------
@@ -217,13 +218,12 @@ def test_r19_warfare_draws_stand_and_declaring_an_attack_can_be_taken_back() -> 
     assert match.undo_refusal(0) is None
     undo_and_redo(match, attack)
     match, harass = warfare_with("harass")
+    # Asked before the move (the page's "Are you sure?"), the same reasons read in the present.
+    assert match.ahead_refusal(0, harass) == "This move cannot be taken back: it reveals a card from a hand."
     match.apply(harass)
     assert match.undo_refusal(0) == "That move cannot be taken back: it revealed a card from a hand."
-    # Asked before the move (the page's "Are you sure?"), the same reasons read in the present.
-    assert match.undo_refusal(0, ahead=True) == "This move cannot be taken back: it reveals a card from a hand."
     match, draw = warfare_with("draw")
-    match.apply(draw)
-    assert match.undo_refusal(0, ahead=True) == "This move cannot be taken back: it reveals cards from the deck."
+    assert match.ahead_refusal(0, draw) == "This move cannot be taken back: it reveals cards from the deck."
 
 
 # -- waterloo ------------------------------------------------------------------------------------------------

@@ -17,12 +17,13 @@ import pytest
 
 import cards
 from engine import GAME_IDS, make_game
-from engine.core import Game, Match, State
+from engine.core import Action, Game, Match, State
 
 SEEDS = (1, 2, 3)
 POSITIONS = 12  # positions looked at per game and seed, spread over the first STEPS actions
 STEPS = 120
 REDEALS = 3
+QUESTIONS = 6  # moves per position and viewer whose question is compared
 
 
 @cache
@@ -30,22 +31,20 @@ def game(game_id: str) -> Game[Any]:
     return make_game(cards.load_game(game_id))
 
 
+OPTIONS: dict[str, dict[str, Any]] = {"hexbattle": {"quick_start": True},
+                                      "imperial": {"imperial_power": [7, 6], "gold": [2, 2], "reinforcements": [2, 1]}}
+
+
 def positions(game_id: str, seed: int) -> list[Match[Any]]:
-    """Up to POSITIONS positions of one random game (history on, as a table plays), each a match of its own."""
-    options: dict[str, Any] = {"quick_start": True} if game_id == "hexbattle" else {}
-    match = Match(game(game_id), seed, options)
+    """POSITIONS positions spread over one random game (history on, as a table plays it), each a match of its own."""
+    match = Match(game(game_id), seed, OPTIONS.get(game_id, {}))
     match.history(None)
     rng = random.Random(seed)
-    picked = set(rng.sample(range(STEPS), POSITIONS))
-    out = []
-    for step in range(STEPS):
-        if match.state.is_terminal:
-            break
-        if step in picked:
-            out.append(copy.copy(match))
-        legal = [a for a in match.state.legal_actions() if a.kind != "concede"]
-        match.apply(rng.choice(legal))
-    return out
+    seen = []
+    while not match.state.is_terminal and len(match.log) < STEPS:
+        seen.append(copy.copy(match))
+        match.apply(rng.choice([a for a in match.state.legal_actions() if a.kind != "concede"]))
+    return seen[::max(1, len(seen) // POSITIONS)][:POSITIONS]
 
 
 def viewers(match: Match[Any]) -> list[int | None]:
@@ -57,11 +56,23 @@ def everything(state: State, seats: list[int | None]) -> str:
     return json.dumps([state.view(v) for v in seats], sort_keys=True, default=str)
 
 
-def surfaces(state: State, viewer: int | None) -> str:
-    """What `viewer` reads of a position, state by state: its view, its status line, its moves and their labels."""
+def surfaces(match: Match[Any], state: State, viewer: int | None) -> str:
+    """What `viewer` reads of `state` (the match's position or a re-deal of it): its view and status line, its
+    moves with their labels, the question each asks first and the history lines it would write for every
+    viewer, and the questions of the moves of whoever is to act (a phone asks them before it draws buttons)."""
+    match = match._fork(state)
     moves = state.legal_actions(viewer) if viewer is not None else []
-    return json.dumps({"view": state.view(viewer), "prompt": state.prompt(viewer),
-                       "moves": [[str(a), state.label(a)] for a in moves]}, sort_keys=True, default=str)
+    seats = viewers(match)
+    return json.dumps({
+        "view": state.view(viewer), "prompt": state.prompt(viewer),
+        "moves": [[str(a), state.label(a), [[t.read_by(w) for w in seats] for t in state.narrate(a)]] for a in moves],
+        "questions": [match.ahead_refusal(a.player, a) for a in asked(moves)],
+    }, sort_keys=True, default=str)
+
+
+def asked(moves: list[Action]) -> list[Action]:
+    """At most QUESTIONS of the moves, spread over the list (each question is a few trial moves)."""
+    return moves[::max(1, len(moves) // QUESTIONS)][:QUESTIONS]
 
 
 CASES = [(g, s) for g in GAME_IDS for s in SEEDS]
@@ -72,10 +83,10 @@ def test_a_redeal_changes_nothing_the_viewer_reads(game_id: str, seed: int) -> N
     for match in positions(game_id, seed):
         state = match.state
         for viewer in viewers(match):
-            seen = surfaces(state, viewer)
+            seen = surfaces(match, state, viewer)
             for k in range(REDEALS):
                 again = state.resample(viewer, random.Random(k))
-                assert surfaces(again, viewer) == seen, (game_id, seed, viewer, k, match.log[-1:])
+                assert surfaces(match, again, viewer) == seen, (game_id, seed, viewer, k, match.log[-1:])
 
 
 @pytest.mark.parametrize(("game_id", "seed"), CASES)
@@ -110,3 +121,40 @@ def test_imperial_keeps_what_was_shown_of_a_hand() -> None:
                     assert held >= Counter(state.known[p])
                     assert all(held[t] == state.known[p].count(t) for t in state.lacking[p])
         match.apply(rng.choice(match.state.legal_actions()))
+
+
+def twins(game_id: str, seeds: range, options: dict[str, Any], skip: int, most: int = 12) -> list[list[Match[Any]]]:
+    """Up to `most` positions where seat 0 has just made a face-down choice, one match per choice it could have
+    made (seat 1 cannot tell them apart), from random games after their first `skip` actions."""
+    out: list[list[Match[Any]]] = []
+    for seed in seeds:
+        match = Match(game(game_id), seed, options)
+        match.history(None)
+        rng = random.Random(seed)
+        while not match.state.is_terminal and len(match.log) < 40:
+            state = match.state
+            picks = [a for a in state.legal_actions(0) if a.kind in ("play", "place")]
+            if picks and 1 in state.players_to_act() and len(match.log) >= skip:
+                group = []
+                for pick in picks[:4]:
+                    twin = copy.copy(match)
+                    twin.apply(pick)
+                    group.append(twin)
+                out.append(group)
+                if len(out) == most:
+                    return out
+            match.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "options", "skip"), [("imperial", OPTIONS["imperial"], 0), ("medieval", {}, 28)])
+def test_issue_28_the_question_never_depends_on_the_opponents_face_down_pick(game_id: str, options: dict[str, Any],
+                                                                             skip: int) -> None:
+    """Issue 28: Bob's "Play Cavalry" asked "This move ends the game" when Ann had chosen Musketeers and "reveals
+    both face-down cards" when she had chosen Cavalry (imperial, 93 of 160 positions; medieval 6 of 252). Now
+    every question, label, status line and history line Bob reads is the same whatever Ann picked."""
+    groups = twins(game_id, range(8), options, skip)
+    assert len(groups) >= 8
+    for group in groups:
+        read = [surfaces(twin, twin.state, 1) + json.dumps([line.text for line in twin.history(1)]) for twin in group]
+        assert read == [read[0]] * len(read)
