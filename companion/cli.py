@@ -228,6 +228,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                                       paper=args.paper, profiles=listed(args.profile), out=Path(args.out),
                                       url=args.companion_url, backs=args.backs, force=args.force,
                                       back_offset=offset, tts_url=args.tts_url, ink=args.ink,
+                                      svg_text=args.svg_text,
                                       cards_root=_cards_dir(args.cards))
         if args.save_back_offset and offset is not None:
             _save_offset(args, offset, listed(args.profile))
@@ -335,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ink", choices=("normal", "low"), default="normal",
                    help="low: playtest cards with light frames and outlines instead of fills (cheap to print, "
                         "easy to write on)")
+    p.add_argument("--svg-text", choices=("fonts", "paths"), default="fonts",
+                   help="paths: SVG text as glyph outlines, for renderers that ignore embedded fonts (librsvg, "
+                        "Inkscape's import); default: text with its fonts embedded (selectable, smaller)")
     p.add_argument("--cards", metavar="DIR", help="a cards folder to build instead of the shipped one")
     p.add_argument("--tts-url", metavar="URL",
                    help="where the TTS sheet images will be hosted (default: file:// paths on this machine)")

@@ -62,6 +62,7 @@ class BuildError(ValueError):
 
 
 INKS = ("normal", "low")
+SVG_TEXTS = ("fonts", "paths")  # SVG text with its fonts embedded (@font-face), or as glyph outlines
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Options:
     back_offset: tuple[float, float] | None = None  # mm on every back page; None: each profile's own
     tts_url: str | None = None                      # where TTS images will be hosted (None: file:// paths)
     ink: str = "normal"                             # "low": playtest cards, light frames and outlines
+    svg_text: str = "fonts"                         # "paths": SVG text as glyph outlines (librsvg and the like)
 
 
 Make = Callable[[GameData, BuildContext], list[AnySet]]
@@ -258,7 +260,7 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
               paper: str | None = None, profiles: Sequence[str] | None = None, out: Path = Path("output"),
               url: str | None = None, backs: bool = True, force: bool = False,
               back_offset: tuple[float, float] | None = None, tts_url: str | None = None,
-              ink: str = "normal", cards_root: Path | None = None,
+              ink: str = "normal", svg_text: str = "fonts", cards_root: Path | None = None,
               on_job: Callable[[Job, bool], None] | None = None) -> list[Path]:
     """Build the requested printables and return every file written or already up to date.
 
@@ -271,7 +273,9 @@ def build_all(games: Sequence[str] | None = None, formats: Sequence[str] = DEFAU
     writable(out)
     if ink not in INKS:
         raise BuildError(f"unknown ink '{ink}' (inks: {', '.join(INKS)})")
-    opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url), ink)
+    if svg_text not in SVG_TEXTS:
+        raise BuildError(f"unknown SVG text '{svg_text}' (choices: {', '.join(SVG_TEXTS)})")
+    opts = Options(companion_url(url), backs, check_offset(back_offset), tts_base(tts_url), ink, svg_text)
     ids = list(dict.fromkeys(job.game for job in jobs))
     loaded = {g: load_game(g, cards_root) for g in ids}
     problems = layout_check(loaded) + icons.check(list(loaded.values()))  # before any worker starts
@@ -409,7 +413,7 @@ def _inputs_hash(game: GameData, opts: Options) -> str:
         digest.update(str(path.name).encode())
         digest.update(path.read_bytes() if path.is_file() else b"")
     digest.update(json.dumps({"url": opts.url, "backs": opts.backs, "back_offset": opts.back_offset,
-                              "tts_url": opts.tts_url, "ink": opts.ink}).encode())
+                              "tts_url": opts.tts_url, "ink": opts.ink, "svg_text": opts.svg_text}).encode())
     return digest.hexdigest()
 
 
@@ -468,7 +472,7 @@ def run_job(game: str, job: Job, profile: SheetProfile | SingleProfile, sets: Se
                 files.extend(draw_sheet_set(piece_set, profile, paper, folder, stem, game))
             continue
         if job.fmt == "svg":
-            svg = SvgDocument(folder / "svg", stem, back_offset=offset)
+            svg = SvgDocument(folder / "svg", stem, back_offset=offset, text_paths=opts.svg_text == "paths")
             if draw_set(svg, piece_set, profile, paper, opts.backs):
                 svgs.append(svg)
             continue

@@ -373,10 +373,11 @@ class PdfDocument(Document):
 class SvgPageCanvas(Canvas):
     """Builds one SVG drawing in mm user units; clip paths get sequential ids (no random ids)."""
 
-    def __init__(self, drawing: svgwrite.Drawing) -> None:
+    def __init__(self, drawing: svgwrite.Drawing, text_paths: bool = False) -> None:
         self._dwg = drawing
         self._stack: list[Any] = [drawing]
         self._clips = 0
+        self._text_paths = text_paths  # text as glyph outlines (renderers that ignore @font-face)
         self.chars: dict[str, set[str]] = {}  # font -> characters drawn with it (embedded on save)
 
     def _add(self, element: Any) -> None:
@@ -415,6 +416,14 @@ class SvgPageCanvas(Canvas):
 
     def text(self, x: float, y: float, s: str, *, font: str, size: float,
              fill: str = "#000000", anchor: Anchor = "start") -> None:
+        if self._text_paths:
+            d, advance, em = svgfonts.outline(font, s)
+            k = size * PT / em
+            left = x - {"start": 0, "middle": advance / 2, "end": advance}[anchor] * k
+            if d:
+                self._add(self._dwg.path(d=d, fill=fill, aria_label=s,
+                                         transform=f"translate({_fmt(left)} {_fmt(y)}) scale({k:.6g} {-k:.6g})"))
+            return
         face = fonts.face(font)
         self.chars.setdefault(font, set()).update(s)
         self._add(self._dwg.text(s, insert=(_fmt(x), _fmt(y)), fill=fill,
@@ -456,10 +465,11 @@ class SvgPageCanvas(Canvas):
 class SvgDocument(Document):
     """One SVG file per page: `<stem>-p01.svg`, `<stem>-p02.svg`, … (a single page is `<stem>.svg`)."""
 
-    def __init__(self, folder: Path, stem: str, *, back_offset: Point = (0.0, 0.0)) -> None:
+    def __init__(self, folder: Path, stem: str, *, back_offset: Point = (0.0, 0.0), text_paths: bool = False) -> None:
         self.folder = folder
         self.stem = stem
         self.back_offset = back_offset
+        self.text_paths = text_paths  # every text as its glyphs' outlines instead of <text> with embedded fonts
         self._drawings: list[svgwrite.Drawing] = []
         self._canvases: list[SvgPageCanvas] = []
 
@@ -468,7 +478,7 @@ class SvgDocument(Document):
              back: bool = False) -> Iterator[Canvas]:
         drawing = svgwrite.Drawing(size=(f"{_fmt(width)}mm", f"{_fmt(height)}mm"), profile="full", debug=False)
         drawing.viewbox(0, 0, width, height)
-        canvas = SvgPageCanvas(drawing)
+        canvas = SvgPageCanvas(drawing, self.text_paths)
         with _moved(canvas, self.back_offset if back else (0.0, 0.0)):
             yield canvas
         self._drawings.append(drawing)

@@ -8,6 +8,11 @@ name of its own ("Muster DejaVuSans-Bold") so no installed font can stand in for
 The subsets drop kerning and ligatures (GPOS, GSUB, kern): Muster measures text with plain
 advance widths (generator.fonts.width, as the PDF backend draws it), and a browser applying
 kerning would make SVG lines a little shorter than the PDF's.
+
+librsvg (GNOME's viewer, Inkscape's import, many converters) ignores @font-face: it falls back
+to the installed font the text also names ("DejaVu Sans"), the same glyphs when DejaVu is
+installed, else whatever fontconfig offers. For those, `muster build --svg-text paths` writes
+every text as its glyphs' outlines (`outline`), which any SVG renderer draws the same.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import logging
 from functools import lru_cache
 
 from fontTools import subset
+from fontTools.pens.svgPathPen import SVGPathPen
+from fontTools.pens.transformPen import TransformPen
 from fontTools.ttLib import TTFont
 
 from generator.fonts import FONT_DIR, face
@@ -61,3 +68,23 @@ def font_face(font: str, chars: frozenset[str]) -> str:
     data = base64.b64encode(woff(font, chars)).decode("ascii")
     return (f"@font-face{{font-family:'{family(font)}';font-weight:{face(font).weight};"
             f"src:url(data:font/woff;base64,{data}) format('woff')}}")
+
+
+@lru_cache(maxsize=16)
+def _font_file(font: str) -> TTFont:
+    return TTFont(FONT_DIR / f"{font}.ttf", recalcTimestamp=False, lazy=True)
+
+
+@lru_cache(maxsize=4096)
+def outline(font: str, s: str) -> tuple[str, int, int]:
+    """The glyph outlines of `s` set with advance widths from the origin, as SVG path data in font units
+    (y up), with the run's advance and the font's units per em: what `--svg-text paths` draws for text."""
+    tt = _font_file(font)
+    glyphs, cmap, hmtx = tt.getGlyphSet(), tt.getBestCmap(), tt["hmtx"]
+    pen = SVGPathPen(glyphs)
+    advance = 0
+    for ch in s:
+        name = cmap.get(ord(ch), ".notdef")
+        glyphs[name].draw(TransformPen(pen, (1, 0, 0, 1, advance, 0)))
+        advance += hmtx[name][0]
+    return pen.getCommands(), advance, tt["head"].unitsPerEm
