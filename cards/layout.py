@@ -9,14 +9,13 @@ is validated here so `muster check` reports a designer's mistake with its file.
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
-from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text, shared_file
+from cards.load import CARDS_ROOT, GameData, _line_of, _problems, read_text, read_toml, shared_file
 from cards.problems import DataError, Problem
 
 LAYOUTS_FILE = CARDS_ROOT / "layouts.toml"  # the shipped files; layouts_file() and profiles_file() pick
@@ -390,14 +389,6 @@ class Profiles(_Strict):
         return self.papers[profile.paper]
 
 
-def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    text = read_text(path)
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as err:
-        raise DataError([Problem(str(path), f"not valid TOML: {err}")]) from None
-
-
 def layouts_file(root: Path | None = None) -> Path:
     return shared_file(LAYOUTS_FILE.name, root)
 
@@ -413,7 +404,7 @@ def load_profiles(path: Path | None = None) -> Profiles:
 
 @cache
 def read_profiles(path: Path) -> Profiles:
-    raw, text = _read_toml(path)
+    raw, text = read_toml(path)
     try:
         return Profiles.model_validate(raw)
     except ValidationError as err:
@@ -426,7 +417,7 @@ def _library(path: Path | None = None) -> tuple[dict[str, dict[str, Any]], str]:
 
 @cache
 def _read_library(path: Path) -> tuple[dict[str, dict[str, Any]], str]:
-    raw, text = _read_toml(path)
+    raw, text = read_toml(path)
     unknown = sorted(set(raw) - {"layouts"})
     if unknown or not isinstance(raw.get("layouts"), dict):
         raise DataError([Problem(str(path), "the file holds only [layouts.NAME] tables", field=", ".join(unknown) or None)])

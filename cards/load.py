@@ -13,6 +13,7 @@ import builtins
 import csv
 import importlib
 import io
+import math
 import os
 import re
 import tomllib
@@ -38,6 +39,16 @@ TABLE_FILE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,95}\.csv$")
 MAX_FILE_BYTES = 256 * 1024
 MAX_CELL = 2_000
 MAX_PIECES = 1_000
+# Every value a data file holds has a bound, checked as the file is read (`bounds`): names are printed
+# large on one line (the longest shipped is 33 characters), texts fill a card's text box (the longest
+# is 198), and no rule or layout number of a game needs six digits.
+MAX_NAME = 48
+MAX_TEXT = 400
+MAX_NUMBER = 100_000
+MAX_ITEMS = 200
+MAX_DEPTH = 8
+NAME_FIELDS = frozenset({"name", "title", "word"})
+"""Fields printed as a title: they get MAX_NAME, every other text MAX_TEXT."""
 
 
 class Row(BaseModel):
@@ -45,8 +56,8 @@ class Row(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
-    id: str = Field(pattern=ID_PATTERN)
-    name: str = Field(min_length=1)
+    id: str = Field(pattern=ID_PATTERN, max_length=MAX_NAME)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
 
 
 class CardRow(Row):
@@ -62,8 +73,8 @@ class GameHeader(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str = Field(pattern=ID_PATTERN)
-    name: str = Field(min_length=1)
+    id: str = Field(pattern=ID_PATTERN, max_length=MAX_NAME)
+    name: str = Field(min_length=1, max_length=MAX_NAME)
     min_players: int = Field(ge=2, le=12)   # every game here is a contest between players
     max_players: int = Field(ge=2, le=12)
     tables: dict[str, str]
@@ -233,11 +244,7 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
         known = ", ".join(game_ids(root)) or "none"
         raise DataError([Problem(str(root / game_id[:80] / GAME_FILE), f"no game '{game_id[:80]}' here (games: {known})")])
     problems: list[Problem] = []
-    text = read_text(game_file)
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise DataError([Problem(str(game_file), f"not valid TOML: {err}")]) from None
+    raw, text = read_toml(game_file)
     try:
         header = GameHeader.model_validate(raw)
     except ValidationError as err:
@@ -331,6 +338,54 @@ def read_text(path: Path) -> str:
     return text.removeprefix("\ufeff")
 
 
+def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """A TOML data file's values and text, or DataError naming what is wrong: unreadable, not TOML,
+    or a value beyond its bound (each named with its field and the limit, all in one pass)."""
+    text = read_text(path)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise DataError([Problem(str(path), f"not valid TOML: {err}")]) from None
+    except RecursionError:  # the parser recurses into nested arrays and tables
+        raise DataError([Problem(str(path), f"not valid TOML here: values nested more than {MAX_DEPTH} deep")]) from None
+    problems = [Problem(str(path), message, _line_of_field(text, where), ".".join(where) or None)
+                for where, message in bounds(raw)]
+    if problems:
+        raise DataError(problems)
+    return raw, text
+
+
+def bounds(value: Any, where: tuple[str, ...] = ()) -> list[tuple[list[str], str]]:
+    """Every value out of its bound in data read from a file, as (field path, what is wrong and the limit).
+
+    Checked before any model sees the data, so no field of any file is without one: text of a name
+    field (NAME_FIELDS) MAX_NAME characters, other text MAX_TEXT, numbers within ±MAX_NUMBER, lists
+    and tables MAX_ITEMS entries, nesting MAX_DEPTH levels."""
+    field = where[-1] if where else ""
+    if len(where) > MAX_DEPTH:
+        return [(list(where), f"nested more than {MAX_DEPTH} levels deep")]
+    if isinstance(value, str):
+        limit = MAX_NAME if field in NAME_FIELDS else MAX_TEXT
+        return [] if len(value) <= limit else [(list(where), f"{len(value):,} characters; at most {limit} here")]
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        ok = not math.isfinite(value) or abs(value) <= MAX_NUMBER  # NaN and inf: the field's model says
+        return [] if ok else [(list(where), f"{value:,} is beyond ±{MAX_NUMBER:,}, the bound of any number here")]
+    if isinstance(value, (list, dict)):
+        if len(value) > MAX_ITEMS:
+            return [(list(where), f"{len(value):,} entries; at most {MAX_ITEMS} here")]
+        items = value.items() if isinstance(value, dict) else ((str(k), v) for k, v in enumerate(value))
+        out: list[tuple[list[str], str]] = []
+        for key, item in items:
+            if len(key) > MAX_NAME:
+                out.append(([*where, key[:MAX_NAME] + "…"], f"a key of {len(key):,} characters; at most {MAX_NAME}"))
+                continue
+            out.extend(bounds(item, (*where, key)))
+        return out
+    return []
+
+
 def read_table(path: Path, model: type[Row]) -> tuple[list[Row], dict[str, int], list[Problem]]:
     """Read a CSV table into typed rows and each row's line; empty cells mean "use the default"."""
     where = str(path)
@@ -370,6 +425,11 @@ def read_table(path: Path, model: type[Row]) -> tuple[list[Row], dict[str, int],
                 continue
             values = {col: cell.strip() for col, cell in zip(columns, cells) if cell.strip()}
             if not values:
+                continue
+            beyond = [Problem(where, message, line, ".".join(at)) for col, cell in values.items()
+                      for at, message in bounds(cell, (col,))]
+            if beyond:
+                problems.extend(beyond)
                 continue
             try:
                 row = model.model_validate(values)

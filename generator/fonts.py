@@ -59,6 +59,12 @@ def width(s: str, name: str, size: float) -> float:
     return pdfmetrics.stringWidth(s, name, size) * PT
 
 
+@cache
+def char_width(ch: str, name: str) -> float:
+    """Width of one character in mm at 1 point (a string's width is the sum of its characters')."""
+    return width(ch, name, 1.0)
+
+
 def ascent(name: str, size: float) -> float:
     """Height above the baseline of the font's capitals and ascenders, in mm."""
     return register_pdf(name).face.ascent / 1000 * size * PT

@@ -8,8 +8,10 @@ with the same polygon calls as every other icon, so both backends show it alike.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 from typing import Literal
 
 from generator import fonts
@@ -58,44 +60,98 @@ class Fitted:
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap; a word wider than the box is split between characters."""
+    """Greedy word wrap; a word wider than the box is split between characters.
+
+    Each word is measured once and a line's width is kept as a running sum (widths add up: no
+    kerning), and a too-wide word is split by halving rather than a character at a time, so a wrap
+    costs about one measure per word, whatever the text's length."""
+    space = measure(" ", font, size)
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        line = ""
+        line, used = "", 0.0
         for word in paragraph.split():
-            candidate = f"{line} {word}" if line else word
-            if measure(candidate, font, size) <= width:
-                line = candidate
+            wide = measure(word, font, size)
+            if line and _fits(used + space + wide, f"{line} {word}", font, size, width):
+                line, used = f"{line} {word}", used + space + wide
+                continue
+            if not line and _fits(wide, word, font, size, width):
+                line, used = word, wide
                 continue
             if line:
                 lines.append(line)
-            line = ""
             if ICON_OPEN in word:  # an icon and its word stay together (fit shrinks them if too wide)
-                line = word
+                line, used = word, wide
                 continue
-            for char in word:
-                if line and fonts.width(line + char, font, size) > width:
-                    lines.append(line)
-                    line = ""
-                line += char
+            *full, line = _split(word, font, size, width)
+            lines.extend(full)
+            used = measure(line, font, size)
         lines.append(line)
     return lines
 
 
+def _fits(total: float, line: str, font: str, size: float, width: float) -> bool:
+    """Whether a line whose summed width is `total` fits; a sum within rounding of the edge is measured
+    whole, so the answer is the one measuring the line itself gives."""
+    if abs(total - width) > 1e-6:
+        return total <= width
+    return measure(line, font, size) <= width
+
+
+def _split(word: str, font: str, size: float, width: float) -> list[str]:
+    """A word cut into pieces, each the most characters (at least one) that fit `width`.
+
+    The cuts are found on running sums of the characters' widths, then confirmed by measuring the
+    piece itself, so they are the ones adding a character at a time would give, in one pass."""
+    ends = list(accumulate(fonts.char_width(ch, font) * size for ch in word))
+    pieces: list[str] = []
+    start, before = 0, 0.0
+    while start < len(word):
+        cut = max(start + 1, bisect_right(ends, before + width + 1e-6))
+        while cut > start + 1 and fonts.width(word[start:cut], font, size) > width:
+            cut -= 1
+        while cut < len(word) and fonts.width(word[start:cut + 1], font, size) <= width:
+            cut += 1
+        pieces.append(word[start:cut])
+        start, before = cut, ends[cut - 1]
+    return pieces
+
+
+def _sizes(size: float) -> list[float]:
+    """The sizes fit tries, largest first: `size`, then STEP smaller each, down to FLOOR."""
+    steps = int((size - FLOOR) / STEP + 1e-9) if size >= FLOOR else 0
+    return [round(size - k * STEP, 4) for k in range(steps + 1)]
+
+
+def _at(text: str, font: str, size: float, box: Box) -> tuple[Fitted, bool]:
+    """The text wrapped at one size, and whether it fits the box."""
+    pitch = size * fonts.PT * LEADING
+    lines = wrap(text, font, size, box.w)
+    fits = len(lines) * pitch <= box.h and all(measure(line, font, size) <= box.w for line in lines)
+    return Fitted(size, tuple(lines), pitch), fits
+
+
 @cache
 def fit(text: str, font: str, size: float, min_size: float, box: Box) -> Fitted:
-    """The largest size from `size` down at which the wrapped text fits the box.
+    """The largest size from `size` down (in STEPs) at which the wrapped text fits the box.
 
-    Below `min_size` it keeps shrinking rather than overflow (check() reports such text).
+    Below `min_size` it keeps shrinking rather than overflow (check() reports such text); at FLOOR it
+    stops. Widths scale with the size, so a smaller size never needs more lines: the sizes that fit
+    form one run at the small end, found by halving, in O(log n) wraps.
     Cached: the same card text is fitted once for every paper size and format."""
-    current = size
-    while True:
-        pitch = current * fonts.PT * LEADING
-        lines = wrap(text, font, current, box.w)
-        fits = len(lines) * pitch <= box.h and all(measure(l, font, current) <= box.w for l in lines)
-        if fits or current - STEP < FLOOR:
-            return Fitted(current, tuple(lines), pitch)
-        current = round(current - STEP, 4)
+    sizes = _sizes(size)
+    fitted, fits = _at(text, font, sizes[0], box)
+    if fits or len(sizes) == 1:
+        return fitted
+    low, high = 1, len(sizes) - 1  # sizes[0] does not fit; find the first index that does
+    best = None
+    while low <= high:
+        middle = (low + high) // 2
+        trial, ok = _at(text, font, sizes[middle], box)
+        if ok:
+            best, high = trial, middle - 1
+        else:
+            low = middle + 1
+    return best if best is not None else _at(text, font, sizes[-1], box)[0]
 
 
 def draw_text(c: Canvas, box: Box, text: str, font: str, size: float, min_size: float, fill: str,

@@ -75,6 +75,22 @@ def huge_cell(folder: Path, rng: random.Random) -> str:
     return folder.name
 
 
+def long_name(folder: Path, rng: random.Random) -> str:
+    """A game or card name of thousands of characters (issue 29: 200,000 kept `muster check` busy for minutes)."""
+    size = rng.choice([49, 5_000, 200_000])
+    if rng.random() < 0.5:
+        _replace_line(_toml(folder), "name", '"' + "N" * size + '"')
+    else:
+        path = rng.choice(_csvs(folder))
+        lines = path.read_text(encoding="utf-8").splitlines()
+        at = [c.strip() for c in lines[0].split(",")].index("name")
+        cells = lines[1].split(",")
+        cells[at] = "N" * min(size, 1_999)
+        lines[1] = ",".join(cells)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder.name
+
+
 def big_file(folder: Path, rng: random.Random) -> str:
     """A pasted or generated table of megabytes (the issue's 2.5 MB CSV took 48 s and 4.5 GB)."""
     path = rng.choice(_csvs(folder))
@@ -165,7 +181,7 @@ def rows_removed(folder: Path, rng: random.Random) -> str:
 
 
 MUTATIONS: dict[str, Mutation] = {
-    "non-UTF-8 byte": non_utf8, "huge cell": huge_cell, "multi-megabyte table": big_file,
+    "non-UTF-8 byte": non_utf8, "huge cell": huge_cell, "long name": long_name, "multi-megabyte table": big_file,
     "bad game folder name": init_folder, "rule or layout constant": rule_value, "player counts": players,
     "table path": long_table_name, "unreadable table": unreadable, "duplicated column": duplicate_column,
     "no game.toml": no_game_toml, "byte-order mark": bom, "one cell": cell, "rows removed": rows_removed,
