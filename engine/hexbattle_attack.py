@@ -12,7 +12,7 @@ from engine import hexbattle_sight as sight
 from engine.core import Action, Refusal
 from engine.hexbattle_combat import CardModifiers, card_modifiers, close_combat, ranged_fire, split_blocks
 from engine.hexbattle_pieces import Unit
-from engine.hexgrid import Hex, bearing, direction_to, distance, hex_id, neighbour, sight_line, turn_steps
+from engine.hexgrid import Hex, bearing, distance, hex_id, neighbour, sight_line, turn_steps
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -28,7 +28,7 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
         charge = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
         targets = sight.fire_targets(state, unit, enemies)
         shots = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
-        zone = game.zone(unit.hex, game.attack_radius[unit.type])  # type: ignore[arg-type]
+        zone = game.zone(state.hex_of(unit), game.attack_radius[unit.type])
         cached = state._attack_cache[key] = (zone, charge + shots)
     return cached[1]
 
@@ -42,17 +42,17 @@ def verify_attack(state: HexbattleState, action: Action, unit: Unit) -> None:
         raise Refusal("You cannot attack your own unit.")
     if state.is_broken(unit):
         raise Refusal(f"{state.unit_name(unit)} is broken and cannot attack.")
-    if state.terrain_at(unit.hex).no_combat:
-        raise Refusal(f"Units in {state.terrain_at(unit.hex).name} cannot attack.")
-    if state.terrain_at(target.hex).no_combat:
-        raise Refusal(f"Units in {state.terrain_at(target.hex).name} cannot be attacked.")
+    if state.ground(unit).no_combat:
+        raise Refusal(f"Units in {state.ground(unit).name} cannot attack.")
+    if state.ground(target).no_combat:
+        raise Refusal(f"Units in {state.ground(target).name} cannot be attacked.")
     if mode == "melee":
         if sight.melee_target(state, unit) is not target:
             unit_type = state.unit_type(unit)
             if not unit_type.can_melee:
                 raise Refusal(f"{unit_type.name} never fights in close combat; it fires.")
-            if unit_type.uses_formations and not state.game.formations[unit.formation].can_charge:
-                raise Refusal(f"Infantry in {state.game.formations[unit.formation].name} cannot charge.")
+            if unit_type.uses_formations and not state.formation(unit).can_charge:
+                raise Refusal(f"Infantry in {state.formation(unit).name} cannot charge.")
             raise Refusal("A charge needs the enemy in the hex the unit faces; pivot first.")
         return
     if mode != "fire":
@@ -60,13 +60,13 @@ def verify_attack(state: HexbattleState, action: Action, unit: Unit) -> None:
     unit_type = state.unit_type(unit)
     if unit_type.range <= 0:
         raise Refusal(f"{unit_type.name} has no ranged attack.")
-    if distance(unit.hex, target.hex) > unit_type.range:  # type: ignore[arg-type]
+    if distance(state.hex_of(unit), state.hex_of(target)) > unit_type.range:
         raise Refusal(f"{state.unit_name(target)} is out of range ({unit_type.range} hexes).")
-    if sight.fire_facing(state, unit, target.hex) is None:  # type: ignore[arg-type]
+    if sight.fire_facing(state, unit, state.hex_of(target)) is None:
         # A gun cannot pivot (R11): its arc moves only by firing into it (R16).
         advice = "a gun turns only one step as it fires" if unit_type.turns_to_fire else "pivot first"
         raise Refusal(f"{state.unit_name(target)} is outside {state.unit_name(unit)}'s arc of fire; {advice}.")
-    seen = sight.sight(state, unit.hex, target.hex)  # type: ignore[arg-type]
+    seen = sight.sight(state, state.hex_of(unit), state.hex_of(target))
     if seen.blocked:
         raise Refusal(f"No line of sight: hex {seen.blocker} is in the way.")
 
@@ -75,10 +75,10 @@ def fire_dice(state: HexbattleState, unit: Unit) -> int:
     unit_type = state.unit_type(unit)
     if not unit_type.uses_formations:
         return unit.strength
-    t = state.terrain_at(unit.hex)  # type: ignore[arg-type]
+    t = state.ground(unit)
     if t.garrison_fire_dice is not None:
         return min(unit.strength, t.garrison_fire_dice)
-    formation = state.game.formations[unit.formation]
+    formation = state.formation(unit)
     return unit.strength if formation.full_volley else min(unit.strength, formation.fire_dice)
 
 
@@ -97,7 +97,7 @@ def spend_roll_cards(state: HexbattleState, attacker: Unit, combat: str) -> list
         return []
     kind, fx, used = state.unit_type(attacker).kind, state.effects, []
     for card, uid in list(fx.roll_cards.items()):
-        design = state.game.cards[card].design
+        design = state.game.bonus[card]
         if uid in (None, attacker.id) and card_modifiers([(design.effect, design.amount)], combat,
                                                          kind) != CardModifiers():
             used.append(card)
@@ -113,12 +113,12 @@ def melee_modifiers(state: HexbattleState, attacker: Unit, defender: Unit, ambus
     `cards`: the bonus-card effects on this roll (`card_modifiers`); None means this turn's cards in play."""
     rules = state.game.rules
     a_type, d_type = state.unit_type(attacker), state.unit_type(defender)
-    a_bonus = (state.game.formations[attacker.formation].melee_attack_bonus if a_type.uses_formations
+    a_bonus = (state.formation(attacker).melee_attack_bonus if a_type.uses_formations
                else a_type.melee_bonus)
     fx = card_modifiers(roll_cards(state, attacker) if cards is None else cards, "melee", a_type.kind)
     a_dice = fx.attack_dice(attacker.strength)
     if d_type.uses_formations:
-        formation = state.game.formations[defender.formation]
+        formation = state.formation(defender)
         d_bonus = formation.melee_defence_bonus
         if a_type.kind == "cavalry" and formation.defence_vs_cavalry is not None:
             d_bonus = formation.defence_vs_cavalry
@@ -128,12 +128,12 @@ def melee_modifiers(state: HexbattleState, attacker: Unit, defender: Unit, ambus
     else:
         d_bonus = d_type.melee_bonus
         immune = False
-    terrain = state.terrain_at(defender.hex)  # type: ignore[arg-type]
+    terrain = state.ground(defender)
     terrain_bonus = 0 if ambush or fx.ignore_terrain else terrain.melee_defence_bonus
     if terrain_bonus and terrain.replaces_formation_bonus and d_type.uses_formations:
         d_bonus = 0
     # Adjacent in play; the companion's roller may also ask about units further apart (R20).
-    side = (bearing(defender.hex, attacker.hex) - defender.facing) % 6  # type: ignore[arg-type]
+    side = (bearing(state.hex_of(defender), state.hex_of(attacker)) - defender.facing) % 6
     penalty = 0 if immune else [0, rules.front_flank_penalty, rules.side_flank_penalty, rules.rear_penalty][
         turn_steps(0, side)]
     return {"attacker_dice": a_dice, "attacker_modifier": a_bonus,
@@ -167,7 +167,8 @@ def melee(state: HexbattleState, attacker: Unit, defender: Unit, rng: random.Ran
     if state.effects.rout:
         state.effects.rout = False
         if defender.on_board and result.defender_losses > result.attacker_losses:
-            back = neighbour(defender.hex, direction_to(attacker.hex, defender.hex))  # type: ignore[arg-type]
+            here = state.hex_of(defender)
+            back = neighbour(here, bearing(state.hex_of(attacker), here))
             if back in state.game.board and state.can_enter(defender, back):
                 setup.place(state, defender, back)
                 state.events.append({"event": "rout", "unit": defender.id, "to": hex_id(back)})
@@ -187,10 +188,9 @@ def fire_modifiers(state: HexbattleState, shooter: Unit, target: Unit, ambush: b
     base = rules.counter_battery_hit_max if artillery and t_type.kind == "artillery" else rules.hit_max
     terrain = 0
     if not (ambush or fx.ignore_terrain):
-        terrain = (state.terrain_at(shooter.hex).fire_from_modifier  # type: ignore[arg-type]
-                   + state.terrain_at(target.hex).fire_into_modifier  # type: ignore[arg-type]
-                   + line_modifier(state, shooter.hex, target.hex))  # type: ignore[arg-type]
-    point_blank = artillery and distance(shooter.hex, target.hex) <= rules.point_blank_range  # type: ignore[arg-type]
+        terrain = (state.ground(shooter).fire_from_modifier + state.ground(target).fire_into_modifier
+                   + line_modifier(state, state.hex_of(shooter), state.hex_of(target)))
+    point_blank = artillery and distance(state.hex_of(shooter), state.hex_of(target)) <= rules.point_blank_range
     return {"dice": dice, "base_hit_max": base, "terrain_modifier": terrain, "hit_max": max(0, base + terrain),
             "multiplier": rules.point_blank_multiplier if point_blank else 1, "point_blank": point_blank}
 
@@ -215,7 +215,9 @@ def fire(state: HexbattleState, shooter: Unit, target: Unit, rng: random.Random,
         if state.unit_type(shooter).kind == "artillery":
             state.effects.volley = 0
         state.effects.cannon.pop(shooter.id, None)
-    shooter.facing = sight.fire_facing(state, shooter, target.hex)  # type: ignore[arg-type,assignment]
+    facing = sight.fire_facing(state, shooter, state.hex_of(target))
+    if facing is not None:  # always, for a shot the rules allowed
+        shooter.facing = facing
     event: dict[str, Any] = {"event": "fire", "attacker": shooter.id, "defender": target.id, "modifiers": mods,
                              "cards": cards, "reserve_fire": reserve, "result": None}
     state.events.append(event)
@@ -223,7 +225,7 @@ def fire(state: HexbattleState, shooter: Unit, target: Unit, rng: random.Random,
     if screen is not None:
         event["screened"] = screen.card
         return
-    seen = sight.sight(state, shooter.hex, target.hex)  # type: ignore[arg-type]
+    seen = sight.sight(state, state.hex_of(shooter), state.hex_of(target))
     sight_dice = {h: state.roll(rng) for h in seen.contested}
     event["sight_dice"] = sight_dice
     blocked = [h for h, d in sight_dice.items() if split_blocks(d, state.game.rules.split_block_max)]
@@ -259,9 +261,9 @@ def lose(state: HexbattleState, unit: Unit, losses: int, enemy_attack: bool = Tr
 def reserve_fire(state: HexbattleState, mover: Unit, rng: random.Random) -> None:
     """A Reserve Fire guard shoots at the first enemy that ends a Move where it can be hit (R33)."""
     for guard in list(state.guards):
-        if guard.effect != "reserve_fire" or guard.owner == mover.player:
+        if guard.effect != "reserve_fire" or guard.owner == mover.player or guard.unit is None:
             continue
-        shooter = state.units[guard.unit]  # type: ignore[index]
+        shooter = state.units[guard.unit]
         if not mover.on_board or not shooter.on_board:
             continue
         if mover in sight.fire_targets(state, shooter):

@@ -21,9 +21,9 @@ def can_draw_bonus(state: HexbattleState) -> bool:
 
 
 def card_actions(state: HexbattleState, player: int, out: list[Action]) -> None:
-    cards = state.game.cards
+    cards = state.game.bonus
     for card in state.hands[player]:
-        design = cards[card].design
+        design = cards[card]
         for args in card_targets(state, player, design):
             out.append(Action("play_card", player, {"card": card, **args}))
         out.append(Action("discard_card", player, {"card": card}))
@@ -62,7 +62,7 @@ def verify_card(state: HexbattleState, action: Action) -> None:
         raise Refusal("You do not hold that card.")
     if action.kind == "discard_card":
         return
-    design = state.game.cards[card].design
+    design = state.game.bonus[card]
     args = {k: v for k, v in action.args.items() if k != "card"}
     if isinstance(args.get("units"), list | tuple):
         # Supply Run: the order the player lists its units in does not matter.
@@ -93,7 +93,7 @@ def draw_bonus(state: HexbattleState, rng: random.Random) -> None:
         rng.shuffle(state.bonus_deck)
         state.events.append({"event": "bonus_reshuffled"})
     card = state.bonus_deck.pop()
-    design = state.game.cards[card].design
+    design = state.game.bonus[card]
     if design.kind == "nothing":
         state.discard.append(card)
         state.events.append({"event": "bonus_drawn", "player": state.current, "card": card, "nothing": True})
@@ -106,7 +106,7 @@ def draw_bonus(state: HexbattleState, rng: random.Random) -> None:
 def play_card(state: HexbattleState, action: Action, rng: random.Random) -> None:
     p = state.current
     card = action["card"]
-    design = state.game.cards[card].design
+    design = state.game.bonus[card]
     state.hands[p].remove(card)
     event = {"event": "card_played", "player": p, "card": card, "kind": design.kind}
     if design.kind == "defensive":

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-
 ROLL_EFFECTS = ("charge_dice", "volley_fire", "cannon_blast", "ambush", "entrench", "heroic_defence")
 """The bonus-card effects that change a combat roll; the other cards act on moves, actions or cards."""
 

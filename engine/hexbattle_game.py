@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from cards.load import GameData
+from cards.schemas.hexbattle import Army, BonusCard, Formation, Terrain, UnitType
 from engine.core import Action, Game, Refusal
 from engine.hexbattle_pieces import Unit
 from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
-
 
 OPTION_KEYS = ("quick_start", "names", "turn_limit", "dice", "scenario")
 SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
@@ -26,11 +26,13 @@ class HexbattleGame(Game["HexbattleState"]):
     def __init__(self, data: GameData) -> None:
         self.data = data
         self.rules = data.rules
-        self.unit_types = data.by_id("units")
-        self.formations = data.by_id("formations")
-        self.terrain = data.by_id("terrain")
-        self.armies = data.table("armies")
+        self.unit_types: dict[str, UnitType] = data.by_id("units")
+        self.formations: dict[str, Formation] = data.by_id("formations")
+        self.terrain: dict[str, Terrain] = data.by_id("terrain")
+        self.armies: list[Army] = data.table("armies")
         self.cards = data.card_index
+        # Each bonus card's design, by the physical card's id, as its schema row (what the rules read).
+        self.bonus: dict[str, BonusCard] = {c.id: c.design_as(BonusCard) for c in data.deck("bonus_cards")}
         self.columns = self.rules.map_columns
         self.rows = self.rules.map_rows
         self.board: frozenset[Hex] = frozenset(from_offset(c, r) for c in range(self.columns) for r in range(self.rows))
@@ -53,7 +55,7 @@ class HexbattleGame(Game["HexbattleState"]):
         self.row_of: dict[Hex, int] = {h: to_offset(h)[1] for h in self.board}
         self.offset_order: list[Hex] = sorted(self.board, key=to_offset)
         # A unit is broken at or below this strength (guns at 1, R23).
-        self.broken_at = {t.id: t.broken_at for t in data.table("units")}
+        self.broken_at: dict[str, int] = {t.id: t.broken_at for t in data.table("units")}
         self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
         self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
         self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
@@ -157,7 +159,7 @@ class HexbattleGame(Game["HexbattleState"]):
         actions = self._orders.get(key)
         if actions is None:
             uid, p = unit.id, unit.player
-            out = []
+            out: list[Action] = []
             if unit_type.can_pivot:
                 out.extend(Action("pivot", p, {"unit": uid, "facing": f}) for f in range(6) if f != unit.facing)
             if formation is not None:
@@ -228,23 +230,24 @@ class HexbattleGame(Game["HexbattleState"]):
         ground: dict[Hex, str] = {h: fill for h in self.board} if fill is not None else {
             h: self.rules.start_terrain for row in self.home_hexes for h in row}
         for h, t in dict(scenario.get("terrain", {})).items():
-            if parse_hex(h) not in self.board:
+            spot = parse_hex(h)
+            if spot is None or spot not in self.board:
                 raise Refusal(f"The scenario names hex {h!r}, which is not on the map.")
             if not isinstance(t, str) or t not in self.terrain:
                 raise Refusal(f"Unknown terrain {t!r} in the scenario.")
-            ground[parse_hex(h)] = t  # type: ignore[index]
+            ground[spot] = t
         taken: set[Hex] = set()
         for uid, spec in dict(scenario.get("units", {})).items():
             if uid not in self.unit_index:
                 raise Refusal(f"The scenario names unit {uid!r}, which no army has.")
             unit_type = self.unit_types[self.unit_index[uid][1]]
             h = parse_hex(spec.get("hex"))
-            if h not in self.board:
+            if h is None or h not in self.board:
                 raise Refusal(f"Unit {uid} is placed off the map.")
             if h in taken:
                 raise Refusal(f"Two units are placed on hex {spec['hex']}.")
             taken.add(h)
-            terrain = self.terrain.get(ground.get(h))  # type: ignore[arg-type]
+            terrain = self.terrain.get(ground.get(h, ""))
             if terrain is None or terrain.impassable or (
                     terrain.infantry_only and not unit_type.enters_infantry_only_terrain):
                 raise Refusal(f"Unit {uid} cannot stand on hex {spec['hex']}.")

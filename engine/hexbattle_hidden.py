@@ -26,13 +26,13 @@ def resample(state: HexbattleState, viewer: int | None, rng: random.Random) -> H
     guards = [g for g in new.guards if g.owner in hidden]
     pool = sorted([*new.bonus_deck, *(c for p in hidden for c in new.hands[p]), *(g.card for g in guards)])
     rng.shuffle(pool)
-    cards = state.game.cards
+    cards = state.game.bonus
     dealt: dict[int, Guard] = {}
     for i, guard in enumerate(new.guards):
         if guard.owner not in hidden:
             continue
         for card in pool:
-            design = cards[card].design
+            design = cards[card]
             units = _guarded(new, guard.owner, design.target) if design.kind == "defensive" else []
             if design.kind == "defensive" and (units or design.target == "none"):
                 pool.remove(card)

@@ -11,7 +11,7 @@ from engine import hexbattle_setup as setup
 from engine import hexbattle_victory as victory
 from engine.core import Action, Refusal
 from engine.hexbattle_pieces import Reach, Unit
-from engine.hexgrid import FACING_NAMES, Hex, hex_id, parse_hex
+from engine.hexgrid import FACING_NAMES, Hex, hex_from_id, hex_id, parse_hex
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -26,7 +26,7 @@ def movement_points(state: HexbattleState, unit: Unit) -> int:
     unit_type = game.unit_types[unit.type]
     own_turn = unit.player == state.current
     if unit_type.uses_formations:
-        mp = game.formations[unit.formation].movement
+        mp = state.formation(unit).movement
         if mp > 0 and own_turn:
             mp += state.effects.bold
     else:
@@ -153,9 +153,9 @@ def verify_pivot(state: HexbattleState, action: Action, unit: Unit) -> None:
 
 def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
     unit = state.units[action["unit"]]
-    start = unit.hex
-    to = parse_hex(action["to"])
-    start_terrain = state.terrain_at(start)  # type: ignore[arg-type]
+    start = state.hex_of(unit)
+    to = hex_from_id(action["to"])
+    start_terrain = state.ground(unit)
     if state.unit_type(unit).movement_per_turn:
         spent = reachable(state, unit)[(to, action.get("facing", unit.facing))]
         state.moved_points[unit.id] = state.moved_points.get(unit.id, 0) + spent
@@ -164,9 +164,9 @@ def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
     if to != start and start_terrain.exit_formation is not None and state.unit_type(unit).uses_formations:
         unit.formation = start_terrain.exit_formation
     state.effects.forced.pop(unit.id, None)
-    state.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),  # type: ignore[arg-type]
+    state.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),
                         "facing": unit.facing})
-    if victory.broke_through(state, unit, start):  # type: ignore[arg-type]
+    if victory.broke_through(state, unit, start):
         return
     if unit.id in state.effects.double_time:
         state.effects.double_time.discard(unit.id)

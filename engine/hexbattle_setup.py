@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Action, Refusal
 from engine.hexbattle_pieces import TurnEffects, Unit
-from engine.hexgrid import Hex, hex_id, parse_hex
+from engine.hexgrid import Hex, hex_from_id, hex_id, parse_hex
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -21,7 +21,7 @@ def set_scenario(state: HexbattleState, scenario: Mapping[str, Any]) -> None:
         for h in game.board:
             state.terrain[h] = scenario["fill"]
     for h, t in dict(scenario.get("terrain", {})).items():
-        state.terrain[parse_hex(h)] = t  # type: ignore[index]
+        state.terrain[hex_from_id(h)] = t
     placed = dict(scenario.get("units", {}))
     for uid, unit in state.units.items():
         spec = placed.get(uid)
@@ -35,7 +35,7 @@ def set_scenario(state: HexbattleState, scenario: Mapping[str, Any]) -> None:
         place(state, unit, parse_hex(spec["hex"]))
     for p, hand in enumerate(scenario.get("hands", [[], []])):
         for design in hand:
-            card = next(c for c in state.bonus_deck if state.game.cards[c].design.id == design)
+            card = next(c for c in state.bonus_deck if state.game.bonus[c].id == design)
             state.bonus_deck.remove(card)
             state.hands[p].append(card)
     state.current = int(scenario.get("current_player", 0))
@@ -71,10 +71,10 @@ def board_changed(state: HexbattleState, changed: set[Hex | None]) -> None:
     for key in stale:
         del state._reach_cache[key]
         epoch[key[0]] = epoch.get(key[0], 0) + 1
-    near = [key for key, (zone, _) in state._attack_cache.items() if not zone.isdisjoint(changed)]
-    for key in near:
-        del state._attack_cache[key]
-        epoch[key[0]] = epoch.get(key[0], 0) + 1
+    near = [spot for spot, (zone, _) in state._attack_cache.items() if not zone.isdisjoint(changed)]
+    for spot in near:
+        del state._attack_cache[spot]
+        epoch[spot[0]] = epoch.get(spot[0], 0) + 1
 
 
 def undeployed(state: HexbattleState, player: int) -> list[str]:
@@ -132,7 +132,7 @@ def apply_deploy(state: HexbattleState, action: Action, rng: random.Random) -> N
         placed = quick_deploy(state, p, rng)
         state.events.append({"event": "quick_start", "player": p, "units": placed})
     else:
-        place(state, state.units[action["unit"]], parse_hex(action["hex"]))  # type: ignore[arg-type]
+        place(state, state.units[action["unit"]], hex_from_id(action["hex"]))
     other = 1 - p
     if undeployed(state, other):
         state.current = other
@@ -147,7 +147,9 @@ def draw_tile(state: HexbattleState) -> None:
 
 
 def place_tile(state: HexbattleState, h: Hex) -> None:
-    state.terrain[h] = state.pending_tile  # type: ignore[assignment]
+    if state.pending_tile is None:
+        raise ValueError("there is no drawn tile to place")
+    state.terrain[h] = state.pending_tile
     board_changed(state, {h})
     state.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": state.pending_tile})
     state.pending_tile = None

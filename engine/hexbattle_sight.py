@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 def fire_all_round(state: HexbattleState, unit: Unit) -> bool:
     if not state.unit_type(unit).uses_formations:
         return False
-    t = state.terrain_at(unit.hex)  # type: ignore[arg-type]
-    return t.garrison_fire_dice is not None or state.game.formations[unit.formation].fire_all_round
+    t = state.ground(unit)
+    return t.garrison_fire_dice is not None or state.formation(unit).fire_all_round
 
 
 def fire_facing(state: HexbattleState, unit: Unit, target: Hex) -> int | None:
@@ -25,8 +25,8 @@ def fire_facing(state: HexbattleState, unit: Unit, target: Hex) -> int | None:
     if fire_all_round(state, unit):
         return unit.facing
     if state.unit_type(unit).turns_to_fire:
-        return aim(unit.hex, unit.facing, target)  # type: ignore[arg-type]
-    return unit.facing if in_arc(unit.hex, unit.facing, target) else None  # type: ignore[arg-type]
+        return aim(state.hex_of(unit), unit.facing, target)
+    return unit.facing if in_arc(state.hex_of(unit), unit.facing, target) else None
 
 
 def guns_over_units(state: HexbattleState, a: Hex) -> bool:
@@ -85,14 +85,13 @@ def fire_targets(state: HexbattleState, unit: Unit, enemies: list[Unit] | None =
     zone = fire_arc(state, unit)
     if not zone:
         return []
-    here, terrain, no_combat = unit.hex, state.terrain, state.game.no_combat
+    here, terrain, no_combat = state.hex_of(unit), state.terrain, state.game.no_combat
     near = [enemy for enemy in (state.alive(1 - unit.player) if enemies is None else enemies)
-            if enemy.hex in zone and terrain[enemy.hex] not in no_combat]  # type: ignore[index]
+            if enemy.hex in zone and terrain[state.hex_of(enemy)] not in no_combat]
     if not near:
         return near
     over_units = guns_over_units(state, here)
-    return [enemy for enemy in near
-            if walk(state, here, enemy.hex, over_units)[0] is None]  # type: ignore[arg-type]
+    return [enemy for enemy in near if walk(state, here, state.hex_of(enemy), over_units)[0] is None]
 
 
 def melee_target(state: HexbattleState, unit: Unit) -> Unit | None:
@@ -102,7 +101,7 @@ def melee_target(state: HexbattleState, unit: Unit) -> Unit | None:
     here = unit.hex
     if not unit_type.can_melee or state.is_broken(unit) or here is None or unit.destroyed:
         return None
-    if unit_type.uses_formations and not game.formations[unit.formation].can_charge:
+    if unit_type.uses_formations and not state.formation(unit).can_charge:
         return None
     terrain, no_combat = state.terrain, game.no_combat
     if terrain[here] in no_combat:
@@ -111,7 +110,7 @@ def melee_target(state: HexbattleState, unit: Unit) -> Unit | None:
     if uid is None:
         return None
     enemy = state.units[uid]
-    if enemy.player == unit.player or terrain[enemy.hex] in no_combat:  # type: ignore[index]
+    if enemy.player == unit.player or terrain[state.hex_of(enemy)] in no_combat:
         return None
     return enemy
 
@@ -119,6 +118,6 @@ def melee_target(state: HexbattleState, unit: Unit) -> Unit | None:
 def line_of_sight(state: HexbattleState, a: str, b: str) -> Sight:
     """Line of sight between two hexes given as "col,row" ids, seen by the unit on `a` (if any)."""
     ha, hb = parse_hex(a), parse_hex(b)
-    if ha not in state.game.board or hb not in state.game.board:
+    if ha is None or hb is None or ha not in state.game.board or hb not in state.game.board:
         raise Refusal("Both hexes must be on the map.")
-    return sight(state, ha, hb)  # type: ignore[arg-type]
+    return sight(state, ha, hb)

@@ -20,10 +20,11 @@ from engine import hexbattle_setup as setup
 from engine import hexbattle_sight as sight
 from engine import hexbattle_victory as victory
 from engine import hexbattle_view as words
+from cards.schemas.hexbattle import Formation, Terrain, UnitType
 from engine.core import Action, Arg, Refusal, State, Told
 from engine.hexbattle_hidden import resample
 from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, Sight, TurnEffects, Unit
-from engine.hexgrid import Hex, neighbour, parse_hex
+from engine.hexgrid import Hex, hex_from_id, neighbour, parse_hex
 
 if TYPE_CHECKING:
     from engine.hexbattle_game import HexbattleGame
@@ -177,12 +178,30 @@ class HexbattleState(State):
             played += 1
         return played
 
-    def unit_type(self, unit: Unit) -> Any:
+    def unit_type(self, unit: Unit) -> UnitType:
         return self.game.unit_types[unit.type]
 
-    def terrain_at(self, h: Hex) -> Any:
+    def formation(self, unit: Unit) -> Formation:
+        """The formation an infantry unit stands in (only units that use formations have one)."""
+        if unit.formation is None:
+            raise ValueError(f"{unit.id} stands in no formation")
+        return self.game.formations[unit.formation]
+
+    def terrain_at(self, h: Hex) -> Terrain | None:
+        """The terrain of a hex, or None while it is hidden."""
         t = self.terrain.get(h)
         return None if t is None else self.game.terrain[t]
+
+    def ground(self, unit: Unit) -> Terrain:
+        """The terrain under a unit on the board (its hex is revealed: units stand only on revealed hexes)."""
+        return self.game.terrain[self.terrain[self.hex_of(unit)]]
+
+    @staticmethod
+    def hex_of(unit: Unit) -> Hex:
+        """The hex of a unit on the board."""
+        if unit.hex is None:
+            raise ValueError(f"{unit.id} is not on the board")
+        return unit.hex
 
     def max_strength(self, unit: Unit) -> int:
         return self.unit_type(unit).strength
@@ -431,7 +450,7 @@ class HexbattleState(State):
             setup.apply_deploy(self, action, rng)
             return
         if kind == "place_tile":
-            setup.place_tile(self, parse_hex(action["hex"]))  # type: ignore[arg-type]
+            setup.place_tile(self, hex_from_id(action["hex"]))
             return
         if kind == "end_turn":
             victory.end_turn(self)

@@ -32,7 +32,7 @@ def broke_through(state: HexbattleState, unit: Unit, start: Hex) -> bool:
     won the battle; it is decided at once, before any guard answers the move (R25)."""
     game = state.game
     if (unit.type in game.infantry_types and unit.hex != start
-            and game.row_of[unit.hex] == game.goal_row[unit.player]):  # type: ignore[index]
+            and game.row_of[state.hex_of(unit)] == game.goal_row[unit.player]):
         finish(state, unit.player, "breakthrough")
         return True
     return False

@@ -30,7 +30,7 @@ def label(state: HexbattleState, action: Action) -> str:
     if kind == "repair":
         return f"Repair {who}"
     if kind in ("play_card", "discard_card"):
-        design = state.game.cards[action["card"]].design
+        design = state.game.bonus[action["card"]]
         extra = f" on {who}" if who else ""
         return f"{'Play' if kind == 'play_card' else 'Discard'} {design.name}{extra}"
     return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
@@ -46,7 +46,7 @@ def narrate(state: HexbattleState, action: Action) -> list[Told]:
     unit = state.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
     name = state.unit_name(unit) if unit else ""
     if kind == "play_card":
-        design = state.game.cards[action["card"]].design
+        design = state.game.bonus[action["card"]]
         on = f" on {name}" if name else ""
         if design.kind == "defensive":
             return [Told(f"{who} played a guard card face down",
@@ -54,7 +54,7 @@ def narrate(state: HexbattleState, action: Action) -> list[Told]:
         return [Told(f"{who} played {design.name}{on}")]
     if kind == "end_turn":
         told = [Told(f"{who} ended their turn")]
-        expiring = [state.game.cards[g.card].design.name for g in state.guards if g.owner != p]
+        expiring = [state.game.bonus[g.card].name for g in state.guards if g.owner != p]
         if expiring:
             told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
                              reveals="guard cards that were face down"))
@@ -70,9 +70,9 @@ def narrate(state: HexbattleState, action: Action) -> list[Told]:
         "pivot": lambda: f"{who} turned {name} to face {FACING_NAMES[action['facing'] % 6]}",
         "formation": lambda: f"{who} formed {name} into {state.game.formations[action['formation']].name}",
         "repair": lambda: f"{who} repaired {name}",
-        "discard_card": lambda: f"{who} discarded {state.game.cards[action['card']].design.name}",
+        "discard_card": lambda: f"{who} discarded {state.game.bonus[action['card']].name}",
         "draw_terrain": lambda: f"{who} drew a terrain tile",
-        "place_tile": lambda: f"{who} placed the {state.game.terrain[state.pending_tile].name} tile at {action['hex']}",
+        "place_tile": lambda: f"{who} placed the {state.game.terrain[state.pending_tile or ''].name} tile at {action['hex']}",
         "concede": lambda: f"{who} conceded the battle",
     }.get(kind)
     return [] if text is None else [Told(text())]  # a bonus draw is told by its event
@@ -90,7 +90,7 @@ def tell_events(state: HexbattleState) -> None:
         if kind == "tile_drawn":
             state.tell(f"The terrain tile drawn is {g.terrain[e['terrain']].name}", reveals="the terrain tile drawn")
         elif kind == "bonus_drawn":
-            who, card = seat(e["player"]), g.cards[e["card"]].design.name
+            who, card = seat(e["player"]), g.bonus[e["card"]].name
             if e.get("nothing"):
                 state.tell(f"{who} drew {card}, which does nothing", reveals="the bonus card drawn")
             else:
@@ -98,7 +98,7 @@ def tell_events(state: HexbattleState) -> None:
                           reveals="the bonus card drawn")
         elif kind == "guard":
             on = f" on {unit(e['unit'])}" if e.get("unit") else ""
-            state.tell(f"{seat(e['player'])}'s face-down {g.cards[e['card']].design.name}{on} is revealed",
+            state.tell(f"{seat(e['player'])}'s face-down {g.bonus[e['card']].name}{on} is revealed",
                       reveals="a face-down guard card")
         elif kind == "melee":
             tell_melee(state, e, unit)

@@ -45,6 +45,14 @@ def parse_hex(text: object) -> Hex | None:
         return None
 
 
+def hex_from_id(text: str) -> Hex:
+    """The hex of an id already checked (a verified action's): a malformed one is a bug, not a player's slip."""
+    h = parse_hex(text)
+    if h is None:
+        raise ValueError(f"{text!r} is not a hex id")
+    return h
+
+
 def neighbour(h: Hex, facing: int) -> Hex:
     dq, dr = DIRECTIONS[facing % 6]
     return h[0] + dq, h[1] + dr

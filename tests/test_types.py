@@ -1,0 +1,18 @@
+"""The engines and the card data say their types, and a type checker reads them: `mypy --strict engine cards`.
+
+CI runs only the test suite (scripts/test), so the type check is a test; its failure shows mypy's own report.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_engine_and_cards_pass_mypy_strict() -> None:
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "engine", "cards"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, f"mypy --strict engine cards found problems:\n{run.stdout}{run.stderr}"
