@@ -113,6 +113,7 @@ class Diagram(_Strict):
 class WaterlooSheet(_Strict):
     split: Split          # combo table | a hand, in order
     combos: Columns4      # #, combo, chance, odds
+    makeup: Columns4      # second page: #, combo, it takes, ties
 
 
 class WarfareSheet(_Strict):
@@ -126,6 +127,8 @@ class HexbattleSheet(_Strict):
     formations: Columns6  # formation, move, cc attack, cc defence, fire dice, notes
     terrain: Columns4     # terrain, tiles, icons, effects
     icon: Length = Field(gt=0)  # an effect icon's size, and the least height of a terrain row
+    arcs: Diagram         # second page: a unit's sides and fire cone
+    sight: Diagram        # second page: line of sight through units and along an edge
 
 
 class ImperialSheet(_Strict):

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from generator.booklet_flow import Flow, Page, booklet_layout, rich, shares_of, 
 from generator.canvas import Box, Canvas, Document, RecordingCanvas
 from generator.deck import face_of
 from generator.printable import BuildContext, SheetSet
-from generator.reference import Sheet, SheetOverflow
+from generator.reference import Cell, Sheet, SheetOverflow
 from generator.text import draw_text
 
 NAME = "rules"
@@ -71,11 +72,14 @@ def value_text(value: Any) -> str:
 
 
 def _lookup(game: GameData, path: str) -> Any:
-    names = {"game": game.name, "min_players": game.min_players, "max_players": game.max_players}
+    names: dict[str, Any] = {"game": game.name, "min_players": game.min_players, "max_players": game.max_players}
     head, *rest = path.split(".")
     value = names[head] if head in names else getattr(game.rules, head)
     for part in rest:
-        value = value[int(part)] if part.isdigit() else (value[part] if isinstance(value, dict) else getattr(value, part))
+        if part.isdigit():
+            value = value[int(part)]
+        else:
+            value = value[part] if isinstance(value, dict) else getattr(value, part)
     return value
 
 
@@ -212,7 +216,7 @@ def _heading(s: Sheet, text: str) -> None:
     s.y += 0.8
 
 
-def _item(s: Sheet, mark: str, text: str) -> None:
+def _item(s: Sheet, *, mark: str, text: str) -> None:
     """A list item: its number or bullet in the accent colour, then its text (its `**lead**` in bold)."""
     indent = s.layout.page_settings().indent
     top = s.y
@@ -239,7 +243,7 @@ def _tip(s: Sheet, text: str) -> None:
     s.y += 2.0
 
 
-def card_rows(game: GameData, claimed: frozenset[str] = frozenset()) -> list[list[str]]:
+def card_rows(game: GameData, claimed: frozenset[str] = frozenset()) -> list[list[Cell]]:
     """Every card design the game prints, alphabetically; designs printed alike are listed once. Tables
     `claimed` by other printables (hexbattle's tiles and counters) are no cards."""
     seen: dict[tuple[str, str, str, str], int] = {}
@@ -299,35 +303,45 @@ def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = f
     return flow.pages
 
 
+def _with(lead: Callable[[Sheet], None] | None, draw: Callable[[Sheet], None],
+          after: float = 0.0) -> Callable[[Sheet], None]:
+    """`draw` preceded by the headings that must stay with it, and followed by `after` mm of space."""
+    def block(s: Sheet) -> None:
+        if lead:
+            lead(s)
+        draw(s)
+        s.y += after
+    return block
+
+
 def _block(flow: Flow, block: Block | None, lead: Callable[[Sheet], None] | None) -> None:
     if block is None:
         if lead:
             flow.place(lead, "a heading")
         return
     where = f"{RULES_FILE} line {block.line}"
+    text = block.text
     if block.kind == "page":
         if lead:
             flow.place(lead, where)
         flow.new_page()
     elif block.kind == "paragraph":
-        flow.place(lambda s: (lead and lead(s), rich(s, block.text), setattr(s, "y", s.y + 1.6)), where)
+        flow.place(_with(lead, lambda s: rich(s, text), 1.6), where)
     elif block.kind == "tip":
-        flow.place(lambda s: (lead and lead(s), _tip(s, block.text)), where)
+        flow.place(_with(lead, lambda s: _tip(s, text)), where)
     elif block.kind in ("bullets", "steps"):
-        for k, (text,) in enumerate(block.items, start=1):
+        for k, (item,) in enumerate(block.items, start=1):
             mark = f"{k}." if block.kind == "steps" else "\u2022"
-            first = lead if k == 1 else None
-            flow.place(lambda s, m=mark, t=text, f=first: (f and f(s), _item(s, m, t)), where)
-        flow.place(lambda s: setattr(s, "y", s.y + 0.6), where)
+            last = 0.6 if k == len(block.items) else 0.0
+            flow.place(_with(lead if k == 1 else None, partial(_item, mark=mark, text=item), last), where)
     elif block.kind == "table":
         headers, *rows = block.items
         table(flow, headers, rows, shares_of(block.items), lead)
     elif block.kind == "cards":
-        rows = card_rows(flow.game, flow.claimed)
-        table(flow, ["Card", "Kind", "Value", "Copies", "What it does"], rows,  # type: ignore[arg-type]
-               flow.layout.sheet_settings().cards, lead)
+        table(flow, ["Card", "Kind", "Value", "Copies", "What it does"], card_rows(flow.game, flow.claimed),
+              flow.layout.sheet_settings().cards, lead)
     elif block.kind == "diagram":
-        booklet_diagrams.DIAGRAMS[flow.game.id][block.text](flow, lead)
+        booklet_diagrams.DIAGRAMS[flow.game.id][text](flow, lead)
 
 
 def _notes(s: Sheet) -> None:

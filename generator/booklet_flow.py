@@ -100,7 +100,8 @@ class Flow:
 def shares_of(rows: Sequence[Sequence[Cell]]) -> list[float]:
     """Column shares from the text they hold: long cells get room, but no column gets less than a tenth."""
     cols = len(rows[0])
-    lengths = [max(8.0, sum(len(r[i]) if isinstance(r[i], str) else 12 for r in rows) / len(rows)) for i in range(cols)]
+    lengths = [max(8.0, sum(len(cell) if isinstance(cell, str) else 12 for cell in (r[i] for r in rows)) / len(rows))
+               for i in range(cols)]
     total = sum(lengths)
     return [n / total for n in lengths]
 

@@ -23,6 +23,7 @@ from generator import fonts, icons
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.deck import face_of
 from generator.drawing import arrow
+from generator.hex_diagrams import draw_arcs, draw_sight
 from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed
 from generator.links import sheet_link
 from generator.printable import BuildContext, PageSet
@@ -397,6 +398,37 @@ def waterloo(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     card_list(s, game, "cards")
 
 
+def waterloo_combos(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    """The second page: every combo's make-up and the order its ties are decided in, and the wild cards."""
+    s = start_sheet(c, width, height, game, "Every combo, strongest first: what it takes, and how two of it compare",
+                    ctx, title="combos and ties")
+    s.heading("What each combo takes")
+    s.table(["#", "Combo", "It takes", "Two of it compare, in order"],
+            [[str(k), combo.name, combo.takes, combo.ties] for k, combo in enumerate(game.rules.combos, start=1)],
+            s.layout.sheet_settings().waterloo.makeup, ["middle", "start", "start", "start"])
+    s.paragraph("Cards match when they are the same troop card: the same kind and the same value. Officers and "
+                "special cards never form sets, and a set counts at its full size (three matching cards are Trips, "
+                "not a Pair). A hand scores the highest row it satisfies.")
+    s.heading("Ties")
+    s.steps([
+        ("", "Compare the cards in the order given for the combo, then any other cards strongest first; the first "
+             "card that differs decides."),
+        ("", "A troop card's strength is its value (1 is strongest), an Officer's its rank (General 1 to Sergeant "
+             "4). A card with no value (Fix Bayonets, Grenadiers, Rockets, the Scout, an unused wild) is weaker "
+             "than any 4."),
+        ("", "A set made with a wild card ranks below every natural set of the same size, whatever its value."),
+        ("", "Kinds never rank against each other. Hands still equal share the bets; chips that will not divide "
+             "go one at a time to the tied winners from the button's left."),
+    ], numbered=False)
+    s.heading("Wild cards")
+    s.steps([
+        ("Magazine", "Pairs with exactly one Artillery card of any value, making an Artillery pair. It never "
+                     "enlarges a set of two or more natural cards."),
+        ("Dragoon", "Pairs with exactly one Infantry card other than Militia, only while the hand holds an Officer "
+                    "(who may also serve in the combo). It never enlarges a set."),
+    ], numbered=False)
+
+
 # ---------------------------------------------------------------- warfare
 
 def warfare(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
@@ -567,6 +599,56 @@ def hexbattle(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bu
     s.join([left, right])
 
 
+def hexbattle_field(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
+    """The second page: deployment, facing and arcs, pivots, line of sight, and Broken units."""
+    r = game.rules
+    armies = list(game.table("armies"))
+    start = next(f for f in game.table("formations") if f.id == r.start_formation)
+    s = start_sheet(c, width, height, game, "Deployment, facing and arcs, line of sight, Broken units", ctx,
+                    title="the field")
+    spec = s.layout.sheet_settings().hexbattle
+    left, right = s.split(spec.split)
+    left.heading("Deployment")
+    left.steps([
+        ("", f"{armies[0].name} deploys on the bottom row, {armies[1].name} on the top row; both rows are "
+             "open ground, every other hex is hidden."),
+        ("", f"Taking turns, place one unit on an empty hex of your row, facing the enemy. Infantry start in "
+             f"{start.name}. When one side is done, the other places the rest."),
+        ("", "Quick Start: drop all your remaining units at random on your row."),
+        ("", f"{armies[0].name} takes the first turn."),
+    ], numbered=False)
+    right.heading("Pivots and turns")
+    right.steps([
+        ("", "Pivot (an action): turn a unit to face any side, without moving. Artillery never pivots."),
+        ("", f"Moving, each 60\u00b0 turn costs {r.turn_cost} movement point; a unit ends facing any side it can "
+             "pay for."),
+        ("", "A gun turns only as it fires (to face its target, one step at most) or to step on; it may back "
+             "into the hex behind it."),
+    ], numbered=False)
+    s.join([left, right])
+    s.heading("Facing and arcs: where a unit may attack, and how an attack from each side hurts it")
+    draw_arcs(c, s.layout, s.diagram(spec.arcs), game)
+    s.steps([
+        ("", "A charge needs the enemy in the hex straight ahead. The defender's dice lose "
+             f"{r.front_flank_penalty} from a front flank, {r.side_flank_penalty} from a side flank, "
+             f"{r.rear_penalty} from the rear (Square: no penalty)."),
+        ("", "Fire reaches the 120\u00b0 cone ahead (the shaded hexes, out to the unit's range); guns fire into "
+             "the same cone. Infantry in Square or holding a Farm fire all round."),
+    ], numbered=False)
+    s.heading("Line of sight: centre to centre")
+    draw_sight(c, s.layout, s.diagram(spec.sight), game)
+    s.steps([
+        ("", "Woods, Hills, hidden hexes and any unit in between block it; Ponds and other terrain do not."),
+        ("", "Split hexes: a line running exactly along the edge between two hexes checks each of them that "
+             f"would block on its own: roll a die for each, 1\u2013{r.split_block_max} blocks."),
+        ("", "A gun on a hill sees over units, but not over Hills, Woods or hidden hexes."),
+    ], numbered=False)
+    s.heading("Broken units")
+    s.paragraph("A unit at strength 0 is Broken (a gun at 1, by its first hit): put a Broken marker on it. It "
+                "cannot attack or change formation, and its next loss destroys it. Repair, Rally! and Supply Run "
+                "bring strength back, up to the printed strength; a repaired unit is no longer Broken.")
+
+
 # ---------------------------------------------------------------- imperial
 
 def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: BuildContext | None) -> None:
@@ -576,6 +658,13 @@ def imperial(c: Canvas, width: float, height: float, *, game: GameData, ctx: Bui
     beats = r.beats.as_dict()
     s = start_sheet(c, width, height, game, f"2 sides \u00b7 a shared supply of {r.supply_size} Military "
                     f"cards \u00b7 up to {r.max_draw} cards a side", ctx)
+    start = r.default_options
+    first = start.initiative[0] + 1
+    s.heading("Starting a battle")
+    s.paragraph(f"The empire game sets each side's Imperial Power, Gold and Reinforcements. A battle played on its "
+                f"own starts with {start.imperial_power[0]} Imperial Power, {start.gold[0]} Gold and "
+                f"Reinforcements {start.reinforcements[0]} for each side; player {first} holds the initiative "
+                "marker and acts first wherever the rules say \u201cin initiative order\u201d (exchanging, buying).")
     s.heading("Who beats whom: an arrow points from the winner to the card it beats")
     spec = s.layout.sheet_settings().imperial
     beats_triangle(s, s.diagram(spec.diagram), game)
@@ -687,7 +776,13 @@ SHEETS: dict[str, Callable[..., None]] = {"waterloo": waterloo, "warfare": warfa
                                           "imperial": imperial, "medieval": medieval}
 
 
+MORE_PAGES: dict[str, list[Callable[..., None]]] = {"waterloo": [waterloo_combos], "hexbattle": [hexbattle_field]}
+"""Pages after the first, for games whose table needs more than one page to play without a phone."""
+
+
 def printables(game: GameData, ctx: BuildContext) -> list[PageSet]:
-    """The game's reference sheet as a one-page set (nothing for a game without one)."""
+    """The game's reference sheet as a page set (nothing for a game without one)."""
     draw = SHEETS.get(game.id)
-    return [PageSet(SHEET, [partial(fitted, draw, game=game, ctx=ctx)])] if draw else []
+    if draw is None:
+        return []
+    return [PageSet(SHEET, [partial(fitted, page, game=game, ctx=ctx) for page in [draw, *MORE_PAGES.get(game.id, [])]])]

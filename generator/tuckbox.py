@@ -192,7 +192,9 @@ def printables(game: GameData, ctx: BuildContext) -> list[SheetSet]:
             return False
         made = boxes(game, profile.thickness, paper, ctx.claimed)
         for b in made:
-            turned, x, y = placement(b, paper)  # type: ignore[misc] - boxes() made sure it fits
+            place = placement(b, paper)
+            assert place is not None  # boxes() shares a deck out until every box fits
+            turned, x, y = place
             w, h = b.net
             trim = Box(x, y, h, w) if turned else Box(x, y, w, h)
             with doc.page(*paper, trim=trim) as c:

@@ -126,6 +126,56 @@ def test_sheet_text(pdfs: dict[str, Path], game: str, expected: list[str]) -> No
         assert word in text
 
 
+def _flat(path: Path) -> str:
+    """The PDF's text with every run of white space one space (table cells wrap their words)."""
+    return " ".join(pdf_text(path).split())
+
+
+def test_waterloo_reference_gives_every_combo_its_make_up_and_tie_order(games: dict[str, GameData],
+                                                                         pdfs: dict[str, Path]) -> None:
+    """Issue 33: the sheet names every combo with what it takes and the order its ties are decided in, so a
+    showdown can be scored from paper."""
+    text = _flat(pdfs["waterloo"])
+    for combo in games["waterloo"].rules.combos:
+        for words in (combo.name, combo.takes, combo.ties):
+            assert words in text, (combo.id, words)
+    assert "A set made with a wild card ranks below every natural set of the same size" in text
+
+
+def test_hexbattle_reference_covers_deployment_arcs_sight_and_broken(games: dict[str, GameData],
+                                                                     pdfs: dict[str, Path]) -> None:
+    game = games["hexbattle"]
+    r = game.rules
+    text = _flat(pdfs["hexbattle"])
+    french, british = (a.name for a in game.table("armies"))
+    assert f"{french} deploys on the bottom row, {british} on the top row" in text
+    assert f"{french} takes the first turn" in text
+    assert (f"lose {r.front_flank_penalty} from a front flank, {r.side_flank_penalty} from a side flank, "
+            f"{r.rear_penalty} from the rear") in text
+    assert "Pivot (an action): turn a unit to face any side" in text
+    assert f"roll a die for each, 1\u2013{r.split_block_max} blocks" in text
+    assert "any unit in between block it" in text
+    assert "A unit at strength 0 is Broken" in text and "its next loss destroys it" in text
+    (page_set,) = reference.printables(game, BuildContext(None))
+    assert len(page_set.pages) == 2
+
+
+def test_imperial_reference_gives_starting_values_and_initiative(games: dict[str, GameData],
+                                                                 pdfs: dict[str, Path]) -> None:
+    start = games["imperial"].rules.default_options
+    text = _flat(pdfs["imperial"])
+    assert (f"starts with {start.imperial_power[0]} Imperial Power, {start.gold[0]} Gold and Reinforcements "
+            f"{start.reinforcements[0]} for each side; player {start.initiative[0] + 1} holds the initiative") in text
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+@pytest.mark.parametrize("game", list(reference.MORE_PAGES))
+def test_every_further_page_fits_both_papers(games: dict[str, GameData], game: str, paper: tuple[float, float]) -> None:
+    for page in reference.MORE_PAGES[game]:
+        scale = fitted(page, RecordingCanvas(*paper), *paper, game=games[game], ctx=BuildContext(BASE))
+        assert reference.sheet_layout(games[game]).page_settings().min_scale <= scale <= 1.0
+
+
 def test_hexbattle_numbers_come_from_the_data(games: dict[str, GameData], pdfs: dict[str, Path]) -> None:
     text = pdf_text(pdfs["hexbattle"])
     r = games["hexbattle"].rules
@@ -186,11 +236,12 @@ def test_sheets_render_and_embed_their_fonts(pdfs: dict[str, Path], tmp_path: Pa
         fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout
         rows = fonts.splitlines()[2:]
         assert rows and all(" yes " in row for row in rows), fonts
-    assert len(list(tmp_path.glob("*.png"))) == len(pdfs)
+    assert len(list(tmp_path.glob("*.png"))) == sum(len(PdfReader(pdf).pages) for pdf in pdfs.values())
 
 
 def test_qr_on_the_sheet_scans_to_its_link(pdfs: dict[str, Path], tmp_path: Path) -> None:
-    subprocess.run(["pdftoppm", "-r", "300", "-png", str(pdfs["waterloo"]), str(tmp_path / "w")], check=True)
+    subprocess.run(["pdftoppm", "-r", "300", "-png", "-f", "1", "-l", "1", str(pdfs["waterloo"]), str(tmp_path / "w")],
+                   check=True)
     (png,) = tmp_path.glob("w*.png")
     scanned = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True, text=True).stdout
     assert scanned.strip() == sheet_link(BASE, "waterloo", "reference")
@@ -209,8 +260,9 @@ def test_svg_sheet_renders(games: dict[str, GameData], tmp_path: Path) -> None:
 def test_same_sheet_same_bytes(games: dict[str, GameData], pdfs: dict[str, Path], tmp_path: Path) -> None:
     (page_set,) = reference.printables(games["hexbattle"], BuildContext(BASE))
     doc = PdfDocument(tmp_path / "again.pdf")
-    with doc.page(*A4) as c:
-        page_set.pages[0](c, *A4)
+    for page in page_set.pages:
+        with doc.page(*A4) as c:
+            page(c, *A4)
     assert doc.save()[0].read_bytes() == pdfs["hexbattle"].read_bytes()
 
 

@@ -1,0 +1,127 @@
+"""Hexbattle's diagrams: a unit's sides and fire cone, and line of sight through units and split hexes.
+
+Drawn from the rules data (penalties, the split-hex die) and the engine's own hex maths (the cone is
+`engine.hexgrid.in_arc`), in a page layout's colours and fonts, for the reference sheet and the booklet.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cards.layout import Layout
+from cards.load import GameData
+from engine.hexgrid import DIRECTIONS, in_arc
+from generator.canvas import Box, Canvas, Point
+from generator.drawing import arrow, hexagon, mix
+from generator.text import draw_text
+
+
+@dataclass(frozen=True)
+class Ink:
+    """A canvas and the layout whose colours and fonts a diagram is drawn in (a reference sheet's, a booklet's)."""
+
+    c: Canvas
+    layout: Layout
+
+
+def label(s: Ink, box: Box, text: str, style: str = "small", fill: str | None = None) -> None:
+    f = s.layout.fonts[style]
+    draw_text(s.c, box, text, f.font, f.size, f.min_size, fill or s.layout.colours["ink"], align="middle",
+              valign="middle")
+
+
+def _hex_at(origin: Point, size: float, q: int, r: int) -> Point:
+    """Centre of axial hex (q, r) for flat-topped hexes `size` mm flat to flat."""
+    w = size / math.sqrt(3) * 2
+    return origin[0] + 0.75 * w * q, origin[1] + size * (r + q / 2)
+
+
+def _hex(s: Ink, centre: Point, size: float, fill: str | None, stroke: str | None = None) -> None:
+    w = size / math.sqrt(3) * 2
+    s.c.polygon(hexagon(centre[0], centre[1], w, size), fill=fill, stroke=stroke or s.layout.colours["rule"],
+                width=0.35)
+
+
+def _counter(s: Ink, centre: Point, size: float, colour: str, letter: str, facing: int = 0) -> None:
+    """A unit counter seen from above, its notch on the side it faces (0 = north, clockwise)."""
+    half = size / 2
+    paper = s.layout.colours["panel"]
+    with s.c.group(centre[0], centre[1], rotate=60.0 * facing):
+        s.c.rect(-half, -half, size, size, fill=colour, radius=0.6)
+        s.c.polygon([(-half * 0.45, -half), (half * 0.45, -half), (0, -half * 0.45)], fill=paper)
+    label(s, Box(centre[0] - half, centre[1] - half * 0.2, size, half * 1.1), letter, "cell_bold", paper)
+
+
+def draw_arcs(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
+    """Left: the six sides of a unit and what an attack from each costs the defender. Right: the cone a
+    unit fires into (two hexes out) and the hexes a charge can reach."""
+    s = Ink(c, layout)
+    r = game.rules
+    armies = list(game.table("armies"))
+    col = s.layout.colours
+    half = box.w / 2 - 3.0
+    size = min(box.h / 3.3, half / 2.6)
+    origin = (box.x + half / 2, box.y + box.h / 2 - 2.0)
+    names = ["Front", f"Front flank \u2212{r.front_flank_penalty}", f"Side flank \u2212{r.side_flank_penalty}",
+             f"Rear \u2212{r.rear_penalty}", f"Side flank \u2212{r.side_flank_penalty}",
+             f"Front flank \u2212{r.front_flank_penalty}"]
+    steps = [0, 1, 2, 3, 2, 1]
+    for facing, (dq, dr) in enumerate(DIRECTIONS):
+        centre = _hex_at(origin, size, dq, dr)
+        _hex(s, centre, size, mix(col["panel"], col["accent"], 0.12 * steps[facing]))
+        label(s, Box(centre[0] - size * 0.55, centre[1] - size * 0.4, size * 1.1, size * 0.8), names[facing])
+    _hex(s, origin, size, col["panel"])
+    _counter(s, origin, size * 0.5, armies[0].colour_hex, "")
+    label(s, Box(box.x, box.bottom - 4.5, half, 4.5), "Close combat: the defender's dice lose",
+           "small")
+    small = size * 0.52
+    origin2 = (box.x + box.w * 0.75, box.y + box.h / 2 - 1.0)
+    for q in range(-2, 3):
+        for rr in range(-2, 3):
+            if abs(q) + abs(rr) + abs(-q - rr) > 4 or (q, rr) == (0, 0):
+                continue
+            shaded = in_arc((0, 0), 0, (q, rr))
+            _hex(s, _hex_at(origin2, small, q, rr), small,
+                 mix(col["panel"], col["accent"], 0.35) if shaded else col["panel"])
+    _hex(s, origin2, small, col["panel"])
+    _counter(s, origin2, small * 0.55, armies[0].colour_hex, "")
+    label(s, Box(box.x + box.w / 2 + 3.0, box.bottom - 4.5, half, 4.5),
+           "Fire: the shaded cone, \u00b160\u00b0 ahead", "small")
+
+
+def draw_sight(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
+    """Left: a unit in between blocks the line. Right: a line along the edge between two hexes, each of
+    which would block, is checked hex by hex with a die."""
+    s = Ink(c, layout)
+    armies = list(game.table("armies"))
+    r = game.rules
+    col = s.layout.colours
+    size = min(box.h / 3.8, box.w / 2 / 5.0)
+    block_ink = col["accent"]
+    for k, (title, blockers) in enumerate((("A unit in between blocks the line.", "unit"),
+                                           (f"Along an edge: roll for each blocking hex, 1\u2013{r.split_block_max} "
+                                            "blocks.", "split"))):
+        left = box.x + k * box.w / 2
+        origin = (left + size * 0.75, box.y + size * 1.2)
+        cells = [(q, rr) for q in range(0, 5) for rr in range(-1 - q // 2 if q % 2 else -q // 2, 2 - q // 2)]
+        for q, rr in cells:
+            _hex(s, _hex_at(origin, size, q, rr), size, col["panel"])
+        a, b = _hex_at(origin, size, 0, 0), _hex_at(origin, size, 4, -2)
+        if blockers == "split":
+            b = _hex_at(origin, size, 2, -1)
+            for q, rr, what in ((1, -1, "Woods"), (1, 0, "unit")):
+                centre = _hex_at(origin, size, q, rr)
+                if what == "Woods":
+                    _hex(s, centre, size, mix(col["panel"], "#2f5a22", 0.45))
+                    label(s, Box(centre[0] - size / 2, centre[1] - size * 0.45, size, size * 0.4), "Woods")
+                else:
+                    _counter(s, centre, size * 0.5, armies[1].colour_hex, "")
+        else:
+            mid = _hex_at(origin, size, 2, -1)
+            _counter(s, mid, size * 0.5, armies[1].colour_hex, "")
+        _counter(s, a, size * 0.5, armies[0].colour_hex, "A")
+        _counter(s, b, size * 0.5, armies[1].colour_hex, "T")
+        s.c.line(a[0], a[1], b[0], b[1], stroke=block_ink, width=0.5, dash=(1.5, 0.8))
+        arrow(s.c, a, (a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3), block_ink, 0.5, 2.0)
+        label(s, Box(left + 1.0, box.bottom - 9.0, box.w / 2 - 2.0, 9.0), title, "small")
