@@ -41,7 +41,7 @@ from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
 from companion.store import Seat, StoreError, TableInfo
-from companion.tables import ELSEWHERE, STALE, ReplayError, Snapshot, Stale, Tables
+from companion.tables import ELSEWHERE, STALE, Snapshot, Stale, Tables
 from engine.core import Action, Line, Refusal, fill
 
 LOG = logging.getLogger("muster.companion")
@@ -180,7 +180,7 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
         service.act(table, seat, move, tuple(offered), request_id(table_id, offered, action), context.this_device())
     except Stale as err:
         context.flash("warning", str(err), where)
-    except (Refusal, StoreError, ReplayError) as err:
+    except (Refusal, StoreError) as err:
         context.flash("error", str(err), where)
 
 
@@ -367,7 +367,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     live.watch(table_id, None if st.session_state.get(CONFIRM) else TABLE_FRAGMENT)
     try:
         snap = service.snapshot(table)
-    except (ReplayError, Refusal) as err:
+    except Refusal as err:
         st.error(str(err))
         return
     ctx = TableContext(service, table, seat, snap, acting)

@@ -114,10 +114,6 @@ class Snapshot:
         return lines
 
 
-class ReplayError(Exception):
-    """A stored log no longer replays under the current rules; the message names the action."""
-
-
 class Stale(Refusal):
     """A tap offered at an older position of the table: refused, so a move always means what its player saw."""
 
@@ -233,14 +229,13 @@ class Tables:
             return snap
         match = copy.copy(snap.match)  # a fork: the published snapshot is never advanced in place
         for entry in entries:
-            try:
-                match.replay(entry.action, entry.seq)  # an action, an undo, a notice or a timer tap, at its own step
-            except Refusal as err:
-                raise ReplayError(f"Table {table.code}: stored action {entry.seq} no longer replays "
-                                  f"under the current rules ({err}).") from None
-            except Exception as err:  # a damaged row: say which, keep the log as it is
-                raise ReplayError(f"Table {table.code}: stored action {entry.seq} cannot be read "
-                                  f"({type(err).__name__}: {err}); the log is kept unchanged.") from None
+            reason = _set_aside(match, entry)
+            if reason is None:
+                continue
+            who = entry.action.get("player")
+            by = f" by {placeholder(who)}" if isinstance(who, int) and 0 <= who < len(table.seats) else ""
+            match.notice(f"Stored move {entry.seq}{by} was set aside: {reason} The game goes on without it; "
+                         "the log keeps it as it was.", entry.seq)
         last = entries[-1]
         return Snapshot(match, (last.seq, last.id), snap.entries + tuple(entries))
 
@@ -394,6 +389,26 @@ class Tables:
             raise Refusal(str(err)) from None
 
 
+def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:
+    """Replay one stored entry (an action, an undo, a notice or a timer tap, at its own step); None if it
+    replayed, else why it is set aside, in words for every phone.
+
+    A row the gate refuses today (stored before every path checked a move's arguments, or under older rules)
+    or that cannot be read at all leaves the position as it was, so the table opens and goes on from before
+    it; an undo of a move that was set aside is set aside with it."""
+    action = entry.action
+    if action.get("kind") == "undo" and (not match.steps or action.get("args", {}).get("seq", match.steps[-1])
+                                         != match.steps[-1]):
+        return "it took back a move that was set aside."
+    try:
+        match.replay(action, entry.seq)
+    except Refusal as err:
+        return f"the rules refuse it now: {str(err).rstrip('.')}."
+    except Exception as err:  # noqa: BLE001 — a damaged row: say what could not be read
+        return f"it cannot be read ({type(err).__name__}: {err})."
+    return None
+
+
 def _holder(table: TableInfo, seat: int, device: str | None) -> None:
     """Refuse a phone that no longer holds the seat (a newer phone opened its link)."""
     held = table.seats[seat].device if 0 <= seat < len(table.seats) else None
@@ -406,5 +421,5 @@ def _described(action: Action) -> str:
     return f"{action.kind}: {args}" if args else action.kind
 
 
-__all__ = ["ELSEWHERE", "GameEntry", "ReplayError", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue",
+__all__ = ["ELSEWHERE", "GameEntry", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue",
            "clean_names"]

@@ -3,12 +3,19 @@ a refused action leaves the state exactly as it was (compared pickled, hidden pa
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import Any
+
 import pytest
-from fuzz_actions import Tally, play_with_bad_actions
+from fuzz_actions import Tally, malformed, play_with_bad_actions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import GAME_IDS
+from cards import load_game
+from companion.store import open_store
+from companion.tables import Tables
+from engine import GAME_IDS, Action, Match, Refusal, make_game
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -33,3 +40,78 @@ def test_the_issue_crash_sites_are_refusals() -> None:
     unit = next(a for a in hexbattle.state.legal_actions() if a.kind == "formation")
     with pytest.raises(Refusal, match=r"^'formation' of 'formation' must be a name, not \['line'\]\.$"):
         hexbattle.apply(act("formation", unit.player, unit=unit["unit"], formation=["line"]))
+
+
+LONGER: dict[str, dict[str, Any]] = {"hexbattle": {"quick_start": True},
+                                     "imperial": {"imperial_power": [7, 6], "gold": [2, 2], "reinforcements": [2, 1]}}
+GENERIC = "The game cannot read that move's details"  # Tables.act's words for an exception out of the rules code
+
+
+def table_service(tmp_path: Path) -> Tables:
+    return Tables(open_store(tmp_path / "fuzz.sqlite"))
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_bad_actions_through_tables_are_refused_precisely_and_never_stored(game: str, tmp_path: Path) -> None:
+    """As the app calls it: history on (a page reads it first), each move tapped at the head it was offered at.
+    A damaged copy of a legal move is refused with the gate's or the rules' own words, never the generic
+    words for a crash, its question is None rather than an exception, and the store's head does not move."""
+    service = table_service(tmp_path)
+    rng = random.Random(game)
+    engine_game = service.game(game)
+    options = LONGER.get(game, {})
+    players = engine_game.players(options)
+    table = service.create(game, [f"P{n}" for n in range(players)], options, seed=game)
+    refused = 0
+    for _ in range(25):
+        snap = service.snapshot(table)
+        if snap.state.is_terminal:
+            break
+        for viewer in (None, *range(players)):
+            snap.history(viewer)
+        legal = [a for a in snap.state.legal_actions() if a.kind != "concede"]
+        for _ in range(4):
+            bad = malformed(rng.choice(legal), rng, players)
+            if not isinstance(bad.player, int) or not 0 <= bad.player < players or snap.state.can(bad):
+                continue
+            assert service.consequence(table, bad.player, bad) is None
+            with pytest.raises(Refusal) as err:
+                service.act(table, bad.player, bad, snap.head)
+            assert GENERIC not in str(err.value), (bad, str(err.value))
+            assert service.store.head(table.id) == snap.head
+            refused += 1
+        move = rng.choice(legal)
+        service.act(table, move.player, move, snap.head)
+    assert refused >= 15
+
+
+def test_an_extra_argument_is_refused_with_history_on() -> None:
+    """Issue 28: with history recorded (every table page records it) the argument check was skipped, so an
+    imperial tap with "x": 1 added was accepted, stored and played on."""
+    match = Match(make_game(load_game("imperial")), 1)
+    match.history(None)
+    move = match.state.legal_actions()[0]
+    with pytest.raises(Refusal, match=rf"^'{move.kind}' takes no 'x' \(it takes "):
+        match.apply(Action(move.kind, move.player, {**move.args, "x": 1}))
+    assert match.log == []
+
+
+def test_a_table_holding_a_row_the_gate_refuses_opens_with_a_notice_and_goes_on(tmp_path: Path) -> None:
+    """A row stored before the gate (here imperial's extra "x": 1, written straight into the store) no longer
+    bricks the table: replay sets it aside with a notice every phone reads, and play goes on from before it."""
+    service = table_service(tmp_path)
+    table = service.create("imperial", ["Ann", "Bob"], {}, seed="bad-row")
+    move = service.snapshot(table).state.legal_actions()[0]
+    service.store.append(table.id, move.player, {**move.to_json(), "args": {**move.args, "x": 1}})
+    fresh = table_service(tmp_path)  # a restart: nothing cached
+    snap = fresh.snapshot(fresh.store.table(table.id))
+    notice = (f"Stored move 1 by {{p{move.player}}} was set aside: the rules refuse it now: '{move.kind}' takes no "
+              f"'x' (it takes {', '.join(repr(n) for n in move.args) or 'nothing'}). The game goes on without it; "
+              "the log keeps it as it was.")
+    for viewer in (None, 0, 1):
+        assert [line.text for line in snap.history(viewer)][-1] == notice
+    assert snap.state.view(None) == Match(fresh.game("imperial"), "bad-row").state.view(None)
+    after = fresh.act(fresh.store.table(table.id), move.player, move, snap.head)
+    assert after.match.log == [move] and fresh.store.table(table.id).playing
+    fresh.concede(fresh.store.table(table.id), 1 - move.player)
+    assert not fresh.store.table(table.id).playing
