@@ -4,8 +4,8 @@ of units, and complete random battles per second.
 The mid-game position is reached by seeking-battle random play (seed 7, 200+ actions, map
 half revealed). Random battles use uniform choices among the legal actions except conceding,
 through the engine API, through `engine.core.Match` (per-step seeded chance, as the
-companion plays) and through the playout fast path `HexbattleState.play_random` (the same
-battles as the API loop, from the same seeds). Each figure is the best of three runs, by wall
+companion plays) and through `State.play` (a listed move carried out without checking it again: the
+bots' playouts; the same battles as the API loop, from the same seeds). Each figure is the best of three runs, by wall
 clock and by process CPU time (steadier on a shared machine). Run: python bench/bench_hexbattle.py
 """
 
@@ -71,13 +71,15 @@ def api_games(game: HexbattleGame, seeds: range) -> int:
     return actions
 
 
-def fast_games(game: HexbattleGame, seeds: range) -> int:
-    """The battles of `api_games`, choice for choice, through `play_random`."""
+def play_games(game: HexbattleGame, seeds: range) -> int:
+    """The battles of `api_games`, choice for choice, through `play` (a listed move is not checked again)."""
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
         state = game.new_state(rng, {"quick_start": True, "turn_limit": True})
-        actions += state.play_random(rng, concede=False)
+        while not state.is_terminal:
+            state.play(no_concede(state, state.legal_actions(), rng), rng)
+            actions += 1
     return actions
 
 
@@ -117,7 +119,7 @@ def main() -> None:
           f"({len(pairs)} pairs)")
     for label, run, games in (("random battles, engine API", api_games, 10),
                               ("random battles, through Match", match_games, 10),
-                              ("random battles, fast path", fast_games, 10)):
+                              ("random battles, through play", play_games, 10)):
         wall, per_cpu, actions = rate(run, game, games)
         print(f"{label:30s} {wall:7.1f} games/s wall  {per_cpu:7.1f} games/s CPU  "
               f"({actions:.0f} decisions per game, {games} games)")

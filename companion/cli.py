@@ -308,6 +308,45 @@ def _add_app_options(p: argparse.ArgumentParser) -> None:
                         "http://<this machine's network address>:<port>)")
 
 
+def cmd_duel(args: argparse.Namespace) -> int:
+    """Bots against each other (engine.bots.duel): win rates with 95% intervals, draws, decision times."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from engine import GAME_IDS, make_game
+    from engine.bots.duel import play_duel, wilson
+    from engine.core import Refusal
+
+    if args.game not in GAME_IDS:
+        raise UsageError(f"there is no game called '{args.game}' (games: {', '.join(GAME_IDS)})")
+    players = [p.strip() for p in args.players.split(",")]
+    if args.games < 1:
+        raise UsageError(f"--games must be 1 or more, not {args.games}")
+    if args.json is not None and not Path(args.json).resolve().parent.is_dir():
+        raise UsageError(f"--json: the folder of '{args.json}' does not exist")
+    game = make_game(load_game(args.game))
+    console = Console(stderr=True)
+    with Progress(TextColumn(f"{args.game}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("games", total=args.games)
+        try:
+            duel = play_duel(game, players, args.games, args.seed, lambda done: bar.update(task, completed=done))
+        except Refusal as err:
+            raise UsageError(f"--players: {err}") from None
+    report = duel.to_json()
+    print(f"{args.game}: {args.games} games, seed {args.seed}, seats rotated")
+    print(f"{'player':<8} {'wins':>5} {'win rate':>8}  {'95% interval':<13} {'decision p50':>12} {'p95':>9}")
+    for name in players:
+        tally, row = duel.tallies[name], report["players"][name]
+        p, low, high = wilson(tally.wins, duel.games)
+        print(f"{name:<8} {tally.wins:>5} {p:>8.1%}  {low:>5.1%}-{high:<6.1%} "
+              f"{row['decision_ms_p50']:>9.1f} ms {row['decision_ms_p95']:>6.1f} ms")
+    print(f"draws: {duel.draws}")
+    if args.json is not None:
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="muster", description="Print-and-play kit and table companion for five war games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -359,6 +398,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_app_options(p)
     p.add_argument("--output", metavar="DIR", default="output", help="where the printables go (default output/)")
     p.set_defaults(run=cmd_start)
+
+    p = sub.add_parser("duel", help="play bots against each other and report win rates (seats rotated)")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--players", required=True, metavar="P1,P2[,...]",
+                   help="one per seat: random, greedy, easy, normal or hard (or ceiling, which sees hidden cards: "
+                        "for measuring how much a game's luck leaves to skill)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed gives the same games (default 0)")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
+    p.set_defaults(run=cmd_duel)
 
     p = sub.add_parser("db", help="database tools")
     db = p.add_subparsers(dest="db_command", required=True, metavar="TOOL")

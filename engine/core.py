@@ -253,6 +253,13 @@ class State(ABC):
         self.check(action)
         self._apply(action, rng)
 
+    def play(self, action: Action, rng: random.Random) -> None:
+        """Carry out an action this position's `legal_actions` has just listed, without checking it again.
+
+        The path of random playouts and bots' searches (engine.bots), where the check would only repeat what
+        listing the action found; anything else goes through `apply`."""
+        self._apply(action, rng)
+
     def label(self, action: Action) -> str:
         """A short phrase for the actor's own button; engines override it. Never shown to other viewers."""
         return str(action)

@@ -162,22 +162,6 @@ class HexbattleState(State):
     def resample(self, viewer: int | None, rng: random.Random) -> HexbattleState:
         return resample(self, viewer, rng)
 
-    def play_random(self, rng: random.Random, max_moves: int | None = None, concede: bool = True) -> int:
-        """Play uniformly random legal actions (to the end, or `max_moves` of them): the fast path for playouts.
-
-        It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())` followed by
-        `apply(action, rng)`, but skips verifying actions it took from the legal list. With
-        `concede=False` it chooses as `rng.choice([a for a in legal if a.kind != "concede"])` would:
-        conceding is always the last legal action. Returns the number of actions played.
-        """
-        played = 0
-        legal_actions, choice, apply = self.legal_actions, rng.choice, self._apply
-        while self.phase != "over" and played != max_moves:
-            legal = legal_actions()
-            apply(choice(legal if concede else legal[:-1]), rng)
-            played += 1
-        return played
-
     def unit_type(self, unit: Unit) -> UnitType:
         return self.game.unit_types[unit.type]
 

@@ -218,15 +218,17 @@ class WarfareGame(Game["WarfareState"]):
         self.blunder_types = frozenset(r.blunder_types)
         self.morale_types = frozenset(r.morale_types)
         self.counters: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in r.counters.items()}
-        # Per-card Deploy moves, with and without the harass power, so listing them is one += per card.
         self.unit_cards = frozenset(c for c, t in enumerate(self.types) if t in self.unit_types)
         self.unit_type: list[str] = [t if t in self.unit_types else "" for t in self.types]  # "" for non-units
-        self.deploy_plain: list[tuple[tuple[str, int], ...]] = [
-            tuple((k, c) for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
-            for c, t in enumerate(self.types)]
-        self.deploy_harass: list[tuple[tuple[str, int], ...]] = [
-            moves + ((("harass", c),) if self.types[c] in self.harass_types else ())
-            for c, moves in enumerate(self.deploy_plain)]
+        # Each seat's Deploy moves per card, without and with the harass power (an opponent with cards to
+        # lose), built once: listing a Deploy step is then one += per card held (a search lists thousands).
+        plain = [tuple(k for k, kinds in (("draw", self.draw_types), ("scout", self.scout_types)) if t in kinds)
+                 for t in self.types]
+        harass = [kinds + (("harass",) if t in self.harass_types else ()) for kinds, t in zip(plain, self.types)]
+        self.deploy_moves: list[list[list[tuple[Action, ...]]]] = [
+            [[tuple(Action(k, p, {"card": self.ids[c]}) for k in table[c]) for c in range(len(self.cards))]
+             for p in (0, 1)] for table in (plain, harass)]
+        self.closing_moves: list[tuple[Action, Action]] = [(Action("attack", p), Action("hold", p)) for p in (0, 1)]
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -330,11 +332,14 @@ class WarfareState(State):
         hand = self.hands[who]
         # Deploy and Maneuver make nine actions listed in ten: built straight from the hand, skipping `_moves`.
         if self.step == DEPLOY:
-            table = g.deploy_harass if self.hands[1 - who] else g.deploy_plain
-            out = [_new_action(kind, who, {"card": ids[c]}) for held in hand for kind, c in table[held]]
+            table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
+            out = []
+            for held in hand:
+                out += table[held]
+            attack, hold = g.closing_moves[who]
             if not g.unit_cards.isdisjoint(hand):
-                out.append(_new_action("attack", who, {}))
-            out.append(_new_action("hold", who, {}))
+                out.append(attack)
+            out.append(hold)
             return out
         if self.step == EXCHANGE:
             held_ids = [ids[c] for c in hand]
@@ -386,150 +391,6 @@ class WarfareState(State):
             out = list(zip(repeat("discard"), hand))
         return out
 
-    def play_random(self, rng: random.Random, max_moves: int | None = None) -> None:
-        """Play uniformly random legal moves (to the end, or `max_moves` of them): the fast path for playouts.
-
-        It makes the same choices, from the same `rng`, as `rng.choice(legal_actions())`
-        followed by `apply(action, rng)`, without building, verifying or translating actions.
-        `rng.choice` only reads the length of what it is given, so each step picks from a cheap
-        stand-in listed in the order `legal_actions` lists the moves (or, for attacks and support,
-        from their count), and carries the move out as `_do` would, inline
-        (tests/test_warfare_random.py holds the two to the same games).
-        """
-        g = self.game
-        rules = g.rules
-        left = -1 if max_moves is None else max_moves
-        choice, draw, hands, discard = rng.choice, self._draw, self.hands, self.discard
-        plain, harass, unit_cards = g.deploy_plain, g.deploy_harass, g.unit_cards
-        ids, forces, types, counters = g.ids, g.forces, g.types, g.counters
-        blunders, morales = g.blunder_types, g.morale_types
-        most, action_limit = rules.maneuver_max_exchange, self.action_limit or 0
-        actions = self.actions  # kept in a local: nothing the loop calls reads it
-        while left != 0:
-            step = self.step
-            if step == OVER:
-                break
-            left -= 1
-            actions += 1
-            a = self.active
-            d = 1 - a
-            hand, other = hands[a], hands[d]
-            if step == DEPLOY:
-                table = harass if other else plain
-                options: list[Any] = []
-                for card in hand:
-                    options += table[card]
-                if not unit_cards.isdisjoint(hand):
-                    options.append(_ATTACK)
-                options.append(_HOLD)
-                kind, card = choice(options)
-                # Most frequent first: harass, hold, attack, scout, draw.
-                if kind == "harass":
-                    hand.remove(card)
-                    discard.append(card)
-                    lost = other.pop(rng.randrange(len(other)))
-                    discard.append(lost)
-                    self.last = {"event": "harass", "player": a, "card": ids[card], "lost": ids[lost]}
-                elif kind == "hold":
-                    self.last = {"event": "hold", "player": a}
-                    self._maneuver(rng)
-                elif kind == "attack":
-                    self.last = {"event": "attack", "player": a}
-                    self.step = BLUNDER if other else UNITS
-                else:
-                    hand.remove(card)
-                    discard.append(card)
-                    if kind == "scout":
-                        self.peek = True
-                        self.looked[a] = frozenset(other)
-                        self.last = {"event": "scout", "player": a, "card": ids[card]}
-                    else:
-                        self.last = {"event": "draw", "player": a, "card": ids[card],
-                                     "drawn": draw(a, forces[card], rng)}
-            elif step == EXCHANGE:
-                chosen = tuple(map(hand.__getitem__, choice(_subsets(len(hand), most))))
-                for card in chosen:
-                    hand.remove(card)
-                discard += chosen
-                drawn = draw(a, len(chosen), rng)
-                self.last = {"event": "exchange", "player": a, "discarded": [ids[c] for c in chosen], "drawn": drawn}
-                self._hand_limit(rng)
-            elif step == BLUNDER:
-                options = [c for c in other if types[c] in blunders]
-                options += _PASS_OR_YIELD_FAST
-                card = choice(options)
-                if card is None:
-                    self.step = UNITS
-                elif card is _YIELD:
-                    self.yielded = True
-                    self.last = {"event": "yield", "player": d}
-                    self.step = UNITS
-                else:
-                    other.remove(card)
-                    discard.append(card)
-                    self.last = {"event": "blunder", "player": d, "card": ids[card]}
-                    self._maneuver(rng)
-            elif step == UNITS:
-                chosen = self._pick_units(choice)
-                for card in chosen:
-                    hand.remove(card)
-                self.attacked = True
-                self.units = list(chosen)
-                self.last = {"event": "units", "player": a, "cards": [ids[c] for c in chosen]}
-                if other and not self.yielded:
-                    self.step = COUNTER
-                else:
-                    self._to_support(rng)
-            elif step == COUNTER:
-                units = self.units
-                options = []
-                for card in other:
-                    allowed = counters.get(types[card])
-                    if allowed:
-                        options += [(card, u) for u in units if types[u] in allowed]
-                options += _PASS_OR_YIELD_FAST
-                pick = choice(options)
-                if pick is None:
-                    self._to_support(rng)
-                elif pick is _YIELD:
-                    self.yielded = True
-                    self.last = {"event": "yield", "player": d}
-                    self._to_support(rng)
-                else:
-                    card, target = pick
-                    other.remove(card)
-                    discard.append(card)
-                    units.remove(target)
-                    discard.append(target)
-                    self.last = {"event": "counter", "player": d, "card": ids[card], "target": ids[target],
-                                 "repulsed": not units}
-                    if not units:
-                        self._maneuver(rng)
-                    elif not other:
-                        self._to_support(rng)
-            elif step == SUPPORT:
-                chosen = self._pick_support(choice)
-                for card in chosen:
-                    hand.remove(card)
-                self.support = list(chosen)
-                self._resolve(rng)
-            elif step == MORALE:
-                options = [c for c in other if types[c] in morales]
-                options.append(None)
-                card = choice(options)
-                if card is None:
-                    self._inflict(rng)
-                else:
-                    self._morale(card, rng)
-            else:
-                card = choice(hand)
-                hand.remove(card)
-                discard.append(card)
-                self._hand_limit(rng)
-            if action_limit and actions >= action_limit and self.step != OVER:
-                self._decide_on_troops("action limit")
-        self.actions = actions
-
     def _unit_groups(self) -> list[list[int]]:
         """The attacker's Unit cards by type, types in hand order: any non-empty set of one group may attack (R7)."""
         unit_type = self.game.unit_type
@@ -542,17 +403,6 @@ class WarfareState(State):
                 else:
                     by_type[t] = [c]
         return list(by_type.values())
-
-    def _pick_units(self, choice: Any) -> tuple[int, ...]:
-        """The attack `choice` picks from the listed `units` moves, found by counting rather than listing them."""
-        groups = self._unit_groups()
-        i = choice(range(sum([(1 << len(group)) - 1 for group in groups])))
-        for group in groups:  # the pick lies within the groups, so the loop always breaks
-            combos = _nonempty(len(group))
-            if i < len(combos):
-                break
-            i -= len(combos)
-        return tuple(map(group.__getitem__, combos[i]))
 
     def _support_pools(self) -> list[tuple[list[int], tuple[tuple[int, ...], ...]]]:
         """Each part of a support set (matching tactics, then each Strategy type in hand order) with its
@@ -573,21 +423,6 @@ class WarfareState(State):
         limit = g.rules.strategy_per_type
         return [(tactics, _subsets(len(tactics), len(tactics)))] + [
             (cards, _subsets(len(cards), limit)) for cards in per_type.values()]
-
-    def _pick_support(self, choice: Any) -> tuple[int, ...]:
-        """The support set `choice` picks from the listed `support` moves: one index read as a number
-        whose digits are the parts' picks, the last part's varying fastest as in `itertools.product`."""
-        pools = self._support_pools()
-        count = 1
-        for _, combos in pools:
-            count *= len(combos)
-        i = choice(range(count))
-        chosen: list[int] = []
-        for cards, combos in pools:
-            count //= len(combos)
-            pick, i = divmod(i, count)
-            chosen += map(cards.__getitem__, combos[pick])
-        return tuple(chosen)
 
     # -------------------------------------------------------------- verify
 
@@ -1102,13 +937,10 @@ def _subsets(size: int, most: int) -> tuple[tuple[int, ...], ...]:
 
 _CARD_KINDS = frozenset({"draw", "scout", "harass", "blunder", "morale", "discard", "counter"})
 _LIST_KINDS = frozenset({"units", "support", "exchange"})
-_ATTACK = ("attack", None)
-_HOLD = ("hold", None)
 _YIELD = ("yield", None)
 _PASS_OR_YIELD: dict[str, list[tuple[str, Any]]] = {"allow": [("allow", None), _YIELD], "stand": [("stand", None), _YIELD]}
 """What closes the defender's Blunder and counter steps, in the order they are listed: pass this step, or
 take the attack without any further reply (R20). Listed whatever the hand holds, so the choice tells nothing."""
-_PASS_OR_YIELD_FAST: list[Any] = [None, _YIELD]  # the same two for `play_random` (None: pass)
 
 _KINDS: dict[str, tuple[str, ...]] = {
     DEPLOY: ("draw", "scout", "harass", "attack", "hold"),

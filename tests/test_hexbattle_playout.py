@@ -1,4 +1,5 @@
-"""Hexbattle's playout fast path and explicit clone: the same battles as the public API, only faster."""
+"""Hexbattle's playouts and explicit clone: `play` (a listed move, not checked again) plays the same battles as
+`apply`, and a clone plays on like a deep copy."""
 
 from __future__ import annotations
 
@@ -22,49 +23,50 @@ def fingerprint(state: HexbattleState) -> str:
     return json.dumps([views, hidden], sort_keys=True, default=str)
 
 
-def by_api(state: HexbattleState, rng: random.Random, concede: bool, max_moves: int | None = None) -> int:
-    """Uniform random play through legal_actions and apply, as the fast path promises to mirror."""
+def by_api(state: HexbattleState, rng: random.Random, concede: bool, max_moves: int | None = None,
+           checked: bool = True) -> int:
+    """Uniform random play through legal_actions and `apply` (checked) or `play` (not checked again)."""
     moves = 0
+    carry_out = state.apply if checked else state.play
     while not state.is_terminal and moves != max_moves:
         legal = state.legal_actions()
-        state.apply(rng.choice(legal if concede else [a for a in legal if a.kind != "concede"]), rng)
+        carry_out(rng.choice(legal if concede else [a for a in legal if a.kind != "concede"]), rng)
         moves += 1
     return moves
 
 
 @pytest.mark.parametrize("block", range(4))
-def test_fast_path_plays_the_same_complete_battles_as_the_api(block: int) -> None:
+def test_play_plays_the_same_complete_battles_as_apply(block: int) -> None:
     """Whole battles without conceding (about 400 decisions each), from quick start and from deployment."""
     for seed in range(block * 10, block * 10 + 10):
         options: dict[str, Any] = {"quick_start": True, "turn_limit": True} if seed % 2 else {"turn_limit": True}
         slow_rng, fast_rng = random.Random(seed), random.Random(seed)
         slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
-        assert fast.play_random(fast_rng, concede=False) == by_api(slow, slow_rng, concede=False)
+        assert by_api(fast, fast_rng, concede=False, checked=False) == by_api(slow, slow_rng, concede=False)
         assert fast.is_terminal and fast.result != "concede"
         assert fingerprint(fast) == fingerprint(slow), seed
         assert fast_rng.getstate() == slow_rng.getstate(), seed
 
 
-def test_fast_path_with_conceding_and_a_move_limit_matches_the_api() -> None:
-    """Conceding allowed (as `rng.choice(legal_actions())`), and stopping after a given number of moves."""
+def test_play_with_conceding_and_a_move_limit_matches_apply() -> None:
+    """Conceding allowed, and stopping after a given number of moves."""
     for seed in range(60):
         options: dict[str, Any] = {"quick_start": True, "turn_limit": True} if seed % 3 else {"turn_limit": True}
         slow_rng, fast_rng = random.Random(seed), random.Random(seed)
         slow, fast = GAME.new_state(slow_rng, options), GAME.new_state(fast_rng, options)
         limit = None if seed % 2 else 37
-        assert fast.play_random(fast_rng, max_moves=limit) == by_api(slow, slow_rng, concede=True, max_moves=limit)
+        assert by_api(fast, fast_rng, True, limit, checked=False) == by_api(slow, slow_rng, True, limit)
         assert fingerprint(fast) == fingerprint(slow), seed
         assert fast_rng.getstate() == slow_rng.getstate(), seed
 
 
-def test_fast_path_matches_the_api_on_random_skirmishes() -> None:
+def test_play_matches_apply_on_random_skirmishes() -> None:
     """Scenario positions with combat, broken units and cards in hand, 60 decisions at most."""
     for seed in range(150):
         slow_rng, fast_rng = random.Random(seed), random.Random(seed)
         slow = GAME.new_state(slow_rng, skirmish_options(seed))
         fast = GAME.new_state(fast_rng, skirmish_options(seed))
-        assert (fast.play_random(fast_rng, max_moves=60, concede=False)
-                == by_api(slow, slow_rng, concede=False, max_moves=60))
+        assert by_api(fast, fast_rng, False, 60, checked=False) == by_api(slow, slow_rng, False, 60)
         assert fingerprint(fast) == fingerprint(slow), seed
         assert fast_rng.getstate() == slow_rng.getstate(), seed
 

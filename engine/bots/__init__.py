@@ -1,0 +1,110 @@
+"""Bots for every game: one seat's player, deciding from what that seat knows and nothing else.
+
+`make_bot(name, game_id, seats, seed)` gives a `Bot`; `bot.decide(match, seat)` returns the seat's move,
+`bot.choose(state, seat, rng)` the same from a position and a random source. The players by name:
+
+- `random`: a legal move, uniformly;
+- `greedy`: the move whose immediate outcome the game's position score (engine.bots.scores) likes best,
+  on one re-dealt copy of the position (medieval: `best_placement`, the placement heuristic the engine
+  already offers);
+- `easy`, `normal`, `hard`: information-set search (engine.bots.search) over re-dealt positions, with the
+  budgets in LEVELS, set by measured strength and speed (docs/bots.md);
+- `ceiling`: the hard search on the true position, hidden cards and deck order included. It cheats, so it
+  is for measuring only (how much a game's luck leaves to skill), never offered at a table.
+
+A fair bot reaches the position only through `State.resample(seat, rng)`, so whatever it does with the copy
+it cannot tell one deal of the hidden cards from another (tests/test_bots.py). Every choice is seeded: the
+same position, seat and seed give the same move, so a server that restarts recomputes the same move.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.bots import scores
+from engine.bots.greedy import greedy
+from engine.bots.search import Reveal, choices, estimates, search
+from engine.core import Action, Match, Refusal, State
+
+LEVELS: dict[str, dict[str, tuple[int, int]]] = {
+    # game -> level -> (iterations, playout depth); depth cuts a playout short, where the score takes over.
+    "warfare": {"easy": (30, 40), "normal": (150, 40), "hard": (400, 40)},
+    "waterloo": {"easy": (30, 30), "normal": (150, 30), "hard": (400, 30)},
+    "hexbattle": {"easy": (30, 20), "normal": (100, 20), "hard": (250, 20)},
+    "imperial": {"easy": (30, 200), "normal": (200, 200), "hard": (800, 200)},
+    "medieval": {"easy": (30, 200), "normal": (150, 200), "hard": (500, 200)},
+}
+"""Search budgets per game and level (docs/bots.md says how each was measured)."""
+
+PLAYERS = ("random", "greedy", "easy", "normal", "hard")
+"""The players a table or `muster duel` may name; `ceiling` is for measurement only."""
+MEASURING = ("ceiling",)
+
+
+def resampled(state: State, seat: int, rng: random.Random) -> State:
+    """A fair bot's copy: everything `seat` knows as it is, everything hidden re-dealt."""
+    return state.resample(seat, rng)
+
+
+def all_seeing(state: State, seat: int, rng: random.Random) -> State:
+    """The ceiling's copy: the true position, hidden cards and deck order included."""
+    return state.clone()
+
+
+def decision_rng(seed: int | str, seat: int, step: int) -> random.Random:
+    """The random source of one decision: the bot's seed, the seat and how many moves the match has had."""
+    return random.Random(f"muster-bot:{seed}:{seat}:{step}")
+
+
+@dataclass
+class Bot:
+    """One named player for one game; `choose` is the whole of its thinking."""
+
+    name: str
+    game_id: str
+    seats: int
+    seed: int | str = 0
+    budget: tuple[int, int] | None = None
+    """(iterations, playout depth) instead of the level's LEVELS entry (tests, hints)."""
+
+    def decide(self, match: Match[Any], seat: int) -> Action:
+        """The seat's move in the match's current position, seeded by the match's progress."""
+        return self.choose(match.state, seat, decision_rng(self.seed, seat, len(match.log)))
+
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
+        if seat not in state.players_to_act():
+            raise Refusal(f"Seat {seat + 1} has no move to make now.")
+        legal = choices(state, seat)
+        if self.name == "random":
+            return legal[rng.randrange(len(legal))]
+        if self.name == "greedy":
+            return self._greedy(state, seat, rng)
+        return self.ranked(state, seat, rng)[0][0]
+
+    def ranked(self, state: State, seat: int, rng: random.Random) -> list[tuple[Action, float, int]]:
+        """The searched moves with their estimated chance of winning for `seat`, most searched first."""
+        level = "hard" if self.name == "ceiling" else self.name
+        iterations, depth = self.budget or LEVELS[self.game_id][level]
+        reveal: Reveal = all_seeing if self.name == "ceiling" else resampled
+        nodes = search(state, seat, rng, reveal=reveal, evaluate=self._evaluate,
+                       iterations=iterations, depth=depth)
+        return estimates(nodes)
+
+    def _evaluate(self, state: State) -> list[float]:
+        return scores.score(self.game_id, state, self.seats)
+
+    def _greedy(self, state: State, seat: int, rng: random.Random) -> Action:
+        world = resampled(state, seat, rng)
+        return greedy(self.game_id, self.seats, world, seat, choices(world, seat), rng)
+
+
+def make_bot(name: str, game_id: str, seats: int = 2, seed: int | str = 0) -> Bot:
+    """A bot by name (PLAYERS, or `ceiling` for measuring); refuses an unknown name with the names there are."""
+    if name not in PLAYERS + MEASURING:
+        raise Refusal(f"There is no player called {name!r}; players are {', '.join(PLAYERS)} "
+                      "(and ceiling, which sees hidden cards, for measuring only).")
+    if game_id not in LEVELS:
+        raise Refusal(f"There is no bot for a game called {game_id!r}.")
+    return Bot(name, game_id, seats, seed)

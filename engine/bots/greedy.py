@@ -1,0 +1,78 @@
+"""The greedy player: a simple per-game heuristic, the baseline a search bot must beat clearly.
+
+By default it plays the move whose immediate outcome scores best (engine.bots.scores) on one re-dealt copy
+of the position. Where most moves change no score at once, a rule of thumb per step says what greedy
+means: warfare (attack whenever you can, with the most force; always reply), medieval (the engine's own
+`best_placement`). Each reads only the re-dealt copy it is handed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from engine.bots.scores import score
+from engine.core import Action, State
+from engine.medieval import best_placement
+
+
+def look_ahead(game_id: str, seats: int, world: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The move whose outcome scores best for `seat`, every move under the same roll of the dice; ties at random."""
+    outcome = rng.getrandbits(64)
+    best: list[Action] = []
+    best_value = -1.0
+    for action in legal:
+        after = world.clone()
+        after.play(action, random.Random(outcome))
+        value = round(score(game_id, after, seats)[seat], 9)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return best[rng.randrange(len(best))]
+
+
+def warfare(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Attack whenever there is a unit to attack with, with the most force and every support card; always
+    reply (Blunder, counter the strongest unit, Morale); exchange nothing; discard the weakest card."""
+    g = world.game
+
+    def force(cid: str) -> int:
+        return g.forces[g.index[cid]]
+
+    def worth(action: Action) -> float:
+        kind = action.kind
+        if kind in ("attack", "blunder", "morale"):
+            return 10.0
+        if kind == "counter":
+            return 5.0 + force(action["target"])
+        if kind in ("units", "support"):
+            return sum(force(c) for c in action["cards"]) + 0.1 * len(action["cards"])
+        if kind == "exchange":
+            return -len(action["cards"])
+        if kind == "discard":
+            return -force(action["card"])
+        if kind == "draw":
+            return 1.0
+        return 0.0  # hold, allow, stand, take, yield, scout, harass
+
+    top = max(map(worth, legal))
+    best = [a for a in legal if worth(a) == top]
+    return best[rng.randrange(len(best))]
+
+
+def medieval(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    return best_placement(world, seat)
+
+
+RULES: dict[str, Callable[[Any, int, list[Action], random.Random], Action]] = {"warfare": warfare, "medieval": medieval}
+"""Games whose greedy player follows a rule of thumb rather than the one-move look-ahead."""
+
+
+def greedy(game_id: str, seats: int, world: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The greedy move for `seat` on the re-dealt copy `world`, among `legal` (its moves there)."""
+    rule = RULES.get(game_id)
+    if rule is not None:
+        return rule(world, seat, legal, rng)
+    return look_ahead(game_id, seats, world, seat, legal, rng)

@@ -1,0 +1,94 @@
+"""Position scores: how well each seat stands, for a greedy move and for a search cut short.
+
+A score is a list with one value per seat, each between 0 and 1, read off a position the searcher
+is allowed to hold: a re-dealt copy (`State.resample`) for a fair bot, the real one only for the
+all-seeing ceiling. A finished game scores its result (1 the winner, 0 the others, a draw shared).
+Each game's material count is the simplest thing that tracks who is winning; the weights are
+measured guesses (docs/bots.md), not rules, so they live with the bots, not in `cards/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import State
+
+Score = Callable[[State, int], list[float]]
+"""(position, number of seats) -> one value in [0, 1] per seat."""
+
+
+def result(state: State, seats: int) -> list[float]:
+    """A finished game's result: the winner 1, the others 0; no winner shares it."""
+    won = state.winner
+    if won is None:
+        return [1.0 / seats] * seats
+    return [1.0 if p == won else 0.0 for p in range(seats)]
+
+
+def _shares(amounts: list[float]) -> list[float]:
+    """Each seat's share of a material total (equal shares when there is none)."""
+    total = sum(amounts)
+    if total <= 0:
+        return [1.0 / len(amounts)] * len(amounts)
+    return [a / total for a in amounts]
+
+
+def _two(lead: float) -> list[float]:
+    """Seat 0's lead in [-1, 1] as two scores that add up to 1."""
+    mine = 0.5 + 0.5 * max(-1.0, min(1.0, lead))
+    return [mine, 1.0 - mine]
+
+
+def warfare(state: Any, seats: int) -> list[float]:
+    """Troop points lead, with a hand's cards worth a little (they are the next attacks and replies)."""
+    start = state.game.rules.starting_troops
+    troops, hands = state.troops, state.hands
+    lead = (troops[0] - troops[1]) / start + 0.05 * (len(hands[0]) - len(hands[1]))
+    return _two(lead)
+
+
+def waterloo(state: Any, seats: int) -> list[float]:
+    """Each seat's share of the chips, counting what it has at stake in the hand now."""
+    return _shares([0.0 if state.out[p] else float(state.chips[p] + state.bets[p]) for p in range(seats)])
+
+
+def imperial(state: Any, seats: int) -> list[float]:
+    """Cards in hand and in reserve: a side with none left is routed (R16)."""
+    sizes = [float(sum(len(cards) for cards in state.hands[p].values()) + state.reserves[p]) for p in range(seats)]
+    return _shares(sizes)
+
+
+def medieval(state: Any, seats: int) -> list[float]:
+    """Cards left to each side: the war is lost by running out of cards."""
+    return _shares([float(state.cards_left(p)) for p in range(seats)])
+
+
+def hexbattle(state: Any, seats: int) -> list[float]:
+    """Strength left on the board, and how far the best infantry has gone towards the enemy's edge (R25, R29)."""
+    game = state.game
+    strength = [0, 0]
+    progress = [0.0, 0.0]
+    span = max(1, game.rows - 1)
+    for unit in state.units.values():
+        if unit.hex is None or unit.destroyed:
+            continue
+        p = unit.player
+        strength[p] += unit.strength
+        if unit.type in game.infantry_types:
+            gone = abs(game.row_of[unit.hex] - game.home_row[p]) / span
+            progress[p] = max(progress[p], gone)
+    total = strength[0] + strength[1]
+    lead = (strength[0] - strength[1]) / total if total else 0.0
+    return _two(0.8 * lead + 0.2 * (progress[0] - progress[1]))
+
+
+SCORES: dict[str, Score] = {"warfare": warfare, "waterloo": waterloo, "imperial": imperial,
+                            "medieval": medieval, "hexbattle": hexbattle}
+
+
+def score(game_id: str, state: State, seats: int) -> list[float]:
+    """The position's score per seat: the result once the game is over, else the game's material count."""
+    if state.is_terminal:
+        return result(state, seats)
+    return SCORES[game_id](state, seats)

@@ -1,0 +1,125 @@
+"""Information-set Monte Carlo tree search (single observer, open loop), over re-dealt positions.
+
+Each iteration asks `reveal` for one position consistent with what the deciding seat knows (for a fair
+bot, `State.resample(seat, rng)`: its own cards as they are, everything hidden dealt afresh), walks the
+tree of moves from there choosing by UCB among the moves legal in that deal, adds one node, plays on at
+random through the public API (`legal_actions` + `play`) and scores what it reaches. Nodes are keyed by
+the moves that lead to them, not by positions, so one tree gathers every deal and every roll of the dice
+(Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search"; availability counts for
+the moves a deal does not offer). A playout stops after `depth` moves, where the game's position score
+(engine.bots.scores) stands in for the result: hexbattle and waterloo games are too long to finish.
+
+Everything the search reads comes from the positions `reveal` hands it, so a bot that reveals through
+`resample` cannot decide on a card it has not seen (tests/test_bots.py, the no-peek test).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from engine.core import Action, State
+
+Reveal = Callable[[State, int, random.Random], State]
+"""(the true position, the deciding seat, rng) -> a position to search: re-dealt, or an all-seeing copy."""
+Evaluate = Callable[[State], list[float]]
+"""A position -> one value in [0, 1] per seat."""
+
+NEVER = frozenset({"concede"})
+"""Moves a bot never makes or imagines: giving up is a player's decision, and in a search it only adds noise."""
+
+
+def key(action: Action) -> Hashable:
+    """A move as a dictionary key: its kind, its player and its arguments (lists as tuples)."""
+    return action.kind, action.player, tuple((k, tuple(v) if isinstance(v, list) else v)
+                                             for k, v in sorted(action.args.items()))
+
+
+def mover(state: State, seat: int | None = None) -> int:
+    """Who moves next in a search: `seat` when it is among those who may act, else the first who may."""
+    acting = state.players_to_act()
+    return seat if seat in acting else acting[0]
+
+
+def choices(state: State, player: int) -> list[Action]:
+    """The moves a bot considers: every legal move except those in NEVER (unless nothing else is left)."""
+    legal = state.legal_actions(player)
+    kept = [a for a in legal if a.kind not in NEVER]
+    return kept or legal
+
+
+def playout(state: State, rng: random.Random, depth: int) -> int:
+    """Random moves through the public API until the game ends or `depth` moves are made; the moves made."""
+    made = 0
+    while made < depth and not state.is_terminal:
+        state.play(rng.choice(choices(state, mover(state))), rng)
+        made += 1
+    return made
+
+
+class Node:
+    """Statistics of one move in the tree: played `visits` times, offered `offered` times, `total` won by its mover."""
+
+    __slots__ = ("action", "player", "visits", "offered", "total", "children")
+
+    def __init__(self, action: Action | None, player: int) -> None:
+        self.action = action
+        self.player = player
+        self.visits = 0
+        self.offered = 0
+        self.total = 0.0
+        self.children: dict[Hashable, Node] = {}
+
+
+def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluate: Evaluate,
+           iterations: int, depth: int, exploration: float = 0.7) -> list[Node]:
+    """The root's children after `iterations` iterations, most visited first."""
+    root = Node(None, seat)
+    for _ in range(iterations):
+        world = reveal(state, seat, rng)
+        node, path = root, [root]
+        while not world.is_terminal:
+            player = mover(world, seat if node is root else None)
+            legal = choices(world, player)
+            fresh: list[tuple[Hashable, Action]] = []
+            best, best_value = None, -1.0
+            for action in legal:
+                k = key(action)
+                child = node.children.get(k)
+                if child is None:
+                    fresh.append((k, action))
+                    continue
+                child.offered += 1
+                if not fresh:
+                    value = child.total / child.visits + exploration * math.sqrt(math.log(child.offered) / child.visits)
+                    if value > best_value:
+                        best, best_value = child, value
+            if fresh:
+                k, action = fresh[rng.randrange(len(fresh))]
+                child = node.children[k] = Node(action, player)
+                child.offered = 1
+                world.play(action, rng)
+                path.append(child)
+                break
+            assert best is not None and best.action is not None
+            world.play(best.action, rng)
+            node = best
+            path.append(node)
+        playout(world, rng, depth)
+        values = evaluate(world)
+        for visited in path:
+            visited.visits += 1
+            visited.total += values[visited.player]
+    return sorted(root.children.values(), key=lambda n: (-n.visits, -n.total))
+
+
+def estimates(nodes: list[Node]) -> list[tuple[Action, float, int]]:
+    """(move, its mover's estimated chance, visits) for each searched move, most visited first."""
+    return [(n.action, n.total / n.visits, n.visits) for n in nodes if n.action is not None and n.visits]
+
+
+def summary(nodes: list[Node]) -> dict[str, Any]:
+    """The search's answer in JSON-ready form (for hints and debugging)."""
+    return {"moves": [{"action": a.to_json(), "win": round(w, 3), "visits": v} for a, w, v in estimates(nodes)]}
