@@ -121,7 +121,7 @@ def test_muster_duel_prints_and_writes_the_same_result_for_the_same_seed(tmp_pat
     runs = []
     for k in range(2):
         out = tmp_path / f"duel{k}.json"
-        result = muster("duel", "imperial", "--players", "random,greedy", "--games", "10", "--seed", "4",
+        result = muster("duel", "medieval", "--players", "random,greedy", "--games", "10", "--seed", "4",
                         "--json", str(out))
         assert result.returncode == 0, result.stderr
         report = json.loads(out.read_text())
@@ -130,9 +130,9 @@ def test_muster_duel_prints_and_writes_the_same_result_for_the_same_seed(tmp_pat
         runs.append((result.stdout.splitlines()[:2], report))
     assert runs[0] == runs[1]
     lines, report = runs[0]
-    assert lines == ["imperial: 10 games, seed 4, seats rotated",
+    assert lines == ["medieval: 10 games, seed 4, seats rotated",
                      "player    wins win rate  95% interval  decision p50       p95"]
-    assert report == {"game": "imperial", "games": 10, "seed": 4, "draws": 0,
+    assert report == {"game": "medieval", "games": 10, "seed": 4, "draws": 0,
                       "players": {"random": {"win_rate": [0.3, 0.1078, 0.6032], "wins": 3},
                                   "greedy": {"win_rate": [0.7, 0.3968, 0.8922], "wins": 7}}}
 

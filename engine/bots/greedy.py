@@ -2,8 +2,8 @@
 
 By default it plays the move whose immediate outcome scores best (engine.bots.scores) on one re-dealt copy
 of the position. Where most moves change no score at once, a rule of thumb per step says what greedy
-means: warfare (attack whenever you can, with the most force; always reply), medieval (the engine's own
-`best_placement`). Each reads only the re-dealt copy it is handed.
+means: warfare (attack whenever you can, with the most force; always reply), imperial (play the type that
+beats what the opponent holds), medieval (the engine's own `best_placement`). Each reads only the re-dealt copy it is handed.
 """
 
 from __future__ import annotations
@@ -62,11 +62,40 @@ def warfare(world: Any, seat: int, legal: list[Action], rng: random.Random) -> A
     return best[rng.randrange(len(best))]
 
 
+def imperial(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Call back every card it may; play (or buy) the type that beats the most of the opponent's hand as dealt
+    in the copy (their face-down card, when there is one), and loses to the fewest; name the type they hold most."""
+    beats = world.cfg.beats
+    foe = 1 - seat
+    down = world.table[foe]
+    held = {t: len(cards) for t, cards in world.hands[foe].items()}
+    if down is not None:
+        held = {t: int(world.cfg.kind[down] == t) for t in held}
+
+    def against(t: str) -> int:
+        return sum(n for u, n in held.items() if beats[t] == u) - sum(n for u, n in held.items() if beats[u] == t)
+
+    def worth(action: Action) -> float:
+        kind = action.kind
+        if kind == "reinforce":
+            return 100.0 + len(action["types"])
+        if kind in ("play", "buy"):
+            return 10.0 + against(action["type"])
+        if kind == "name_type":
+            return held[action["type"]]
+        return 0.0  # pass, exchange, discard_infantry
+
+    top = max(map(worth, legal))
+    best = [a for a in legal if worth(a) == top]
+    return best[rng.randrange(len(best))]
+
+
 def medieval(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     return best_placement(world, seat)
 
 
-RULES: dict[str, Callable[[Any, int, list[Action], random.Random], Action]] = {"warfare": warfare, "medieval": medieval}
+RULES: dict[str, Callable[[Any, int, list[Action], random.Random], Action]] = {
+    "warfare": warfare, "imperial": imperial, "medieval": medieval}
 """Games whose greedy player follows a rule of thumb rather than the one-move look-ahead."""
 
 

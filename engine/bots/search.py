@@ -54,7 +54,10 @@ def playout(state: State, rng: random.Random, depth: int) -> int:
     """Random moves through the public API until the game ends or `depth` moves are made; the moves made."""
     made = 0
     while made < depth and not state.is_terminal:
-        state.play(rng.choice(choices(state, mover(state))), rng)
+        legal = choices(state, mover(state))
+        if not legal:  # a re-deal the rules would not have allowed (see `search`): score it as it stands
+            break
+        state.play(rng.choice(legal), rng)
         made += 1
     return made
 
@@ -83,6 +86,8 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
         while not world.is_terminal:
             player = mover(world, seat if node is root else None)
             legal = choices(world, player)
+            if not legal:
+                break  # a deal the rules rule out (a hand that would have routed already): scored as it stands
             fresh: list[tuple[Hashable, Action]] = []
             best, best_value = None, -1.0
             for action in legal:
@@ -103,7 +108,7 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
                 world.play(action, rng)
                 path.append(child)
                 break
-            assert best is not None and best.action is not None
+            assert best is not None and best.action is not None  # no fresh move, so some child was scored
             world.play(best.action, rng)
             node = best
             path.append(node)
