@@ -333,7 +333,7 @@ class WarfareState(State):
         # Deploy and Maneuver make nine actions listed in ten: built straight from the hand, skipping `_moves`.
         if self.step == DEPLOY:
             table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
-            out = []
+            out: list[Action] = []
             for held in hand:
                 out += table[held]
             attack, hold = g.closing_moves[who]

@@ -14,7 +14,9 @@ from typing import Any
 
 from engine.bots.scores import score
 from engine.core import Action, State
-from engine.medieval import best_placement
+from engine.imperial import ImperialState
+from engine.medieval import MedievalState, best_placement
+from engine.warfare import WarfareState
 
 
 def look_ahead(game_id: str, seats: int, world: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -33,7 +35,7 @@ def look_ahead(game_id: str, seats: int, world: State, seat: int, legal: list[Ac
     return best[rng.randrange(len(best))]
 
 
-def warfare(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def warfare(world: WarfareState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Attack whenever there is a unit to attack with, with the most force and every support card; always
     reply (Blunder, counter the strongest unit, Morale); exchange nothing; discard the weakest card."""
     g = world.game
@@ -62,7 +64,7 @@ def warfare(world: Any, seat: int, legal: list[Action], rng: random.Random) -> A
     return best[rng.randrange(len(best))]
 
 
-def imperial(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def imperial(world: ImperialState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Call back every card it may; play (or buy) the type that beats the most of the opponent's hand as dealt
     in the copy (their face-down card, when there is one), and loses to the fewest; name the type they hold most."""
     beats = world.cfg.beats
@@ -90,7 +92,7 @@ def imperial(world: Any, seat: int, legal: list[Action], rng: random.Random) -> 
     return best[rng.randrange(len(best))]
 
 
-def medieval(world: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def medieval(world: MedievalState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     return best_placement(world, seat)
 
 
