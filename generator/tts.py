@@ -45,9 +45,11 @@ MAX_CELL_WIDTH = 750           # 300 dpi for a poker card: more only makes every
 POKER_WIDTH = 63.5             # a Tabletop Simulator card at scale 1 is a poker card
 HEX_RATIO = 2 / math.sqrt(3)   # width / height of a flat-topped hexagon
 SHAPE_RECTANGLE, SHAPE_SQUARE, SHAPE_HEX = 0, 1, 3  # CustomDeck "Type": rounded rectangle, square, hexagon
-TILE_TYPES = {"rect": 0, "hexagon": 1, "circle": 2}  # CustomTile "Type": box, hexagon, circle
-TILE_WIDTH = 50.8       # mm shown by a Custom_Tile of scale 1 (about two table units); only the ratio between pieces matters
-TILE_THICKNESS = 0.1    # a chipboard piece, thin enough to stack
+# CustomTile "Type": 0 square or rectangle, 1 hex, 2 circle (https://api.tabletopsimulator.com/custom-game-objects/)
+TILE_TYPES = {"rect": 0, "hexagon": 1, "circle": 2}
+TILE_WIDTH = 50.8       # mm across a Custom_Tile of scale 1 (about two table units of an inch): an estimate, but
+                        # board and pieces share it, so only the ratios between them matter, and those are exact
+TILE_THICKNESS = 0.1    # table units (about an inch each): a chipboard piece, thin enough to stack
 PIECE_DPI = 300         # pixels per inch of a piece's image
 
 
