@@ -37,8 +37,9 @@ from generator.reference import Cell, Sheet, SheetOverflow
 from generator.text import draw_text
 
 NAME = "rules"
+CREDITS = 24.0  # mm the credits take at the foot of the last page
 NOTE_PITCH = 8.0  # mm between the lines of a notes page
-CHAPTER_ROOM = 0.4  # a chapter starts a new page when less than this share of the page is left
+CHAPTER_ROOM = 0.2  # a chapter starts a new page when less than this share of the page is left
 RULES_FILE = "rules.md"
 
 
@@ -270,8 +271,9 @@ def _blocks_with_leads(blocks: Sequence[Block]) -> Iterator[tuple[list[Block], B
 
 
 def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = frozenset()) -> list[Page]:
-    """The booklet's pages in reading order: cover, the text, blank note pages up to a multiple of
-    four, back cover; folios and running heads added once the pages are known."""
+    """The booklet's pages in reading order: cover, the text, ruled note pages up to a multiple of four and
+    the back cover with the credits (or the credits at the foot of the text's last page, when that page
+    is the fourth of four); folios and running heads added once the pages are known."""
     layout = booklet_layout(game)
     flow = Flow(game, layout, claimed=claimed)
     cover = flow.new_page(folio=False)
@@ -283,20 +285,21 @@ def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = f
                 if not flow.fresh and flow.room() < CHAPTER_ROOM:
                     flow.new_page()
                 flow.chapter = b.text
-                assert flow.pages
-                flow.pages[-1].chapter = b.text
+                if flow.fresh:  # a page's running head names the chapter it starts in
+                    flow.pages[-1].chapter = b.text
 
         def lead(s: Sheet, heads: Sequence[Block] = leads) -> None:
             for b in heads:
                 (_chapter if b.kind == "chapter" else _heading)(s, b.text)
 
         _block(flow, block, lead if leads else None)
-    pad = (-(len(flow.pages) + 1)) % 4
-    for _ in range(pad):
-        flow.chapter = "Notes"
-        _notes(flow.new_page())
-    back = flow.new_page(folio=False)
-    _back_cover(back, game)
+    if len(flow.pages) % 4 == 0 and flow.room() * flow.area(1).h >= CREDITS:
+        _back_cover(flow.sheet, game)  # the text ends on the back cover: the credits go at its foot
+    else:
+        for _ in range((-(len(flow.pages) + 1)) % 4):
+            flow.chapter = "Notes"
+            _notes(flow.new_page())
+        _back_cover(flow.new_page(folio=False), game)
     for number, page in enumerate(flow.pages, start=1):
         if page.folio:
             _folio(page, number, flow)
@@ -377,9 +380,11 @@ def _cover(s: Sheet, game: GameData) -> None:
                   ink, align="middle", valign="middle")
 
 
-def _back_cover(s: Sheet, game: GameData) -> None:
+def _back_cover(s: Sheet | None, game: GameData) -> None:
+    """The credits at the foot of the last page: what printed the booklet, the icons' licence, the fonts."""
+    assert s is not None
     col = s.layout.colours
-    s.y = s.area.bottom - 40.0
+    s.y = s.area.bottom - CREDITS
     s.c.line(s.area.x, s.y, s.area.right, s.y, stroke=col["rule"], width=0.3)
     s.y += 3.0
     s.paragraph(f"{game.name}: rules of play. Printed by Muster from the game's data: the cards, counters, "

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from cards.layout import SheetProfile
+from cards.layout import SheetProfile, game_layout, resolve
 from cards.load import GameData
 from generator import deck
 from generator.canvas import Box, Canvas, Document
@@ -111,20 +111,20 @@ def draw_net(c: Canvas, b: Box3, game: GameData) -> None:
         with c.group((front.w - b.card.width * scale) / 2, (front.h - b.card.height * scale) / 2, scale=scale):
             if b.card.back is not None:
                 b.card.back(c, 3.0)
-    c.rect(back.x, back.y, back.w, back.h, fill="#f3ead6")
+    look = resolve("card", game_layout(game)).colours
+    ground, ink = look["back"], look["back_ink"]
+    c.rect(back.x, back.y, back.w, back.h, fill=look["panel"])
     _text(c, Box(back.x + 4, back.y + back.h * 0.3, back.w - 8, 12), game.name, 14, INK)
     _text(c, Box(back.x + 4, back.y + back.h * 0.3 + 13, back.w - 8, 8), f"{b.title} \u00b7 {b.cards} cards", 9, INK,
           bold=False)
     for side in (side1, side2):
-        c.rect(side.x, side.y, side.w, side.h, fill="#3a3128")
+        c.rect(side.x, side.y, side.w, side.h, fill=ground)
         with c.group(side.cx, side.cy, rotate=-90):
-            _text(c, Box(-side.h / 2 + 4, -side.w / 2 + 1, side.h - 8, side.w - 2), game.name, min(12, side.w * 1.6),
-                  "#efe3c8")
-    lid_top = Box(back.x, T, W, D)
-    lid_bottom = Box(back.x, top + H, W, D)
-    for lid in (lid_top, lid_bottom):
-        c.rect(lid.x, lid.y, lid.w, lid.h, fill="#3a3128")
-        _text(c, lid.inset(1.0), b.title, min(10, D * 1.5), "#efe3c8")
+            _text(c, Box(-side.h / 2 + 4, -side.w / 2 + 1, side.h - 8, side.w - 2), f"{b.title} \u00b7 {b.cards}",
+                  min(12, side.w * 1.6), ink)
+    for lid in (Box(back.x, T, W, D), Box(back.x, top + H, W, D)):
+        c.rect(lid.x, lid.y, lid.w, lid.h, fill=ground)
+        _text(c, lid.inset(1.0), game.name, min(10, D * 1.5), ink)
     # the outline: cut
     cut = _outline(b, xs, top)
     c.polygon(cut, stroke=INK, width=0.3)
