@@ -4,18 +4,18 @@ are over the ink limit still their own colour after it, measured through the pre
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pikepdf
-from PIL import Image
+from PIL import Image, ImageCms
 
 from cards import load_game
-from cards.layout import game_layout, resolve
+from cards.layout import game_layout, load_profiles, resolve
 from cards.load import game_ids
 from generator import deck, pdfx
+from generator.build import shop_pdfs
 from generator.drawing import mix
 from generator.printable import PieceSet
-from generator.build import shop_pdfs
-from cards.layout import load_profiles
 
 MAX_INK = 2.4
 
@@ -56,7 +56,6 @@ def test_dark_backs_over_the_ink_limit_keep_their_hue_and_most_of_their_chroma()
 
 def _raw(colour: str) -> tuple[float, ...]:
     rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    from PIL import ImageCms
     pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), pdfx._transform())  # type: ignore[arg-type]
     return tuple(v / 255 for v in pixel.getpixel((0, 0)))  # type: ignore[union-attr]
 
@@ -76,7 +75,7 @@ def test_every_kind_line_prints_in_black_ink_alone() -> None:
     assert pdfx.text_cmyk("#ffffff", 7.0, MAX_INK) == (0, 0, 0, 0)
 
 
-def test_a_dtc_card_file_sets_its_kind_line_in_k_only(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_dtc_card_file_sets_its_kind_line_in_k_only(tmp_path: Path) -> None:
     game = load_game("waterloo")
     (cards,) = deck.piece_sets(game, None)
     one = PieceSet(cards.name, [p for p in cards.pieces if p.name.startswith("guard-infantry-1")])
