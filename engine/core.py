@@ -588,7 +588,7 @@ class Match(Generic[S]):
         return self.state
 
 
-AHEAD_DEALS = 6
+AHEAD_DEALS = 12
 """How many re-dealt positions `Match.ahead_refusal` tries a move on: enough to see what a hidden card
 usually changes, few enough for a phone asking about each of its buttons."""
 

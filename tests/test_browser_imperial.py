@@ -87,9 +87,10 @@ def tables(app: Any) -> Tables:
     return Tables(open_store(app.data_dir / DB_NAME))
 
 
-def seated(tables: Tables, app: Any, new_phone: Callable[[], Any]) -> tuple[TableInfo, Any, Any]:
+def seated(tables: Tables, app: Any, new_phone: Callable[[], Any], options: dict[str, Any] = OPTIONS,
+           seed: str = SEED) -> tuple[TableInfo, Any, Any]:
     """A new seeded battle, and Ann's and Bob's phones on it."""
-    table = tables.create("imperial", ["Ann", "Bob"], OPTIONS, seed=SEED)
+    table = tables.create("imperial", ["Ann", "Bob"], options, seed=seed)
     base = f"{app.url}/?table={table.code}"
     return (table, phone(new_phone, f"{base}&seat={table.seats[0].token}", "You are Ann"),
             phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob"))
@@ -213,3 +214,48 @@ def test_browser_imperial_refusal_shows_beside_the_tapped_button(app: Any, new_p
     assert "refusal-move-play-" in (refusal.get_attribute("class") or "")  # the box of that very move
     assert top.bounding_box()["y"] < 0  # the page did not jump to its top to show it
     assert [side["has_chosen"] for side in tables.snapshot(table).state.view(None)["sides"]] == [False, False]
+
+
+SMALL = {"imperial_power": [2, 2], "gold": [0, 0], "reinforcements": [0, 0]}
+SMALL_SEED = "leak2"  # Ann draws Pikemen and Musketeers, Bob Musketeers and Cavalry: one round can end the battle
+
+
+def questions(page: Any) -> list[tuple[str, bool, str]]:
+    """Each card button on a phone: its name, whether it can be tapped, and the question it asks first (read
+    from the panel a tap opens, then cancelled: nothing is sent)."""
+    settle(page)
+    moves = page.locator(".st-key-moves")
+    out = []
+    for name in [b.inner_text().strip() for b in moves.get_by_role("button").all()]:
+        if not name.startswith("Play "):
+            continue
+        button = moves.get_by_role("button", name=name, exact=True)
+        enabled, asked = button.is_enabled(), ""
+        if enabled:
+            button.click()
+            panel = page.locator(".mp-ask")
+            panel.wait_for()
+            asked = panel.locator("p").nth(1).inner_text()
+            if SHOTS and name == "Play Cavalry":  # docs/img, when asked for (MUSTER_SHOTS)
+                page.screenshot(path=str(Path(SHOTS) / "companion-imperial-question.png"))
+            panel.get_by_role("button", name="Cancel").click()
+            panel.wait_for(state="detached")
+        out.append((name, enabled, asked))
+    return out
+
+
+def test_browser_imperial_bobs_questions_are_the_same_whatever_ann_chose(app: Any, new_phone: Callable[[], Any],
+                                                                         tables: Tables) -> None:
+    """Issue 28: Bob's "Play Cavalry" asked "This move ends the game" exactly when Ann's face-down card was
+    Musketeers, and Cancel sends nothing, so Bob could probe her card. Now two tables that differ only in
+    Ann's face-down card show Bob the same buttons, states and questions, worked out on what he knows."""
+    read = []
+    for card in ("Pikemen", "Musketeers"):
+        table, ann, bob = seated(tables, app, new_phone, SMALL, SMALL_SEED)
+        keep_hands(Taps(), tables, table, ann, bob)
+        Taps().move(ann, f"Play {card}")
+        strip(bob, "Ann chose a card")
+        read.append(questions(bob))
+        assert len(tables.snapshot(table).match.log) == 3  # Bob's taps sent nothing
+    asked = "This move cannot be taken back: it reveals both face-down cards, and it may end the game."
+    assert read[0] == read[1] == [("Play Musketeers", True, asked), ("Play Cavalry", True, asked)]
