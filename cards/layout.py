@@ -25,9 +25,9 @@ SHEET_LAYOUT = "sheet"          # full pages: reference sheets and trackers
 REFERENCE_LAYOUT = "reference"  # the reference sheets' tables and diagrams
 BOOKLET_LAYOUT = "booklet"      # the rules booklets' A5 pages
 # What the card drawer needs from every card layout (other layouts, e.g. tiles, name their own).
-CARD_REGIONS = ("corner", "title", "kind", "symbol", "text", "qr", "game")
+CARD_REGIONS = ("corner", "index", "title", "kind", "symbol", "text", "qr", "game")
 CARD_BACK_REGIONS = ("symbol", "title", "subtitle")
-CARD_FONTS = ("title", "kind", "corner", "text", "game", "back_title", "back_subtitle")
+CARD_FONTS = ("title", "kind", "corner", "index", "text", "game", "back_title", "back_subtitle")
 CARD_COLOURS = ("frame", "panel", "ink", "accent", "accent_ink", "rule", "symbol", "symbol_fill",
                 "back", "back_ink", "back_pattern", "qr", "qr_background")
 
@@ -252,6 +252,14 @@ class InlineIcon(_Strict):
     word: str = Field(min_length=1)
 
 
+class IndexMark(_Strict):
+    """What a card's corner says of its kind beside the value, so a fanned hand reads without colour:
+    capital letters, and optionally an icon before them."""
+
+    letters: str = Field(pattern=r"^[A-Z0-9][A-Z0-9 ]{0,4}$")
+    icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+
+
 class GameLayout(BaseModel):
     """A game's `[layout]` table in game.toml; keys not named here belong to other printables (e.g. a board)."""
 
@@ -266,6 +274,7 @@ class GameLayout(BaseModel):
     fonts: dict[str, Font] = Field(default_factory=dict)
     layouts: dict[str, dict[str, Any]] = Field(default_factory=dict)  # the game's own layouts
     frames: dict[str, Colour] = Field(default_factory=dict)  # card kind (CardFace.kind) -> frame colour
+    index: dict[str, IndexMark] = Field(default_factory=dict)  # card kind (CardFace.kind) -> corner index
     back_icon: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")  # emblem on the backs
     deck_icons: list[str] = Field(default_factory=list)      # per deck_names: a mark on backs and fronts
     track_card: TrackCard | None = None                      # tracks for players without a phone

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from cards import markup
-from cards.layout import Layout, Region, game_layout, layout_for
+from cards.layout import IndexMark, Layout, Region, game_layout, layout_for
 from cards.load import CardFace, GameData, PhysicalCard
 from cards.problems import Problem
 from generator import fonts
@@ -63,12 +63,14 @@ def _text(c: Canvas, layout: Layout, region: str, style: str, text: str, fill: s
 
 @dataclass(frozen=True)
 class Look:
-    """What a card shows besides its face: the frame colour of its kind, the game's name (small,
-    on every front) and its deck's mark (an icon, so two decks differ by more than colour)."""
+    """What a card shows besides its face: the frame colour of its kind, its kind's index (letters
+    and icon under the value), the game's name (small, on every front) and its deck's mark (an icon
+    in the index, so two decks differ by more than colour)."""
 
     frame: str | None = None
     game: str = ""
     mark: str | None = None
+    index: IndexMark | None = None
     low_ink: bool = False  # playtest print: white ground, the kind's colour only in outlines and type
 
 
@@ -126,24 +128,54 @@ def draw_front(c: Canvas, bleed: float, *, layout: Layout, face: CardFace, link:
         else:
             inner = box
         _picture(c, face, inner, deep if kind is not None else col["accent_ink"], col["symbol_fill"])
-        if look.mark and kind is not None:
-            size = min(box.w, box.h) * 0.22
-            draw_icon(c, look.mark, Box(box.right - size - 1.0, box.y + 1.0, size, size), mix(frame, col["panel"], 0.45))
     if face.text and text is not None:
         _text(c, layout, "text", "text", face.text, col["ink"])
-    corner = layout.region("corner")
-    if corner is not None and face.corner:
-        r = min(corner.w, corner.h) / 2
-        cx, cy = corner.x + corner.w / 2, corner.y + corner.h / 2
-        c.circle(cx, cy, r, fill=col["panel"], stroke=deep, width=max(r * 0.08, 0.2))
-        inner = Box(corner.x, corner.y, corner.w, corner.h).inset(r * 0.32)
-        spec = layout.fonts["corner"]
-        draw_text(c, inner, face.corner, spec.font, spec.size, spec.min_size, col["ink"])
+    _badge(c, layout, face, fill=col["panel"], stroke=deep, low_ink=False)
+    _index(c, layout, look, col["ink"])
     if look.game:
         _text(c, layout, "game", "game", look.game.upper(), deep, align="start")
     qr = layout.region("qr")
     if qr is not None and link:
         draw_qr(c, _box(qr), link, col["qr"], col["qr_background"])
+
+
+def _badge(c: Canvas, layout: Layout, face: CardFace, *, fill: str, stroke: str, low_ink: bool) -> None:
+    """The round corner badge: the card's value, or on a card without one (waterloo's Specials and
+    Wilds, hexbattle's empty cards) its own picture, so no two kinds of card show the same corner
+    (pieces without an index region, such as tokens, leave it out)."""
+    corner = layout.region("corner")
+    if corner is None or not (face.corner or (layout.region("index") is not None and (face.icon or face.symbol))):
+        return
+    r = min(corner.w, corner.h) / 2
+    box = _box(corner)
+    c.circle(box.cx, box.cy, r, fill=fill, stroke=stroke, width=0.5 if low_ink else max(r * 0.08, 0.2))
+    ink = layout.colours["ink"]
+    if face.corner:
+        spec = layout.fonts["corner"]
+        draw_text(c, box.inset(r * 0.32), face.corner, spec.font, spec.size, spec.min_size, ink)
+    else:
+        _picture(c, face, box.inset(r * 0.4), ink, fill)
+
+
+def _index(c: Canvas, layout: Layout, look: Look, ink: str) -> None:
+    """Under the badge: the deck's mark or the kind's icon, then the kind's letters, centred; dark on
+    the light panel, so it reads in a fanned hand without telling colours apart."""
+    region = layout.region("index")
+    icon = look.mark or (look.index.icon if look.index else None)
+    letters = look.index.letters if look.index else ""
+    if region is None or not (icon or letters):
+        return
+    box, spec = _box(region), layout.fonts["index"]
+    side = box.h if icon else 0.0
+    gap = box.h * 0.15 if icon and letters else 0.0
+    room = box.w - side - gap
+    width = min(room, fonts.width(letters, spec.font, spec.size)) if letters else 0.0
+    x = box.cx - (side + gap + width) / 2
+    if icon:
+        draw_icon(c, icon, Box(x, box.y, side, side), ink)
+    if letters:
+        draw_text(c, Box(x + side + gap, box.y, width, box.h), letters, spec.font, spec.size, spec.min_size, ink,
+                  align="start")
 
 
 def _lattice(box: Box, step: float) -> list[tuple[float, float, float, float]]:
@@ -184,12 +216,8 @@ def _low_ink_front(c: Canvas, bleed: float, layout: Layout, face: CardFace, link
         _picture(c, face, box.inset(min(box.w, box.h) * 0.1), deep, "#ffffff")
     if face.text and text is not None:
         _text(c, layout, "text", "text", face.text, col["ink"])
-    corner = layout.region("corner")
-    if corner is not None and face.corner:
-        r = min(corner.w, corner.h) / 2
-        c.circle(corner.x + r, corner.y + r, r, fill="#ffffff", stroke=frame, width=0.5)
-        spec = layout.fonts["corner"]
-        draw_text(c, _box(corner).inset(r * 0.32), face.corner, spec.font, spec.size, spec.min_size, col["ink"])
+    _badge(c, layout, face, fill="#ffffff", stroke=frame, low_ink=True)
+    _index(c, layout, look, col["ink"])
     if look.game:
         _text(c, layout, "game", "game", look.game.upper(), deep, align="start")
     qr = layout.region("qr")
@@ -265,7 +293,8 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
     subtitle = deck.name or ("" if deck.table == "cards" else _title(deck.table))
     back_key = f"back-{prefix}{deck.table}".rstrip("-")
     settings = game_layout(game)
-    look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark, low_ink=low_ink)
+    look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark,
+                index=settings.index.get(face.kind), low_ink=low_ink)
     return Piece(
         name=f"{prefix}{card.id}", design=f"{prefix}{card.design.id}",
         width=layout.width, height=layout.height, bleed=layout.bleed,
@@ -292,6 +321,7 @@ def check(games: Mapping[str, GameData], claimed: Mapping[str, frozenset[str]]) 
     `claimed` names, per game, the card tables other printables draw (they are not cards here)."""
     problems: list[Problem] = []
     for game in games.values():
+        index = game_layout(game).index
         for table in dict.fromkeys(d.table for d in decks(game, claimed.get(game.id, frozenset()))):
             where = str(game.files.get(table, game.folder))
             for row in game.table(table):
@@ -300,7 +330,13 @@ def check(games: Mapping[str, GameData], claimed: Mapping[str, frozenset[str]]) 
                     problems.append(Problem(where, f"unknown symbol (known: {', '.join(SYMBOLS)})",
                                             field="symbol", value=face.symbol))
                 layout = layout_for(game, table, face.kind)
-                for style, region, text in (("title", "title", face.title), ("kind", "kind", face.kind),
+                if layout.region("index") is not None and face.kind not in index:
+                    problems.append(Problem(str(game.folder / "game.toml"), f"card '{row.id}': its kind has no "
+                                            "corner index (letters, so a fanned hand reads without colour)",
+                                            field=f"layout.index.{face.kind}", value=face.kind))
+                letters = index[face.kind].letters if face.kind in index else ""
+                for style, region, text in (("title", "title", face.title), ("kind", "kind", face.kind.upper()),
+                                            ("index", "index", letters),
                                             ("corner", "corner", face.corner), ("text", "text", face.text)):
                     problems.extend(_text_problems(where, row.id, layout, style, region, text))
     return problems

@@ -134,11 +134,11 @@ def test_kinds_constrain_effects_values_and_troops(cards_copy: Path) -> None:
 def test_rules_and_layout_are_checked(cards_copy: Path) -> None:
     toml = cards_copy / "medieval" / "game.toml"
     edit_toml(toml, lambda t: t.replace("reenforcements = 3", "reenforcements = 4")
-              .replace('deck_colours = ["#8e1b1b", "#1b3a8e"]', 'deck_colours = ["#8e1b1b"]'))
+              .replace('deck_colours = ["#c8553a", "#16285e"]', 'deck_colours = ["#8e1b1b"]'))
     assert problems_of(cards_copy, "medieval") == [
         f"{toml}:14: [rules.reenforcements = 4] at most one reenforcement per column: "
         "reenforcements must be at most columns (3)",
-        f"{toml}:28: [layout.deck_colours = ['#8e1b1b']] layout.deck_colours must list one entry per player (2)",
+        f"{toml}:30: [layout.deck_colours = ['#8e1b1b']] layout.deck_colours must list one entry per player (2)",
     ]
 
 
