@@ -20,7 +20,10 @@ stackable, one image per side, in one `Bag` per set (`<game>-<set>.json`; hexbat
 draw bag). A page set with a `whole` piece (hexbattle's board) becomes one locked box tile,
 `<game>-<set>.json`. Board and pieces are all Custom_Tiles scaled by the same rule (TILE_WIDTH), so a terrain
 tile covers a board hex whatever size the table gives a tile of scale 1. Images are
-`<game>-<set>-<design>.png` (`-back` for a back) at PIECE_DPI, no side above MAX_PIXELS.
+`<game>-<set>-<design>.png` (`-back` for a back) at PIECE_DPI, no side above MAX_PIXELS. Round, hexagonal
+and square tiles stretch their image to the shape's regular proportions ("Stretch Aspect Ratio" in the
+knowledge base's Custom Tile page), so a hexagonal token's image is its hexagon's box (`image_box`); a
+rectangular board keeps its image's proportions.
 """
 
 from __future__ import annotations
@@ -157,23 +160,40 @@ def _tile(piece: Piece, front: str, back: str, board: bool) -> dict[str, object]
             "Transform": _transform(round(piece.width / TILE_WIDTH, 4)),
             "CustomImage": {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1, "WidthScale": 0,
                             "CustomTile": {"Type": TILE_TYPES[piece.shape], "Thickness": TILE_THICKNESS,
-                                           "Stackable": not board, "Stretch": True}}}
+                                           "Stackable": not board, "Stretch": _symmetrical(piece)}}}
+
+
+def _symmetrical(piece: Piece) -> bool:
+    """Whether the tile should take its shape's regular proportions ("Stretch Aspect Ratio": the image is
+    stretched to a square, a regular hexagon or a circle) rather than the image's (a rectangular board)."""
+    return piece.shape != "rect" or math.isclose(piece.width, piece.height, rel_tol=0.01)
+
+
+def image_box(piece: Piece) -> Box:
+    """The part of a piece its tile image shows: the whole trim, but for a hexagon only the hexagon's own
+    box (a hexagonal token is cut from a square), as a stretched tile maps the image onto that box."""
+    if piece.shape == "hexagon" and piece.height > piece.width / HEX_RATIO:
+        h = piece.width / HEX_RATIO
+        return Box(0, (piece.height - h) / 2, piece.width, h)
+    return Box(0, 0, piece.width, piece.height)
 
 
 def _side_images(sides: list[tuple[str, tuple[Piece, Draw]]], folder: Path) -> dict[str, Path]:
-    """Each side as an RGB PNG of its piece's trim at PIECE_DPI (at most MAX_PIXELS a side): one PDF, one pdftoppm."""
+    """Each side as an RGB PNG of its image box at PIECE_DPI (at most MAX_PIXELS a side): one PDF of them all,
+    then a pdftoppm per image."""
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "sides.pdf"
         doc = PdfDocument(pdf, "sides")
         for _, (piece, side) in sides:
-            with doc.page(piece.width, piece.height) as c, c.group(clip=Box(0, 0, piece.width, piece.height)):
+            box = image_box(piece)
+            with doc.page(box.w, box.h) as c, c.group(-box.x, -box.y, clip=box):
                 draw_side(c, side, 0.0)
         doc.save()
         out: dict[str, Path] = {}
         for n, (name, (piece, _)) in enumerate(sides, start=1):
-            scale = min(PIECE_DPI / 25.4, MAX_PIXELS / max(piece.width, piece.height))
-            out[name] = _raster(pdf, n, round(piece.width * scale), round(piece.height * scale),
-                                folder / f"{name}.png")
+            box = image_box(piece)
+            scale = min(PIECE_DPI / 25.4, MAX_PIXELS / max(box.w, box.h))
+            out[name] = _raster(pdf, n, round(box.w * scale), round(box.h * scale), folder / f"{name}.png")
     return out
 
 

@@ -45,6 +45,7 @@ def test_every_hexbattle_piece_is_on_the_table_with_its_type_shape_and_count(
     board = _objects(folder, "hexbattle-board")
     assert board["Name"] == "Custom_Tile" and board["Locked"] is True
     assert board["CustomImage"]["CustomTile"]["Type"] == BOX  # type: ignore[index]
+    assert board["CustomImage"]["CustomTile"]["Stretch"] is False  # type: ignore[index]  # keeps its proportions
     bags = {name: _objects(folder, f"hexbattle-{name}") for name in ("tiles", "counters", "markers", "table-markers")}
     assert all(bag["Name"] == "Bag" for bag in bags.values())
     contents = {name: bag["ContainedObjects"] for name, bag in bags.items()}
@@ -93,3 +94,14 @@ def test_chips_and_tokens_are_round_or_hexagonal_objects(tmp_path: Path) -> None
     # A chip is the same on both sides: one image for both.
     assert all(o["CustomImage"]["ImageURL"] == o["CustomImage"]["ImageSecondaryURL"]  # type: ignore[index]
                for o in chips)  # type: ignore[union-attr]
+
+
+def test_a_hexagonal_token_shows_its_hexagon(tmp_path: Path) -> None:
+    imperial = [s for s in _sets("imperial") if s.name == "tokens"]
+    tts.export("imperial", imperial, tmp_path, None)
+    gold = next(o for o in _objects(tmp_path, "imperial-tokens")["ContainedObjects"]  # type: ignore[union-attr]
+                if o["Nickname"] == "Gold")
+    with Image.open(Path(gold["CustomImage"]["ImageURL"].removeprefix("file://"))) as image:
+        # 25 mm across the corners, 21.65 mm across the flats: the hexagon's box, not the token's square.
+        assert image.size[0] / image.size[1] == pytest.approx(2 / 3 ** 0.5, rel=0.01)
+    assert gold["CustomImage"]["CustomTile"]["Stretch"] is True
