@@ -270,14 +270,15 @@ def _blocks_with_leads(blocks: Sequence[Block]) -> Iterator[tuple[list[Block], B
         yield pending, None
 
 
-def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = frozenset()) -> list[Page]:
+def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = frozenset(),
+            low_ink: bool = False) -> list[Page]:
     """The booklet's pages in reading order: cover, the text, ruled note pages up to a multiple of four and
     the back cover with the credits (or the credits at the foot of the text's last page, when that page
     is the fourth of four); folios and running heads added once the pages are known."""
     layout = booklet_layout(game)
     flow = Flow(game, layout, claimed=claimed)
     cover = flow.new_page(folio=False)
-    _cover(cover, game)
+    _cover(cover, game, low_ink)
     flow.new_page()
     for leads, block in _blocks_with_leads(blocks):
         for b in leads:
@@ -356,14 +357,17 @@ def _notes(s: Sheet) -> None:
         y += NOTE_PITCH
 
 
-def _cover(s: Sheet, game: GameData) -> None:
+def _cover(s: Sheet, game: GameData, low_ink: bool = False) -> None:
     col = s.layout.colours
     look = game_layout(game)
     width, height = s.layout.width, s.layout.height
     panel = Box(10.0, 10.0, width - 20.0, height - 20.0)
     ground = col.get("back", col["cover"])
     ink = col.get("back_ink", col["cover_ink"])
-    s.c.rect(panel.x, panel.y, panel.w, panel.h, fill=ground, radius=3.0)
+    if low_ink:  # the cover's colour as a frame and as the ink, on white paper
+        ground, ink = col["panel"], ground
+    s.c.rect(panel.x, panel.y, panel.w, panel.h, fill=None if low_ink else ground, stroke=ink if low_ink else None,
+             width=0.8, radius=3.0)
     s.c.rect(panel.x + 3, panel.y + 3, panel.w - 6, panel.h - 6, stroke=ink, width=0.4, radius=2.0)
     emblem = look.back_icon
     if emblem:
@@ -452,19 +456,19 @@ def screen(doc: Document, pages: Sequence[Page]) -> None:
             page.canvas.replay(c)
 
 
-def pages_of(game: GameData, claimed: frozenset[str] = frozenset()) -> list[Page]:
+def pages_of(game: GameData, claimed: frozenset[str] = frozenset(), low_ink: bool = False) -> list[Page]:
     """The game's booklet pages, or a DataError naming what is wrong with its rules text."""
     blocks, problems = parse(game)
     if problems:
         raise DataError(problems)
-    return lay_out(game, blocks, claimed)
+    return lay_out(game, blocks, claimed, low_ink)
 
 
 def printables(game: GameData, ctx: BuildContext) -> list[SheetSet]:
     """The game's booklet: imposed on every duplex home profile's paper, and in page order for screens."""
     if not rules_path(game).is_file():
         return []
-    pages = pages_of(game, ctx.claimed)
+    pages = pages_of(game, ctx.claimed, ctx.low_ink)
 
     def draw(doc: Document, profile: Any, paper: tuple[float, float]) -> bool:
         if not isinstance(profile, SheetProfile) or profile.kind != "sheet":

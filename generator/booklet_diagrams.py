@@ -12,9 +12,9 @@ from typing import Any
 
 from cards.layout import game_layout
 from cards.load import GameData
-from generator.booklet_flow import Flow, booklet_layout, table
+from generator.booklet_flow import Flow, booklet_layout, rich, table
 from generator.canvas import Box, Canvas
-from generator.hex_diagrams import Ink, draw_arcs, draw_sight, label
+from generator.hex_diagrams import Ink, charge_example, draw_arcs, draw_charge, draw_sight, label
 from generator.reference import (
     Sheet,
     battlefield,
@@ -119,6 +119,22 @@ def sight(flow: Flow, lead: Lead) -> None:
                "the line-of-sight diagram")
 
 
+def charge(flow: Flow, lead: Lead) -> None:
+    """The worked charge: its sentence, then its dice."""
+    text, _ = charge_example(flow.game)
+
+    def draw(s: Sheet, box: Box) -> None:
+        draw_charge(s.c, s.layout, box, flow.game)
+
+    def sentence(s: Sheet) -> None:
+        if lead:
+            lead(s)
+        rich(s, text)
+
+    flow.place(sentence, "the worked charge")
+    _place_box(flow, None, "charge", draw, "the worked charge's dice")
+
+
 def units(flow: Flow, lead: Lead) -> None:
     spec = flow.layout.sheet_settings().hexbattle
     table(flow, *unit_table(flow.game), spec.units, lead)
@@ -140,5 +156,5 @@ DIAGRAMS: dict[str, dict[str, Callable[[Flow, Lead], None]]] = {
     "warfare": {"counters": counters},
     "imperial": {"beats": beats},
     "medieval": {"battlefield": field},
-    "hexbattle": {"units": units, "formations": formations, "terrain": terrain, "arcs": arcs, "sight": sight},
+    "hexbattle": {"charge": charge, "units": units, "formations": formations, "terrain": terrain, "arcs": arcs, "sight": sight},
 }

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from cards.layout import Layout
 from cards.load import GameData
+from engine.hexbattle_combat import CombatResult, close_combat
 from engine.hexgrid import DIRECTIONS, in_arc
 from generator.canvas import Box, Canvas, Point
 from generator.drawing import arrow, hexagon, mix
+from generator.hexbattle_parts import signed
 from generator.text import draw_text
 
 
@@ -125,3 +127,57 @@ def draw_sight(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
         s.c.line(a[0], a[1], b[0], b[1], stroke=block_ink, width=0.5, dash=(1.5, 0.8))
         arrow(s.c, a, (a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3), block_ink, 0.5, 2.0)
         label(s, Box(left + 1.0, box.bottom - 9.0, box.w / 2 - 2.0, 9.0), title, "small")
+
+
+EXAMPLE_ATTACK = (1, 3, 4, 2)   # the worked charge's dice: what an example rolls, not a rule
+EXAMPLE_DEFENCE = (6, 6, 2, 3)
+
+
+def charge_example(game: GameData) -> tuple[str, CombatResult]:
+    """The worked charge: Infantry in Column against Infantry in Line from a front flank, its numbers from
+    the data and its result from the engine's own close combat."""
+    infantry = next(u for u in game.table("units") if u.uses_formations)
+    formations = {f.id: f for f in game.table("formations")}
+    column, line = formations["column"], formations["line"]
+    r = game.rules
+    defence = line.melee_defence_bonus - r.front_flank_penalty
+    n = infantry.strength
+    result = close_combat(EXAMPLE_ATTACK[:n], EXAMPLE_DEFENCE[:n], column.melee_attack_bonus, defence)
+    ties = sum(1 for p in result.pairs if not p.loser)
+    text = (f"**Example.** {infantry.name} in {column.name} ({signed(column.melee_attack_bonus)}) charges "
+            f"{infantry.name} in {line.name} ({signed(line.melee_defence_bonus)}) from a front flank "
+            f"({signed(-r.front_flank_penalty)}): each side rolls {n} dice; the attacker adds "
+            f"{signed(column.melee_attack_bonus)} to each, the defender {signed(defence)}. Paired high to low, the "
+            f"attacker loses {result.attacker_losses} strength and the defender {result.defender_losses}"
+            + (f"; {ties} tied pair costs nobody." if ties == 1 else f"; {ties} tied pairs cost nobody." if ties
+               else "."))
+    return text, result
+
+
+def draw_charge(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
+    """The worked charge's dice, bonus added, sorted and paired; the lower die of each pair is shaded (it
+    costs its side 1 strength)."""
+    s = Ink(c, layout)
+    col = layout.colours
+    _, result = charge_example(game)
+    size = min(9.0, box.h / 4)
+    gap = 8.0
+    rows = (("Attacker", [p.attacker for p in result.pairs] + list(result.attacker_unpaired), "attacker"),
+            ("Defender", [p.defender for p in result.pairs] + list(result.defender_unpaired), "defender"))
+    left = box.x + 22.0
+    for k, (name, dice, side) in enumerate(rows):
+        y = box.y + 2.0 + k * (size + 8.0)
+        label(s, Box(box.x, y, 20.0, size), name, "cell_bold")
+        for i, value in enumerate(dice):
+            x = left + i * (size + gap)
+            lost = i < len(result.pairs) and result.pairs[i].loser == side
+            c.rect(x, y, size, size, fill=col["accent"] if lost else col["panel"], stroke=col["ink"], width=0.35,
+                   radius=1.2)
+            label(s, Box(x, y, size, size), str(value), "cell_bold", col["accent_ink"] if lost else None)
+    for i, pair in enumerate(result.pairs):
+        x = left + i * (size + gap) + size / 2
+        c.line(x, box.y + 2.0 + size + 0.8, x, box.y + 2.0 + size + 8.0 - 0.8, stroke=col["rule"], width=0.5)
+        verdict = {"attacker": "attacker \u22121", "defender": "defender \u22121", "": "tie"}[pair.loser]
+        label(s, Box(x + 0.8, box.y + 2.0 + size + 1.0, gap + size - 1.0, 6.0), verdict, "small")
+    label(s, Box(left, box.y + 2.0 + 2 * size + 9.0, box.right - left, 5.0),
+          "dice with the bonus added, highest against highest; the shaded die of a pair loses", "small")
