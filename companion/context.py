@@ -13,6 +13,7 @@ import gc
 import io
 import logging
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
@@ -113,6 +114,9 @@ export default function ({ setStateValue }) {
 _device_probe = st.components.v2.component("muster_device", js=DEVICE_JS)
 DEVICE = "device-id"
 DEVICE_PROBE = "device"  # the probe's key: its state is what the browser last reported
+DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a device id may be (the browser makes 32 hex digits): anything else is no id, never stored, so a forged
+id of megabytes cannot slow every read of its table."""
 
 
 def device() -> str | None:
@@ -124,7 +128,7 @@ def device() -> str | None:
     """
     found = st.session_state.get(DEVICE_PROBE)
     value = found.get("device") if isinstance(found, Mapping) else getattr(found, "device", None)
-    st.session_state[DEVICE] = str(value) if value else None
+    st.session_state[DEVICE] = value if isinstance(value, str) and DEVICE_ID.fullmatch(value) else None
     return st.session_state[DEVICE]
 
 

@@ -35,6 +35,10 @@ LOG = logging.getLogger("muster.companion")
 PATH = "_muster/tap"
 ANSWER_LIMIT_S = 2.0  # a run that takes longer is delivered by Streamlit alone
 BODY_LIMIT = 64 * 1024  # a tap is a few hundred bytes
+BODY_TIMEOUT_S = 5.0  # a tap's body arrives in one packet; one sent a byte a second is not a phone's
+DEPTH_LIMIT = 16  # a tap nests a list in a dict in a dict
+TAP_FIELDS = frozenset({"token", "element", "tap"})
+NOT_A_TAP = "That was not a tap."
 TOKENS_KEPT = 1024  # sessions remembered before those that ended are looked for and forgotten
 TOKEN_KEY = "_courier-token"
 _lock = threading.Lock()
@@ -101,6 +105,59 @@ def answer(drawn: dict[str, list[Any]] | None) -> None:
     tap.loop.call_soon_threadsafe(_settle, tap.answer, drawn)
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A request body turned away before it was read whole: the HTTP status and the words for the sender."""
+
+    status: int
+    message: str
+
+
+async def read_json(request: Any, limit: int) -> Any:
+    """A request's body as JSON, or `Refused`: too large (413), too slow to arrive (408), cut off by the
+    sender (400), not JSON or nested deeper than DEPTH_LIMIT (400). A bound on each, so no request can hold a
+    server thread, its memory or its recursion, and none ends in a traceback."""
+    from starlette.requests import ClientDisconnect
+
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        return Refused(413, f"A request here holds at most {limit:,} bytes.")
+
+    async def body() -> bytes | None:
+        got = b""
+        async for chunk in request.stream():  # read no further than the limit
+            got += chunk
+            if len(got) > limit:
+                return None
+        return got
+
+    try:
+        read = await asyncio.wait_for(body(), BODY_TIMEOUT_S)
+    except TimeoutError:
+        return Refused(408, f"The request took more than {BODY_TIMEOUT_S:.0f} s to arrive; send it again.")
+    except ClientDisconnect:
+        return Refused(400, "The request was cut off before its end.")
+    if read is None:
+        return Refused(413, f"A request here holds at most {limit:,} bytes.")
+    try:
+        sent = json.loads(read)
+    except (ValueError, RecursionError):
+        return Refused(400, NOT_A_TAP)
+    return sent if _depth(sent) <= DEPTH_LIMIT else Refused(400, NOT_A_TAP)
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and dicts nest in `value` (walked without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level <= DEPTH_LIMIT:
+                todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def _settle(future: asyncio.Future[Any], value: Any) -> None:
     if not future.done():
         future.set_result(value)
@@ -110,18 +167,15 @@ async def deliver(request: Any) -> Any:
     """POST {token, element, tap}: carried out by the session's own run; the reply is what the run drew."""
     from starlette.responses import JSONResponse
 
-    body = b""
-    async for chunk in request.stream():  # read no further than a tap can be long
-        body += chunk
-        if len(body) > BODY_LIMIT:
-            return JSONResponse({"error": "That was not a tap."}, status_code=400)
-    try:
-        sent = json.loads(body)
-        mine, element, raw = sent["token"], sent["element"], sent["tap"]
-        if not (isinstance(mine, str) and isinstance(element, str) and isinstance(raw, dict)):
-            raise ValueError("not a tap")
-    except (ValueError, KeyError, TypeError):
-        return JSONResponse({"error": "That was not a tap."}, status_code=400)
+    sent = await read_json(request, BODY_LIMIT)
+    if isinstance(sent, Refused):
+        return JSONResponse({"error": sent.message}, status_code=sent.status)
+    if not isinstance(sent, dict) or set(sent) != TAP_FIELDS:
+        return JSONResponse({"error": NOT_A_TAP}, status_code=400)
+    mine, element, raw = sent["token"], sent["element"], sent["tap"]
+    if not (isinstance(mine, str) and len(mine) <= 64 and isinstance(element, str) and len(element) <= 200
+            and isinstance(raw, dict)):
+        return JSONResponse({"error": NOT_A_TAP}, status_code=400)
     with _lock:
         session_id = _session_of.get(mine)
     session = live.session_by_id(session_id) if session_id else None

@@ -10,7 +10,8 @@ import streamlit as st
 from companion import context, panels
 from companion.render import plain
 from companion.store import StoreError
-from companion.tables import NAME_LIMIT, Tables
+from companion.names import NAME_LIMIT
+from companion.tables import Tables
 from engine.core import Refusal
 
 

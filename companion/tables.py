@@ -18,7 +18,6 @@ from __future__ import annotations
 import copy
 import json
 import threading
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,15 +25,16 @@ from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
+from companion.names import clean
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
 from engine.core import POSITION_KEEPING, Action, Game, Line, Match, Refusal, seat as placeholder
 
 
 CACHED_TABLES = 64
-NAME_LIMIT = 40
 STALE = "The table moved on; here is the new position."
 ELSEWHERE = "This seat is now played on another phone, so this phone no longer acts for it."
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+UNNAMED = ("This phone has not yet said which phone it is, and another phone holds this seat; wait a moment and "
+           "tap again (a browser that blocks scripts or storage cannot hold a seat).")
 
 
 @dataclass(frozen=True)
@@ -121,21 +121,6 @@ class Stale(Refusal):
         super().__init__(STALE)
 
 
-def clean_names(names: list[str]) -> list[str]:
-    """Seat names as stored: runs of white space made one space; too long or invisible control characters refused.
-
-    Names are shown as plain text everywhere (`companion.render.plain`), so any printable
-    text is fine; the limit keeps a name on one line of a phone.
-    """
-    clean = [" ".join(str(n).split()) for n in names]
-    for i, name in enumerate(clean, start=1):
-        if len(name) > NAME_LIMIT:
-            raise Refusal(f"Seat {i}'s name has {len(name)} characters; a name may have at most {NAME_LIMIT}.")
-        if any(unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS for c in name):
-            raise Refusal(f"Seat {i}'s name contains an invisible control character; type it again.")
-    return clean
-
-
 CONSEQUENCES_KEPT = 4096  # answers of `Tables.consequence` kept (a few positions' buttons at every table)
 
 
@@ -187,7 +172,7 @@ class Tables:
         those options, such as scripted dice.
         """
         game = self.game(game_id)
-        names = clean_names(seat_names)
+        names = clean(seat_names)
         try:
             if scripted:
                 opts = dict(options)
@@ -410,10 +395,11 @@ def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:
 
 
 def _holder(table: TableInfo, seat: int, device: str | None) -> None:
-    """Refuse a phone that no longer holds the seat (a newer phone opened its link)."""
+    """Refuse a phone that does not hold the seat another phone holds: a newer phone opened its link, or this
+    session never said which phone it is (it cannot be told apart from any other)."""
     held = table.seats[seat].device if 0 <= seat < len(table.seats) else None
-    if device is not None and held is not None and held != device:
-        raise Refusal(ELSEWHERE)
+    if held is not None and held != device:
+        raise Refusal(ELSEWHERE if device is not None else UNNAMED)
 
 
 def _described(action: Action) -> str:
@@ -421,5 +407,4 @@ def _described(action: Action) -> str:
     return f"{action.kind}: {args}" if args else action.kind
 
 
-__all__ = ["ELSEWHERE", "GameEntry", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue",
-           "clean_names"]
+__all__ = ["ELSEWHERE", "GameEntry", "STALE", "Snapshot", "Stale", "StoreError", "Tables", "catalogue"]

@@ -30,14 +30,34 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+PROBLEM = re.compile(r"Traceback|\bERROR\b|\bCRITICAL\b|\bException\b|Error:")
+"""A line of the server's log that says something went wrong: a test fails on one it did not expect."""
+
+
 class Server:
-    """`muster app` as a child process; restartable on the same port and data folder."""
+    """`muster app` as a child process; restartable on the same port and data folder.
+
+    Its log (stdout and stderr) is kept in `log`; `stop` fails the test on any traceback or error line in
+    it that the test did not `expect`, so a fault the phones never show still fails the test."""
 
     def __init__(self, data_dir: Path, *options: str) -> None:
         self.port = free_port()
         self.data_dir = data_dir
         self.options = options  # more `muster app` options
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir.parent / f"server-{self.port}.log"
+        self.expected: list[re.Pattern[str]] = []
+
+    def expect(self, *patterns: str) -> None:
+        """Lines of the log matching any of these are what the test provokes (a fault it injects)."""
+        self.expected += [re.compile(p) for p in patterns]
+
+    def problems(self) -> list[str]:
+        """The log's traceback and error lines the test did not expect."""
+        if not self.log.exists():
+            return []
+        lines = self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+        return [line for line in lines if PROBLEM.search(line) and not any(p.search(line) for p in self.expected)]
 
     @property
     def url(self) -> str:
@@ -45,9 +65,11 @@ class Server:
 
     def start(self) -> None:
         env = dict(os.environ, MUSTER_RULES_DIR=os.environ.get("MUSTER_RULES_DIR", ""))
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(self.port),
-                                      "--data-dir", str(self.data_dir), *self.options], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(self.port),
+                                          "--data-dir", str(self.data_dir), *self.options], env=env,
+                                         stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -67,6 +89,8 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+        problems = self.problems()
+        assert not problems, f"the server's log ({self.log}) has lines the test did not expect:\n" + "\n".join(problems[:20])
 
 
 @pytest.fixture

@@ -83,7 +83,7 @@ def test_posts_that_are_no_live_pages_tap_are_refused_in_words(app: Server) -> N
     assert post(app, json.dumps({"token": "t", "element": "table-0"}).encode()) == (400, {"error": "That was not a tap."})
     assert post(app, json.dumps({"token": 1, "element": "table-0", "tap": {}}).encode()) == (
         400, {"error": "That was not a tap."})
-    assert post(app, b" " * (BODY_LIMIT + 1)) == (400, {"error": "That was not a tap."})
+    assert post(app, b" " * (BODY_LIMIT + 1)) == (413, {"error": f"A request here holds at most {BODY_LIMIT:,} bytes."})
     assert post(app, json.dumps({"token": "no-such-page", "element": "table-0", "tap": {"pad": "moves"}}).encode()) == (
         404, {"error": "This page's session has ended; reload the page."})
     with pytest.raises(urllib.error.HTTPError) as missing:

@@ -12,7 +12,7 @@ from apptest_helpers import (  # noqa: F401 (race: fixture)
 
 from companion import courier
 from companion.render import Sheet, plain
-from companion.tables import ELSEWHERE, STALE, Tables
+from companion.tables import ELSEWHERE, STALE, UNNAMED, Tables
 from engine.core import Refusal, act
 
 PIXEL = "![p](http://10.9.9.9/p.png) Mallory"
@@ -106,7 +106,7 @@ def test_names_are_plain_text_on_the_lobby_and_the_table(race: Tables) -> None:
 def test_a_name_longer_than_forty_characters_is_refused(race: Tables) -> None:
     with pytest.raises(Refusal, match="Seat 2's name has 41 characters; a name may have at most 40"):
         race.create("race", ["Ann", "B" * 41], {"players": 2})
-    with pytest.raises(Refusal, match="Seat 1's name contains an invisible control character"):
+    with pytest.raises(Refusal, match=r"Seat 1.s name contains an invisible character \(U\+202E RIGHT-TO-LEFT OVERRIDE\)"):
         race.create("race", ["Ann\u202eevil", "Bob"], {"players": 2})
     assert race.create("race", ["  Ann   Lee ", "B" * 40], {"players": 2}).seats[0].name == "Ann Lee"
 
@@ -178,6 +178,23 @@ def test_a_seat_opened_on_a_second_phone_moves_there(race: Tables) -> None:
     assert race.store.table(table.id).seats[0].device == "phone-a" and len(move_keys(first)) == 2
     page(device="phone-a", table=table.code, seat=table.seats[0].token)  # a reload on the same phone: no notice
     assert [e.action["kind"] for e in race.store.log(table.id)] == ["notice", "notice"]
+
+
+def test_a_session_without_a_device_id_cannot_act_for_a_seat_another_phone_holds(race: Tables) -> None:
+    """Issue 29: a session that never reported an id (or reported one out of bounds, which counts as none) was let
+    act for a seat another phone holds; a 2,000,000-character id was stored as is, slowing every read."""
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    page(device="phone-a", table=table.code, seat=table.seats[0].token)
+    for forged in (None, "x" * 2_000_000, "phone a", ""):
+        at = page(device=forged, table=table.code, seat=table.seats[0].token)
+        assert race.store.table(table.id).seats[0].device == "phone-a"  # the forged id is not stored
+        carry_out(at, button(at, "Bank 1 point"))  # the page offers the moves until it hears which phone it is
+        assert not at.exception and race.snapshot(race.store.table(table.id)).entries == ()
+        assert UNNAMED in page_text(at)
+    with pytest.raises(Refusal, match=UNNAMED.split(";")[0]):
+        race.act(race.store.table(table.id), 0, act("bank", 0, amount=1), device=None)
+    race.act(race.store.table(table.id), 0, act("bank", 0, amount=1), device="phone-a")
+    assert [e.action["kind"] for e in race.snapshot(race.store.table(table.id)).entries] == ["bank"]
 
 
 def test_undo_is_refused_after_chance_and_the_page_says_why(race: Tables) -> None:
