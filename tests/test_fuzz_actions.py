@@ -1,5 +1,9 @@
 """Every game refuses malformed and out-of-turn actions, interleaved with random legal play, and
-a refused action leaves the state exactly as it was (compared pickled, hidden parts included)."""
+a refused action leaves the state exactly as it was (compared pickled, hidden parts included).
+
+The same through `Tables` as the app calls it (history on, each tap at the head it was offered at):
+one gate for every path (issue 28), a precise refusal, nothing stored; and a table whose store already
+holds a row the gate refuses opens with a notice and plays on."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from cards import load_game
 from companion.store import open_store
 from companion.tables import Tables
 from engine import GAME_IDS, Action, Match, Refusal, make_game
+from engine.core import Arg
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -115,3 +120,21 @@ def test_a_table_holding_a_row_the_gate_refuses_opens_with_a_notice_and_goes_on(
     assert after.match.log == [move] and fresh.store.table(table.id).playing
     fresh.concede(fresh.store.table(table.id), 1 - move.player)
     assert not fresh.store.table(table.id).playing
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_move_a_game_offers_has_its_arguments_declared(game: str) -> None:
+    """The gate checks names and types for the kinds a game's ARGS declares: every kind offered in play is
+    declared, and each offered move carries every required argument and no other."""
+    match = Match(make_game(load_game(game)), 7, LONGER.get(game, {}))
+    rng = random.Random(7)
+    schema = type(match.state).ARGS
+    for _ in range(150):
+        if match.state.is_terminal:
+            break
+        legal = match.state.legal_actions()
+        for action in legal:
+            declared = schema[action.kind]
+            required = {n for n, spec in declared.items() if not (isinstance(spec, Arg) and spec.optional)}
+            assert required <= set(action.args) <= set(declared), action
+        match.apply(rng.choice([a for a in legal if a.kind != "concede"] or legal))

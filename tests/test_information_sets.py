@@ -17,7 +17,7 @@ import pytest
 
 import cards
 from engine import GAME_IDS, make_game
-from engine.core import Action, Game, Match, State
+from engine.core import Action, Game, Match, Refusal, State
 
 SEEDS = (1, 2, 3)
 POSITIONS = 12  # positions looked at per game and seed, spread over the first STEPS actions
@@ -56,10 +56,10 @@ def everything(state: State, seats: list[int | None]) -> str:
     return json.dumps([state.view(v) for v in seats], sort_keys=True, default=str)
 
 
-def surfaces(match: Match[Any], state: State, viewer: int | None) -> str:
+def surfaces(match: Match[Any], state: State, viewer: int | None, probes: list[Action] = ()) -> str:
     """What `viewer` reads of `state` (the match's position or a re-deal of it): its view and status line, its
-    moves with their labels, the question each asks first and the history lines it would write for every
-    viewer, and the questions of the moves of whoever is to act (a phone asks them before it draws buttons)."""
+    moves with their labels, the history lines each would write for every viewer and the question a few of
+    them ask first, and the refusal of each of `probes` (moves a modified phone could send as the viewer)."""
     match = match._fork(state)
     moves = state.legal_actions(viewer) if viewer is not None else []
     seats = viewers(match)
@@ -67,7 +67,23 @@ def surfaces(match: Match[Any], state: State, viewer: int | None) -> str:
         "view": state.view(viewer), "prompt": state.prompt(viewer),
         "moves": [[str(a), state.label(a), [[t.read_by(w) for w in seats] for t in state.narrate(a)]] for a in moves],
         "questions": [match.ahead_refusal(a.player, a) for a in asked(moves)],
+        "refusals": [refusal(state, a) for a in probes],
     }, sort_keys=True, default=str)
+
+
+def refusal(state: State, action: Action) -> str | None:
+    try:
+        state.check(action)
+    except Refusal as err:
+        return str(err)
+    return None
+
+
+def probes(state: State, viewer: int | None, seats: list[int | None]) -> list[Action]:
+    """Every seat's moves here, sent as `viewer` (some of them name cards `viewer` cannot see): a few of each."""
+    if viewer is None:
+        return []
+    return [Action(a.kind, viewer, a.args) for p in seats if p is not None for a in asked(state.legal_actions(p))]
 
 
 def asked(moves: list[Action]) -> list[Action]:
@@ -82,11 +98,13 @@ CASES = [(g, s) for g in GAME_IDS for s in SEEDS]
 def test_a_redeal_changes_nothing_the_viewer_reads(game_id: str, seed: int) -> None:
     for match in positions(game_id, seed):
         state = match.state
-        for viewer in viewers(match):
-            seen = surfaces(match, state, viewer)
+        seats = viewers(match)
+        for viewer in seats:
+            sent = probes(state, viewer, seats)
+            seen = surfaces(match, state, viewer, sent)
             for k in range(REDEALS):
                 again = state.resample(viewer, random.Random(k))
-                assert surfaces(match, again, viewer) == seen, (game_id, seed, viewer, k, match.log[-1:])
+                assert surfaces(match, again, viewer, sent) == seen, (game_id, seed, viewer, k, match.log[-1:])
 
 
 @pytest.mark.parametrize(("game_id", "seed"), CASES)
