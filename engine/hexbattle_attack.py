@@ -1,4 +1,5 @@
-"""Hexbattle attacks: the modifiers of a charge or a shot, rolling them, losses, and Reserve Fire's free shot (R14–R24, R33)."""
+"""Hexbattle attacks: the modifiers of a charge or a shot, rolling them, losses, Reserve Fire's free shot, and
+the attack action (R14–R24, R33)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from typing import TYPE_CHECKING, Any
 from engine import hexbattle_guards as guards
 from engine import hexbattle_setup as setup
 from engine import hexbattle_sight as sight
-from engine.core import Action, Refusal
+from engine import hexbattle_turn as turn
+from engine import hexbattle_victory as victory
+from engine.core import Action, Refusal, Told, seat
 from engine.hexbattle_combat import CardModifiers, card_modifiers, close_combat, ranged_fire, split_blocks
 from engine.hexbattle_pieces import Unit
+from engine.hexbattle_view import unit_named
 from engine.hexgrid import Hex, bearing, distance, hex_id, neighbour, sight_line, turn_steps
+from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -33,7 +38,8 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
     return cached[1]
 
 
-def verify_attack(state: HexbattleState, action: Action, unit: Unit) -> None:
+def _verify_attack(state: HexbattleState, action: Action) -> None:
+    unit = turn.acting_unit(state, action)
     target = state.units.get(action.get("target")) if isinstance(action.get("target"), str) else None
     mode = action.get("mode")
     if target is None or not target.on_board:
@@ -273,3 +279,32 @@ def reserve_fire(state: HexbattleState, mover: Unit, rng: random.Random) -> None
                                 "player": guard.owner, "unit": shooter.id})
             fire(state, shooter, mover, rng, reserve=True)
             return
+
+
+def _attack(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    """A charge or a shot; a free shot of Artillery Barrage uses up that gun's (R27)."""
+    free, follow_up = turn.spend(state, action, activation=True)
+    unit, target = state.units[action["unit"]], state.units[action["target"]]
+    if free and unit.id != follow_up:
+        state.effects.barrage.discard(unit.id)
+    if action["mode"] == "melee":
+        melee(state, unit, target, rng)
+    else:
+        fire(state, unit, target, rng)
+    victory.check_victory(state)
+
+
+def _target_named(state: HexbattleState, action: Action) -> str:
+    target = state.units.get(action["target"])
+    return state.unit_name(target) if target else str(action["target"])
+
+
+ATTACK: Kind[HexbattleState] = Kind(
+    {"unit": str, "target": str, "mode": str}, _verify_attack, _attack,
+    lambda state, action: (f"{unit_named(state, action)}: {'Charge' if action.get('mode') == 'melee' else 'Fire at'} "
+                           f"{_target_named(state, action)}"),
+    lambda state, action: [Told(f"{seat(action.player)}: {unit_named(state, action)} "
+                                f"{'charged' if action['mode'] == 'melee' else 'fired at'} "
+                                f"{_target_named(state, action)}")],
+    phases=("battle",))
+

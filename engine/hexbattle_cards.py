@@ -1,4 +1,5 @@
-"""Hexbattle bonus cards: which can be played and how, drawing them, and what each does (R27, R31)."""
+"""Hexbattle bonus cards: which can be played and how, drawing them, and what each does (R27, R31); the
+play_card, discard_card and draw_bonus actions."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Refusal
+from engine import hexbattle_turn as turn
+from engine import hexbattle_victory as victory
+from engine.core import Action, Arg, Refusal, Told, seat
 from engine.hexbattle_combat import ROLL_EFFECTS
 from engine.hexbattle_pieces import Guard
+from engine.hexbattle_view import unit_named
+from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -56,12 +61,14 @@ def card_targets(state: HexbattleState, player: int, design: Any) -> list[dict[s
     return [{"unit": u.id} for u in mine if state.unit_type(u).range > 0 and not state.is_broken(u)]
 
 
-def verify_card(state: HexbattleState, action: Action) -> None:
-    card = action.get("card")
-    if card not in state.hands[state.current]:
+def _verify_held(state: HexbattleState, action: Action) -> None:
+    if action.get("card") not in state.hands[state.current]:
         raise Refusal("You do not hold that card.")
-    if action.kind == "discard_card":
-        return
+
+
+def _verify_play(state: HexbattleState, action: Action) -> None:
+    _verify_held(state, action)
+    card = action.get("card")
     design = state.game.bonus[card]
     args = {k: v for k, v in action.args.items() if k != "card"}
     if isinstance(args.get("units"), list | tuple):
@@ -156,3 +163,60 @@ def play_card(state: HexbattleState, action: Action, rng: random.Random) -> None
         fx.cannon[uid] = fx.cannon.get(uid, 0) + amount
     elif effect == "rout":
         fx.rout = True
+
+
+def _play(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    play_card(state, action, rng)
+    victory.check_victory(state)
+
+
+def _discard(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    state.hands[state.current].remove(action["card"])
+    state.discard.append(action["card"])
+    state.events.append({"event": "discard", "player": state.current, "card": action["card"]})
+
+
+def _verify_draw(state: HexbattleState, action: Action) -> None:
+    turn.need_action(state)
+    if state.last_was_draw:
+        raise Refusal("You cannot draw two bonus cards in a row; take another action first.")
+    if len(state.hands[state.current]) >= state.game.rules.bonus_hand_limit:
+        raise Refusal(f"You already hold {state.game.rules.bonus_hand_limit} bonus cards; "
+                      "play or discard one first.")
+    if not state.bonus_deck and not state.discard:
+        raise Refusal("There are no bonus cards left to draw.")
+
+
+def _draw(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    turn.spend(state, action, activation=False)
+    draw_bonus(state, rng)
+
+
+def _played_label(state: HexbattleState, action: Action) -> str:
+    who = unit_named(state, action)
+    return f"Play {state.game.bonus[action['card']].name}" + (f" on {who}" if who else "")
+
+
+def _played_told(state: HexbattleState, action: Action) -> list[Told]:
+    """A guard card is played face down: the others read only that one was played (R32)."""
+    p, design, name = action.player, state.game.bonus[action["card"]], unit_named(state, action)
+    on = f" on {name}" if name else ""
+    if design.kind == "defensive":
+        return [Told(f"{seat(p)} played a guard card face down", {p: f"{seat(p)} played {design.name}{on} face down"})]
+    return [Told(f"{seat(p)} played {design.name}{on}")]
+
+
+PLAY_CARD: Kind[HexbattleState] = Kind(
+    # a card's other arguments depend on its effect (card_targets)
+    {"card": str, "unit": Arg(str, optional=True), "units": Arg(list[str], optional=True),
+     "formation": Arg(str, optional=True)}, _verify_play, _play, _played_label, _played_told, phases=("battle",))
+DISCARD_CARD: Kind[HexbattleState] = Kind(
+    {"card": str}, _verify_held, _discard,
+    lambda state, action: f"Discard {state.game.bonus[action['card']].name}",
+    lambda state, action: [Told(f"{seat(action.player)} discarded {state.game.bonus[action['card']].name}")],
+    phases=("battle",))
+DRAW_BONUS: Kind[HexbattleState] = Kind(
+    {}, _verify_draw, _draw, lambda state, action: "Draw a bonus card",
+    lambda state, action: [],  # told by its event: what was drawn, and to whom
+    phases=("battle",))
+

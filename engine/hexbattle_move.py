@@ -1,4 +1,4 @@
-"""Hexbattle movement: movement points, the move search over hexes and facings, pivots (R8–R10)."""
+"""Hexbattle movement: movement points, the move search over hexes and facings, and the move action (R8–R11)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from typing import TYPE_CHECKING
 
 from engine import hexbattle_attack as attack
 from engine import hexbattle_setup as setup
+from engine import hexbattle_turn as turn
 from engine import hexbattle_victory as victory
-from engine.core import Action, Refusal
+from engine.core import Action, Arg, Refusal, Told, seat
 from engine.hexbattle_pieces import Reach, Unit
+from engine.hexbattle_view import unit_named
 from engine.hexgrid import FACING_NAMES, Hex, hex_from_id, hex_id, parse_hex
+from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -115,7 +118,8 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     return entry
 
 
-def verify_move(state: HexbattleState, action: Action, unit: Unit) -> None:
+def _verify_move(state: HexbattleState, action: Action) -> None:
+    unit = turn.acting_unit(state, action)
     h = parse_hex(action.get("to"))
     facing = action.get("facing", unit.facing)
     if h not in state.game.board:
@@ -141,16 +145,6 @@ def verify_move(state: HexbattleState, action: Action, unit: Unit) -> None:
                       f"{FACING_NAMES[facing]} with {movement_points(state, unit)} movement points.")
 
 
-def verify_pivot(state: HexbattleState, action: Action, unit: Unit) -> None:
-    facing = action.get("facing")
-    if not state.unit_type(unit).can_pivot:
-        raise Refusal("Artillery cannot pivot; it turns one step when it fires.")
-    if not isinstance(facing, int) or not 0 <= facing < 6:
-        raise Refusal("Facing must be a direction from 0 (north) to 5, clockwise.")
-    if facing == unit.facing:
-        raise Refusal(f"{state.unit_name(unit)} already faces {FACING_NAMES[facing]}.")
-
-
 def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
     unit = state.units[action["unit"]]
     start = state.hex_of(unit)
@@ -172,3 +166,20 @@ def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
         state.effects.double_time.discard(unit.id)
         state.double_time_ready = unit.id
     attack.reserve_fire(state, unit, rng)
+
+
+def _move(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    free, _ = turn.spend(state, action, activation=True)
+    if free:
+        state.effects.free_moves -= 1
+    move(state, action, rng)
+    victory.check_victory(state)
+
+
+MOVE: Kind[HexbattleState] = Kind(
+    {"unit": str, "to": turn.HEX_ARG, "facing": Arg(int, optional=True)}, _verify_move, _move,
+    lambda state, action: (f"Move {unit_named(state, action)} to {action['to']} facing "
+                           f"{FACING_NAMES[action.get('facing', 0) % 6]}"),
+    lambda state, action: [Told(f"{seat(action.player)} moved {unit_named(state, action)} to {action['to']}")],
+    phases=("battle",))
+

@@ -11,9 +11,6 @@ from typing import Any
 from engine.core import Action
 from engine.hexgrid import Hex
 
-UNIT_ACTIONS = ("move", "pivot", "attack", "formation", "repair")
-
-
 @dataclass
 class Unit:
     """One counter on (or off) the board."""

@@ -1,4 +1,5 @@
-"""Hexbattle setup: scenarios, deployment, the hex index and its caches, turn starts and terrain tiles (R3, R5, R30)."""
+"""Hexbattle setup: scenarios, deployment, the hex index and its caches, and terrain tiles (R3, R4, R5, R30);
+the deploy, quick_start, draw_terrain and place_tile actions."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Refusal
-from engine.hexbattle_pieces import TurnEffects, Unit
-from engine.hexgrid import Hex, hex_from_id, hex_id, parse_hex
+from engine import hexbattle_turn as turn
+from engine import hexbattle_victory as victory
+from engine.core import Action, Refusal, Told, seat
+from engine.hexbattle_pieces import Unit
+from engine.hexbattle_view import unit_named
+from engine.hexgrid import Hex, hex_from_id, hex_id, neighbour, parse_hex
+from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -39,7 +44,7 @@ def set_scenario(state: HexbattleState, scenario: Mapping[str, Any]) -> None:
             state.bonus_deck.remove(card)
             state.hands[p].append(card)
     state.current = int(scenario.get("current_player", 0))
-    start_battle(state, state.current)
+    victory.start_battle(state, state.current)
 
 
 def quick_deploy(state: HexbattleState, player: int, rng: random.Random) -> list[str]:
@@ -86,29 +91,7 @@ def deploy_hex_ok(state: HexbattleState, h: Hex) -> bool:
     return h not in state.at and state.terrain.get(h) == state.game.rules.start_terrain
 
 
-def start_battle(state: HexbattleState, first: int = 0) -> None:
-    state.phase = "battle"
-    state.current = first
-    begin_turn(state)
-
-
-def begin_turn(state: HexbattleState) -> None:
-    state._segments.clear()  # the other army's segments: stale by its next turn, most likely
-    state.actions_left = max(0, state.game.rules.actions_per_turn - state.fog[state.current])
-    state.actions_granted = state.actions_left
-    state.fog[state.current] = 0
-    state.last_unit = None
-    state.last_was_draw = False
-    state.double_time_ready = None
-    state.effects = TurnEffects()
-    state.moved_points = {}
-
-
-def verify_deploy(state: HexbattleState, action: Action) -> None:
-    if action.kind == "quick_start":
-        return
-    if action.kind != "deploy":
-        raise Refusal("Deploy your units first.")
+def _verify_deploy(state: HexbattleState, action: Action) -> None:
     uid = action.get("unit")
     unit = state.units.get(uid) if isinstance(uid, str) else None
     if unit is None:
@@ -126,7 +109,9 @@ def verify_deploy(state: HexbattleState, action: Action) -> None:
         raise Refusal("Units can only be placed on open terrain.")
 
 
-def apply_deploy(state: HexbattleState, action: Action, rng: random.Random) -> None:
+def _deploy(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    """Place a unit (or, Quick Start, the player's remaining units at random, R4); the other player places
+    next while they have units to place, and the battle starts when both armies are down."""
     p = state.current
     if action.kind == "quick_start":
         placed = quick_deploy(state, p, rng)
@@ -137,7 +122,7 @@ def apply_deploy(state: HexbattleState, action: Action, rng: random.Random) -> N
     if undeployed(state, other):
         state.current = other
     elif not undeployed(state, p):
-        start_battle(state)
+        victory.start_battle(state)
 
 
 def draw_tile(state: HexbattleState) -> None:
@@ -164,3 +149,51 @@ def undiscovered_edge(state: HexbattleState) -> list[Hex]:
     terrain, around = state.terrain, state.game.around
     return [h for h in state.game.offset_order
             if h not in terrain and any(n in terrain for n in around[h])]
+
+
+def _verify_draw_terrain(state: HexbattleState, action: Action) -> None:
+    turn.need_action(state)
+    if not state.tile_deck or len(state.terrain) == len(state.game.board):
+        raise Refusal("There are no terrain tiles left to draw.")
+
+
+def _draw_terrain(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    """Engineers makes it two tiles, laid one after the other (R27)."""
+    turn.spend(state, action, activation=False)
+    state.tiles_to_place = max(1, state.effects.engineers)
+    state.effects.engineers = 0
+    draw_tile(state)
+    victory.check_victory(state)
+
+
+def _verify_place_tile(state: HexbattleState, action: Action) -> None:
+    h = parse_hex(action.get("hex"))
+    if h is None or h not in state.game.board:
+        raise Refusal("That hex is not on the map.")
+    if h in state.terrain:
+        raise Refusal("That hex is already revealed.")
+    if not any(neighbour(h, d) in state.terrain for d in range(6)):
+        raise Refusal("A tile must be placed next to a revealed hex.")
+
+
+def _placed_tile_told(state: HexbattleState, action: Action) -> list[Told]:
+    tile = state.game.terrain[state.pending_tile] if state.pending_tile is not None else None
+    return [Told(f"{seat(action.player)} placed the {tile.name if tile else 'drawn'} tile at {action['hex']}")]
+
+
+DEPLOY: Kind[HexbattleState] = Kind(
+    {"unit": str, "hex": turn.HEX_ARG}, _verify_deploy, _deploy,
+    lambda state, action: f"Deploy {unit_named(state, action)} at {action['hex']}",
+    lambda state, action: [Told(f"{seat(action.player)} deployed {unit_named(state, action)} at {action['hex']}")],
+    phases=("deploy",))
+QUICK_START: Kind[HexbattleState] = Kind(
+    {}, lambda state, action: None, _deploy, lambda state, action: "Quick Start: place the rest of your units",
+    lambda state, action: [Told(f"{seat(action.player)} placed the rest of their units (Quick Start)")],
+    phases=("deploy",))
+DRAW_TERRAIN: Kind[HexbattleState] = Kind(
+    {}, _verify_draw_terrain, _draw_terrain, lambda state, action: "Draw a terrain tile",
+    lambda state, action: [Told(f"{seat(action.player)} drew a terrain tile")], phases=("battle",))
+PLACE_TILE: Kind[HexbattleState] = Kind(
+    {"hex": turn.HEX_ARG}, _verify_place_tile, lambda state, action, rng: place_tile(state, hex_from_id(action["hex"])),
+    lambda state, action: f"Place the tile at {action.get('hex')}", _placed_tile_told, phases=("tile",))
+

@@ -3,7 +3,9 @@
 The state holds every piece of the position, declared here; the rules are functions of it, one module per
 concern: setup and tiles (`hexbattle_setup`), movement (`hexbattle_move`), sight and arcs
 (`hexbattle_sight`), attacks (`hexbattle_attack`), guards (`hexbattle_guards`), bonus cards
-(`hexbattle_cards`), turn ends and victory (`hexbattle_victory`) and what players read (`hexbattle_view`).
+(`hexbattle_cards`), orders (`hexbattle_orders`), turns and victory (`hexbattle_victory`) and what players
+read (`hexbattle_view`). Each action kind is a `Kind` kept with its concern; `KINDS` lists them, and `verify`
+and `_apply` are the one gate: who may act and in which phase here, then the kind's own checks and effect.
 The few queries the companion and tests ask of a position are methods here that call those functions.
 """
 
@@ -13,97 +15,128 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from cards.schemas.hexbattle import Formation, Terrain, UnitType
 from engine import hexbattle_attack as attack
 from engine import hexbattle_cards as bonus
 from engine import hexbattle_move as movement
+from engine import hexbattle_orders as orders
 from engine import hexbattle_setup as setup
 from engine import hexbattle_sight as sight
 from engine import hexbattle_victory as victory
 from engine import hexbattle_view as words
-from cards.schemas.hexbattle import Formation, Terrain, UnitType
-from engine.core import Action, Arg, Refusal, State, Told
+from engine.core import Action, Refusal, State, Told
 from engine.hexbattle_hidden import resample
-from engine.hexbattle_pieces import UNIT_ACTIONS, Guard, Reach, Sight, TurnEffects, Unit
-from engine.hexgrid import Hex, hex_from_id, neighbour, parse_hex
+from engine.hexbattle_pieces import Guard, Reach, Sight, TurnEffects, Unit
+from engine.hexgrid import Hex
+from engine.kinds import Kind, schema
 
 if TYPE_CHECKING:
     from engine.hexbattle_game import HexbattleGame
 
 
+KINDS: dict[str, Kind[HexbattleState]] = {
+    "deploy": setup.DEPLOY, "quick_start": setup.QUICK_START, "concede": victory.CONCEDE, "end_turn": victory.END_TURN,
+    "draw_terrain": setup.DRAW_TERRAIN, "draw_bonus": bonus.DRAW_BONUS, "place_tile": setup.PLACE_TILE,
+    "move": movement.MOVE, "pivot": orders.PIVOT, "attack": attack.ATTACK, "formation": orders.FORMATION,
+    "repair": orders.REPAIR, "discard_card": bonus.DISCARD_CARD, "play_card": bonus.PLAY_CARD}
+"""Every action kind of Hexbattle, each with its arguments, legality, effect and words in one place."""
+
+
 class HexbattleState(State):
     """One position of a Hexbattle."""
 
-    ARGS = {"deploy": {"unit": str, "hex": Arg(str, 'a hex id like "3,5"')}, "quick_start": {}, "concede": {},
-            "end_turn": {}, "draw_terrain": {}, "draw_bonus": {}, "place_tile": {"hex": Arg(str, 'a hex id like "3,5"')},
-            "move": {"unit": str, "to": Arg(str, 'a hex id like "3,5"'), "facing": Arg(int, optional=True)},
-            "pivot": {"unit": str, "facing": int}, "attack": {"unit": str, "target": str, "mode": str},
-            "formation": {"unit": str, "formation": str}, "repair": {"unit": str}, "discard_card": {"card": str},
-            # a card's other arguments depend on its effect (hexbattle_cards.card_targets)
-            "play_card": {"card": str, "unit": Arg(str, optional=True), "units": Arg(list[str], optional=True),
-                          "formation": Arg(str, optional=True)}}
+    ARGS = schema(KINDS)
+
+    game: HexbattleGame
+    names: list[str]  # the two seats' names
+    dice: list[int]  # scripted dice, used before the random source (R30)
+    turn_limit: int | None  # the battle is drawn after this many rounds only when the table asks (R28)
+    phase: str  # "deploy", "battle" or "over"
+    current: int  # the player to act
+    turn: int
+    actions_left: int
+    actions_granted: int  # the actions this turn has been given, cards included (at most max_actions, R7)
+    last_unit: str | None  # the unit that acted last, which may not act next (R6)
+    last_was_draw: bool  # the last action drew a bonus card (no two in a row, R6)
+    double_time_ready: str | None  # the unit whose attack is free right after its Double Time move (R27)
+    effects: TurnEffects  # this turn's offensive cards (R27)
+    moved_points: dict[str, int]  # movement points spent this turn by units that move by the turn (R8)
+    guards: list[Guard]  # defensive cards in play, face down (R32)
+    fog: list[int]  # actions each player loses next turn to Fog of War
+    result: str | None
+    _winner: int | None
+    events: list[dict[str, Any]]  # what the last action did, for the history and the companion
+    units: dict[str, Unit]
+    at: dict[Hex, str]  # the unit on each occupied hex
+    _army: list[list[Unit]]  # each army's units in roster order, so `alive` need not scan both armies
+    terrain: dict[Hex, str]  # revealed hexes and their terrain
+    tile_deck: list[str]
+    pending_tile: str | None  # a drawn tile waiting to be laid (R3)
+    tiles_to_place: int  # tiles still to lay this Draw Terrain (Engineers, R27)
+    bonus_deck: list[str]
+    discard: list[str]
+    hands: list[list[str]]
+    # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
+    # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
+    _reach_cache: dict[tuple[str, Hex, int, int], Reach]
+    # Attack actions by (unit, facing, formation, broken), each with the hexes its targets and
+    # sight lines lie within; a unit or tile placed on one of those hexes drops the entry.
+    _attack_cache: dict[tuple[str, int, str | None, bool], tuple[frozenset[Hex], tuple[Action, ...]]]
+    # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
+    # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
+    # attack entries starts a new epoch for it, so a segment from an older one is not used.
+    _segments: dict[tuple[Any, ...], tuple[int, tuple[Action, ...]]]
+    _epoch: dict[str, int]
 
     def __init__(self, game: HexbattleGame, rng: random.Random, options: Mapping[str, Any]) -> None:
         self.game = game
         rules = game.rules
         names = options.get("names") or [a.name for a in game.armies]
         self.names = [str(n) for n in names]
-        self.dice: list[int] = list(options.get("dice", []))
-        # The battle is drawn after this many rounds only when the table asks for it (R28).
-        self.turn_limit: int | None = rules.turn_limit if options.get("turn_limit") else None
+        self.dice = list(options.get("dice", []))
+        self.turn_limit = rules.turn_limit if options.get("turn_limit") else None
         self.phase = "deploy"
         self.current = 0
         self.turn = 1
         self.actions_left = 0
         self.actions_granted = 0
-        self.last_unit: str | None = None
+        self.last_unit = None
         self.last_was_draw = False
-        self.double_time_ready: str | None = None
+        self.double_time_ready = None
         self.effects = TurnEffects()
-        # Movement points spent this turn by units that move by the turn (R8).
-        self.moved_points: dict[str, int] = {}
-        self.guards: list[Guard] = []
+        self.moved_points = {}
+        self.guards = []
         self.fog = [0, 0]
-        self.result: str | None = None
-        self._winner: int | None = None
-        self.events: list[dict[str, Any]] = []
-        self.units: dict[str, Unit] = {}
-        self.at: dict[Hex, str] = {}
-        # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
-        # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
-        self._reach_cache: dict[tuple[str, Hex, int, int], Reach] = {}
-        # Attack actions by (unit, facing, formation, broken), each with the hexes its targets and
-        # sight lines lie within; a unit or tile placed on one of those hexes drops the entry.
-        self._attack_cache: dict[tuple[str, int, str | None, bool], tuple[frozenset[Hex], tuple[Action, ...]]] = {}
-        # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
-        # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
-        # attack entries starts a new epoch for it, so a segment from an older one is not used.
-        self._segments: dict[tuple[Any, ...], tuple[int, tuple[Action, ...]]] = {}
-        self._epoch: dict[str, int] = {}
+        self.result = None
+        self._winner = None
+        self.events = []
+        self.units = {}
+        self.at = {}
+        self._reach_cache = {}
+        self._attack_cache = {}
+        self._segments = {}
+        self._epoch = {}
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
                 self.units[uid] = Unit(uid, p, t, unit_type.strength, facing=game.home_facing[p],
                                        formation=rules.start_formation if unit_type.uses_formations else None)
-        # Each army's units in roster order, so `alive` need not scan both armies.
-        self._army: list[list[Unit]] = [[u for u in self.units.values() if u.player == p] for p in (0, 1)]
-        self.terrain: dict[Hex, str] = {}
-        for row in game.home_hexes:
-            for h in row:
-                self.terrain[h] = rules.start_terrain
+        self._army = [[u for u in self.units.values() if u.player == p] for p in (0, 1)]
+        self.terrain = {h: rules.start_terrain for row in game.home_hexes for h in row}
         self.tile_deck = [c.design.id for c in game.data.deck("terrain")]
         rng.shuffle(self.tile_deck)
-        self.pending_tile: str | None = None
+        self.pending_tile = None
         self.tiles_to_place = 0
         self.bonus_deck = [c.id for c in game.data.deck("bonus_cards")]
         rng.shuffle(self.bonus_deck)
-        self.discard: list[str] = []
-        self.hands: list[list[str]] = [[], []]
+        self.discard = []
+        self.hands = [[], []]
         if options.get("scenario") is not None:
             setup.set_scenario(self, options["scenario"])
         elif options.get("quick_start"):
             for p in (0, 1):
                 setup.quick_deploy(self, p, rng)
-            setup.start_battle(self)
+            victory.start_battle(self)
 
     @property
     def current_player(self) -> int | None:
@@ -246,10 +279,12 @@ class HexbattleState(State):
         return attack.fire_modifiers(self, shooter, target, ambush, cards)
 
     def label(self, action: Action) -> str:
-        return words.label(self, action)
+        kind = KINDS.get(action.kind)
+        return str(action) if kind is None else kind.label(self, action)
 
     def narrate(self, action: Action) -> list[Told]:
-        return words.narrate(self, action)
+        kind = KINDS.get(action.kind)
+        return [] if kind is None else kind.told(self, action)
 
     def task(self, player: int) -> str:
         return words.task(self, player)
@@ -322,102 +357,27 @@ class HexbattleState(State):
         out.extend(segment[1])
 
     def verify(self, action: Action) -> None:
+        """Who may act and in which phase, then the kind's own checks."""
         if action.player not in (0, 1):
             if action.kind == "concede":
                 raise Refusal("Only a player in this battle can concede; spectators cannot.")
             raise Refusal("Only the two players can act in this battle.")
         if self.phase == "over":
             raise Refusal("The battle is over.")
-        if action.kind == "concede":
+        kind = KINDS.get(action.kind)
+        if kind is not None and not kind.phases:  # concede: either player, at any moment (R26)
+            kind.verify(self, action)
             return
         if action.player != self.current:
             raise Refusal(f"It is {self.names[self.current]}'s turn.")
-        if self.phase == "deploy":
-            setup.verify_deploy(self, action)
-            return
-        if self.pending_tile is not None:
-            if action.kind != "place_tile":
+        phase = "deploy" if self.phase == "deploy" else "tile" if self.pending_tile is not None else "battle"
+        if kind is None or phase not in kind.phases:
+            if phase == "deploy":
+                raise Refusal("Deploy your units first.")
+            if self.pending_tile is not None:
                 raise Refusal(f"Place the drawn {self.game.terrain[self.pending_tile].name} tile first.")
-            h = parse_hex(action.get("hex"))
-            if h not in self.game.board:
-                raise Refusal("That hex is not on the map.")
-            if h in self.terrain:
-                raise Refusal("That hex is already revealed.")
-            if not any(neighbour(h, d) in self.terrain for d in range(6)):
-                raise Refusal("A tile must be placed next to a revealed hex.")
-            return
-        kind = action.kind
-        if kind == "end_turn":
-            return
-        if kind in ("play_card", "discard_card"):
-            bonus.verify_card(self, action)
-            return
-        if kind == "draw_terrain":
-            self._need_action()
-            if not self.tile_deck or len(self.terrain) == len(self.game.board):
-                raise Refusal("There are no terrain tiles left to draw.")
-            return
-        if kind == "draw_bonus":
-            self._need_action()
-            if self.last_was_draw:
-                raise Refusal("You cannot draw two bonus cards in a row; take another action first.")
-            if len(self.hands[self.current]) >= self.game.rules.bonus_hand_limit:
-                raise Refusal(f"You already hold {self.game.rules.bonus_hand_limit} bonus cards; "
-                              "play or discard one first.")
-            if not self.bonus_deck and not self.discard:
-                raise Refusal("There are no bonus cards left to draw.")
-            return
-        if kind not in UNIT_ACTIONS:
-            raise Refusal(f"Unknown action '{kind}'.")
-        unit = self._own_unit(action.get("unit"))
-        free = self._is_free(action)
-        if not free:
-            self._need_action()
-        if unit.id == self.last_unit and not (kind == "attack" and unit.id == self.double_time_ready):
-            raise Refusal(f"{self.unit_name(unit)} acted last; use a different unit or action first.")
-        verify_unit_action = {"move": movement.verify_move, "pivot": movement.verify_pivot,
-                              "attack": attack.verify_attack, "formation": HexbattleState._verify_formation,
-                              "repair": HexbattleState._verify_repair}[kind]
-        verify_unit_action(self, action, unit)
-
-    def _need_action(self) -> None:
-        if self.actions_left <= 0:
-            raise Refusal("You have no actions left this turn; end your turn.")
-
-    def _is_free(self, action: Action) -> bool:
-        uid = action.get("unit")
-        if action.kind == "move":
-            return self.effects.free_moves > 0
-        if action.kind == "attack":
-            return uid in self.effects.barrage or uid == self.double_time_ready
-        return False
-
-    def _own_unit(self, uid: Any) -> Unit:
-        unit = self.units.get(uid) if isinstance(uid, str) else None
-        if unit is None:
-            raise Refusal(f"There is no unit called {uid!r}.")
-        if unit.player != self.current:
-            raise Refusal(f"{self.unit_name(unit)} is not yours.")
-        if unit.destroyed:
-            raise Refusal(f"{self.unit_name(unit)} has been destroyed.")
-        if unit.hex is None:
-            raise Refusal(f"{self.unit_name(unit)} is not on the field yet.")
-        return unit
-
-    def _verify_formation(self, action: Action, unit: Unit) -> None:
-        formation = action.get("formation")
-        if not self.unit_type(unit).uses_formations:
-            raise Refusal("Only infantry change formation.")
-        if self.is_broken(unit):
-            raise Refusal(f"{self.unit_name(unit)} is broken and cannot change formation.")
-        if formation not in self.game.formations:
-            raise Refusal(f"Unknown formation {formation!r} (known: {', '.join(self.game.formations)}).")
-        if formation == unit.formation:
-            raise Refusal(f"{self.unit_name(unit)} is already in {self.game.formations[formation].name}.")
-
-    def _verify_repair(self, action: Action, unit: Unit) -> None:
-        if unit.strength >= self.max_strength(unit):
-            raise Refusal(f"{self.unit_name(unit)} is at full strength.")
+            raise Refusal(f"Unknown action '{action.kind}'.")
+        kind.verify(self, action)
 
     def _apply(self, action: Action, rng: random.Random) -> None:
         self._act(action, rng)
@@ -426,64 +386,4 @@ class HexbattleState(State):
 
     def _act(self, action: Action, rng: random.Random) -> None:
         self.events = []
-        kind = action.kind
-        if kind == "concede":
-            victory.finish(self, 1 - action.player, "concede")
-            return
-        if self.phase == "deploy":
-            setup.apply_deploy(self, action, rng)
-            return
-        if kind == "place_tile":
-            setup.place_tile(self, hex_from_id(action["hex"]))
-            return
-        if kind == "end_turn":
-            victory.end_turn(self)
-            return
-        if kind == "play_card":
-            bonus.play_card(self, action, rng)
-            victory.check_victory(self)
-            return
-        if kind == "discard_card":
-            self.hands[self.current].remove(action["card"])
-            self.discard.append(action["card"])
-            self.events.append({"event": "discard", "player": self.current, "card": action["card"]})
-            return
-        free = self._is_free(action)
-        follow_up = self.double_time_ready
-        self.double_time_ready = None
-        if kind in UNIT_ACTIONS:
-            self.last_unit = action["unit"]
-        else:
-            self.last_unit = None
-        if kind == "draw_bonus":
-            self.actions_left -= 1
-            bonus.draw_bonus(self, rng)
-            self.last_was_draw = True
-            return
-        self.last_was_draw = False
-        if not free:
-            self.actions_left -= 1
-        if kind == "draw_terrain":
-            self.tiles_to_place = max(1, self.effects.engineers)
-            self.effects.engineers = 0
-            setup.draw_tile(self)
-        elif kind == "move":
-            if free:
-                self.effects.free_moves -= 1
-            movement.move(self, action, rng)
-        elif kind == "pivot":
-            self.units[action["unit"]].facing = action["facing"]
-        elif kind == "formation":
-            self.units[action["unit"]].formation = action["formation"]
-        elif kind == "repair":
-            self.units[action["unit"]].strength += 1
-            self.events.append({"event": "repair", "unit": action["unit"]})
-        elif kind == "attack":
-            unit = self.units[action["unit"]]
-            if free and unit.id != follow_up:
-                self.effects.barrage.discard(unit.id)
-            if action["mode"] == "melee":
-                attack.melee(self, unit, self.units[action["target"]], rng)
-            else:
-                attack.fire(self, unit, self.units[action["target"]], rng)
-        victory.check_victory(self)
+        KINDS[action.kind].apply(self, action, rng)

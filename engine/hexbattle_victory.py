@@ -1,15 +1,36 @@
-"""Hexbattle turn ends and victory: the turn limit, annihilation and breakthrough (R25, R28, R29)."""
+"""Hexbattle turns and victory: how a turn begins and ends, the turn limit, annihilation, breakthrough and
+concession (R7, R25, R26, R28, R29); the end_turn and concede actions."""
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
-from engine import hexbattle_setup as setup
-from engine.hexbattle_pieces import Unit
+from engine.core import Action, Told, seat
+from engine.hexbattle_pieces import TurnEffects, Unit
 from engine.hexgrid import Hex
+from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
+
+
+def start_battle(state: HexbattleState, first: int = 0) -> None:
+    state.phase = "battle"
+    state.current = first
+    begin_turn(state)
+
+
+def begin_turn(state: HexbattleState) -> None:
+    state._segments.clear()  # the other army's segments: stale by its next turn, most likely
+    state.actions_left = max(0, state.game.rules.actions_per_turn - state.fog[state.current])
+    state.actions_granted = state.actions_left
+    state.fog[state.current] = 0
+    state.last_unit = None
+    state.last_was_draw = False
+    state.double_time_ready = None
+    state.effects = TurnEffects()
+    state.moved_points = {}
 
 
 def end_turn(state: HexbattleState) -> None:
@@ -24,7 +45,7 @@ def end_turn(state: HexbattleState) -> None:
             return
         state.turn += 1
     state.current = 1 - p
-    setup.begin_turn(state)
+    begin_turn(state)
 
 
 def broke_through(state: HexbattleState, unit: Unit, start: Hex) -> bool:
@@ -57,3 +78,31 @@ def finish(state: HexbattleState, winner: int | None, reason: str) -> None:
     state._winner = winner
     state.result = reason
     state.events.append({"event": "game_over", "winner": winner, "reason": reason})
+
+
+def _told_end_turn(state: HexbattleState, action: Action) -> list[Told]:
+    """The others' guards that expire are named as they go to the discard pile (R32)."""
+    p = action.player
+    told = [Told(f"{seat(p)} ended their turn")]
+    expiring = [state.game.bonus[g.card].name for g in state.guards if g.owner != p]
+    if expiring:
+        told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
+                         reveals="guard cards that were face down"))
+    return told
+
+
+def _no_check(state: HexbattleState, action: Action) -> None:
+    """Always allowed once the action's turn and phase are right (the state checks those)."""
+
+
+def _concede(state: HexbattleState, action: Action, rng: random.Random) -> None:
+    finish(state, 1 - action.player, "concede")
+
+
+END_TURN: Kind[HexbattleState] = Kind(
+    {}, _no_check, lambda state, action, rng: end_turn(state), lambda state, action: "End turn", _told_end_turn,
+    phases=("battle",))
+CONCEDE: Kind[HexbattleState] = Kind(
+    {}, _no_check, _concede, lambda state, action: "Concede the battle",
+    lambda state, action: [Told(f"{seat(action.player)} conceded the battle")])
+

@@ -1,81 +1,22 @@
-"""Hexbattle presentation: action labels, history lines and each viewer's view of the battle."""
+"""Hexbattle presentation: the history lines of what actions did, the task line, and each viewer's view of the
+battle. (What each action reads as, its button and its line, is with its kind.)"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Action, Told, seat
+from engine.core import Action, seat
 from engine.hexgrid import FACING_NAMES, hex_id, to_offset
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
 
-def label(state: HexbattleState, action: Action) -> str:
-    kind = action.kind
-    unit = state.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
-    who = state.unit_name(unit) if unit else ""
-    if kind == "deploy":
-        return f"Deploy {who} at {action['hex']}"
-    if kind == "move":
-        return f"Move {who} to {action['to']} facing {FACING_NAMES[action.get('facing', 0) % 6]}"
-    if kind == "pivot":
-        return f"Pivot {who} to face {FACING_NAMES[action['facing'] % 6]}"
-    if kind == "attack":
-        target = state.units.get(action["target"])
-        verb = "Charge" if action.get("mode") == "melee" else "Fire at"
-        return f"{who}: {verb} {state.unit_name(target) if target else action['target']}"
-    if kind == "formation":
-        return f"{who}: form {state.game.formations[action['formation']].name}"
-    if kind == "repair":
-        return f"Repair {who}"
-    if kind in ("play_card", "discard_card"):
-        design = state.game.bonus[action["card"]]
-        extra = f" on {who}" if who else ""
-        return f"{'Play' if kind == 'play_card' else 'Discard'} {design.name}{extra}"
-    return {"quick_start": "Quick Start: place the rest of your units", "draw_terrain": "Draw a terrain tile",
-            "place_tile": f"Place the tile at {action.get('hex')}", "draw_bonus": "Draw a bonus card",
-            "end_turn": "End turn", "concede": "Concede the battle"}.get(kind, str(action))
-
-
-def narrate(state: HexbattleState, action: Action) -> list[Told]:
-    """The action as each viewer reads it: a guard card is face down, so the others read only that one
-    was played; expiring guards are named as they go to the discard pile. Outcomes come from the events."""
-    kind, p = action.kind, action.player
-    who = seat(p)
-    unit = state.units.get(action.get("unit")) if isinstance(action.get("unit"), str) else None
-    name = state.unit_name(unit) if unit else ""
-    if kind == "play_card":
-        design = state.game.bonus[action["card"]]
-        on = f" on {name}" if name else ""
-        if design.kind == "defensive":
-            return [Told(f"{who} played a guard card face down",
-                         {p: f"{who} played {design.name}{on} face down"})]
-        return [Told(f"{who} played {design.name}{on}")]
-    if kind == "end_turn":
-        told = [Told(f"{who} ended their turn")]
-        expiring = [state.game.bonus[g.card].name for g in state.guards if g.owner != p]
-        if expiring:
-            told.append(Told(f"{seat(1 - p)}'s unused guard cards go to the discard pile: {', '.join(expiring)}",
-                             reveals="guard cards that were face down"))
-        return told
-    if kind == "attack":
-        target = state.units[action["target"]]
-        verb = "charged" if action["mode"] == "melee" else "fired at"
-        return [Told(f"{who}: {name} {verb} {state.unit_name(target)}")]
-    text = {
-        "deploy": lambda: f"{who} deployed {name} at {action['hex']}",
-        "quick_start": lambda: f"{who} placed the rest of their units (Quick Start)",
-        "move": lambda: f"{who} moved {name} to {action['to']}",
-        "pivot": lambda: f"{who} turned {name} to face {FACING_NAMES[action['facing'] % 6]}",
-        "formation": lambda: f"{who} formed {name} into {state.game.formations[action['formation']].name}",
-        "repair": lambda: f"{who} repaired {name}",
-        "discard_card": lambda: f"{who} discarded {state.game.bonus[action['card']].name}",
-        "draw_terrain": lambda: f"{who} drew a terrain tile",
-        "place_tile": lambda: f"{who} placed the {state.game.terrain[state.pending_tile or ''].name} tile at {action['hex']}",
-        "concede": lambda: f"{who} conceded the battle",
-    }.get(kind)
-    return [] if text is None else [Told(text())]  # a bonus draw is told by its event
+def unit_named(state: HexbattleState, action: Action) -> str:
+    """The name of the unit an action names, or "" if it names none."""
+    uid = action.get("unit")
+    unit = state.units.get(uid) if isinstance(uid, str) else None
+    return state.unit_name(unit) if unit else ""
 
 
 def tell_events(state: HexbattleState) -> None:
