@@ -262,11 +262,17 @@ def _pictogram(c: Canvas, kind: str, b: Box, ink: str, paper: str) -> None:
         raise KeyError(f"no pictogram for effect '{kind}'")
 
 
-def draw_effect_icon(c: Canvas, effect: Effect, box: Box, layout: Layout) -> None:
+def draw_effect_icon(c: Canvas, effect: Effect, box: Box, layout: Layout, low_ink: bool = False) -> None:
     """A rounded badge: the pictogram, with its label (×2, +1, −1, only) underneath when it has one;
-    the label's strip is one line of the layout's `icon` font, so it prints at its size (≥ 6 pt)."""
+    the label's strip is one line of the layout's `icon` font, so it prints at its size (≥ 6 pt).
+    `low_ink`: an outlined badge on white, the pictogram and label in the badge's colour."""
     col = layout.colours
-    c.rect(box.x, box.y, box.w, box.h, fill=col["icon"], radius=min(box.w, box.h) * 0.18)
+    if low_ink:
+        col = {**col, "icon": WHITE, "icon_ink": col["icon"]}
+        c.rect(box.x, box.y, box.w, box.h, fill=WHITE, stroke=col["icon_ink"], width=0.3,
+               radius=min(box.w, box.h) * 0.18)
+    else:
+        c.rect(box.x, box.y, box.w, box.h, fill=col["icon"], radius=min(box.w, box.h) * 0.18)
     pad = min(box.w, box.h) * 0.1
     if effect.label:
         spec = layout.fonts["icon"]
@@ -286,19 +292,25 @@ def _hex_centre(layout: Layout) -> Point:
 
 
 def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float, *,
-                   icons: bool = True, name: bool = True) -> None:
+                   icons: bool = True, name: bool = True, low_ink: bool = False) -> None:
     """A terrain hex centred on (cx, cy) at the layout's size: ground, art, name and effect icons.
 
-    The board draws its starting rows with the same call, so a printed tile and a board hex match."""
+    The board draws its starting rows with the same call, so a printed tile and a board hex match.
+    `low_ink`: white ground inside a band of the terrain's colour along the edge, outlined badges."""
     col = layout.colours
     w, h = layout.width, layout.height
-    c.polygon(hexagon(cx, cy, w, h), fill=col.get(terrain.symbol, col["panel"]))
+    ground = col.get(terrain.symbol, col["panel"])
+    if low_ink:
+        c.polygon(hexagon(cx, cy, w * 0.96, h * 0.96), stroke=ground, width=0.6)
+    else:
+        c.polygon(hexagon(cx, cy, w, h), fill=ground)
     left, top = cx - w / 2, cy - h / 2
     art = Box(left + w * 0.2, top + h * 0.06, w * 0.6, h * 0.38)
     draw_terrain_art(c, terrain.symbol, art, col)
     if name:
         band = Box(left + w * 0.17, top + h * 0.46, w * 0.66, h * 0.14)
-        c.rect(band.x, band.y, band.w, band.h, fill=col["label"], radius=band.h * 0.3)
+        c.rect(band.x, band.y, band.w, band.h, fill=None if low_ink else col["label"],
+               stroke=ground if low_ink else None, width=0.3, radius=band.h * 0.3)
         _font(c, layout, "title", band.inset(band.h * 0.08), terrain.name, col["ink"])
     marks = effects(terrain) if icons else []
     if marks:
@@ -309,7 +321,7 @@ def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float
         size = min((y1 - y0) * 0.75, (room - gap * (len(marks) - 1)) / len(marks))
         x = cx - (len(marks) * size + (len(marks) - 1) * gap) / 2
         for effect in marks:
-            draw_effect_icon(c, effect, Box(x, y0, size, y1 - y0), layout)
+            draw_effect_icon(c, effect, Box(x, y0, size, y1 - y0), layout, low_ink)
             x += size + gap
 
 
@@ -318,39 +330,43 @@ def _cut_line(c: Canvas, layout: Layout) -> None:
     c.polygon(hexagon(cx, cy, layout.width, layout.height), stroke=layout.colours["cut"], width=layout.border)
 
 
-def _tile_front(c: Canvas, bleed: float, *, terrain: Any, layout: Layout) -> None:
-    c.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed,
-           fill=layout.colours.get(terrain.symbol, layout.colours["panel"]))
-    draw_tile_face(c, terrain, layout, *_hex_centre(layout))
+def _tile_front(c: Canvas, bleed: float, *, terrain: Any, layout: Layout, low_ink: bool = False) -> None:
+    if not low_ink:
+        c.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed,
+               fill=layout.colours.get(terrain.symbol, layout.colours["panel"]))
+    draw_tile_face(c, terrain, layout, *_hex_centre(layout), low_ink=low_ink)
     _cut_line(c, layout)
 
 
-def _tile_back(c: Canvas, bleed: float, *, layout: Layout, title: str) -> None:
-    """The face-down side: the undiscovered map, the same for every tile."""
+def _tile_back(c: Canvas, bleed: float, *, layout: Layout, title: str, low_ink: bool = False) -> None:
+    """The face-down side: the undiscovered map, the same for every tile (`low_ink`: on white, in
+    the ground's colour)."""
     col = layout.colours
     w, h = layout.width, layout.height
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col["back"])
+    ink = col["back"] if low_ink else col["back_ink"]
+    if not low_ink:
+        c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col["back"])
     cx, cy = _hex_centre(layout)
     for k in (0.8, 0.6):
-        c.polygon(hexagon(cx, cy, w * k, h * k), stroke=col["back_ink"], width=0.3)
-    _font(c, layout, "back_title", Box(cx - w * 0.25, cy - h * 0.1, w * 0.5, h * 0.2), title, col["back_ink"])
+        c.polygon(hexagon(cx, cy, w * k, h * k), stroke=ink, width=0.3)
+    _font(c, layout, "back_title", Box(cx - w * 0.25, cy - h * 0.1, w * 0.5, h * 0.2), title, ink)
     _cut_line(c, layout)
 
 
-def tile_piece(game: GameData, terrain_id: str, copy: int = 1) -> Piece:
+def tile_piece(game: GameData, terrain_id: str, copy: int = 1, low_ink: bool = False) -> Piece:
     """One terrain tile; fronts of one terrain share a design, every back is the same."""
     layout = part_layout(game, "tile_layout")
     terrain = game.by_id("terrain")[terrain_id]
     return Piece(name=terrain_id if terrain.copies == 1 else f"{terrain_id}-{copy}", width=layout.width,
                  height=layout.height, bleed=layout.bleed,
-                 front=partial(_tile_front, terrain=terrain, layout=layout),
-                 back=partial(_tile_back, layout=layout, title=game.name),
+                 front=partial(_tile_front, terrain=terrain, layout=layout, low_ink=low_ink),
+                 back=partial(_tile_back, layout=layout, title=game.name, low_ink=low_ink),
                  back_key="tile-back", design=terrain_id, title=terrain.name, shape="hexagon")
 
 
-def tiles(game: GameData) -> list[Piece]:
-    """Every physical terrain tile: one piece per copy in terrain.csv."""
-    return [tile_piece(game, card.design.id, card.copy) for card in game.deck("terrain")]
+def tiles(game: GameData, low_ink: bool = False) -> list[Piece]:
+    """Every physical terrain tile: one piece per copy in terrain.csv (`low_ink`: the playtest print)."""
+    return [tile_piece(game, card.design.id, card.copy, low_ink) for card in game.deck("terrain")]
 
 
 # ---------------------------------------------------------------- unit counters and markers
@@ -668,7 +684,7 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
     """Hexbattle's tiles, counters, markers and board (nothing for other games)."""
     if game.id != GAME:
         return []
-    return [PieceSet("tiles", tiles(game)), PieceSet("counters", counters(game)),
+    return [PieceSet("tiles", tiles(game, ctx.low_ink)), PieceSet("counters", counters(game)),
             PieceSet("markers", markers(game)), board_pageset(game)]
 
 

@@ -75,16 +75,23 @@ def chip_denominations(game: GameData) -> list[tuple[int, int, str]]:
     return list(zip(values, counts, colours))
 
 
-def _chip_side(c: Canvas, bleed: float, *, value: int, colour: str, layout: Layout, title: str) -> None:
-    """A round chip: the colour disc past the cut circle, edge marks, the value, the game's name."""
+def _chip_side(c: Canvas, bleed: float, *, value: int, colour: str, layout: Layout, title: str,
+               low_ink: bool = False) -> None:
+    """A round chip: the colour disc past the cut circle, edge marks, the value, the game's name.
+    `low_ink`: white, with a ring, the edge marks and the value in the chip's colour."""
     col = layout.colours
     d = layout.width
     cx = cy = d / 2
     r = d / 2
-    c.circle(cx, cy, r + bleed, fill=colour)
+    if low_ink:
+        c.circle(cx, cy, r * 0.9, stroke=colour, width=d * 0.025)
+        col = {**col, "rim": colour, "ink": colour}
+    else:
+        c.circle(cx, cy, r + bleed, fill=colour)
+    mark = d * (0.07 if low_ink else 0.12)
     for k in range(8):
         with c.group(cx, cy, rotate=45.0 * k):
-            c.rect(-d * 0.05, -r, d * 0.1, d * 0.12, fill=col["rim"])
+            c.rect(-d * 0.05, -r, d * 0.1, mark, fill=col["rim"])
     c.circle(cx, cy, r * 0.68, stroke=col["rim"], width=0.35)
     corner = layout.fonts["corner"]
     draw_text(c, Box(cx - r * 0.55, cy - r * 0.42, r * 1.1, r * 0.62), str(value), corner.font, corner.size,
@@ -95,13 +102,13 @@ def _chip_side(c: Canvas, bleed: float, *, value: int, colour: str, layout: Layo
     c.circle(cx, cy, r, stroke=col["cut"], width=0.2)
 
 
-def chips(game: GameData) -> list[Piece]:
-    """One set of chips per seat (max_players), double-sided."""
+def chips(game: GameData, low_ink: bool = False) -> list[Piece]:
+    """One set of chips per seat (max_players), double-sided (`low_ink`: the playtest print)."""
     layout = resolve("chip", game_layout(game))
     pieces = []
     for seat in range(1, game.max_players + 1):
         for value, count, colour in chip_denominations(game):
-            side = partial(_chip_side, value=value, colour=colour, layout=layout, title=game.name)
+            side = partial(_chip_side, value=value, colour=colour, layout=layout, title=game.name, low_ink=low_ink)
             for k in range(1, count + 1):
                 pieces.append(Piece(name=f"chip-{value}-{seat}-{k}", width=layout.width, height=layout.height,
                                     bleed=layout.bleed, front=side, back=side, back_key=f"chip-{value}",
@@ -116,5 +123,5 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
     if game.id == "warfare":
         return [PageSet("troop-track", [partial(fitted, _track_page, game=game)])]
     if game.id == "waterloo":
-        return [PieceSet("chips", chips(game))]
+        return [PieceSet("chips", chips(game, ctx.low_ink))]
     return []

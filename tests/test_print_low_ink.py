@@ -1,0 +1,54 @@
+"""Low ink (`muster build --ink low`) for the pieces with the most colour, hexbattle's terrain tiles
+and waterloo's chips (issue 33: 98 % and 83 % of their area inked before): the share of each piece's
+trim area that carries any ink, measured on its pdftoppm render, front and back."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cards import load_game
+from generator import hexbattle_parts, trackers
+from generator.canvas import PdfDocument
+from generator.sheets import Piece
+
+DPI = 100
+INKED = 235        # a pixel with any channel below this (of 255) carries ink
+LOW_INK_MAX = 0.40  # of a piece's trim area: the terrain art is kept, as low-ink cards keep their icons
+
+needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
+
+
+def coverage(piece: Piece, folder: Path) -> list[float]:
+    """The inked share of the trim area of the piece's front and back (each at its trim size)."""
+    pdf = folder / f"{piece.name}.pdf"
+    doc = PdfDocument(pdf, piece.name)
+    for side in (piece.front, piece.back):
+        assert side is not None
+        with doc.page(piece.width, piece.height) as c:
+            side(c, 0.0)
+    doc.save()
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", str(pdf), str(folder / piece.name)], check=True)
+    pngs = sorted(folder.glob(f"{piece.name}-*.png"))
+    return [float(np.mean(np.asarray(Image.open(p).convert("RGB")).min(axis=2) < INKED)) for p in pngs]
+
+
+def _pieces(low_ink: bool) -> list[Piece]:
+    tiles = {p.design: p for p in hexbattle_parts.tiles(load_game("hexbattle"), low_ink)}
+    chips = {p.design: p for p in trackers.chips(load_game("waterloo"), low_ink)}
+    return [*tiles.values(), *chips.values()]
+
+
+@needs_pdftoppm
+def test_low_ink_tiles_and_chips_leave_most_of_their_area_blank(tmp_path: Path) -> None:
+    normal = {p.design: max(coverage(p, tmp_path)) for p in _pieces(False)}
+    low = {p.design: max(coverage(p, tmp_path)) for p in _pieces(True)}
+    assert set(low) == set(normal) and len(low) == 9 + 4  # every terrain, every chip value
+    assert min(normal.values()) > 0.65  # the full-colour print, for scale: tiles to the trim, chips to the cut
+    heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
+    assert not heavy, heavy
