@@ -133,7 +133,9 @@ def _tiles(stem: str, pieces: Sequence[Piece], folder: Path, url: str | None, ba
         sides.setdefault(front, (piece, piece.front))
         back = front
         if backs and piece.back is not None and piece.back is not piece.front:  # a chip is the same both sides
-            key = piece.back_key  # pieces sharing a back share its image; "-back" keeps it apart from a design
+            # Pieces sharing a back share its image (per shape: imperial's round and hexagonal tokens share a
+            # back key, each cut to its shape); "-back" keeps it apart from a design's name.
+            key = piece.back_key if piece.shape == "rect" else f"{piece.back_key}-{piece.shape}"
             back = f"{stem}-{key}" if "back" in key.split("-") else f"{stem}-{key}-back"
             sides.setdefault(back, (piece, piece.back))
         faces.append((piece, front, back))

@@ -67,7 +67,7 @@ def test_every_hexbattle_piece_is_on_the_table_with_its_type_shape_and_count(
         (20.0 + 40.0 * (1 + 0.75 * (hexes - 1))) / 40.0, rel=1e-3)
     # Each image is hosted, exists, and has its piece's proportions; tiles show the shared back underneath.
     tile = contents["tiles"][0]["CustomImage"]  # type: ignore[index]
-    assert tile["ImageSecondaryURL"] == "https://example.org/hb/hexbattle-tiles-tile-back.png"
+    assert tile["ImageSecondaryURL"] == "https://example.org/hb/hexbattle-tiles-tile-back-hexagon.png"
     for url, ratio in ((tile["ImageURL"], 40.0 / 34.641), (board["CustomImage"]["ImageURL"], None),  # type: ignore[index]
                        (contents["counters"][0]["CustomImage"]["ImageURL"], 1.0)):  # type: ignore[index]
         png = folder / str(url).rsplit("/", 1)[1]
@@ -105,3 +105,9 @@ def test_a_hexagonal_token_shows_its_hexagon(tmp_path: Path) -> None:
         # 25 mm across the corners, 21.65 mm across the flats: the hexagon's box, not the token's square.
         assert image.size[0] / image.size[1] == pytest.approx(2 / 3 ** 0.5, rel=0.01)
     assert gold["CustomImage"]["CustomTile"]["Stretch"] is True
+    # Its back is the hexagonal token's back, not the round one's that shares its back key.
+    power = next(o for o in _objects(tmp_path, "imperial-tokens")["ContainedObjects"]  # type: ignore[union-attr]
+                 if o["Nickname"] == "Imperial Power")
+    assert gold["CustomImage"]["ImageSecondaryURL"] != power["CustomImage"]["ImageSecondaryURL"]
+    with Image.open(Path(gold["CustomImage"]["ImageSecondaryURL"].removeprefix("file://"))) as image:
+        assert image.size[0] / image.size[1] == pytest.approx(2 / 3 ** 0.5, rel=0.01)
