@@ -21,9 +21,9 @@ draw bag). A page set with a `whole` piece (hexbattle's board) becomes one locke
 `<game>-<set>.json`. Board and pieces are all Custom_Tiles scaled by the same rule (TILE_WIDTH), so a terrain
 tile covers a board hex whatever size the table gives a tile of scale 1. Images are
 `<game>-<set>-<design>.png` (a back: `<game>-<set>-<back key>[-<shape>]`) at PIECE_DPI, no side above
-MAX_PIXELS. Round, hexagonal and square tiles stretch their image to the shape's regular proportions ("Stretch Aspect Ratio" in the
-knowledge base's Custom Tile page), so a hexagonal token's image is its hexagon's box (`image_box`); a
-rectangular board keeps its image's proportions.
+MAX_PIXELS. Round, hexagonal and square tiles stretch their image to the shape's regular proportions
+("Stretch Aspect Ratio" in the knowledge base's Custom Tile page), so a hexagonal token's image is its
+hexagon's box (`image_box`); a rectangular board keeps its image's proportions.
 """
 
 from __future__ import annotations
