@@ -258,10 +258,11 @@ def card_rows(game: GameData, claimed: frozenset[str] = frozenset()) -> list[lis
 
 
 def _blocks_with_leads(blocks: Sequence[Block]) -> Iterator[tuple[list[Block], Block | None]]:
-    """Each block with the headings just before it, which must stay on its page."""
+    """Each block with what must stay on its page: the headings just before it, and for a diagram the
+    paragraph that introduces it."""
     pending: list[Block] = []
-    for block in blocks:
-        if block.kind in ("chapter", "heading"):
+    for block, after in zip(blocks, [*blocks[1:], None]):
+        if block.kind in ("chapter", "heading") or (block.kind == "paragraph" and after and after.kind == "diagram"):
             pending.append(block)
             continue
         yield pending, block
@@ -291,7 +292,11 @@ def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = f
 
         def lead(s: Sheet, heads: Sequence[Block] = leads) -> None:
             for b in heads:
-                (_chapter if b.kind == "chapter" else _heading)(s, b.text)
+                if b.kind == "paragraph":
+                    rich(s, b.text)
+                    s.y += 1.6
+                else:
+                    (_chapter if b.kind == "chapter" else _heading)(s, b.text)
 
         _block(flow, block, lead if leads else None)
     if len(flow.pages) % 4 == 0 and flow.room() * flow.area(1).h >= CREDITS:
