@@ -18,6 +18,7 @@ from typing import Any
 from cards.load import GameData
 from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES, Military
 from engine.core import Action, Arg, Game, Refusal, State, Told, seat
+from engine.kinds import Kind, schema
 
 SIDES: tuple[int, int] = (0, 1)
 OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round",
@@ -34,20 +35,6 @@ AUTOMATIC = "automatic"
 ROUT = "rout"
 INCONCLUSIVE = "inconclusive"
 
-KIND_PHASES: dict[str, tuple[str, ...]] = {
-    "exchange": (EXCHANGE,),
-    "buy": (BUY,),
-    "pass": (EXCHANGE, BUY),
-    "play": (PLAY,),
-    "discard_infantry": (INFANTRY_LOSS,),
-    "name_type": (RIFLING,),
-    "reinforce": (PLAY,),
-}
-VERBS: dict[str, str] = {
-    "exchange": "exchange cards", "buy": "buy cards", "pass": "pass", "play": "play a card",
-    "discard_infantry": "discard infantry", "name_type": "name a unit type",
-    "reinforce": "call for reinforcements",
-}
 TASKS: dict[str, str] = {
     EXCHANGE: "decide whether to exchange cards",
     BUY: "buy cards with Gold or stop buying",
@@ -323,15 +310,15 @@ class ImperialState(State):
             raise Refusal("The battle is over.")
         if p not in SIDES:
             raise Refusal(f"A battle has two sides, 0 and 1; there is no side {p}.")
-        phases = KIND_PHASES.get(action.kind)
-        if phases is None:
+        kind = KINDS.get(action.kind)
+        if kind is None:
             raise Refusal(f"'{action.kind}' is not a move in an Imperial battle "
-                          f"(moves: {', '.join(KIND_PHASES)}).")
-        if self.phase not in phases:
-            raise Refusal(f"You cannot {VERBS[action.kind]} now: {WAITING[self.phase]}.")
+                          f"(moves: {', '.join(KINDS)}).")
+        if self.phase not in kind.phases:
+            raise Refusal(f"You cannot {kind.verb} now: {WAITING[self.phase]}.")
         if not self._may_act(p):
             raise Refusal(self._not_your_turn(p, action.kind))
-        _VERIFY[action.kind](self, action)
+        kind.verify(self, action)
 
     def _not_your_turn(self, p: int, kind: str) -> str:
         if self.phase == PLAY and kind == "reinforce":
@@ -425,7 +412,7 @@ class ImperialState(State):
     # --- apply -------------------------------------------------------------------------
 
     def _apply(self, action: Action, rng: random.Random) -> None:
-        _DO[action.kind](self, action, rng)
+        KINDS[action.kind].apply(self, action, rng)
 
     def _do_pass(self, action: Action, rng: random.Random) -> None:
         if self.phase == EXCHANGE:
@@ -662,24 +649,10 @@ class ImperialState(State):
         }
 
     def narrate(self, action: Action) -> list[Told]:
-        """The action as each side reads it; a face-down card and bought types are the actor's alone (exchanged
-        cards go face up to the discard pile, R5)."""
-        p, kind = action.player, action.kind
-        who = seat(p)
-        if kind == "pass":
-            return [Told(f"{who} kept their hand" if self.phase == EXCHANGE else f"{who} stopped buying")]
-        if kind == "exchange":
-            return [Told(f"{who} discarded {_names(list(action['types']))} to exchange them")]
-        if kind == "buy":
-            cost = self.cfg.gold_cost
-            return [Told(f"{who} bought a card for {cost} Gold",
-                         {p: f"{who} bought {TYPE_NAMES[action['type']]} for {cost} Gold"})]
-        if kind == "play":
-            return [Told(f"{who} chose a card", {p: f"{who} chose {TYPE_NAMES[action['type']]} (face down)"})]
-        if kind == "reinforce":
-            return [Told(f"{who} called back {_names(sorted(action['types'], key=TYPES.index))} "
-                         f"from their discard pile")]
-        return []  # losing infantry and naming a type are told as they happen
+        """The action as each side reads it (each kind's words); losing infantry and naming a type are told as
+        they happen."""
+        kind = KINDS.get(action.kind)
+        return [] if kind is None else kind.told(self, action)
 
     def opening(self) -> list[Told]:
         if self.phase == OVER and self._winner is not None:
@@ -693,22 +666,8 @@ class ImperialState(State):
         return TASKS.get(self.phase, "wait")
 
     def label(self, action: Action) -> str:
-        kind = action.kind
-        if kind == "pass":
-            return "Keep your hand" if self.phase == EXCHANGE else "Stop buying"
-        if kind == "exchange":
-            return f"Exchange {_names(list(action['types']))}"
-        if kind == "buy":
-            return f"Buy {TYPE_NAMES[action['type']]} for {self.cfg.gold_cost} Gold"
-        if kind == "play":
-            return f"Play {TYPE_NAMES[action['type']]}"
-        if kind == "discard_infantry":
-            return f"Lose {_names(list(action['types']))}"
-        if kind == "name_type":
-            return f"Name {TYPE_NAMES[action['type']]}"
-        if kind == "reinforce":
-            return f"Call back {_names(list(action['types']))}"
-        return str(action)
+        kind = KINDS.get(action.kind)
+        return str(action) if kind is None else kind.label(self, action)
 
     def resample(self, viewer: int | None, rng: random.Random) -> ImperialState:
         """Hands and face-down cards hidden from `viewer` dealt again from the cards it has not seen (the supply and
@@ -777,15 +736,66 @@ class ImperialState(State):
         return new
 
 
+def _kept_or_stopped(state: ImperialState, action: Action) -> list[Told]:
+    who = seat(action.player)
+    return [Told(f"{who} kept their hand" if state.phase == EXCHANGE else f"{who} stopped buying")]
+
+
+def _bought(state: ImperialState, action: Action) -> list[Told]:
+    """Which type was bought is the buyer's alone (R6)."""
+    p, who, cost = action.player, seat(action.player), state.cfg.gold_cost
+    return [Told(f"{who} bought a card for {cost} Gold",
+                 {p: f"{who} bought {TYPE_NAMES[action['type']]} for {cost} Gold"})]
+
+
+def _chosen(state: ImperialState, action: Action) -> list[Told]:
+    """A card laid face down is its owner's alone until both are turned up (R9)."""
+    p, who = action.player, seat(action.player)
+    return [Told(f"{who} chose a card", {p: f"{who} chose {TYPE_NAMES[action['type']]} (face down)"})]
+
+
+def _told_later(state: ImperialState, action: Action) -> list[Told]:
+    """Told as it happens, by the action's effect."""
+    return []
+
+
 _TYPES_ARG = Arg(list[str], 'a list of unit types, such as ["pikemen", "cavalry"]')
 _TYPE_ARG = Arg(str, "a unit type: pikemen, musketeers or cavalry")
-ImperialState.ARGS = {"exchange": {"types": _TYPES_ARG}, "buy": {"type": _TYPE_ARG}, "pass": {},
-                      "play": {"type": _TYPE_ARG}, "discard_infantry": {"types": _TYPES_ARG},
-                      "name_type": {"type": _TYPE_ARG}, "reinforce": {"types": _TYPES_ARG}}
-"""Each move's arguments (engine.core.check_args): a unit type or a list of them."""
-_VERIFY = {kind: getattr(ImperialState, f"_verify_{kind}") for kind in KIND_PHASES}
-_DO = {kind: getattr(ImperialState, f"_do_{kind}") for kind in KIND_PHASES}
-"""Each action kind's check and effect, looked up once rather than on every step."""
+KINDS: dict[str, Kind[ImperialState]] = {
+    "exchange": Kind(
+        {"types": _TYPES_ARG}, ImperialState._verify_exchange, ImperialState._do_exchange,
+        lambda state, action: f"Exchange {_names(list(action['types']))}",
+        lambda state, action: [Told(f"{seat(action.player)} discarded {_names(list(action['types']))} "
+                                    "to exchange them")],
+        phases=(EXCHANGE,), verb="exchange cards"),
+    "buy": Kind(
+        {"type": _TYPE_ARG}, ImperialState._verify_buy, ImperialState._do_buy,
+        lambda state, action: f"Buy {TYPE_NAMES[action['type']]} for {state.cfg.gold_cost} Gold", _bought,
+        phases=(BUY,), verb="buy cards"),
+    "pass": Kind(
+        {}, ImperialState._verify_pass, ImperialState._do_pass,
+        lambda state, action: "Keep your hand" if state.phase == EXCHANGE else "Stop buying", _kept_or_stopped,
+        phases=(EXCHANGE, BUY), verb="pass"),
+    "play": Kind(
+        {"type": _TYPE_ARG}, ImperialState._verify_play, ImperialState._do_play,
+        lambda state, action: f"Play {TYPE_NAMES[action['type']]}", _chosen, phases=(PLAY,), verb="play a card"),
+    "discard_infantry": Kind(
+        {"types": _TYPES_ARG}, ImperialState._verify_discard_infantry, ImperialState._do_discard_infantry,
+        lambda state, action: f"Lose {_names(list(action['types']))}", _told_later,
+        phases=(INFANTRY_LOSS,), verb="discard infantry"),
+    "name_type": Kind(
+        {"type": _TYPE_ARG}, ImperialState._verify_name_type, ImperialState._do_name_type,
+        lambda state, action: f"Name {TYPE_NAMES[action['type']]}", _told_later,
+        phases=(RIFLING,), verb="name a unit type"),
+    "reinforce": Kind(
+        {"types": _TYPES_ARG}, ImperialState._verify_reinforce, ImperialState._do_reinforce,
+        lambda state, action: f"Call back {_names(list(action['types']))}",
+        lambda state, action: [Told(f"{seat(action.player)} called back "
+                                    f"{_names(sorted(action['types'], key=TYPES.index))} from their discard pile")],
+        phases=(PLAY,), verb="call for reinforcements"),
+}
+"""Every move of a battle: its arguments (a unit type or a list of them), legality, effect and words."""
+ImperialState.ARGS = schema(KINDS)
 
 
 class ImperialGame(Game[ImperialState]):

@@ -33,6 +33,8 @@ class Kind(Generic[S]):
     """Its history lines per viewer, written from the position before it is applied."""
     phases: tuple[str, ...] = ()
     """The phases of play it belongs to; the state refuses it in any other (empty: in any phase)."""
+    verb: str = ""
+    """What it does, for a refusal that names it ("You cannot {verb} now")."""
 
 
 def schema(kinds: Mapping[str, Kind[Any]]) -> dict[str, Mapping[str, Any]]:
