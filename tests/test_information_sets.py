@@ -2,6 +2,11 @@
 "Information and undo"): on random reachable positions of all five games, for every seat and the
 spectator, every surface that viewer reads is the same on the real position and on positions re-dealt
 from what it knows, and a re-deal depends on what the viewer knows only.
+
+Before issue 28 the property test failed for imperial (small battles, where one round can end it: a
+question said "This move ends the game" on some deals only), and the named regression below failed for
+imperial and medieval. Look-up pages read card data only, never a position, so they are the same for
+every viewer by construction.
 """
 
 from __future__ import annotations
@@ -19,11 +24,11 @@ import cards
 from engine import GAME_IDS, make_game
 from engine.core import Action, Game, Match, Refusal, State
 
-SEEDS = (1, 2, 3)
-POSITIONS = 12  # positions looked at per game and seed, spread over the first STEPS actions
+SEEDS = (1, 3)
+POSITIONS = 8  # positions looked at per game and seed, spread over the first STEPS actions
 STEPS = 120
-REDEALS = 3
-QUESTIONS = 6  # moves per position and viewer whose question is compared
+REDEALS = 2
+QUESTIONS = 3  # moves per position and viewer whose question is compared
 
 
 @cache
@@ -32,7 +37,7 @@ def game(game_id: str) -> Game[Any]:
 
 
 OPTIONS: dict[str, dict[str, Any]] = {"hexbattle": {"quick_start": True},
-                                      "imperial": {"imperial_power": [7, 6], "gold": [2, 2], "reinforcements": [2, 1]}}
+                                      "imperial": {"imperial_power": [3, 3], "gold": [2, 1], "reinforcements": [1, 1]}}
 
 
 def positions(game_id: str, seed: int) -> list[Match[Any]]:
