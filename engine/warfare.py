@@ -29,7 +29,7 @@ actions and views use the physical card ids.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from itertools import chain, combinations, product, repeat
 from typing import Any, NamedTuple, Protocol
@@ -37,6 +37,7 @@ from typing import Any, NamedTuple, Protocol
 from cards.load import GameData
 from cards.schemas.warfare import TYPE_NAMES
 from engine.core import Action, Game, Refusal, State, Told, redeal, seat
+from engine.kinds import Kind, schema
 
 DEPLOY = "deploy"
 BLUNDER = "blunder"
@@ -350,7 +351,7 @@ class WarfareState(State):
             # JSON-ready args: card positions become card ids.
             if payload is None:
                 args: dict[str, Any] = {}
-            elif kind in _LIST_KINDS:
+            elif "cards" in KINDS[kind].args:
                 args = {"cards": [ids[c] for c in payload]}
             elif kind == "counter":
                 args = {"card": ids[payload[0]], "target": ids[payload[1]]}
@@ -427,55 +428,20 @@ class WarfareState(State):
     # -------------------------------------------------------------- verify
 
     def verify(self, action: Action) -> None:
+        """Whose turn and which step, then the kind's own checks."""
         if self.step == OVER:
             raise Refusal("The game is over.")
-        if action.kind not in _VERBS:
+        kind = KINDS.get(action.kind)
+        if kind is None:
             raise Refusal(f"There is no move called '{action.kind}' in Napoleonic Warfare.")
         who = self.current_player
         if action.player != who:
             raise Refusal(f"It is not your turn to act: the other player is deciding ({_PHRASES[self.step]}).")
-        expected = _KINDS[self.step]
-        if action.kind not in expected:
-            raise Refusal(f"You cannot {_VERBS[action.kind]} now: this is {_PHRASES[self.step]} "
-                          f"(you may {' or '.join(_VERBS[k] for k in expected)}).")
-        g = self.game
-        rules = g.rules
-        hand = self.hands[who]
-        kind = action.kind
-        if kind in _CARD_KINDS:
-            card = self._card_in(hand, action.get("card"), "your hand")
-            t = g.types[card]
-            row = g.rows[card]
-            if kind == "draw" and t not in g.draw_types:
-                raise Refusal(f"{_named(row)} cannot be discarded to draw cards: only {_names(rules.draw_types)} cards can.")
-            if kind == "scout" and t not in g.scout_types:
-                raise Refusal(f"{_named(row)} cannot be discarded to look at your opponent's hand: "
-                              f"only {_names(rules.scout_types)} cards can.")
-            if kind == "harass":
-                if t not in g.harass_types:
-                    raise Refusal(f"{_named(row)} cannot make your opponent discard: only {_names(rules.harass_types)} cards can.")
-                if not self.hands[1 - who]:
-                    raise Refusal("Your opponent has no cards left to discard.")
-            if kind == "blunder" and t not in g.blunder_types:
-                raise Refusal(f"{_named(row)} cannot call off an attack: only {_names(rules.blunder_types)} cards can.")
-            if kind == "morale" and t not in g.morale_types:
-                raise Refusal(f"{_named(row)} cannot reduce casualties: only {_names(rules.morale_types)} cards can.")
-            if kind == "counter":
-                target = self._card_in(self.units, action.get("target"), "the attack")
-                verify_counter(row, g.rows[target], rules)
-        elif kind == "attack":
-            if g.unit_cards.isdisjoint(hand):
-                raise Refusal("You have no Unit card to attack with.")
-        elif kind in ("units", "support", "exchange"):
-            chosen = self._cards_in(hand, action.get("cards"))
-            rows = [g.rows[c] for c in chosen]
-            if kind == "units":
-                verify_units(rows, rules)
-            elif kind == "support":
-                verify_support(g.types[self.units[0]], rows, rules)
-            elif len(chosen) > rules.maneuver_max_exchange:
-                raise PickRefusal(f"You may exchange at most {rules.maneuver_max_exchange} cards.",
-                                  f"{rules.maneuver_max_exchange} cards at most")
+        if self.step not in kind.phases:
+            expected = [k.verb for k in KINDS.values() if self.step in k.phases]
+            raise Refusal(f"You cannot {kind.verb} now: this is {_PHRASES[self.step]} "
+                          f"(you may {' or '.join(expected)}).")
+        kind.verify(self, action)
 
     def picks(self, chosen: Sequence[str]) -> list[tuple[str, str | None]]:
         """The acting player's hand at a step that picks a set of cards (units, support, exchange), for a
@@ -515,102 +481,8 @@ class WarfareState(State):
     # -------------------------------------------------------------- apply
 
     def _apply(self, action: Action, rng: random.Random) -> None:
-        index = self.game.index
-        kind = action.kind
-        payload: Any = None
-        if kind in _LIST_KINDS:
-            payload = tuple(index[cid] for cid in action["cards"])
-        elif kind == "counter":
-            payload = (index[action["card"]], index[action["target"]])
-        elif "card" in action.args:
-            payload = index[action["card"]]
-        self._do(kind, payload, rng)
-
-    def _do(self, kind: str, payload: Any, rng: random.Random) -> None:
-        """Carry out a legal move given as card positions."""
-        g = self.game
-        a = self.active
-        d = 1 - a
         self.actions += 1
-        if kind == "draw":
-            self._to_discard(a, payload)
-            drawn = self._draw(a, g.forces[payload], rng)
-            self.last = {"event": "draw", "player": a, "card": g.ids[payload], "drawn": drawn}
-            self._tell_drawn(a, drawn)
-        elif kind == "scout":
-            self._to_discard(a, payload)
-            self.peek = True
-            self.looked[a] = frozenset(self.hands[d])
-            self.last = {"event": "scout", "player": a, "card": g.ids[payload]}
-            if self.telling is not None:
-                self.tell(f"{seat(a)} looked at {seat(d)}'s hand",
-                          {a: f"{seat(a)} looked at {seat(d)}'s hand: {self._card_names(self.hands[d])}"},
-                          reveals="your opponent's hand")
-        elif kind == "harass":
-            self._to_discard(a, payload)
-            victim = self.hands[d]
-            lost = victim.pop(rng.randrange(len(victim)))
-            self.discard.append(lost)
-            self.last = {"event": "harass", "player": a, "card": g.ids[payload], "lost": g.ids[lost]}
-            self.tell(f"{seat(d)} discarded {g.rows[lost].name}, drawn at random", reveals="a card from a hand")
-        elif kind == "attack":
-            self.last = {"event": "attack", "player": a}
-            self.step = BLUNDER if self.hands[d] else UNITS
-        elif kind == "hold":
-            self.last = {"event": "hold", "player": a}
-            self._maneuver(rng)
-        elif kind == "blunder":
-            self._to_discard(d, payload)
-            self.last = {"event": "blunder", "player": d, "card": g.ids[payload]}
-            self._maneuver(rng)
-        elif kind == "units":
-            self.attacked = True
-            self.units = self._take(a, payload)
-            self.last = {"event": "units", "player": a, "cards": [g.ids[c] for c in payload]}
-            if self.hands[d] and not self.yielded:
-                self.step = COUNTER
-            else:
-                self._to_support(rng)
-        elif kind == "counter":
-            card, target = payload
-            self._to_discard(d, card)
-            self.units.remove(target)
-            self.discard.append(target)
-            self.last = {"event": "counter", "player": d, "card": g.ids[card], "target": g.ids[target],
-                         "repulsed": not self.units}
-            if not self.units:
-                self.tell("The attack is repulsed")
-                self._maneuver(rng)
-            elif not self.hands[d]:
-                self._to_support(rng)
-        elif kind == "allow":
-            self.step = UNITS
-        elif kind == "stand":
-            self._to_support(rng)
-        elif kind == "yield":
-            self.yielded = True
-            self.last = {"event": "yield", "player": d}
-            if self.step == BLUNDER:
-                self.step = UNITS
-            else:
-                self._to_support(rng)
-        elif kind == "take":
-            self._inflict(rng)
-        elif kind == "support":
-            self.support = self._take(a, payload)
-            self._resolve(rng)
-        elif kind == "morale":
-            self._morale(payload, rng)
-        elif kind == "exchange":
-            for c in payload:
-                self._to_discard(a, c)
-            drawn = self._draw(a, len(payload), rng)
-            self.last = {"event": "exchange", "player": a, "discarded": [g.ids[c] for c in payload], "drawn": drawn}
-            self._tell_drawn(a, drawn)
-            self._hand_limit(rng)
-        elif kind == "discard":
-            self._to_discard(a, payload)
-            self._hand_limit(rng)
+        KINDS[action.kind].apply(self, action, rng)
         if self.step != OVER and self.action_limit is not None and self.actions >= self.action_limit:
             self._decide_on_troops("action limit")
 
@@ -815,42 +687,10 @@ class WarfareState(State):
         return out
 
     def narrate(self, action: Action) -> list[Told]:
-        """Warfare's moves are face up (discards, attacks, counters): everyone reads the same line.
-
-        Only what a move draws from the deck or shows of a hand is private, and `_do` tells that.
-        """
-        g = self.game
-        kind, p = action.kind, action.player
-        who = seat(p)
-
-        def name(cid: str) -> str:
-            return str(g.rows[g.index[cid]].name)
-
-        def names(cids: Sequence[str]) -> str:
-            return ", ".join(name(c) for c in cids) or "nothing"
-
-        other = seat(1 - p)
-        text = {
-            "draw": lambda: f"{who} discarded {name(action['card'])} to draw cards",
-            "scout": lambda: f"{who} discarded {name(action['card'])} to look at {other}'s hand",
-            "harass": lambda: f"{who} discarded {name(action['card'])}: {other} discards a card at random",
-            "attack": lambda: f"{who} declared an attack",
-            "hold": lambda: f"{who} did not attack this turn",
-            "blunder": lambda: f"{who} discarded {name(action['card'])}: Enemy Blunder, the attack is called off",
-            "allow": lambda: f"{who} played no Enemy Blunder",
-            "units": lambda: f"{who} attacked with {names(action['cards'])}",
-            "counter": lambda: f"{who} discarded {name(action['card'])} to remove {name(action['target'])}",
-            "stand": lambda: f"{who} played no more counters",
-            "yield": lambda: f"{who} took the attack: " + ("no Enemy Blunder, no counters, no Morale" if self.step == BLUNDER
-                                                           else "no more counters, no Morale"),
-            "support": lambda: f"{who} backed the attack with {names(action['cards'])}",
-            "morale": lambda: f"{who} discarded {name(action['card'])} to halve the casualties",
-            "take": lambda: f"{who} took the casualties",
-            "exchange": lambda: (f"{who} exchanged {names(action['cards'])}" if action["cards"]
-                                 else f"{who} kept their hand"),
-            "discard": lambda: f"{who} discarded {name(action['card'])} to the hand limit",
-        }[kind]()
-        return [Told(text)]
+        """Every move reads the same to both players (each kind's words): the cards it names are face up.
+        Only what a move draws from the deck or shows of a hand is private, and its effect tells that."""
+        kind = KINDS.get(action.kind)
+        return [] if kind is None else kind.told(self, action)
 
     def opening(self) -> list[Told]:
         dealt = {p: f"{seat(p)} holds {self._card_names(self.hands[p])}" for p in (0, 1)}
@@ -860,50 +700,8 @@ class WarfareState(State):
         return _TASKS[self.step]
 
     def label(self, action: Action) -> str:
-        g = self.game
-
-        def card(cid: str) -> str:
-            i = g.index.get(cid)
-            return cid if i is None else f"{g.rows[i].name} ({g.types[i]} {g.forces[i]})"
-
-        def cards(cids: Sequence[str]) -> str:
-            return ", ".join(card(c) for c in cids) or "nothing"
-
-        kind = action.kind
-        if kind == "draw":
-            i = g.index.get(action.get("card"))
-            return f"Discard {card(action['card'])} to draw {g.forces[i] if i is not None else '?'} cards"
-        if kind == "scout":
-            return f"Discard {card(action['card'])} to look at your opponent's hand"
-        if kind == "harass":
-            return f"Discard {card(action['card'])}: your opponent discards a random card"
-        if kind == "attack":
-            return "Attack"
-        if kind == "hold":
-            return "Do not attack this turn"
-        if kind == "blunder":
-            return f"Discard {card(action['card'])}: Enemy Blunder, the attack is called off"
-        if kind == "units":
-            return f"Attack with {cards(action['cards'])}"
-        if kind == "counter":
-            return f"Discard {card(action['card'])} to remove {card(action['target'])}"
-        if kind == "support":
-            return f"Back the attack with {cards(action['cards'])}" if action["cards"] else "No support: attack with the units alone"
-        if kind == "morale":
-            return f"Discard {card(action['card'])} to halve the casualties"
-        if kind == "exchange":
-            return f"Exchange {cards(action['cards'])}" if action["cards"] else "Keep your hand"
-        if kind == "discard":
-            return f"Discard {card(action['card'])} (hand limit {g.rules.hand_limit})"
-        if kind == "allow":
-            return "No Enemy Blunder: let the attack go ahead"
-        if kind == "stand":
-            return "No more counters"
-        if kind == "take":
-            return "Take the casualties"
-        if kind == "yield":
-            return "Take the attack: no more replies to it"
-        return str(action)
+        kind = KINDS.get(action.kind)
+        return str(action) if kind is None else kind.label(self, action)
 
 
 def _new_action(kind: str, player: int, args: dict[str, Any]) -> Action:
@@ -935,24 +733,10 @@ def _subsets(size: int, most: int) -> tuple[tuple[int, ...], ...]:
     return tuple(combo for n in range(min(most, size) + 1) for combo in combinations(range(size), n))
 
 
-_CARD_KINDS = frozenset({"draw", "scout", "harass", "blunder", "morale", "discard", "counter"})
-_LIST_KINDS = frozenset({"units", "support", "exchange"})
 _YIELD = ("yield", None)
 _PASS_OR_YIELD: dict[str, list[tuple[str, Any]]] = {"allow": [("allow", None), _YIELD], "stand": [("stand", None), _YIELD]}
 """What closes the defender's Blunder and counter steps, in the order they are listed: pass this step, or
 take the attack without any further reply (R20). Listed whatever the hand holds, so the choice tells nothing."""
-
-_KINDS: dict[str, tuple[str, ...]] = {
-    DEPLOY: ("draw", "scout", "harass", "attack", "hold"),
-    BLUNDER: ("blunder", "allow", "yield"),
-    UNITS: ("units",),
-    COUNTER: ("counter", "stand", "yield"),
-    SUPPORT: ("support",),
-    MORALE: ("morale", "take"),
-    EXCHANGE: ("exchange",),
-    DISCARD: ("discard",),
-    OVER: (),
-}
 
 _PHRASES: dict[str, str] = {
     DEPLOY: "the Deploy phase",
@@ -978,19 +762,291 @@ _TASKS: dict[str, str] = {
     OVER: "wait",
 }
 
-_VERBS: dict[str, str] = {
-    "draw": "discard a card to draw", "scout": "scout", "harass": "harass", "attack": "attack",
-    "hold": "hold back", "blunder": "play an Enemy Blunder", "allow": "let the attack go ahead",
-    "stand": "stop countering", "take": "take the casualties", "yield": "take the attack without replying", "units": "choose attacking units",
-    "counter": "counter-discard", "support": "add support cards", "morale": "play a Morale card",
-    "exchange": "exchange cards", "discard": "discard to the hand limit",
+def _held(state: WarfareState, action: Action) -> int:
+    """The card a move discards from the mover's hand (a refusal if it is not there)."""
+    return state._card_in(state.hands[action.player], action.get("card"), "your hand")
+
+
+def _discarded_for(types: Callable[[WarfareGame], frozenset[str]], allowed: Callable[[Any], Iterable[str]],
+                   cannot: str) -> Callable[[WarfareState, Action], None]:
+    """The check of a card discarded for its power: only the card types the rules give that power may be (R7-R10)."""
+    def verify(state: WarfareState, action: Action) -> None:
+        card, g = _held(state, action), state.game
+        if g.types[card] not in types(g):
+            raise Refusal(f"{_named(g.rows[card])} {cannot}: only {_names(allowed(g.rules))} cards can.")
+    return verify
+
+
+_verify_draw = _discarded_for(lambda g: g.draw_types, lambda r: r.draw_types, "cannot be discarded to draw cards")
+_verify_scout = _discarded_for(lambda g: g.scout_types, lambda r: r.scout_types,
+                               "cannot be discarded to look at your opponent's hand")
+_verify_blunder = _discarded_for(lambda g: g.blunder_types, lambda r: r.blunder_types, "cannot call off an attack")
+_verify_morale = _discarded_for(lambda g: g.morale_types, lambda r: r.morale_types, "cannot reduce casualties")
+_verify_harass_card = _discarded_for(lambda g: g.harass_types, lambda r: r.harass_types,
+                                     "cannot make your opponent discard")
+
+
+def _verify_harass(state: WarfareState, action: Action) -> None:
+    _verify_harass_card(state, action)
+    if not state.hands[1 - action.player]:
+        raise Refusal("Your opponent has no cards left to discard.")
+
+
+def _verify_counter(state: WarfareState, action: Action) -> None:
+    card, g = _held(state, action), state.game
+    target = state._card_in(state.units, action.get("target"), "the attack")
+    verify_counter(g.rows[card], g.rows[target], g.rules)
+
+
+def _verify_attack(state: WarfareState, action: Action) -> None:
+    if state.game.unit_cards.isdisjoint(state.hands[action.player]):
+        raise Refusal("You have no Unit card to attack with.")
+
+
+def _verify_units(state: WarfareState, action: Action) -> None:
+    g = state.game
+    verify_units([g.rows[c] for c in state._cards_in(state.hands[action.player], action.get("cards"))], g.rules)
+
+
+def _verify_support(state: WarfareState, action: Action) -> None:
+    g = state.game
+    chosen = state._cards_in(state.hands[action.player], action.get("cards"))
+    verify_support(g.types[state.units[0]], [g.rows[c] for c in chosen], g.rules)
+
+
+def _verify_exchange(state: WarfareState, action: Action) -> None:
+    most = state.game.rules.maneuver_max_exchange
+    if len(state._cards_in(state.hands[action.player], action.get("cards"))) > most:
+        raise PickRefusal(f"You may exchange at most {most} cards.", f"{most} cards at most")
+
+
+def _verify_held(state: WarfareState, action: Action) -> None:
+    _held(state, action)
+
+
+def _always(state: WarfareState, action: Action) -> None:
+    """Always allowed in its steps (the state checks whose turn and which step)."""
+
+
+def _card(state: WarfareState, action: Action) -> int:
+    return state.game.index[action["card"]]
+
+
+def _cards(state: WarfareState, action: Action) -> tuple[int, ...]:
+    return tuple(state.game.index[cid] for cid in action["cards"])
+
+
+def _do_draw(state: WarfareState, action: Action, rng: random.Random) -> None:
+    g, a, card = state.game, state.active, _card(state, action)
+    state._to_discard(a, card)
+    drawn = state._draw(a, g.forces[card], rng)
+    state.last = {"event": "draw", "player": a, "card": g.ids[card], "drawn": drawn}
+    state._tell_drawn(a, drawn)
+
+
+def _do_scout(state: WarfareState, action: Action, rng: random.Random) -> None:
+    g, a, card = state.game, state.active, _card(state, action)
+    d = 1 - a
+    state._to_discard(a, card)
+    state.peek = True
+    state.looked[a] = frozenset(state.hands[d])
+    state.last = {"event": "scout", "player": a, "card": g.ids[card]}
+    if state.telling is not None:
+        state.tell(f"{seat(a)} looked at {seat(d)}'s hand",
+                   {a: f"{seat(a)} looked at {seat(d)}'s hand: {state._card_names(state.hands[d])}"},
+                   reveals="your opponent's hand")
+
+
+def _do_harass(state: WarfareState, action: Action, rng: random.Random) -> None:
+    g, a, card = state.game, state.active, _card(state, action)
+    d = 1 - a
+    state._to_discard(a, card)
+    victim = state.hands[d]
+    lost = victim.pop(rng.randrange(len(victim)))
+    state.discard.append(lost)
+    state.last = {"event": "harass", "player": a, "card": g.ids[card], "lost": g.ids[lost]}
+    state.tell(f"{seat(d)} discarded {g.rows[lost].name}, drawn at random", reveals="a card from a hand")
+
+
+def _do_attack(state: WarfareState, action: Action, rng: random.Random) -> None:
+    a = state.active
+    state.last = {"event": "attack", "player": a}
+    state.step = BLUNDER if state.hands[1 - a] else UNITS
+
+
+def _do_hold(state: WarfareState, action: Action, rng: random.Random) -> None:
+    state.last = {"event": "hold", "player": state.active}
+    state._maneuver(rng)
+
+
+def _do_blunder(state: WarfareState, action: Action, rng: random.Random) -> None:
+    d, card = 1 - state.active, _card(state, action)
+    state._to_discard(d, card)
+    state.last = {"event": "blunder", "player": d, "card": state.game.ids[card]}
+    state._maneuver(rng)
+
+
+def _do_units(state: WarfareState, action: Action, rng: random.Random) -> None:
+    a, chosen = state.active, _cards(state, action)
+    state.attacked = True
+    state.units = state._take(a, chosen)
+    state.last = {"event": "units", "player": a, "cards": [state.game.ids[c] for c in chosen]}
+    if state.hands[1 - a] and not state.yielded:
+        state.step = COUNTER
+    else:
+        state._to_support(rng)
+
+
+def _do_counter(state: WarfareState, action: Action, rng: random.Random) -> None:
+    g, d = state.game, 1 - state.active
+    card, target = _card(state, action), g.index[action["target"]]
+    state._to_discard(d, card)
+    state.units.remove(target)
+    state.discard.append(target)
+    state.last = {"event": "counter", "player": d, "card": g.ids[card], "target": g.ids[target],
+                  "repulsed": not state.units}
+    if not state.units:
+        state.tell("The attack is repulsed")
+        state._maneuver(rng)
+    elif not state.hands[d]:
+        state._to_support(rng)
+
+
+def _do_allow(state: WarfareState, action: Action, rng: random.Random) -> None:
+    state.step = UNITS
+
+
+def _do_yield(state: WarfareState, action: Action, rng: random.Random) -> None:
+    state.yielded = True
+    state.last = {"event": "yield", "player": 1 - state.active}
+    if state.step == BLUNDER:
+        state.step = UNITS
+    else:
+        state._to_support(rng)
+
+
+def _do_support(state: WarfareState, action: Action, rng: random.Random) -> None:
+    state.support = state._take(state.active, _cards(state, action))
+    state._resolve(rng)
+
+
+def _do_exchange(state: WarfareState, action: Action, rng: random.Random) -> None:
+    g, a, chosen = state.game, state.active, _cards(state, action)
+    for c in chosen:
+        state._to_discard(a, c)
+    drawn = state._draw(a, len(chosen), rng)
+    state.last = {"event": "exchange", "player": a, "discarded": [g.ids[c] for c in chosen], "drawn": drawn}
+    state._tell_drawn(a, drawn)
+    state._hand_limit(rng)
+
+
+def _do_discard(state: WarfareState, action: Action, rng: random.Random) -> None:
+    state._to_discard(state.active, _card(state, action))
+    state._hand_limit(rng)
+
+
+# Words: a card in a button names its type and force; in the history, its name.
+
+def _shown(state: WarfareState, cid: str) -> str:
+    g = state.game
+    i = g.index.get(cid)
+    return cid if i is None else f"{g.rows[i].name} ({g.types[i]} {g.forces[i]})"
+
+
+def _shown_all(state: WarfareState, cids: Sequence[str]) -> str:
+    return ", ".join(_shown(state, c) for c in cids) or "nothing"
+
+
+def _name(state: WarfareState, cid: str) -> str:
+    g = state.game
+    return str(g.rows[g.index[cid]].name)
+
+
+def _names_of(state: WarfareState, cids: Sequence[str]) -> str:
+    return ", ".join(_name(state, c) for c in cids) or "nothing"
+
+
+def _said(text: Callable[[WarfareState, Action, str], str]) -> Callable[[WarfareState, Action], list[Told]]:
+    """A history line every player reads alike, from the mover's seat placeholder."""
+    return lambda state, action: [Told(text(state, action, seat(action.player)))]
+
+
+def _draw_label(state: WarfareState, action: Action) -> str:
+    i = state.game.index.get(action.get("card"))
+    return f"Discard {_shown(state, action['card'])} to draw {state.game.forces[i] if i is not None else '?'} cards"
+
+
+def _yield_told(state: WarfareState, action: Action, who: str) -> str:
+    return f"{who} took the attack: " + ("no Enemy Blunder, no counters, no Morale" if state.step == BLUNDER
+                                         else "no more counters, no Morale")
+
+
+_CARD = {"card": str}
+_LIST = {"cards": list[str]}
+KINDS: dict[str, Kind[WarfareState]] = {
+    "draw": Kind(_CARD, _verify_draw, _do_draw, _draw_label,
+                 _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])} to draw cards"),
+                 phases=(DEPLOY,), verb="discard a card to draw"),
+    "scout": Kind(_CARD, _verify_scout, _do_scout,
+                  lambda s, a: f"Discard {_shown(s, a['card'])} to look at your opponent's hand",
+                  _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])} to look at "
+                                          f"{seat(1 - a.player)}'s hand"),
+                  phases=(DEPLOY,), verb="scout"),
+    "harass": Kind(_CARD, _verify_harass, _do_harass,
+                   lambda s, a: f"Discard {_shown(s, a['card'])}: your opponent discards a random card",
+                   _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])}: {seat(1 - a.player)} "
+                                           "discards a card at random"),
+                   phases=(DEPLOY,), verb="harass"),
+    "attack": Kind({}, _verify_attack, _do_attack, lambda s, a: "Attack",
+                   _said(lambda s, a, who: f"{who} declared an attack"), phases=(DEPLOY,), verb="attack"),
+    "hold": Kind({}, _always, _do_hold, lambda s, a: "Do not attack this turn",
+                 _said(lambda s, a, who: f"{who} did not attack this turn"), phases=(DEPLOY,), verb="hold back"),
+    "blunder": Kind(_CARD, _verify_blunder, _do_blunder,
+                    lambda s, a: f"Discard {_shown(s, a['card'])}: Enemy Blunder, the attack is called off",
+                    _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])}: Enemy Blunder, the attack is "
+                                            "called off"),
+                    phases=(BLUNDER,), verb="play an Enemy Blunder"),
+    "allow": Kind({}, _always, _do_allow, lambda s, a: "No Enemy Blunder: let the attack go ahead",
+                  _said(lambda s, a, who: f"{who} played no Enemy Blunder"), phases=(BLUNDER,),
+                  verb="let the attack go ahead"),
+    "units": Kind(_LIST, _verify_units, _do_units, lambda s, a: f"Attack with {_shown_all(s, a['cards'])}",
+                  _said(lambda s, a, who: f"{who} attacked with {_names_of(s, a['cards'])}"), phases=(UNITS,),
+                  verb="choose attacking units"),
+    "counter": Kind({"card": str, "target": str}, _verify_counter, _do_counter,
+                    lambda s, a: f"Discard {_shown(s, a['card'])} to remove {_shown(s, a['target'])}",
+                    _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])} to remove "
+                                            f"{_name(s, a['target'])}"),
+                    phases=(COUNTER,), verb="counter-discard"),
+    "stand": Kind({}, _always, lambda s, a, rng: s._to_support(rng), lambda s, a: "No more counters",
+                  _said(lambda s, a, who: f"{who} played no more counters"), phases=(COUNTER,),
+                  verb="stop countering"),
+    "yield": Kind({}, _always, _do_yield, lambda s, a: "Take the attack: no more replies to it", _said(_yield_told),
+                  phases=(BLUNDER, COUNTER), verb="take the attack without replying"),
+    "support": Kind(_LIST, _verify_support, _do_support,
+                    lambda s, a: (f"Back the attack with {_shown_all(s, a['cards'])}" if a["cards"]
+                                  else "No support: attack with the units alone"),
+                    _said(lambda s, a, who: f"{who} backed the attack with {_names_of(s, a['cards'])}"),
+                    phases=(SUPPORT,), verb="add support cards"),
+    "morale": Kind(_CARD, _verify_morale, lambda s, a, rng: s._morale(_card(s, a), rng),
+                   lambda s, a: f"Discard {_shown(s, a['card'])} to halve the casualties",
+                   _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])} to halve the casualties"),
+                   phases=(MORALE,), verb="play a Morale card"),
+    "take": Kind({}, _always, lambda s, a, rng: s._inflict(rng), lambda s, a: "Take the casualties",
+                 _said(lambda s, a, who: f"{who} took the casualties"), phases=(MORALE,),
+                 verb="take the casualties"),
+    "exchange": Kind(_LIST, _verify_exchange, _do_exchange,
+                     lambda s, a: f"Exchange {_shown_all(s, a['cards'])}" if a["cards"] else "Keep your hand",
+                     _said(lambda s, a, who: (f"{who} exchanged {_names_of(s, a['cards'])}" if a["cards"]
+                                              else f"{who} kept their hand")),
+                     phases=(EXCHANGE,), verb="exchange cards"),
+    "discard": Kind(_CARD, _verify_held, _do_discard,
+                    lambda s, a: f"Discard {_shown(s, a['card'])} (hand limit {s.game.rules.hand_limit})",
+                    _said(lambda s, a, who: f"{who} discarded {_name(s, a['card'])} to the hand limit"),
+                    phases=(DISCARD,), verb="discard to the hand limit"),
 }
-
-
-WarfareState.ARGS = {**{kind: {"card": str} for kind in _CARD_KINDS}, "counter": {"card": str, "target": str},
-                     **{kind: {"cards": list[str]} for kind in _LIST_KINDS},
-                     **{kind: {} for kind in _VERBS if kind not in _CARD_KINDS | _LIST_KINDS}}
-"""Each move's arguments (engine.core.check_args): a card id, a list of them, or nothing."""
+"""Every move of Napoleonic Warfare: its arguments (a card id, a list of them, or nothing), the steps it
+belongs to, its checks, effect and words."""
+WarfareState.ARGS = schema(KINDS)
 
 
 def make_game(data: GameData) -> WarfareGame:
