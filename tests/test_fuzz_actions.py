@@ -138,3 +138,20 @@ def test_every_move_a_game_offers_has_its_arguments_declared(game: str) -> None:
             required = {n for n, spec in declared.items() if not (isinstance(spec, Arg) and spec.optional)}
             assert required <= set(action.args) <= set(declared), action
         match.apply(rng.choice([a for a in legal if a.kind != "concede"] or legal))
+
+
+def test_an_undo_of_a_row_set_aside_is_set_aside_too(tmp_path: Path) -> None:
+    """A bad row, then its owner's undo of it: both are set aside (the undo must not take back another move),
+    each with its notice, and the table plays on from its opening position."""
+    service = table_service(tmp_path)
+    table = service.create("imperial", ["Ann", "Bob"], {}, seed="bad-row")
+    move = service.snapshot(table).state.legal_actions()[0]
+    service.store.append(table.id, move.player, {**move.to_json(), "args": {**move.args, "x": 1}})
+    service.store.append(table.id, move.player, {"kind": "undo", "player": move.player, "args": {"seq": 1}})
+    fresh = table_service(tmp_path)
+    snap = fresh.snapshot(fresh.store.table(table.id))
+    assert [line.text for line in snap.history(None)][-1] == (
+        f"Stored move 2 by {{p{move.player}}} was set aside: it took back a move that was set aside. The game goes "
+        "on without it; the log keeps it as it was.")
+    assert snap.match.log == [] and snap.head[0] == 2
+    assert fresh.act(fresh.store.table(table.id), move.player, move, snap.head).match.log == [move]
