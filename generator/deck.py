@@ -23,7 +23,7 @@ from generator.links import card_link
 from generator.printable import PieceSet
 from generator.qr import draw_qr
 from generator.sheets import Piece, piece_svg
-from generator.symbols import SYMBOLS, draw_symbol
+from generator.symbols import SYMBOLS, draw_picture, draw_symbol
 from generator.text import draw_text, fit, glyphs, icon_token
 
 
@@ -75,10 +75,7 @@ class Look:
 
 
 def _picture(c: Canvas, face: CardFace, box: Box, ink: str, paper: str) -> None:
-    if face.icon:
-        draw_icon(c, face.icon, box, ink)
-    elif face.symbol:
-        draw_symbol(c, face.symbol, box, ink, paper)
+    draw_picture(c, face.icon, face.symbol, box, ink, paper)
 
 
 def _cut(c: Canvas, layout: Layout, stroke: str) -> None:

@@ -24,7 +24,8 @@ from generator.canvas import Box, Canvas, Point, SvgDocument
 from generator.drawing import ellipse, hex_half_width, hexagon, mix
 from generator.printable import BuildContext, PageSet, PieceSet
 from generator.sheets import SCALE_DEPTH, Piece, draw_scale, piece_svg
-from generator.symbols import SYMBOLS, draw_symbol
+from generator.icons import draw_icon
+from generator.symbols import SYMBOLS, draw_picture, draw_symbol
 from generator.text import LEADING, draw_text
 
 GAME = "hexbattle"
@@ -162,15 +163,28 @@ def draw_terrain_art(c: Canvas, symbol: str, box: Box, colours: dict[str, str]) 
 
 @dataclass(frozen=True)
 class Effect:
-    """One icon on a tile: `kind` picks the pictogram, `label` is printed under it."""
+    """One icon on a tile: `kind` picks the pictogram (or `icon`, a unit's picture), `label` is
+    printed under it."""
 
     kind: str
     label: str
     meaning: str
+    icon: str | None = None
 
 
-def effects(t: Any) -> list[Effect]:
-    """A terrain row's effects as icons, in a fixed order; open ground has none."""
+def unit_icons(game: GameData) -> dict[str, str]:
+    """Unit kind -> the picture its counters show (units.csv `icon`, the first of the kind): tiles and
+    sheets draw a unit as its counter does."""
+    out: dict[str, str] = {}
+    for unit in game.table("units"):
+        if unit.icon:
+            out.setdefault(unit.kind, unit.icon)
+    return out
+
+
+def effects(t: Any, pictures: dict[str, str] | None = None) -> list[Effect]:
+    """A terrain row's effects as icons, in a fixed order; open ground has none. `pictures` (unit
+    kind -> icon, `unit_icons`) draws "Infantry only" with the infantry's picture."""
     out: list[Effect] = []
     if t.impassable:
         out.append(Effect("impassable", "", "Impassable"))
@@ -179,7 +193,7 @@ def effects(t: Any) -> list[Effect]:
     if t.takes_all_movement:
         out.append(Effect("stop", "", "Entering or leaving ends the move"))
     if t.infantry_only:
-        out.append(Effect("infantry", "only", "Infantry only"))
+        out.append(Effect("infantry", "only", "Infantry only", (pictures or {}).get("infantry")))
     if t.blocks_los:
         out.append(Effect("sight", "", "Blocks line of sight"))
     if t.no_combat:
@@ -282,7 +296,10 @@ def draw_effect_icon(c: Canvas, effect: Effect, box: Box, layout: Layout, low_in
         _font(c, layout, "icon", label, effect.label, col["icon_ink"])
     else:
         pic = box.inset(pad)
-    _pictogram(c, effect.kind, pic, col["icon_ink"], col["icon"])
+    if effect.icon:
+        draw_icon(c, effect.icon, pic, col["icon_ink"])
+    else:
+        _pictogram(c, effect.kind, pic, col["icon_ink"], col["icon"])
 
 
 # ---------------------------------------------------------------- terrain tiles
@@ -292,7 +309,8 @@ def _hex_centre(layout: Layout) -> Point:
 
 
 def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float, *,
-                   icons: bool = True, name: bool = True, low_ink: bool = False) -> None:
+                   icons: bool = True, name: bool = True, low_ink: bool = False,
+                   pictures: dict[str, str] | None = None) -> None:
     """A terrain hex centred on (cx, cy) at the layout's size: ground, art, name and effect icons.
 
     The board draws its starting rows with the same call, so a printed tile and a board hex match.
@@ -312,7 +330,7 @@ def draw_tile_face(c: Canvas, terrain: Any, layout: Layout, cx: float, cy: float
         c.rect(band.x, band.y, band.w, band.h, fill=None if low_ink else col["label"],
                stroke=ground if low_ink else None, width=0.3, radius=band.h * 0.3)
         _font(c, layout, "title", band.inset(band.h * 0.08), terrain.name, col["ink"])
-    marks = effects(terrain) if icons else []
+    marks = effects(terrain, pictures) if icons else []
     if marks:
         # Badges as tall as the row, as wide as the hex allows at the row's foot (labels print at 6 pt).
         y0, y1 = top + h * 0.63, top + h * 0.89
@@ -330,11 +348,12 @@ def _cut_line(c: Canvas, layout: Layout) -> None:
     c.polygon(hexagon(cx, cy, layout.width, layout.height), stroke=layout.colours["cut"], width=layout.border)
 
 
-def _tile_front(c: Canvas, bleed: float, *, terrain: Any, layout: Layout, low_ink: bool = False) -> None:
+def _tile_front(c: Canvas, bleed: float, *, terrain: Any, layout: Layout, low_ink: bool = False,
+                pictures: dict[str, str] | None = None) -> None:
     if not low_ink:
         c.rect(-bleed, -bleed, layout.width + 2 * bleed, layout.height + 2 * bleed,
                fill=layout.colours.get(terrain.symbol, layout.colours["panel"]))
-    draw_tile_face(c, terrain, layout, *_hex_centre(layout), low_ink=low_ink)
+    draw_tile_face(c, terrain, layout, *_hex_centre(layout), low_ink=low_ink, pictures=pictures)
     _cut_line(c, layout)
 
 
@@ -359,7 +378,8 @@ def tile_piece(game: GameData, terrain_id: str, copy: int = 1, low_ink: bool = F
     terrain = game.by_id("terrain")[terrain_id]
     return Piece(name=terrain_id if terrain.copies == 1 else f"{terrain_id}-{copy}", width=layout.width,
                  height=layout.height, bleed=layout.bleed,
-                 front=partial(_tile_front, terrain=terrain, layout=layout, low_ink=low_ink),
+                 front=partial(_tile_front, terrain=terrain, layout=layout, low_ink=low_ink,
+                               pictures=unit_icons(game)),
                  back=partial(_tile_back, layout=layout, title=game.name, low_ink=low_ink),
                  back_key="tile-back", design=terrain_id, title=terrain.name, shape="hexagon")
 
@@ -389,8 +409,10 @@ def _counter_front(c: Canvas, bleed: float, *, unit: Any, army: Any, layout: Lay
     c.polygon([(w / 2, layout.border + 0.25), (w / 2 + notch, layout.border + 0.25 + notch * 0.9),
                (w / 2 - notch, layout.border + 0.25 + notch * 0.9)], fill=col["paper"])
     _font(c, layout, "title", Box(safe + 1.0, h * 0.15, w - 2 * safe - 2.0, h * 0.14), unit.name, col["paper"])
-    draw_symbol(c, unit.symbol, Box(w * 0.26, h * 0.31, w * 0.48, h * 0.28), col["ink"], col["paper"])
-    _font(c, layout, "army", Box(safe, h * 0.31, w * 0.26 - safe, h * 0.28), army.letter, col["paper"])
+    picture = Box(w * 0.3, h * 0.3, w * 0.4, h * 0.3)
+    c.rect(picture.x, picture.y, picture.w, picture.h, fill=col["paper"], radius=0.6)
+    draw_picture(c, unit.icon, unit.symbol, picture.inset(0.5), col["ink"], col["paper"])
+    _font(c, layout, "army", Box(safe, h * 0.3, w * 0.3 - safe, h * 0.3), army.letter, col["paper"])
     values = (str(unit.strength), str(unit.range) if unit.range else "\u2013", str(unit.movement))
     labels = ("STR", "RNG", "MOV")
     third = (w - 2 * safe) / 3
@@ -709,7 +731,7 @@ def tile_svg(game: GameData, terrain_id: str) -> str:
     layout = part_layout(game, "tile_layout")
     doc = SvgDocument(Path("."), terrain_id)
     with doc.page(layout.width, layout.height) as c:
-        draw_tile_face(c, game.by_id("terrain")[terrain_id], layout, *_hex_centre(layout))
+        draw_tile_face(c, game.by_id("terrain")[terrain_id], layout, *_hex_centre(layout), pictures=unit_icons(game))
         _cut_line(c, layout)
     return doc.strings()[0]
 

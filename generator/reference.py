@@ -9,6 +9,7 @@ URL is set. The prose is ours and follows docs/rules/<game>.md.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -24,11 +25,11 @@ from generator.canvas import Box, Canvas, Point, RecordingCanvas
 from generator.deck import face_of
 from generator.drawing import arrow
 from generator.hex_diagrams import draw_arcs, draw_sight
-from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed
+from generator.hexbattle_parts import draw_effect_icon, effects, part_layout, signed, unit_icons
 from generator.links import sheet_link
 from generator.printable import BuildContext, PageSet
 from generator.qr import draw_qr
-from generator.symbols import draw_symbol
+from generator.symbols import draw_picture
 from generator.text import draw_text, fit
 
 SHEET = "reference"
@@ -234,10 +235,20 @@ def start_sheet(c: Canvas, width: float, height: float, game: GameData, subtitle
 
 @dataclass(frozen=True)
 class Node:
-    """A diagram box: a symbol (generator.symbols) and a name."""
+    """A diagram box: a picture (the icon its cards show, else a map symbol) and a name."""
 
     name: str
     symbol: str | None
+    icon: str | None = None
+
+
+def type_icons(game: GameData, table: str) -> dict[str, str]:
+    """Card type -> the icon most of its cards show: a diagram draws a type as its cards do."""
+    counts: dict[str, Counter[str]] = {}
+    for row in game.table(table):
+        if row.icon:
+            counts.setdefault(row.type, Counter())[row.icon] += 1
+    return {t: c.most_common(1)[0][0] for t, c in counts.items()}
 
 
 def _edge_point(centre: Point, towards: Point, half: tuple[float, float], gap: float) -> Point:
@@ -282,9 +293,9 @@ def beats_diagram(s: Sheet, box: Box, ring: Sequence[Node], edges: Sequence[tupl
         b = Box(x - node_w / 2, y - node_h / 2, node_w, node_h)
         s.c.rect(b.x, b.y, b.w, b.h, fill=col["band"], stroke=col["rule"], width=0.3, radius=1.5)
         text_x = b.x + 1.5
-        if node.symbol:
-            draw_symbol(s.c, node.symbol, Box(b.x + 1.5, b.y + 2.0, b.h * 0.9, b.h - 4.0), col["node_ink"],
-                        col["symbol_fill"])
+        if node.symbol or node.icon:
+            draw_picture(s.c, node.icon, node.symbol, Box(b.x + 1.5, b.y + 2.0, b.h * 0.9, b.h - 4.0),
+                         col["node_ink"], col["symbol_fill"])
             text_x = b.x + b.h * 0.9 + 3.0
         s.write(Box(text_x, b.y + 1.0, b.right - text_x - 1.0, b.h - 2.0), node.name, "node", col["node_ink"])
 
@@ -504,8 +515,9 @@ def counter_cycle(s: Sheet, box: Box, game: GameData) -> str | None:
     outer = [d for d in beats if d not in ring]
     centre = outer[0] if outer else None
     edges = [(ring.index(d), ring.index(a)) for d in ring for a in beats.get(d, []) if a in ring]
-    beats_diagram(s, box, [Node(TYPE_NAMES[u], SYMBOLS[u]) for u in ring], edges,
-                  Node(TYPE_NAMES[centre], SYMBOLS[centre]) if centre else None,
+    pictures = type_icons(game, "cards")
+    beats_diagram(s, box, [Node(TYPE_NAMES[u], SYMBOLS[u], pictures.get(u)) for u in ring], edges,
+                  Node(TYPE_NAMES[centre], SYMBOLS[centre], pictures.get(centre)) if centre else None,
                   [ring.index(a) for a in beats.get(centre, [])] if centre else [])
     return centre
 
@@ -536,6 +548,7 @@ def terrain_table(game: GameData, icon: float, caption: float = 0.0) -> tuple[li
     """Hexbattle's terrain: headers and a row per terrain, with the tiles' effect icons `icon` mm high, their
     labels at least `caption` pt (a page printed smaller than its drawing needs them larger than a tile's)."""
     tile = part_layout(game, "tile_layout")
+    pictures = unit_icons(game)
     label = tile.fonts["icon"]
     if caption > label.min_size:
         bigger = label.model_copy(update={"size": max(label.size, caption), "min_size": caption})
@@ -544,7 +557,7 @@ def terrain_table(game: GameData, icon: float, caption: float = 0.0) -> tuple[li
     def icons(t: Any) -> Cell:
         def draw(cv: Canvas, box: Box) -> None:
             size = min(box.h, icon)
-            for k, e in enumerate(effects(t)):
+            for k, e in enumerate(effects(t, pictures)):
                 draw_effect_icon(cv, e, Box(box.x + k * (size + 0.8), box.cy - size / 2, size, size), tile)
         return draw
 
@@ -708,7 +721,8 @@ def beats_triangle(s: Sheet, box: Box, game: GameData) -> None:
 
     beats = game.rules.beats.as_dict()
     ring = ring_order({k: [v] for k, v in beats.items()}, list(TYPES))
-    beats_diagram(s, box, [Node(TYPE_NAMES[t], SYMBOLS[t]) for t in ring],
+    pictures = type_icons(game, "military")
+    beats_diagram(s, box, [Node(TYPE_NAMES[t], SYMBOLS[t], pictures.get(t)) for t in ring],
                   [(ring.index(w), ring.index(l)) for w, l in beats.items()])
 
 

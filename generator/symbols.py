@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 
 from generator.canvas import Box, Canvas, Point
+from generator.icons import draw_icon
 
 Symbol = Callable[[Canvas, Box, str, str], None]
 FRAME_RATIO = 1.5  # width : height of a unit frame
@@ -153,3 +154,15 @@ def draw_symbol(c: Canvas, name: str, box: Box, ink: str, paper: str) -> None:
     if name not in SYMBOLS:
         raise KeyError(f"unknown symbol '{name}' (known: {', '.join(SYMBOLS)})")
     SYMBOLS[name](c, box, ink, paper)
+
+
+def draw_picture(c: Canvas, icon: str | None, symbol: str | None, box: Box, ink: str, paper: str) -> None:
+    """A unit's or card's picture: its game-icons.net icon when the data names one, else its map symbol.
+
+    Why pictures first: cards, counters, tiles and reference diagrams show a unit one way (the
+    picture on its cards), read without a key; the map symbols are what a row without an icon
+    falls back to."""
+    if icon:
+        draw_icon(c, icon, box, ink)
+    elif symbol:
+        draw_symbol(c, symbol, box, ink, paper)

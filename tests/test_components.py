@@ -104,14 +104,25 @@ def test_counter_shows_the_unit_numbers_in_army_colour(hexbattle: GameData, unit
         assert apex[0] == pytest.approx(canvas.width / 2) and apex[1] < 2.0  # the facing mark, top edge
 
 
-def test_counter_symbol_is_the_units_symbol(hexbattle: GameData) -> None:
-    """Cavalry draws the diagonal only; artillery the dot; infantry the cross (symbols.py)."""
+def _pictures(canvas: RecordingCanvas) -> list[int]:
+    """The size (points over all rings) of each filled shape drawn: an icon's is its own."""
+    return [sum(len(r) for r in call.args["rings"]) for call in canvas.ops("polygons")]
+
+
+def test_counters_and_tiles_draw_a_unit_as_the_picture_its_cards_show(hexbattle: GameData) -> None:
+    """One unit vocabulary (issue 33): the counter of each unit shows its units.csv icon (musket,
+    horseman, cannon, the bonus cards' inline icons), not a map symbol; a tile's "Infantry only"
+    badge shows the infantry's."""
+    from generator.icons import rings
     army = hexbattle.table("armies")[0].id
-    cavalry = front(hp.counter_piece(hexbattle, army, "heavy-cavalry"))
-    infantry = front(hp.counter_piece(hexbattle, army, "infantry"))
-    artillery = front(hp.counter_piece(hexbattle, army, "light-artillery"))
-    assert len(infantry.ops("line")) == len(cavalry.ops("line")) + 1
-    assert len(artillery.ops("circle")) == 1 and not cavalry.ops("circle")
+    for unit_id, key, icon in (("infantry", "inf", "musket"), ("heavy-cavalry", "cav", "cavalry"),
+                               ("light-artillery", "art", "cannon")):
+        assert hexbattle.by_id("units")[unit_id].icon == icon
+        assert hexbattle.layout["inline_icons"][key]["icon"] == icon
+        drawn = _pictures(front(hp.counter_piece(hexbattle, army, unit_id)))
+        assert sum(len(r) for r in rings(icon)) in drawn, unit_id
+    woods = next(p for p in hp.tiles(hexbattle) if p.design == "woods")
+    assert sum(len(r) for r in rings("musket")) in _pictures(front(woods))
 
 
 def test_markers_per_army(hexbattle: GameData) -> None:
