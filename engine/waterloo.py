@@ -26,12 +26,13 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cards.load import GameData
 from cards.schemas.waterloo import Card
 from engine.core import Action, Arg, Game, Refusal, State, Told, act, redeal, seat
+from engine.kinds import Kind, schema
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
 
@@ -50,8 +51,6 @@ TASKS = {
     REVEAL: "enter the printed hand",
     SCOUT: "burn a face-down Scout or pay the full bet",
 }
-PHASE_KINDS = {BET: {"pass", "call", "raise", "fold"}, DRAW: {"draw", "keep", "exchange"},
-               SWAP: {"swap", "stand"}, REVEAL: {"reveal", "retract"}, SCOUT: {"burn_scout", "pay"}}
 OPTION_KEYS = ("players", "return_after", "button", "starting_chips", "betting_rounds", "cards")
 INT_OPTIONS = ("players", "return_after", "button", "starting_chips", "betting_rounds")
 CARD_MODES = ("app", "table")
@@ -127,11 +126,6 @@ class WaterlooGame(Game["WaterlooState"]):
 
 class WaterlooState(State):
     """A whole game of Waterloo, one decision at a time."""
-
-    ARGS = {"pass": {}, "call": {}, "raise": {"amount": int}, "fold": {}, "draw": {}, "keep": {},
-            "exchange": {"card": str, "community": str}, "swap": {"card": str, "slot": str}, "stand": {},
-            "reveal": {"cards": Arg(list[str], "a list of card designs, like ['guard-infantry', …]"),
-                       "scout_down": Arg(bool, "true or false (is a Scout face down in your reserve?)", optional=True)}, "retract": {}, "burn_scout": {}, "pay": {}}
 
     def __init__(self, game: WaterlooGame, options: dict[str, Any], rng: random.Random) -> None:
         self.game = game
@@ -472,64 +466,28 @@ class WaterlooState(State):
             raise Refusal("You are out of chips and out of the game.")
         if self.folded[p]:
             raise Refusal("You folded this hand; wait for the next one.")
-        if self.phase == SWAP and self.swapped[p] and action.kind in PHASE_KINDS[SWAP]:
+        kind = KINDS.get(action.kind)
+        if self.phase == SWAP and self.swapped[p] and kind is not None and SWAP in kind.phases:
             raise Refusal("You have already made your reserve swap.")
-        if action.kind not in {k for kinds in PHASE_KINDS.values() for k in kinds}:
+        if kind is None:
             raise Refusal(f"There is no action '{action.kind}' in Waterloo.")
-        if self.table and action.kind in PHASE_KINDS[DRAW] | PHASE_KINDS[SWAP]:
+        if self.table and (DRAW in kind.phases or SWAP in kind.phases):
             raise Refusal("This table plays with the printed cards: draw, exchange and swap at the table; "
                           "the app keeps the chips, the bets and the showdown.")
-        if not self.table and action.kind in PHASE_KINDS[REVEAL]:
+        if not self.table and REVEAL in kind.phases:
             raise Refusal("The app deals this table's cards, so there is no hand to reveal: it shows them at the showdown.")
-        if (self.phase == REVEAL) != (action.kind in PHASE_KINDS[REVEAL]):
+        if (self.phase == REVEAL) != (REVEAL in kind.phases):
             raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
-        if self.phase == REVEAL:
-            self._verify_reveal(action)
-            return
-        if p != self.current_player:
-            raise Refusal(f"It is not your turn: waiting for P{self.current_player}.")
-        if action.kind not in PHASE_KINDS[self.phase]:
-            raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
-        if self.phase == BET:
-            self._verify_bet(action)
-        elif self.phase == DRAW:
-            self._verify_draw(action)
-        elif self.phase == SWAP:
-            self._verify_swap(action)
-        elif action.kind == "burn_scout" and not self._scout_down(p):
-            raise Refusal("You have no Scout face down in your reserve: pay the full bet.")
-
-    def _verify_bet(self, action: Action) -> None:
-        p, owed = action.player, self._to_call(action.player)
-        if action.kind == "pass" and owed:
-            raise Refusal(f"You cannot pass: call {owed} more chip{'s' if owed > 1 else ''}, raise or fold.")
-        if action.kind == "call" and not owed:
-            raise Refusal("There is nothing to call; pass instead.")
-        if action.kind != "raise":
-            return
-        amount = action.get("amount")
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
-            raise Refusal("Raise by a whole number of chips, at least 1.")
-        if self.raises >= self.rules.max_raises_per_round:
-            raise Refusal(f"This betting round has had {self.raises} raises, the limit: call, pass or fold.")
-        if amount > self.rules.max_raise:
-            raise Refusal(f"A raise is at most {self.rules.max_raise} chips.")
-        cost = owed + amount
-        if cost > self.chips[p]:
-            raise Refusal(f"You have only {self.chips[p]} chips: raising by {amount} would cost {cost}.")
-        cap, poorest = self._raise_cap()
-        if amount > cap:
-            if cap <= 0:
-                raise Refusal(f"No raise is possible: P{poorest} has no chips left to match it.")
-            raise Refusal(f"P{poorest} could only match a raise of {cap}; raise by at most {cap}.")
+        if self.phase != REVEAL:  # every player still in enters a hand at once; the other phases go in turn
+            if p != self.current_player:
+                raise Refusal(f"It is not your turn: waiting for P{self.current_player}.")
+            if self.phase not in kind.phases:
+                raise Refusal(f"You cannot {action.kind.replace('_', ' ')} now: {PHASE_HINTS[self.phase]}.")
+        kind.verify(self, action)
 
     def _verify_reveal(self, action: Action) -> None:
         """A revealed hand must be five printed cards that could all be in play at once (R25)."""
         p = action.player
-        if action.kind == "retract":
-            if p not in self.revealed:
-                raise Refusal("You have not revealed a hand, so there is nothing to take back.")
-            return
         if p in self.revealed:
             raise Refusal("You have already revealed your hand; take it back first if you need to correct it.")
         cards, scout_down = action.get("cards"), action.get("scout_down", False)
@@ -571,77 +529,8 @@ class WaterlooState(State):
             held[self.game.scout_design] += 1
         return held
 
-    def _verify_draw(self, action: Action) -> None:
-        p = action.player
-        if action.kind == "draw":
-            if self.drawn is not None:
-                raise Refusal("You have drawn this turn; keep the card or exchange one with the community.")
-            return
-        if self.drawn is None:
-            raise Refusal("Draw a card first.")
-        if action.kind == "exchange":
-            if action.get("card") not in self.hands[p]:
-                raise Refusal("That card is not in your hand.")
-            if action.get("community") not in self.community:
-                raise Refusal("That card is not among the community cards.")
-
-    def _verify_swap(self, action: Action) -> None:
-        if action.kind == "swap":
-            if action.get("card") not in self.hands[action.player]:
-                raise Refusal("That card is not in your hand.")
-            if action.get("slot") not in self.rules.reserve_slots:
-                raise Refusal("Choose your face-up or face-down reserve card: slot 'up' or 'down'.")
-
     def _apply(self, action: Action, rng: random.Random) -> None:
-        p, kind = action.player, action.kind
-        if kind in ("pass", "call", "raise", "fold"):
-            self._apply_bet(action, rng)
-        elif kind == "draw":
-            self.drawn = self.deck.pop()
-            self.hands[p].append(self.drawn)
-            self.tell(f"{seat(p)} drew a card", {p: f"{seat(p)} drew {self.game.names[self.drawn]}"},
-                      reveals="the card drawn")
-        elif kind == "keep":
-            self._next_drawer(p)
-        elif kind == "exchange":
-            hand, slot = self.hands[p].index(action["card"]), self.community.index(action["community"])
-            self.hands[p][hand], self.community[slot] = self.community[slot], self.hands[p][hand]
-            self._next_drawer(p)
-        elif kind in ("swap", "stand"):
-            if kind == "swap":
-                hand, slot = self.hands[p].index(action["card"]), action["slot"]
-                self.hands[p][hand], self.reserves[p][slot] = self.reserves[p][slot], self.hands[p][hand]
-            self.swapped[p] = True
-            rest = [q for q in self._seats_after(p) if q in self._live() and not self.swapped[q]]
-            if rest:
-                self.turn = rest[0]
-            else:
-                self._start_showdown(rng)
-        elif kind == "reveal":
-            self.revealed[p] = {"cards": list(action["cards"]), "scout_down": bool(action.get("scout_down", False))}
-            if not self.players_to_act():
-                self._take_revealed_hands()
-                self._start_showdown(rng)
-        elif kind == "retract":
-            del self.revealed[p]
-        else:
-            self.scout_choices[p] = "burned" if kind == "burn_scout" else "paid"
-            if kind == "burn_scout":
-                self.saved[p] = self._scout_saving(p)
-            if kind == "burn_scout" and not self.table:
-                self.discard.append(self.reserves[p]["down"])
-                if not self.deck:
-                    self._reshuffle(rng)
-                self.reserves[p]["down"] = self.deck.pop()
-                self.tell(f"{seat(p)} put a new card face down in reserve",
-                          {p: f"{seat(p)} put {self.game.names[self.reserves[p]['down']]} face down in reserve"},
-                          reveals="the replacement card")
-            self.scout_queue.pop(0)
-            if self.scout_queue:
-                self.turn = self.scout_queue[0]
-            else:
-                assert self.showdown is not None
-                self._settle(self.showdown["winners"], rng)
+        KINDS[action.kind].apply(self, action, rng)
 
     def _take_revealed_hands(self) -> None:
         """Give each revealed design one of its printed copies, so the showdown scores them like dealt cards."""
@@ -652,28 +541,6 @@ class WaterlooState(State):
                 hand.append(self.game.copies_of[design][used[design]])
                 used[design] += 1
             self.hands[p] = hand
-
-    def _apply_bet(self, action: Action, rng: random.Random) -> None:
-        p = action.player
-        self.pending.pop(0)
-        if action.kind == "fold":
-            self.folded[p] = True
-            self._muck(p, self.hands[p])
-            self.discard += self.hands[p]
-            self.hands[p] = []
-            live = self._live()
-            if len(live) == 1:
-                self._settle(live, rng)
-                return
-        elif action.kind in ("call", "raise"):
-            cost = min(self.chips[p], self._to_call(p) + (action["amount"] if action.kind == "raise" else 0))
-            self.chips[p] -= cost
-            self.bets[p] += cost
-            if action.kind == "raise":
-                self.raises += 1
-                self.pending = [q for q in self._seats_after(p) if q in self._live() and q != p]
-        if not self.pending:
-            self._after_betting()
 
     def resample(self, viewer: int | None, rng: random.Random) -> WaterlooState:
         """Every card hidden from `viewer` dealt again from the cards it has not seen: the deck, the other seats'
@@ -782,32 +649,9 @@ class WaterlooState(State):
 
     def narrate(self, action: Action) -> list[Told]:
         """Bets, folds, exchanges with the community and face-up swaps are public; a face-down swap and an
-        entered hand are the actor's alone until the showdown, which every viewer reads in full."""
-        names, kind, p = self.game.names, action.kind, action.player
-        who = seat(p)
-        if kind == "call":
-            return [Told(f"{who} called {min(self.chips[p], self._to_call(p))}")]
-        if kind == "raise":
-            return [Told(f"{who} raised by {action['amount']} (bet {max(self.bets) + action['amount']})")]
-        if kind == "exchange":
-            return [Told(f"{who} exchanged {names[action['card']]} for {names[action['community']]} "
-                         f"from the community")]
-        if kind == "swap":
-            card = names[action["card"]]
-            if action["slot"] == "up":
-                return [Told(f"{who} swapped {card} into their face-up reserve, taking "
-                             f"{names[self.reserves[p]['up']]} into their hand")]
-            return [Told(f"{who} swapped a card with their face-down reserve",
-                         {p: f"{who} swapped {card} into their face-down reserve"})]
-        if kind == "reveal":
-            entered = ", ".join(self.game.design_rows[d].name for d in action["cards"])
-            scout = " and a face-down Scout" if action.get("scout_down") else ""
-            return [Told(f"{who} entered their hand", {p: f"{who} entered {entered}{scout}"})]
-        if kind == "burn_scout":
-            return [Told(f"{who} burned their face-down Scout, saving {self._scout_saving(p)} chips")]
-        fixed = {"pass": "passed", "fold": "folded", "keep": "kept the drawn card", "stand": "kept their reserve",
-                 "pay": "paid the full bet", "retract": "took back their entered hand"}
-        return [] if kind == "draw" else [Told(f"{who} {fixed[kind]}")]
+        entered hand are the actor's alone until the showdown, which every viewer reads in full (each kind's words)."""
+        kind = KINDS.get(action.kind)
+        return [] if kind is None else kind.told(self, action)
 
     def opening(self) -> list[Told]:
         if self.table:
@@ -823,23 +667,8 @@ class WaterlooState(State):
         return self.hand_number
 
     def label(self, action: Action) -> str:
-        names, kind, p = self.game.names, action.kind, action.player
-        if kind == "call":
-            return f"Call {self._to_call(p)}"
-        if kind == "raise":
-            amount = action.get("amount", 0)
-            return f"Raise by {amount} (bet {max(self.bets) + amount})"
-        if kind == "exchange":
-            return f"Exchange {names.get(action.get('card'), '?')} for {names.get(action.get('community'), '?')}"
-        if kind == "swap":
-            side = "face-up" if action.get("slot") == "up" else "face-down"
-            return f"Swap {names.get(action.get('card'), '?')} into your {side} reserve"
-        if kind == "burn_scout" and 0 <= p < self.n:
-            return f"Burn the Scout (save {self._scout_saving(p)} chips)"
-        fixed = {"pass": "Pass", "fold": "Fold", "draw": "Draw a card", "keep": "Keep the drawn card",
-                 "stand": "Keep your reserve", "pay": "Pay the full bet", "reveal": "Reveal the hand",
-                 "retract": "Take back the revealed hand"}
-        return fixed.get(kind, str(action))
+        kind = KINDS.get(action.kind)
+        return str(action) if kind is None else kind.label(self, action)
 
     # -- for tests and tools ----------------------------------------------------------------------------
     def card_places(self) -> dict[str, str]:
@@ -862,6 +691,269 @@ class WaterlooState(State):
         """How many card positions are filled (equals the deck size when no card is duplicated)."""
         return (len(self.deck) + len(self.discard) + len(self.community)
                 + sum(len(h) + len(r) for h, r in zip(self.hands, self.reserves)))
+
+
+# ---------------------------------------------------------------- the moves, one place each
+
+
+def _always(state: WaterlooState, action: Action) -> None:
+    """Always allowed once the state has checked the seat, its turn and the phase."""
+
+
+def _verify_pass(state: WaterlooState, action: Action) -> None:
+    owed = state._to_call(action.player)
+    if owed:
+        raise Refusal(f"You cannot pass: call {owed} more chip{'s' if owed > 1 else ''}, raise or fold.")
+
+
+def _verify_call(state: WaterlooState, action: Action) -> None:
+    if not state._to_call(action.player):
+        raise Refusal("There is nothing to call; pass instead.")
+
+
+def _verify_raise(state: WaterlooState, action: Action) -> None:
+    p, owed, rules = action.player, state._to_call(action.player), state.rules
+    amount = action.get("amount")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+        raise Refusal("Raise by a whole number of chips, at least 1.")
+    if state.raises >= rules.max_raises_per_round:
+        raise Refusal(f"This betting round has had {state.raises} raises, the limit: call, pass or fold.")
+    if amount > rules.max_raise:
+        raise Refusal(f"A raise is at most {rules.max_raise} chips.")
+    cost = owed + amount
+    if cost > state.chips[p]:
+        raise Refusal(f"You have only {state.chips[p]} chips: raising by {amount} would cost {cost}.")
+    cap, poorest = state._raise_cap()
+    if amount > cap:
+        if cap <= 0:
+            raise Refusal(f"No raise is possible: P{poorest} has no chips left to match it.")
+        raise Refusal(f"P{poorest} could only match a raise of {cap}; raise by at most {cap}.")
+
+
+def _bet(effect: Callable[[WaterlooState, int, Action, random.Random], bool]
+         ) -> Callable[[WaterlooState, Action, random.Random], None]:
+    """A betting move: the seat leaves the queue of those still to act, then its effect (True when it ended the
+    hand), and the betting round closes once nobody is left to act."""
+    def apply(state: WaterlooState, action: Action, rng: random.Random) -> None:
+        state.pending.pop(0)
+        if not effect(state, action.player, action, rng) and not state.pending:
+            state._after_betting()
+    return apply
+
+
+def _passed(state: WaterlooState, p: int, action: Action, rng: random.Random) -> bool:
+    return False
+
+
+def _folded(state: WaterlooState, p: int, action: Action, rng: random.Random) -> bool:
+    state.folded[p] = True
+    state._muck(p, state.hands[p])
+    state.discard += state.hands[p]
+    state.hands[p] = []
+    live = state._live()
+    if len(live) == 1:
+        state._settle(live, rng)
+        return True
+    return False
+
+
+def _put_in(state: WaterlooState, p: int, action: Action, rng: random.Random) -> bool:
+    """A call, or a raise by its amount: what the seat owes, and the raise, never more than its chips."""
+    raised = action.kind == "raise"
+    cost = min(state.chips[p], state._to_call(p) + (action["amount"] if raised else 0))
+    state.chips[p] -= cost
+    state.bets[p] += cost
+    if raised:
+        state.raises += 1
+        state.pending = [q for q in state._seats_after(p) if q in state._live() and q != p]
+    return False
+
+
+def _verify_draw(state: WaterlooState, action: Action) -> None:
+    if state.drawn is not None:
+        raise Refusal("You have drawn this turn; keep the card or exchange one with the community.")
+
+
+def _verify_drawn(state: WaterlooState, action: Action) -> None:
+    if state.drawn is None:
+        raise Refusal("Draw a card first.")
+
+
+def _verify_exchange(state: WaterlooState, action: Action) -> None:
+    _verify_drawn(state, action)
+    if action.get("card") not in state.hands[action.player]:
+        raise Refusal("That card is not in your hand.")
+    if action.get("community") not in state.community:
+        raise Refusal("That card is not among the community cards.")
+
+
+def _draw(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    p = action.player
+    state.drawn = state.deck.pop()
+    state.hands[p].append(state.drawn)
+    state.tell(f"{seat(p)} drew a card", {p: f"{seat(p)} drew {state.game.names[state.drawn]}"},
+               reveals="the card drawn")
+
+
+def _exchange(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    p = action.player
+    hand, slot = state.hands[p].index(action["card"]), state.community.index(action["community"])
+    state.hands[p][hand], state.community[slot] = state.community[slot], state.hands[p][hand]
+    state._next_drawer(p)
+
+
+def _verify_swap(state: WaterlooState, action: Action) -> None:
+    if action.get("card") not in state.hands[action.player]:
+        raise Refusal("That card is not in your hand.")
+    if action.get("slot") not in state.rules.reserve_slots:
+        raise Refusal("Choose your face-up or face-down reserve card: slot 'up' or 'down'.")
+
+
+def _swapped(state: WaterlooState, p: int, rng: random.Random) -> None:
+    """A seat's reserve swap is made (or declined); the next seat swaps, or the showdown begins."""
+    state.swapped[p] = True
+    rest = [q for q in state._seats_after(p) if q in state._live() and not state.swapped[q]]
+    if rest:
+        state.turn = rest[0]
+    else:
+        state._start_showdown(rng)
+
+
+def _swap(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    p = action.player
+    hand, slot = state.hands[p].index(action["card"]), action["slot"]
+    state.hands[p][hand], state.reserves[p][slot] = state.reserves[p][slot], state.hands[p][hand]
+    _swapped(state, p, rng)
+
+
+def _verify_retract(state: WaterlooState, action: Action) -> None:
+    if action.player not in state.revealed:
+        raise Refusal("You have not revealed a hand, so there is nothing to take back.")
+
+
+def _reveal(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    state.revealed[action.player] = {"cards": list(action["cards"]),
+                                     "scout_down": bool(action.get("scout_down", False))}
+    if not state.players_to_act():
+        state._take_revealed_hands()
+        state._start_showdown(rng)
+
+
+def _retract(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    del state.revealed[action.player]
+
+
+def _verify_burn(state: WaterlooState, action: Action) -> None:
+    if not state._scout_down(action.player):
+        raise Refusal("You have no Scout face down in your reserve: pay the full bet.")
+
+
+def _scout_decided(state: WaterlooState, rng: random.Random) -> None:
+    """The next loser decides about its Scout, or the showdown is settled."""
+    state.scout_queue.pop(0)
+    if state.scout_queue:
+        state.turn = state.scout_queue[0]
+    else:
+        assert state.showdown is not None
+        state._settle(state.showdown["winners"], rng)
+
+
+def _burn(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    """A face-down Scout burned saves part of the bet (R17); with app cards a new card goes face down."""
+    p = action.player
+    state.scout_choices[p] = "burned"
+    state.saved[p] = state._scout_saving(p)
+    if not state.table:
+        state.discard.append(state.reserves[p]["down"])
+        if not state.deck:
+            state._reshuffle(rng)
+        state.reserves[p]["down"] = state.deck.pop()
+        state.tell(f"{seat(p)} put a new card face down in reserve",
+                   {p: f"{seat(p)} put {state.game.names[state.reserves[p]['down']]} face down in reserve"},
+                   reveals="the replacement card")
+    _scout_decided(state, rng)
+
+
+def _pay(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    state.scout_choices[action.player] = "paid"
+    _scout_decided(state, rng)
+
+
+def _said(text: str) -> Callable[[WaterlooState, Action], list[Told]]:
+    """A public line: the mover's seat and what it did."""
+    return lambda state, action: [Told(f"{seat(action.player)} {text}")]
+
+
+def _swap_told(state: WaterlooState, action: Action) -> list[Told]:
+    """A swap with the face-up reserve is public; with the face-down one, which card went down is the actor's."""
+    p, names = action.player, state.game.names
+    who, card = seat(p), names[action["card"]]
+    if action["slot"] == "up":
+        return [Told(f"{who} swapped {card} into their face-up reserve, taking "
+                     f"{names[state.reserves[p]['up']]} into their hand")]
+    return [Told(f"{who} swapped a card with their face-down reserve",
+                 {p: f"{who} swapped {card} into their face-down reserve"})]
+
+
+def _reveal_told(state: WaterlooState, action: Action) -> list[Told]:
+    """An entered hand is the actor's alone until every hand is in (R27)."""
+    p, who = action.player, seat(action.player)
+    entered = ", ".join(state.game.design_rows[d].name for d in action["cards"])
+    scout = " and a face-down Scout" if action.get("scout_down") else ""
+    return [Told(f"{who} entered their hand", {p: f"{who} entered {entered}{scout}"})]
+
+
+def _exchange_label(state: WaterlooState, action: Action) -> str:
+    names = state.game.names
+    return f"Exchange {names.get(action.get('card'), '?')} for {names.get(action.get('community'), '?')}"
+
+
+def _swap_label(state: WaterlooState, action: Action) -> str:
+    side = "face-up" if action.get("slot") == "up" else "face-down"
+    return f"Swap {state.game.names.get(action.get('card'), '?')} into your {side} reserve"
+
+
+def _burn_label(state: WaterlooState, action: Action) -> str:
+    p = action.player
+    return f"Burn the Scout (save {state._scout_saving(p)} chips)" if 0 <= p < state.n else str(action)
+
+
+KINDS: dict[str, Kind[WaterlooState]] = {
+    "pass": Kind({}, _verify_pass, _bet(_passed), lambda s, a: "Pass", _said("passed"), phases=(BET,)),
+    "call": Kind({}, _verify_call, _bet(_put_in), lambda s, a: f"Call {s._to_call(a.player)}",
+                 lambda s, a: [Told(f"{seat(a.player)} called {min(s.chips[a.player], s._to_call(a.player))}")],
+                 phases=(BET,)),
+    "raise": Kind({"amount": int}, _verify_raise, _bet(_put_in),
+                  lambda s, a: f"Raise by {a.get('amount', 0)} (bet {max(s.bets) + a.get('amount', 0)})",
+                  lambda s, a: [Told(f"{seat(a.player)} raised by {a['amount']} (bet {max(s.bets) + a['amount']})")],
+                  phases=(BET,)),
+    "fold": Kind({}, _always, _bet(_folded), lambda s, a: "Fold", _said("folded"), phases=(BET,)),
+    "draw": Kind({}, _verify_draw, _draw, lambda s, a: "Draw a card",
+                 lambda s, a: [],  # the card drawn is told by its effect, to the drawer alone
+                 phases=(DRAW,)),
+    "keep": Kind({}, _verify_drawn, lambda s, a, rng: s._next_drawer(a.player), lambda s, a: "Keep the drawn card",
+                 _said("kept the drawn card"), phases=(DRAW,)),
+    "exchange": Kind({"card": str, "community": str}, _verify_exchange, _exchange, _exchange_label,
+                     lambda s, a: [Told(f"{seat(a.player)} exchanged {s.game.names[a['card']]} for "
+                                        f"{s.game.names[a['community']]} from the community")],
+                     phases=(DRAW,)),
+    "swap": Kind({"card": str, "slot": str}, _verify_swap, _swap, _swap_label, _swap_told, phases=(SWAP,)),
+    "stand": Kind({}, _always, lambda s, a, rng: _swapped(s, a.player, rng), lambda s, a: "Keep your reserve",
+                  _said("kept their reserve"), phases=(SWAP,)),
+    "reveal": Kind({"cards": Arg(list[str], "a list of card designs, like ['guard-infantry', …]"),
+                    "scout_down": Arg(bool, "true or false (is a Scout face down in your reserve?)", optional=True)},
+                   WaterlooState._verify_reveal, _reveal, lambda s, a: "Reveal the hand", _reveal_told,
+                   phases=(REVEAL,)),
+    "retract": Kind({}, _verify_retract, _retract, lambda s, a: "Take back the revealed hand",
+                    _said("took back their entered hand"), phases=(REVEAL,)),
+    "burn_scout": Kind({}, _verify_burn, _burn, _burn_label,
+                       lambda s, a: [Told(f"{seat(a.player)} burned their face-down Scout, saving "
+                                          f"{s._scout_saving(a.player)} chips")],
+                       phases=(SCOUT,)),
+    "pay": Kind({}, _always, _pay, lambda s, a: "Pay the full bet", _said("paid the full bet"), phases=(SCOUT,)),
+}
+"""Every move of Waterloo: its arguments, the phase it belongs to, its checks, effect and words."""
+WaterlooState.ARGS = schema(KINDS)
 
 
 def make_game(data: GameData) -> WaterlooGame:
