@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.core import Action, Arg, Game, Refusal, State, Told, redeal, seat
+from engine.kinds import Kind, schema
 
 PLACE = "place"
 """The one action kind: args {"cards": [card id or None for each column, left to right]}."""
@@ -165,7 +166,6 @@ class LaidBattle(NamedTuple):
 class MedievalState(State):
     """One position: always waiting for reenforcement placements, or the war is over."""
 
-    ARGS = {PLACE: {"cards": Arg(list[str | None], "one entry per column: a card from your hand, or nothing")}}
 
     def __init__(self, game: MedievalGame) -> None:
         self.game = game
@@ -243,15 +243,19 @@ class MedievalState(State):
                 for slots in self.game.slots[len(hand)]]
 
     def verify(self, action: Action) -> None:
-        g = self.game
         if self.over:
             raise Refusal("The war is over; there is nothing left to place.")
-        if action.kind != PLACE:
+        kind = KINDS.get(action.kind)
+        if kind is None:
             raise Refusal(f"The only move in Reenforcements is placing your reenforcements ('{PLACE}'), "
                           f"not '{action.kind}'.")
-        p = action.player
-        if p not in (0, 1):
-            raise Refusal(f"There is no player {p} in this game; players are 0 and 1.")
+        if action.player not in (0, 1):
+            raise Refusal(f"There is no player {action.player} in this game; players are 0 and 1.")
+        kind.verify(self, action)
+
+    def _verify_place(self, action: Action) -> None:
+        """A placement: every reenforcement in hand to exactly one column, committed once a battle."""
+        g, p = self.game, action.player
         if not self.hands[p]:
             raise Refusal("You have no reenforcements to place in this battle.")
         if self.pending[p] is not None:
@@ -276,6 +280,10 @@ class MedievalState(State):
             raise Refusal(f"Every reenforcement must go to a column; you left out {', '.join(missing)}.")
 
     def _apply(self, action: Action, rng: random.Random) -> None:
+        KINDS[action.kind].apply(self, action, rng)
+
+    def _place(self, action: Action, rng: random.Random) -> None:
+        """The placement waits face down; once both are in, they are revealed and the battle resolved."""
         index = self.game.index
         self.pending[action.player] = [None if cid is None else index[cid] for cid in action["cards"]]
         if not self.players_to_act():
@@ -290,6 +298,10 @@ class MedievalState(State):
         return self._winner
 
     def label(self, action: Action) -> str:
+        kind = KINDS.get(action.kind)
+        return str(action) if kind is None else kind.label(self, action)
+
+    def _place_label(self, action: Action) -> str:
         placed = self._placed(action.get("cards") or [])
         return f"Place {placed}" if placed else "Place nothing"
 
@@ -299,6 +311,10 @@ class MedievalState(State):
         return ", ".join(f"{g.names[g.index[cid]]} {g.column_names[c]}" for c, cid in enumerate(cards) if cid is not None)
 
     def narrate(self, action: Action) -> list[Told]:
+        kind = KINDS.get(action.kind)
+        return [] if kind is None else kind.told(self, action)
+
+    def _place_told(self, action: Action) -> list[Told]:
         """The placement is face down: the other player and spectators read only that it was committed."""
         p = action.player
         placed = self._placed(action["cards"]) or "nothing"
@@ -618,6 +634,15 @@ class MedievalState(State):
         self.over = True
         self._winner = winner
         self.end_reason = reason
+
+
+KINDS: dict[str, Kind[MedievalState]] = {
+    PLACE: Kind({"cards": Arg(list[str | None], "one entry per column: a card from your hand, or nothing")},
+                MedievalState._verify_place, MedievalState._place, MedievalState._place_label,
+                MedievalState._place_told),
+}
+"""The one move of Reenforcements: placing a battle's reenforcements face down."""
+MedievalState.ARGS = schema(KINDS)
 
 
 def make_game(data: Any) -> MedievalGame:
