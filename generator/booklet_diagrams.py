@@ -10,11 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cards.layout import game_layout
+from cards.layout import Layout, game_layout
 from cards.load import GameData
 from generator.booklet_flow import Flow, booklet_layout, rich, table
 from generator.canvas import Box, Canvas
-from generator.hex_diagrams import Ink, charge_example, draw_arcs, draw_charge, draw_sight, label
+from generator.hex_diagrams import (
+    Ink,
+    charge_example,
+    draw_arcs,
+    draw_charge,
+    draw_fire,
+    draw_sight,
+    fire_example,
+    label,
+)
 from generator.reference import (
     Sheet,
     battlefield,
@@ -119,20 +128,24 @@ def sight(flow: Flow, lead: Lead) -> None:
                "the line-of-sight diagram")
 
 
-def charge(flow: Flow, lead: Lead) -> None:
-    """The worked charge: its sentence, then its dice."""
-    text, _ = charge_example(flow.game)
-
-    def draw(s: Sheet, box: Box) -> None:
-        draw_charge(s.c, s.layout, box, flow.game)
-
+def _worked(flow: Flow, lead: Lead, text: str, room: str, draw: Callable[[Canvas, Layout, Box, GameData], None],
+            what: str) -> None:
+    """A worked example: its sentence, then its dice."""
     def sentence(s: Sheet) -> None:
         if lead:
             lead(s)
         rich(s, text)
 
-    flow.place(sentence, "the worked charge")
-    _place_box(flow, None, "charge", draw, "the worked charge's dice")
+    flow.place(sentence, what)
+    _place_box(flow, None, room, lambda s, box: draw(s.c, s.layout, box, flow.game), f"{what}'s dice")
+
+
+def charge(flow: Flow, lead: Lead) -> None:
+    _worked(flow, lead, charge_example(flow.game)[0], "charge", draw_charge, "the worked charge")
+
+
+def fire(flow: Flow, lead: Lead) -> None:
+    _worked(flow, lead, fire_example(flow.game)[0], "fire", draw_fire, "the worked volley")
 
 
 def units(flow: Flow, lead: Lead) -> None:
@@ -156,5 +169,5 @@ DIAGRAMS: dict[str, dict[str, Callable[[Flow, Lead], None]]] = {
     "warfare": {"counters": counters},
     "imperial": {"beats": beats},
     "medieval": {"battlefield": field},
-    "hexbattle": {"charge": charge, "units": units, "formations": formations, "terrain": terrain, "arcs": arcs, "sight": sight},
+    "hexbattle": {"charge": charge, "fire": fire, "units": units, "formations": formations, "terrain": terrain, "arcs": arcs, "sight": sight},
 }

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from cards.layout import Layout
 from cards.load import GameData
-from engine.hexbattle_combat import CombatResult, close_combat
+from engine.hexbattle_combat import CombatResult, FireResult, close_combat, ranged_fire
 from engine.hexgrid import DIRECTIONS, in_arc
 from generator.canvas import Box, Canvas, Point
 from generator.drawing import arrow, hexagon, mix
@@ -154,30 +154,67 @@ def charge_example(game: GameData) -> tuple[str, CombatResult]:
     return text, result
 
 
+def _die(s: Ink, x: float, y: float, size: float, value: int, marked: bool) -> None:
+    """One die of a worked example, shaded when it is the one that counts (a lost pair, a hit)."""
+    col = s.layout.colours
+    s.c.rect(x, y, size, size, fill=col["accent"] if marked else col["panel"], stroke=col["ink"], width=0.35,
+             radius=1.2)
+    label(s, Box(x, y, size, size), str(value), "cell_bold", col["accent_ink"] if marked else None)
+
+
+DIE = 9.0       # mm: a die in the worked examples
+DIE_GAP = 8.0   # mm between two dice, room for what a pair did
+
+
 def draw_charge(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
     """The worked charge's dice, bonus added, sorted and paired; the lower die of each pair is shaded (it
     costs its side 1 strength)."""
     s = Ink(c, layout)
     col = layout.colours
     _, result = charge_example(game)
-    size = min(9.0, box.h / 4)
-    gap = 8.0
     rows = (("Attacker", [p.attacker for p in result.pairs] + list(result.attacker_unpaired), "attacker"),
             ("Defender", [p.defender for p in result.pairs] + list(result.defender_unpaired), "defender"))
     left = box.x + 22.0
     for k, (name, dice, side) in enumerate(rows):
-        y = box.y + 2.0 + k * (size + 8.0)
-        label(s, Box(box.x, y, 20.0, size), name, "cell_bold")
+        y = box.y + 2.0 + k * (DIE + 8.0)
+        label(s, Box(box.x, y, 20.0, DIE), name, "cell_bold")
         for i, value in enumerate(dice):
-            x = left + i * (size + gap)
-            lost = i < len(result.pairs) and result.pairs[i].loser == side
-            c.rect(x, y, size, size, fill=col["accent"] if lost else col["panel"], stroke=col["ink"], width=0.35,
-                   radius=1.2)
-            label(s, Box(x, y, size, size), str(value), "cell_bold", col["accent_ink"] if lost else None)
+            _die(s, left + i * (DIE + DIE_GAP), y, DIE, value, i < len(result.pairs) and result.pairs[i].loser == side)
     for i, pair in enumerate(result.pairs):
-        x = left + i * (size + gap) + size / 2
-        c.line(x, box.y + 2.0 + size + 0.8, x, box.y + 2.0 + size + 8.0 - 0.8, stroke=col["rule"], width=0.5)
+        x = left + i * (DIE + DIE_GAP) + DIE / 2
+        c.line(x, box.y + 2.0 + DIE + 0.8, x, box.y + 2.0 + DIE + 8.0 - 0.8, stroke=col["rule"], width=0.5)
         verdict = {"attacker": "attacker \u22121", "defender": "defender \u22121", "": "tie"}[pair.loser]
-        label(s, Box(x + 0.8, box.y + 2.0 + size + 1.0, gap + size - 1.0, 6.0), verdict, "small")
-    label(s, Box(left, box.y + 2.0 + 2 * size + 9.0, box.right - left, 5.0),
+        label(s, Box(x + 0.8, box.y + 2.0 + DIE + 1.0, DIE_GAP + DIE - 1.0, 6.0), verdict, "small")
+    label(s, Box(left, box.y + 2.0 + 2 * DIE + 9.0, box.right - left, 5.0),
           "dice with the bonus added, highest against highest; the shaded die of a pair loses", "small")
+
+
+EXAMPLE_FIRE = (2, 5, 1, 3)     # the worked volley's dice
+
+
+def fire_example(game: GameData) -> tuple[str, FireResult]:
+    """The worked volley: Infantry in Line fires across Wheat Fields, the hit number from game.toml and
+    terrain.csv, the hits counted by the engine's own ranged_fire."""
+    infantry = next(u for u in game.table("units") if u.uses_formations)
+    line = next(f for f in game.table("formations") if f.id == "line")
+    wheat = next(t for t in game.table("terrain") if t.fire_line_modifier)
+    r = game.rules
+    hit = r.hit_max + wheat.fire_line_modifier
+    result = ranged_fire(EXAMPLE_FIRE[:infantry.strength], hit)
+    text = (f"**Example.** {infantry.name} in {line.name}, at full strength, fires {infantry.strength} dice at an "
+            f"enemy {infantry.range} hexes away, the line of fire crossing {wheat.name} "
+            f"({signed(wheat.fire_line_modifier)}): each die of {hit} or less hits. The dice "
+            f"{', '.join(map(str, result.dice))} score {result.hits} hits: the target loses {result.losses} strength.")
+    return text, result
+
+
+def draw_fire(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
+    """The worked volley's dice, the hits shaded."""
+    s = Ink(c, layout)
+    _, result = fire_example(game)
+    left = box.x + 22.0
+    label(s, Box(box.x, box.y + 1.0, 20.0, DIE), "Fire", "cell_bold")
+    for i, value in enumerate(result.dice):
+        _die(s, left + i * (DIE + DIE_GAP), box.y + 1.0, DIE, value, value <= result.hit_max)
+    label(s, Box(left, box.y + DIE + 2.0, box.right - left, 5.0),
+          f"shaded: a hit (the die is {result.hit_max} or less)", "small")

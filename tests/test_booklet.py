@@ -210,3 +210,17 @@ def test_thickness_is_checked(tmp_path: Path) -> None:
     bad.write_text(text.replace("thickness = 0.3 ", "thickness = 0.0 ", 1), encoding="utf-8")
     with pytest.raises(DataError, match="thickness"):
         read_profiles(bad)
+
+
+def test_hexbattle_worked_examples_follow_the_rules(games: dict[str, GameData], tmp_path: Path) -> None:
+    """The booklet's charge and volley are worked out by the engine from the data: Column (+2) against Line
+    (+1) from a front flank (-1) with dice 1 3 4 2 against 6 6 2 3 pairs 6-6, 5-6, 4-3, 3-2 (a tie, then the
+    attacker loses one, the defender two); Line fires across Wheat (hit on 2 or less) with 2 5 1 3: two hits."""
+    game = games["hexbattle"]
+    doc = PdfDocument(tmp_path / "screen.pdf")
+    booklet.screen(doc, booklet.pages_of(game, CLAIMED["hexbattle"]))
+    doc.save()
+    flat = " ".join(subprocess.run(["pdftotext", str(doc.path), "-"], capture_output=True, text=True,
+                                   check=True).stdout.split())
+    assert ("the attacker loses 1 strength and the defender 2; 1 tied pair costs nobody." in flat)
+    assert "each die of 2 or less hits. The dice 2, 5, 1, 3 score 2 hits: the target loses 2 strength." in flat
