@@ -51,12 +51,25 @@ LUMA = np.array([0.2126, 0.7152, 0.0722])
 needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 
 
-def lightness(rgb: np.ndarray, vision: str) -> np.ndarray:
-    """CIE L* of every pixel of an sRGB image (0..255) as a viewer with `vision` sees it."""
+def seen_linear(rgb: np.ndarray, vision: str) -> np.ndarray:
+    """Linear RGB (0..1) of an sRGB image (0..255) as a viewer with `vision` sees it."""
     c = rgb.astype(np.float64) / 255.0
     linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    seen = np.clip(linear @ MACHADO[vision].T, 0.0, 1.0)
-    y = seen @ LUMA
+    return np.clip(linear @ MACHADO[vision].T, 0.0, 1.0)
+
+
+def simulate(rgb: np.ndarray, vision: str) -> np.ndarray:
+    """An sRGB image (0..255) as a viewer with `vision` sees it, for pictures (greyscale: its L* as grey)."""
+    seen = seen_linear(rgb, vision)
+    if vision == "greyscale":
+        seen = np.repeat((seen @ LUMA)[..., None], 3, axis=-1)
+    srgb = np.where(seen <= 0.0031308, seen * 12.92, 1.055 * seen ** (1 / 2.4) - 0.055)
+    return np.round(srgb * 255).astype(np.uint8)
+
+
+def lightness(rgb: np.ndarray, vision: str) -> np.ndarray:
+    """CIE L* of every pixel of an sRGB image (0..255) as a viewer with `vision` sees it."""
+    y = seen_linear(rgb, vision) @ LUMA
     return np.where(y > 216 / 24389, 116 * np.cbrt(y) - 16, y * 24389 / 27)
 
 
