@@ -25,6 +25,7 @@ from generator.hex_diagrams import (
     label,
 )
 from generator.reference import (
+    Cell,
     Sheet,
     battlefield,
     beats_triangle,
@@ -101,6 +102,39 @@ def combos(flow: Flow, lead: Lead) -> None:
                                      "a digit is the value the card must have.", "small"), "the combo legend")
 
 
+SHOWDOWN = {  # an example showdown: what three players hold, not a rule
+    "Ann": ("line-infantry", "line-infantry", "lancers", "eight-pounders", "captain"),
+    "Bob": ("guard-infantry", "guard-infantry", "hussars", "hussars", "dragoon"),
+    "Cleo": ("militia", "militia", "magazine", "six-pounders", "sergeant"),
+}
+
+
+def showdown(flow: Flow, lead: Lead) -> None:
+    """The example showdown, scored by the engine's evaluator: each hand's best combo, what a wild card
+    stood for, and the order the hands finish in."""
+    from engine.waterloo_hands import Evaluator
+
+    game = flow.game
+    evaluator = Evaluator(game)
+    names = {row.id: row.name for row in game.table("cards")}
+    copies: dict[str, int] = {}
+    hands: dict[str, list[str]] = {}
+    for player, designs in SHOWDOWN.items():
+        hand = []
+        for design in designs:
+            copies[design] = copies.get(design, 0) + 1
+            hand.append(f"{design}-{copies[design]}")
+        hands[player] = hand
+    order = sorted(hands, key=lambda p: evaluator.key(hands[p]))
+    rows: list[list[Cell]] = []
+    for place, player in enumerate(order, start=1):
+        told = evaluator.explain(hands[player])
+        wild = "; ".join(f"{names[evaluator.design_of[c].id]} as {what}" for c, what in told.wilds.items())
+        rows.append([str(place), player, ", ".join(names[d] for d in SHOWDOWN[player]),
+                     told.name + (f" ({wild})" if wild else "")])
+    table(flow, ["Place", "Player", "Hand", "Best combo"], rows, [0.09, 0.11, 0.46, 0.34], lead)
+
+
 # ---------------------------------------------------------------- warfare, imperial, medieval
 
 def counters(flow: Flow, lead: Lead) -> None:
@@ -165,7 +199,7 @@ def terrain(flow: Flow, lead: Lead) -> None:
 
 
 DIAGRAMS: dict[str, dict[str, Callable[[Flow, Lead], None]]] = {
-    "waterloo": {"combos": combos},
+    "waterloo": {"combos": combos, "showdown": showdown},
     "warfare": {"counters": counters},
     "imperial": {"beats": beats},
     "medieval": {"battlefield": field},

@@ -133,6 +133,10 @@ def test_waterloo_booklet_gives_every_combo_its_make_up_and_ties(games: dict[str
                                    check=True).stdout.split())
     for combo in game.rules.combos:
         assert f"{combo.takes}. Ties: {combo.ties}." in flat, combo.id
+    # the example showdown, placed by the engine: Battalion, then a Magazine-made pair with an Officer,
+    # then Two Pair whose Dragoon has no Officer to pair under
+    assert "1 Ann" in flat and "Battalion 2 Cleo" in flat
+    assert "Two Pair with Officer (Magazine as 6-Pounders 3) 3 Bob" in flat
 
 
 def test_a_bad_rules_text_names_its_file_and_line(games: dict[str, GameData], tmp_path: Path) -> None:
