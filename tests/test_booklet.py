@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from pypdf import PdfReader
 from cards import DataError
 from cards.layout import load_profiles, read_profiles
 from cards.load import GameData, load_game
-from generator import booklet, tuckbox
+from generator import booklet, deck, tuckbox
 from generator.build import build_all
 from generator.canvas import PdfDocument
 from generator.printable import BuildContext
@@ -140,9 +142,6 @@ def test_waterloo_booklet_gives_every_combo_its_make_up_and_ties(games: dict[str
 
 
 def test_a_bad_rules_text_names_its_file_and_line(games: dict[str, GameData], tmp_path: Path) -> None:
-    import dataclasses
-    import shutil
-
     folder = tmp_path / "waterloo"
     shutil.copytree(games["waterloo"].folder, folder)
     text = (folder / "rules.md").read_text(encoding="utf-8")
@@ -152,7 +151,7 @@ def test_a_bad_rules_text_names_its_file_and_line(games: dict[str, GameData], tm
     lines = len(text.splitlines())
     assert [(p.line, p.message) for p in problems] == [
         (lines + 2, "'{no_such_rule}' names no rule constant of waterloo"),
-        (lines + 4, "no diagram 'nowhere' for waterloo (known: combos)")]
+        (lines + 4, "no diagram 'nowhere' for waterloo (known: combos, showdown)")]
     with pytest.raises(DataError):
         booklet.pages_of(moved)
 
@@ -180,7 +179,7 @@ def test_tuck_box_is_sized_from_the_deck_and_the_stock(games: dict[str, GameData
     doc = PdfDocument(tmp_path / "boxes.pdf")
     assert sheet_set.draw(doc, chosen, paper)
     doc.save()
-    decks = [(len(p), p[0]) for s in __import__("generator.deck", fromlist=["x"]).piece_sets(game, None)
+    decks = [(len(p), p[0]) for s in deck.piece_sets(game, None)
              for p in s.decks().values() if max(p[0].width, p[0].height) >= tuckbox.MIN_CARD_SIDE]
     reader = PdfReader(doc.path)
     thickness = chosen.thickness  # type: ignore[union-attr]
