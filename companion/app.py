@@ -6,11 +6,15 @@ page (the printed QR codes carry these), `?page=lookup` the search, anything els
 
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
 
 from companion import context, front_page, lobby, lookup_page, table_page
-from companion.store import StoreError
+from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
+
+LOG = logging.getLogger("muster.companion")
 
 
 def main() -> None:
@@ -20,12 +24,18 @@ def main() -> None:
         st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
     try:
         service = context.tables()
+    except StoreUnavailable as err:  # logged where it arose, with the path or URL the phone is not shown
+        st.error(f"The table store cannot be opened. {context.trouble(err)}")
+        st.button("Try again", key="store-retry", width="stretch")
+        context.until_back()
+        return
     except (OSError, StoreError) as err:
-        st.error(f"The table store cannot be opened: {err}")
+        LOG.warning("the table store cannot be opened: %s", getattr(err, "full", err))
+        st.error(f"The table store cannot be opened: {context.trouble(err)}")
         st.button("Try again", key="store-retry", width="stretch")
         return
     if service.store.notice:
-        st.warning(service.store.notice)
+        st.warning(for_phones(service.store.notice, service.store.location))
     context.shielded(lambda: route(service))  # busy, full, deleted, a bug: a plain message and a retry
 
 

@@ -121,8 +121,8 @@ def _app_args(args: argparse.Namespace) -> tuple[int, Path]:
     try:
         port, data_dir = check_port(args.port), resolve_data_dir(args.data_dir)
         _use_database(args.database, data_dir)
-    except StoreError as err:
-        raise UsageError(str(err)) from None
+    except StoreError as err:  # the terminal is the operator's: where the store is, and why
+        raise UsageError(err.full) from None
     return port, data_dir
 
 
@@ -148,8 +148,8 @@ def cmd_db_copy(args: argparse.Namespace) -> int:
     try:
         source, target = open_store(args.source), open_store(args.target)
         counts = copy_store(source, target)
-    except StoreError as err:
-        raise UsageError(str(err)) from None
+    except StoreError as err:  # the terminal is the operator's: where the store is, and why
+        raise UsageError(err.full) from None
     print(f"Copied {counts['tables']} tables, {counts['seats']} seats, {counts['actions']} log entries and "
           f"{counts['results']} results from {source.location} to {target.location}.")
     source.close()

@@ -25,7 +25,7 @@ import streamlit as st
 
 from companion import live
 from companion.components import surface
-from companion.store import StoreError, database_target, default_data_dir, open_store
+from companion.store import StoreError, StoreUnavailable, database_target, default_data_dir, open_store
 from companion.tables import Tables
 
 LOG = logging.getLogger("muster.companion")
@@ -282,12 +282,20 @@ def query() -> Mapping[str, str]:
     return {k: st.query_params[k] for k in st.query_params}
 
 
+FAULT = "_store-fault"  # session state: this page met a store fault and shows it until the store answers again
+RETRY_SECONDS = 2.0
+KEPT = "Every move the table already showed is kept; this page tries again by itself."
+
+
 def trouble(err: BaseException) -> str:
-    """Plain words for a failure no player caused (a busy or full disk, a damaged row, a bug), never a traceback.
+    """Plain words for a failure no player caused (a busy or full disk, a damaged row, a bug), never a traceback
+    and never the server's paths or database URL (`StoreError.__str__`).
 
     Every failure keeps what was stored: the log is append-only and a failed write is rolled back.
     """
     text = str(err).lower()
+    if isinstance(err, StoreUnavailable):
+        return f"{err} {KEPT}"
     if isinstance(err, StoreError):
         return str(err)
     if "locked" in text or "busy" in text:
@@ -299,8 +307,15 @@ def trouble(err: BaseException) -> str:
         return ("The table store could not be read just now. Nothing was changed; try again, and if it keeps "
                 "happening restart the companion.")
     if isinstance(err, OSError):
-        return f"The server could not reach its files ({err.strerror or err}). Nothing was lost; try again."
+        return f"The server could not reach its files ({err.strerror or 'an error'}). Nothing was lost; try again."
     return "Something went wrong on the server. Nothing stored was lost; try again."
+
+
+def _logged(err: BaseException, what: str) -> None:
+    """A store fault was logged where it arose, once with its cause (`store.unavailable`); anything else is a
+    bug, logged with its traceback."""
+    if not isinstance(err, StoreUnavailable):
+        LOG.exception(what)
 
 
 def calmly(fn: Callable[..., None]) -> Callable[..., None]:
@@ -310,16 +325,39 @@ def calmly(fn: Callable[..., None]) -> Callable[..., None]:
         try:
             fn(*args, **kwargs)
         except Exception as err:
-            LOG.exception("a tap failed")
+            _logged(err, "a tap failed")
             flash("error", trouble(err))
     return run
 
 
-def shielded(draw: Callable[[], None]) -> None:
-    """Draw a page; a failure shows a plain message and a retry button (the log keeps the details)."""
+def shielded(draw: Callable[[], None], retry: bool = True) -> None:
+    """Draw a page, or a part of one (a fragment's run): a failure shows Muster's words where the part goes,
+    and the page draws itself again once the store answers (`until_back`; a part leaves that to the page's
+    poll, `retry=False`). The log keeps the details: one line per store fault, a traceback per bug."""
     try:
         draw()
-    except Exception as err:
-        LOG.exception("a page failed to draw")
+    except Exception as err:  # Streamlit's rerun and stop are BaseExceptions: they pass
+        _logged(err, "a page failed to draw")
+        surface.flush()
         st.error(trouble(err))
         st.button("Try again", key="store-retry", width="stretch")
+        if isinstance(err, StoreUnavailable):
+            st.session_state[FAULT] = True
+            if retry:
+                until_back()
+
+
+def until_back() -> None:
+    """Every RETRY_SECONDS, ask the store something small; once it answers, draw the whole page again."""
+    @st.fragment(run_every=RETRY_SECONDS)
+    def probe() -> None:
+        try:
+            tables().store.table_by_code(PROBE_CODE)
+        except (StoreError, OSError):
+            return
+        st.session_state.pop(FAULT, None)
+        st.rerun(scope="app")
+    probe()
+
+
+PROBE_CODE = "PROBE"  # a join code no table has (codes never hold O): reading it asks the store one small question

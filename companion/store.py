@@ -20,7 +20,9 @@ says what to do, nothing was changed, and trying again later is safe.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import secrets
 import time
 from abc import ABC, abstractmethod
@@ -45,14 +47,60 @@ COPIED = {
 }
 
 T = TypeVar("T")
+LOG = logging.getLogger("muster.companion")
 
 
 class StoreError(Exception):
-    """A store operation the user asked for cannot be done; the message says why."""
+    """A store operation the user asked for cannot be done; the message says why.
+
+    `str(err)` is what a phone may read; `full` is the message for the server's log and terminal. They differ
+    for an error raised with the store's `location` (a file path, a database URL): a phone is not told where
+    the server keeps its data, nor the database's own words in parentheses (paths, hosts and ports)."""
+
+    def __init__(self, message: str, location: str | None = None) -> None:
+        super().__init__(message)
+        self.full = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return for_phones(self.full, self.location)
 
 
 class StoreUnavailable(StoreError):
     """The database cannot be used right now (busy, read-only, full, gone, foreign, too new); nothing changed."""
+
+
+def for_phones(text: str, location: str | None) -> str:
+    """A store message without the store's location, and without the parenthesised details that name a path,
+    a host or a port (the database's own words often do; see `StoreError`)."""
+    if not location:
+        return text
+    text = re.sub(r"\s+(?:at\s+)?" + re.escape(location), "", text)
+    text = re.sub(r"\s*\((?:[^()]|\([^()]*\))*(?:/|@|\"|\bport\b|\bhost\b)(?:[^()]|\([^()]*\))*\)", "", text)
+    return re.sub(r"\s+([.,;:])", r"\1", text)
+
+
+_last_fault: tuple[str, float] = ("", 0.0)
+FAULT_LOG_EVERY_S = 60.0  # the same fault, still there, is logged again after this long
+
+
+def unavailable(message: str, location: str) -> StoreUnavailable:
+    """The error for an operational fault, logged once with its cause (`full`): not once per poll of every
+    phone while it lasts, and never as a traceback."""
+    global _last_fault
+    now = time.monotonic()
+    if _last_fault[0] != message or now - _last_fault[1] > FAULT_LOG_EVERY_S:
+        _last_fault = (message, now)
+        LOG.warning("table store unavailable: %s", message)
+    return StoreUnavailable(message, location)
+
+
+def recovered() -> None:
+    """The store answered after a fault: say so once in the log."""
+    global _last_fault
+    if _last_fault[0]:
+        LOG.warning("table store answers again (after: %s)", _last_fault[0])
+        _last_fault = ("", 0.0)
 
 
 @dataclass(frozen=True)

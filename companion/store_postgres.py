@@ -26,10 +26,11 @@ import psycopg
 from psycopg import errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable, redact
+from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable, recovered, redact, unavailable
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT = 10.0
+DOWN_TIMEOUT = 1.0  # while the database is known to be down, a request waits this long for a connection, not 10 s
 CHANNEL = "muster"
 RETRIES = 200
 SCHEMA_LOCK = 0x6D757374  # an advisory lock id: two servers starting at once upgrade one after the other
@@ -85,15 +86,20 @@ class PostgresStore(Store):
         self._stopping = threading.Event()
         self._on_change: list[Callable[[int], None]] = []
         self._origin = secrets.token_hex(6)  # names this store's own notices, which its listener hears too
+        self._up = threading.Event()  # cleared when the database stops answering; set again when it answers
+        self._up.set()
         try:  # one direct connection first: its error says why (refused, unknown host, bad password)
             with psycopg.connect(url, connect_timeout=int(CONNECT_TIMEOUT)) as conn, conn.transaction():
                 self._schema(conn)
         except psycopg.OperationalError as err:
-            raise StoreUnavailable(f"The database {self.location} cannot be reached ({_first_line(err)}). "
+            raise self._fault(f"The database {self.location} cannot be reached ({_first_line(err)}). "
                                    "Check the URL and that the server is running.") from None
         except psycopg.Error as err:
             raise self._unavailable(err) from None
+        # Each connection is checked as it is handed out (a round trip of an empty query): after the database
+        # restarts, the pool's old connections are dead, and without the check each of the next taps got one.
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT, open=True,
+                                    check=ConnectionPool.check_connection,
                                     kwargs={"connect_timeout": int(CONNECT_TIMEOUT), "autocommit": True})
         self._listener: threading.Thread | None = None
         if listen:
@@ -117,12 +123,12 @@ class PostgresStore(Store):
             return
         row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone() if "meta" in names else None
         if row is None or not {"tables", "seats", "actions"} <= names or not str(row[0]).isdigit():
-            raise StoreUnavailable(
+            raise self._fault(
                 f"The database {self.location} belongs to another application (it has the tables "
                 f"{', '.join(sorted(names))}), not Muster. Muster leaves it as it is; give another database.")
         version = int(row[0])
         if version > SCHEMA_VERSION:
-            raise StoreUnavailable(
+            raise self._fault(
                 f"The database {self.location} was written by a newer Muster (schema version {version}; this one "
                 f"knows up to {SCHEMA_VERSION}). Upgrade Muster to use it; the database was not changed.")
         if version == SCHEMA_VERSION:
@@ -133,7 +139,7 @@ class PostgresStore(Store):
                     conn.execute(statement)
             conn.execute("UPDATE meta SET value=%s WHERE key='schema'", (str(SCHEMA_VERSION),))
         except psycopg.Error as err:
-            raise StoreUnavailable(
+            raise self._fault(
                 f"The database {self.location} could not be upgraded from schema version {version} to "
                 f"{SCHEMA_VERSION} ({_first_line(err)}). The upgrade runs in one transaction, so the database was "
                 "left as it was; fix the cause (or ask its administrator), then start Muster again.") from None
@@ -144,19 +150,40 @@ class PostgresStore(Store):
         return sql.replace("?", "%s")
 
     def _unavailable(self, err: Exception) -> StoreUnavailable:
+        was_up = self._up.is_set()
         if isinstance(err, errors.QueryCanceled):
-            return StoreUnavailable(f"The database {self.location} took too long to answer (statement timeout). "
-                                    "Nothing was changed; try again.")
+            return self._fault(f"The database {self.location} took too long to answer (statement timeout). "
+                               "Nothing was changed; try again.")
+        if isinstance(err, (PoolTimeout, psycopg.OperationalError)):
+            self._up.clear()
+        if isinstance(err, PoolTimeout) and was_up:
+            return self._fault(f"The database {self.location} is busy: no free connection within "
+                               f"{CONNECT_TIMEOUT:g} s. Nothing was changed; try again in a moment.")
         if isinstance(err, PoolTimeout):
-            return StoreUnavailable(f"The database {self.location} is busy: no free connection within "
-                                    f"{CONNECT_TIMEOUT:g} s. Nothing was changed; try again in a moment.")
-        return StoreUnavailable(f"The database {self.location} cannot be used right now ({_first_line(err)}). "
-                                "Nothing was changed; try again.")
+            return self._fault(f"The database {self.location} cannot be reached. Nothing was changed; it is "
+                               "tried again until it answers.")
+        return self._fault(f"The database {self.location} cannot be used right now ({_first_line(err)}). "
+                           "Nothing was changed; try again.")
+
+    def _fault(self, text: str) -> StoreUnavailable:
+        return unavailable(text, self.location)
+
+    def _connection(self) -> Any:
+        """A pooled connection; while the database is known to be down, waited for only DOWN_TIMEOUT, so a phone
+        reads Muster's message at once rather than after the pool's whole timeout."""
+        return self._pool.connection(timeout=None if self._up.is_set() else DOWN_TIMEOUT)
+
+    def _answered(self) -> None:
+        if not self._up.is_set():
+            self._up.set()
+        recovered()
 
     def _read(self, fn: Callable[[Any], T]) -> T:
         try:
-            with self._pool.connection() as conn:
-                return fn(conn)
+            with self._connection() as conn:
+                result = fn(conn)
+            self._answered()
+            return result
         except StoreError:
             raise
         except (psycopg.Error, PoolTimeout) as err:
@@ -166,8 +193,9 @@ class PostgresStore(Store):
         for _ in range(RETRIES):
             self._sent.heads = []
             try:
-                with self._pool.connection() as conn, conn.transaction():
+                with self._connection() as conn, conn.transaction():
                     result = fn(conn)
+                self._answered()
                 for table_id, head in self._sent.heads:  # this server's phones see its own commits at once
                     self._remember(table_id, head)
                 return result
@@ -243,7 +271,7 @@ class PostgresStore(Store):
                                 for callback in self._on_change:
                                     callback(table_id)
             except psycopg.Error:
-                pass
+                self._up.clear()  # the listening connection was cut: the database is likely down
             self._listening.clear()
             if not self._stopping.is_set():
                 time.sleep(0.5)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from companion.store import SCHEMA_VERSION, Store, StoreUnavailable
+from companion.store import SCHEMA_VERSION, Store, StoreUnavailable, recovered, unavailable
 
 POOL_SIZE = 8
 BUSY_TIMEOUT = 30.0
@@ -114,8 +114,8 @@ class SQLiteStore(Store):
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise StoreUnavailable(f"The folder for the table store {self.path} cannot be created: "
-                                   f"{err.strerror or err}.") from None
+            raise self._fault(f"The folder for the table store {self.path} cannot be created"
+                              f"{self._read_only_fs() or f' ({err.strerror or err})'}.") from None
         try:
             self._prepare()
         except _Damaged as err:
@@ -132,7 +132,7 @@ class SQLiteStore(Store):
         conn: sqlite3.Connection | None = None
         try:
             if existed:
-                self._check_integrity()
+                self._inspect()
             conn = self._new_connection(create=True)
             conn.execute("BEGIN IMMEDIATE")
             self._schema(conn)
@@ -146,20 +146,55 @@ class SQLiteStore(Store):
             if conn is not None:
                 conn.close()  # closing rolls back whatever was not committed
 
-    def _check_integrity(self) -> None:
-        """`PRAGMA quick_check` on a read-only connection, whose close never checkpoints into a damaged file."""
+    def _inspect(self) -> None:
+        """Check an existing file before any connection that could write to it opens: its integrity
+        (`PRAGMA quick_check`), that it is a Muster store, and that this Muster knows its schema version.
+
+        Read-only, so a file refused here keeps every byte: a read-only connection never checkpoints the
+        WAL into the file. A WAL file without its -shm needs a writer to open; then a reader is opened
+        beside it and the writer closed first, so it is not the last connection and does not checkpoint.
+        A schema this SQLite cannot parse (as a newer SQLite may write) is not proof of damage: refused,
+        left as it is."""
         try:
-            conn = self._new_connection(mode="ro")
+            self._inspect_with(self._reader())
+        except sqlite3.DatabaseError as err:
+            if "malformed database schema" not in str(err):
+                raise
+            raise self._fault(
+                f"The table store {self.path} has a schema this SQLite ({sqlite3.sqlite_version}) cannot read "
+                f"({err}): a newer SQLite may have written it. Muster left the file as it is; run Muster with "
+                "a newer Python (and its SQLite), or choose another data folder.") from None
+
+    def _reader(self) -> sqlite3.Connection:
+        """A read-only connection (see `_inspect` for a WAL file without its -shm)."""
+        try:
+            return self._new_connection(mode="ro")
         except sqlite3.Error as err:
             if _code(err) != CANTOPEN:
                 raise
-            conn = self._new_connection()  # a WAL file without its -shm needs a writer to open
+        writer = self._new_connection()
+        try:
+            return self._new_connection(mode="ro")
+        finally:
+            writer.close()  # not the last connection: no checkpoint
+
+    def _inspect_with(self, conn: sqlite3.Connection) -> None:
         try:
             row = conn.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise _Damaged(f"integrity check: {row[0] if row else 'no answer'}")
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                     if not r[0].startswith("sqlite_")}
+            if names:
+                self._known_version(self._version(conn, names))
         finally:
             conn.close()
-        if row is None or row[0] != "ok":
-            raise _Damaged(f"integrity check: {row[0] if row else 'no answer'}")
+
+    def _known_version(self, version: int) -> None:
+        if version > SCHEMA_VERSION:
+            raise self._fault(
+                f"The table store {self.path} was written by a newer Muster (schema version {version}; "
+                f"this one knows up to {SCHEMA_VERSION}). Upgrade Muster to use it; the file was not changed.")
 
     def _schema(self, conn: sqlite3.Connection) -> None:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -169,10 +204,7 @@ class SQLiteStore(Store):
                 conn.execute(statement)
         else:
             version = self._version(conn, names)
-            if version > SCHEMA_VERSION:
-                raise StoreUnavailable(
-                    f"The table store {self.path} was written by a newer Muster (schema version {version}; "
-                    f"this one knows up to {SCHEMA_VERSION}). Upgrade Muster to use it; the file was not changed.")
+            self._known_version(version)
             if version == SCHEMA_VERSION:
                 return  # opening never writes to an up-to-date store
             for step in range(version, SCHEMA_VERSION):
@@ -182,18 +214,16 @@ class SQLiteStore(Store):
 
     def _version(self, conn: sqlite3.Connection, names: set[str]) -> int:
         """The schema version of a Muster store, or StoreUnavailable for a database of another application."""
-        foreign = StoreUnavailable(
-            f"{self.path} is an SQLite database of another application (it has the tables "
-            f"{', '.join(sorted(names))}), not a Muster table store. Muster leaves it as it is; "
-            "choose another data folder (--data-dir) or database (--database).")
-        if "meta" not in names or not {"tables", "seats"} <= names:
-            raise foreign
-        for table, needed in CORE_COLUMNS.items():
-            if not needed <= {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
-                raise foreign
-        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        row = None
+        if "meta" in names and {"tables", "seats"} <= names and all(
+                needed <= {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+                for table, needed in CORE_COLUMNS.items()):
+            row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None or not str(row[0]).isdigit():
-            raise foreign
+            raise self._fault(
+                f"The file {self.path} is an SQLite database of another application (it has the tables "
+                f"{', '.join(sorted(names))}), not a Muster table store. Muster leaves it as it is; "
+                "choose another data folder (--data-dir) or database (--database).")
         return int(row[0])
 
     def _set_aside(self) -> Path:
@@ -230,12 +260,30 @@ class SQLiteStore(Store):
             return None
         return (st.st_dev, st.st_ino)
 
+    def _fault(self, text: str) -> StoreUnavailable:
+        return unavailable(text, str(self.path))
+
+    def _read_only_fs(self) -> str:
+        """' on a read-only file system (…)' when the store's folder is on one, else ''."""
+        folder = self.path.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        try:
+            read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        except OSError:
+            return ""
+        return f" is on a read-only file system ({folder})" if read_only else ""
+
     def _explain(self, err: sqlite3.Error) -> StoreUnavailable:
         code = _code(err)
         where = f"The table store {self.path}"
+        read_only_fs = self._read_only_fs() if code in (READONLY, IOERR, FULL, CANTOPEN) else ""
         if code in (BUSY, LOCKED):
             text = (f"{where} is locked by another program (still busy after {self.busy_timeout:g} s). "
                     "Nothing was changed; try again in a moment.")
+        elif read_only_fs:
+            text = (f"{where}{read_only_fs}, so nothing new can be saved. Everything saved so far is kept; "
+                    "mount that file system writable (or choose another data folder), then try again.")
         elif code == READONLY:
             text = f"{where} is read-only. Nothing was changed; make the file and its folder writable, then try again."
         elif code in (FULL, IOERR):
@@ -245,20 +293,20 @@ class SQLiteStore(Store):
             text = (f"{where} cannot be opened ({err}); check that the file and its folder exist and are "
                     "readable and writable, then try again.")
         elif code in (CORRUPT, NOTADB):
-            text = (f"{where} reports damage ({err}). Restart the companion: it keeps the damaged file aside "
-                    "and starts a fresh store.")
+            text = (f"{where} reports damage ({err}). Nothing acknowledged is lost from the file's healthy pages; "
+                    "restart the companion: it keeps the damaged file aside and starts a fresh store.")
         else:
             text = f"{where} failed ({err}). Nothing was changed; try again."
-        return StoreUnavailable(text)
+        return self._fault(text)
 
     def _file_changed(self, conn: sqlite3.Connection | None) -> StoreUnavailable:
         """The file was deleted or replaced under us: write back what we still hold if its path is free."""
         where = f"The table store {self.path}"
         if self._stat() is not None:
-            return StoreUnavailable(f"{where} was replaced by another file while the companion was running. "
+            return self._fault(f"{where} was replaced by another file while the companion was running. "
                                     "Muster will not write to it; restart the companion to use the new file.")
         if conn is None:
-            return StoreUnavailable(f"{where} was deleted while the companion was running, and no open "
+            return self._fault(f"{where} was deleted while the companion was running, and no open "
                                     "connection still held it. Restart the companion to start a fresh store.")
         try:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -268,12 +316,12 @@ class SQLiteStore(Store):
             finally:
                 rescued.close()
         except (sqlite3.Error, OSError) as err:
-            return StoreUnavailable(f"{where} was deleted while the companion was running, and its tables "
+            return self._fault(f"{where} was deleted while the companion was running, and its tables "
                                     f"could not be written back ({err}). Restart the companion.")
         conn.close()
         self.close()
         self._identity = self._stat()
-        return StoreUnavailable(f"{where} was deleted while the companion was running. Muster wrote the "
+        return self._fault(f"{where} was deleted while the companion was running. Muster wrote the "
                                 "tables it still held back to that file; nothing was lost. Try again.")
 
     @contextmanager
@@ -312,7 +360,9 @@ class SQLiteStore(Store):
 
     def _read(self, fn: Callable[[Any], T]) -> T:
         with self._connect() as conn:
-            return fn(conn)
+            result = fn(conn)
+        recovered()
+        return result
 
     def _write(self, fn: Callable[[Any], T], *, retry_conflicts: bool = False) -> T:
         """One transaction holding the write lock from the start, so no other writer can interleave."""
@@ -324,4 +374,5 @@ class SQLiteStore(Store):
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
-            return result
+        recovered()
+        return result

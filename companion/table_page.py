@@ -40,7 +40,7 @@ from companion import context, courier, live, panels
 from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
-from companion.store import Seat, StoreError, TableInfo
+from companion.store import Seat, StoreError, StoreUnavailable, TableInfo
 from companion.tables import ELSEWHERE, STALE, Snapshot, Stale, Tables
 from engine.core import Action, Line, Refusal, fill
 
@@ -342,12 +342,15 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     def lost() -> None:
         context.flash("warning", STALE)
 
-    try:
+    def part() -> None:
         surface.carry_out_posted(lost)  # a tap this phone posted (`companion.courier`) is carried out here
         # its HTML and pads as few elements (`companion.components.surface`); the posted tap's reply is the
         # drawing, sent ahead of the drawing's last element
         with surface.drawing("table", on_lost=lost, on_drawn=courier.answer):
             _table_part(service, table_id, token, outline)
+
+    try:  # a store fault shows here, where the player tapped; the page's poll redraws it when the store is back
+        context.shielded(part, retry=False)
     finally:
         courier.answer(None)  # not drawn whole (the page is drawn again): Streamlit's run is the reply
         live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
@@ -446,7 +449,14 @@ def _watch(service: Tables, table_id: int) -> None:
     is due (`live.due`) rather than redrawing the whole page as well."""
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
-        if service.store.signature(table_id) != st.session_state.get(SEEN) and not live.due(table_id):
+        try:
+            seen = service.store.signature(table_id)
+        except StoreUnavailable:  # logged where it arose; the whole page shows it, once
+            if not st.session_state.get(context.FAULT):
+                st.session_state[context.FAULT] = True
+                st.rerun(scope="app")
+            return
+        if st.session_state.pop(context.FAULT, None) or (seen != st.session_state.get(SEEN) and not live.due(table_id)):
             st.rerun(scope="app")
     poll()
 

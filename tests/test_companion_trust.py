@@ -259,3 +259,30 @@ def test_a_positions_questions_are_worked_out_once_and_change_with_the_position(
     race.act(table, 1, act("bank", 1, amount=1))
     tried.clear()
     assert race.consequence(table, 0, roll) == reason and len(tried) == 1
+
+
+def test_a_store_fault_in_the_table_part_shows_musters_words_and_the_page_comes_back(race: Tables, tmp_path) -> None:
+    """Issue 29: the table part is a fragment, and a store fault there escaped to Streamlit's own error box. Now the
+    part shows Muster's message (what happened, that nothing acknowledged is lost, what to do) with no path, and
+    the page draws again once the store answers."""
+    from companion.context import FAULT, KEPT
+
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    carry_out(ann, button(ann, "Roll the die"))
+    path = tmp_path / "muster.sqlite3"
+    aside = tmp_path / "aside.sqlite3"
+    path.rename(aside)
+    path.write_bytes(b"")  # another file where the store was: every read is refused
+    try:
+        button(ann, "↩ Undo my last move").click().run()  # a tap in the table part: a fragment's run
+        assert not ann.exception
+        said = [e.value for e in ann.error]
+        assert said[-1] == ("The table store was replaced by another file while the companion was running. Muster "
+                            f"will not write to it; restart the companion to use the new file. {KEPT}")
+        assert not any(str(tmp_path) in text for text in said) and ann.session_state[FAULT]
+    finally:
+        aside.replace(path)  # the store is back
+    ann.run()
+    assert not ann.exception and not ann.error
+    assert [e.action["kind"] for e in race.snapshot(race.store.table(table.id)).entries] == ["roll"]

@@ -94,7 +94,7 @@ def test_postgres_upgrade_that_fails_leaves_the_database_as_it_was(postgres_url:
     before = everything(postgres_url)
     with pytest.raises(StoreUnavailable) as refused:
         open_store(postgres_url)
-    assert str(refused.value).startswith(f"The database {postgres_url} could not be upgraded from schema version 3 "
+    assert refused.value.full.startswith(f"The database {postgres_url} could not be upgraded from schema version 3 "
                                          f"to {SCHEMA_VERSION} (relation \"tables_lobby\" already exists).")
     assert "left as it was" in str(refused.value)
     assert version_and_indexes(postgres_url) == ("3", {"tables_pkey", "tables_code_key"})

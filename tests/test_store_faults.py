@@ -8,6 +8,7 @@ user reads what is wrong. Only a file SQLite itself calls malformed is set aside
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -99,7 +100,7 @@ def test_a_lock_held_past_the_busy_timeout_is_busy_not_corrupt(tmp_path: Path) -
         with pytest.raises(StoreUnavailable) as in_play:
             running.append(1, 1, {"kind": "roll", "player": 1, "args": {}})
         for err in (at_start.value, in_play.value):
-            assert str(err) == (f"The table store {path} is locked by another program (still busy after 0.3 s). "
+            assert err.full == (f"The table store {path} is locked by another program (still busy after 0.3 s). "
                                 "Nothing was changed; try again in a moment.")
         assert len(running.tables()) == 3  # reading still works while another program writes
     finally:
@@ -122,7 +123,7 @@ def test_a_read_only_file_is_reported_and_kept(tmp_path: Path) -> None:
             store.create_table("race", ["A", "B"], {})
             print("written")
         except StoreUnavailable as err:
-            print(err)
+            print(err.full)
     """, plain=True)
     said = output(proc)
     assert said.endswith(f"The table store {path} is read-only. Nothing was changed; "
@@ -173,7 +174,7 @@ def test_a_full_disk_is_reported_and_the_file_kept(tmp_path: Path, small_disk: P
                     store.create_table("race", [f"A{i}", f"B{i}"], {})
                 print(attempt, "fit")
             except StoreUnavailable as err:
-                print(attempt, err)
+                print(attempt, err.full)
                 break
     """, fsize=fsize)
     said = output(proc)
@@ -199,7 +200,7 @@ def test_a_file_deleted_under_the_running_app_is_noticed_and_written_back(tmp_pa
         side.unlink()
     with pytest.raises(StoreUnavailable) as noticed:
         service.act(table, 0, Action("roll", 0))
-    assert str(noticed.value) == (f"The table store {path} was deleted while the companion was running. Muster wrote "
+    assert noticed.value.full == (f"The table store {path} was deleted while the companion was running. Muster wrote "
                                   "the tables it still held back to that file; nothing was lost. Try again.")
     assert [e.seq for e in open_store(path).log(table.id)] == list(range(1, 41))
     assert service.act(table, 0, Action("roll", 0)).head[0] == 41  # the retry lands in the restored file
@@ -239,6 +240,8 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
 
     from apptest_helpers import APP
 
+    from companion.context import KEPT
+
     path = tmp_path / "muster.sqlite3"
     before = healthy_store(path)
     monkeypatch.setenv("MUSTER_DATA_DIR", str(tmp_path))
@@ -255,9 +258,9 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
         assert holder.stdout.readline().strip() == "locked"
         at = AppTest.from_file(APP, default_timeout=30).run()
         assert not at.exception
-        assert [e.value for e in at.error] == [f"The table store cannot be opened: The table store {path} is locked "
-                                               "by another program (still busy after 0.3 s). Nothing was changed; "
-                                               "try again in a moment."]
+        assert [e.value for e in at.error] == ["The table store cannot be opened. The table store is locked by another "
+                                               "program (still busy after 0.3 s). Nothing was changed; try again in a "
+                                               f"moment. {KEPT}"]  # and never where the file is
         assert at.button(key="store-retry").label == "Try again"
     finally:
         holder.stdin.close()
@@ -265,3 +268,96 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
     untouched(tmp_path, before)
     at.button(key="store-retry").click().run()
     assert not at.error and sum(b.key.startswith("watch-") for b in at.button) == 3  # the lobby, all tables there
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """Each file of the folder (the store and its -wal and -shm) by its SHA-256."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_a_newer_schema_with_its_wal_is_refused_and_no_byte_changes(tmp_path: Path) -> None:
+    """Issue 29: opening a store of a newer Muster checkpointed its WAL, so the file changed though the message
+    said it had not. Now it is inspected read-only: the file and its WAL keep their bytes (hashed)."""
+    path = tmp_path / "muster.sqlite3"
+    output(run_store(path, """
+        import os, sqlite3
+        store = store_at()
+        store.create_table("race", ["A", "B"], {})
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("UPDATE meta SET value='99' WHERE key='schema'")
+        print("written", flush=True)
+        os._exit(0)  # no close: the change stays in the WAL, not yet in the file
+    """))
+    assert Path(f"{path}-wal").stat().st_size > 0
+    before = _digests(tmp_path)
+    for _ in range(2):
+        with pytest.raises(StoreUnavailable) as refused:
+            open_store(path)
+        assert str(refused.value) == ("The table store was written by a newer Muster (schema version 99; this one "
+                                      "knows up to 4). Upgrade Muster to use it; the file was not changed.")
+    after = _digests(tmp_path)
+    assert {k: v for k, v in after.items() if k != "muster.sqlite3-shm"} == {
+        k: v for k, v in before.items() if k != "muster.sqlite3-shm"}  # the -shm is SQLite's scratch index
+
+
+def test_a_schema_this_sqlite_cannot_parse_is_refused_not_set_aside(tmp_path: Path) -> None:
+    """Issue 29: a healthy store whose schema SQL this SQLite cannot parse (as a newer SQLite may write) was set
+    aside as damaged and every table vanished. Now: a clear refusal, the bytes identical, nothing moved."""
+    path = tmp_path / "muster.sqlite3"
+    healthy_store(path)
+    import sqlite3
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE later (x)")
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_master SET sql='CREATE TABLE later (x) WITH FUTURE OPTIONS' WHERE name='later'")
+    conn.close()
+    before = _digests(tmp_path)
+    with pytest.raises(StoreUnavailable) as refused:
+        open_store(path)
+    assert str(refused.value).startswith(f"The table store has a schema this SQLite ({sqlite3.sqlite_version}) "
+                                         "cannot read: a newer SQLite may have written it. Muster left the file")
+    assert str(path) in refused.value.full and "malformed database schema (later)" in refused.value.full
+    after = _digests(tmp_path)  # a reader of a WAL store makes an empty -wal and SQLite's scratch -shm, no more
+    assert after["muster.sqlite3"] == before["muster.sqlite3"] and after.get("muster.sqlite3-wal") in (
+        None, before.get("muster.sqlite3-wal"), hashlib.sha256(b"").hexdigest())
+    assert not list(tmp_path.glob("*corrupt*"))
+
+
+@pytest.fixture
+def read_only_mount(tmp_path: Path) -> Iterator[Path]:
+    """A tmpfs holding a healthy store, remounted read-only (skipped where this machine cannot mount)."""
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
+                                 capture_output=True).returncode == 0
+    except OSError:
+        mounted = False
+    if not mounted:
+        pytest.skip("this machine does not let the test mount a file system")
+    try:
+        healthy_store(mount / "muster.sqlite3")
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        yield mount
+    finally:
+        subprocess.run(["umount", "--lazy", str(mount)], check=True)  # lazy: a connection may still hold it
+
+
+def test_a_read_only_file_system_is_named_as_such(read_only_mount: Path) -> None:
+    """Issue 29: a read-only file system was reported as "disk is full or failing"."""
+    path = read_only_mount / "muster.sqlite3"
+    before = _digests(read_only_mount)
+    try:
+        store = open_store(path)
+        assert len(store.tables()) == 3
+        with pytest.raises(StoreUnavailable) as refused:
+            store.create_table("race", ["A", "B"], {})
+        store.close()
+    except StoreUnavailable as err:  # or already on opening, when SQLite needs to write its -shm
+        refused = pytest.ExceptionInfo.from_exception(err)
+    assert f"is on a read-only file system ({read_only_mount})" in refused.value.full
+    assert str(refused.value) == ("The table store is on a read-only file system, so nothing new can be saved. "
+                                  "Everything saved so far is kept; mount that file system writable (or choose "
+                                  "another data folder), then try again.")
+    assert _digests(read_only_mount) == before
