@@ -677,8 +677,10 @@ def _take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
 def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bool) -> None:
     """The creator's phone: each seat's link and QR code until a phone claims it (never after), and re-issuing a seat.
 
-    A claimed seat's link is never shown again, so the host cannot look at another player's
-    hand or act for them; a seat whose phone was lost gets a new link instead.
+    A claimed seat's link is never shown again, so the host cannot look at another player's hand or act
+    for them through it. A seat whose phone was lost gets a new link instead, which the host holds: whoever
+    opens it sees that seat's cards, the host included. So re-issuing is said plainly to every phone
+    (`Tables.reissue`, `REISSUED`), and so is the new link being opened (`Tables.hold`).
     """
     with st.expander("Host: hand out the seats", expanded=expanded):
         st.write("Each player scans their own seat's code (or opens its link, or joins by the code and takes "
@@ -698,7 +700,8 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
             if table.playing and (s.claimed or s.reserved):
                 with st.popover(f"Re-issue {plain(s.name)}'s seat", width="stretch"):
                     st.write(f"Give {plain(s.name)}'s seat a new link? The old link stops working at once (for a "
-                             "phone that was lost or handed to the wrong player), and every phone is told.")
+                             "phone that was lost or handed to the wrong player). You will hold the new link, so "
+                             f"you could see {plain(s.name)}'s cards: every phone is told so.")
                     st.button("Yes, re-issue it", key=f"reissue-{s.seat}", on_click=_reissue,
                               args=(service, table.id, s.seat, host), width="stretch")
 

@@ -32,6 +32,8 @@ from engine.core import POSITION_KEEPING, Action, Game, Line, Match, Refusal, se
 
 CACHED_TABLES = 64
 STALE = "The table moved on; here is the new position."
+REISSUED = ("{p}'s seat was re-issued by the host: its old link no longer works, and the host holds the new link, "
+            "so the host can see {p}'s cards until {p} opens it on their own phone.")
 ELSEWHERE = "This seat is now played on another phone, so this phone no longer acts for it."
 UNNAMED = ("This phone has not yet said which phone it is, and another phone holds this seat; wait a moment and "
            "tap again (a browser that blocks scripts or storage cannot hold a seat).")
@@ -354,15 +356,24 @@ class Tables:
             raise Refusal(str(err)) from None
 
     def reissue(self, table: TableInfo, seat: int, host: str | None) -> Seat:
-        """The host gives a seat a new link (the old one dies, its phone stops acting); every phone is told."""
+        """The host gives a seat a new link (the old one dies, its phone stops acting); every phone is told, in
+        plain words, that the host now holds that link and so can see the seat's cards.
+
+        Why not the table's consent instead: a seat is re-issued because its phone was lost or its player
+        walked away, so the one player whose consent matters is the one who cannot give it, and a vote would
+        stall the table. The host is trusted to hand the link on; the notice (and the next one, when a phone
+        opens the new link) lets every player see that trust being used."""
         fresh = self.store.reissue_seat(table.id, seat, host)
-        self.notice(table, f"{placeholder(seat)}'s seat was re-issued by the host; its old link no longer works.")
+        self.notice(table, REISSUED.format(p=placeholder(seat)))
         return fresh
 
     def hold(self, table: TableInfo, seat: Seat, device: str) -> None:
-        """This phone opened the seat's link: it holds the seat now; if another phone held it, every phone is told."""
+        """This phone opened the seat's link: it holds the seat now; if another phone held it, or the link was a
+        re-issued one the host held, every phone is told."""
         if self.store.hold_seat(table.id, seat.token, device) is not None:
             self.notice(table, f"{placeholder(seat.seat)}'s seat was opened on another phone, which now plays it.")
+        elif seat.reserved:
+            self.notice(table, f"{placeholder(seat.seat)}'s re-issued seat was opened on a phone, which now plays it.")
 
     def concede(self, table: TableInfo, seat: int | None, device: str | None = None) -> None:
         if seat is None:

@@ -296,7 +296,8 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     assert fresh.token != table.seats[1].token and not fresh.claimed and fresh.reserved
     assert any("Bob's seat has a new link" in m.value for m in host.success)
     assert f"seat={fresh.token}" in page_text(host) and f"seat={table.seats[1].token}" not in page_text(host)
-    notice = "Bob's seat was re-issued by the host; its old link no longer works."
+    notice = ("Bob's seat was re-issued by the host: its old link no longer works, and the host holds the new link, "
+              "so the host can see Bob's cards until Bob opens it on their own phone.")
     assert notice in notes(page(table=table.code), "info")
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
@@ -308,6 +309,8 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     assert host.query_params["seat"] == table.seats[0].token and host.query_params["host"] == table.host_token
     assert "You are Ann." in page_text(host) and "Host: hand out the seats" in [e.label for e in host.expander]
     assert notice in notes(host, "info")
+    page(device="bobs-new-phone", table=table.code, seat=fresh.token)  # the new link opened: every phone is told
+    assert "Bob's re-issued seat was opened on a phone, which now plays it." in notes(page(table=table.code), "info")
 
 
 def test_forged_host_token_is_refused(service: Tables) -> None:
