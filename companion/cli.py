@@ -347,6 +347,49 @@ def cmd_duel(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    """Thousands of games with rotating seats: balance.json and balance.html in --out (balance/)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from balance.command import BalanceUsage, execute, plan, replay, summary
+    from balance.run import ClusterError
+
+    cards = _cards_dir(args.cards)
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise UsageError(f"--workers must be 1 or more, not {workers}")
+    try:
+        run = plan(args.game, args.players, args.games, args.seed, cards, args.removal_games, args.remove)
+    except BalanceUsage as err:
+        raise UsageError(str(err)) from None
+    if args.replay is not None:
+        if not 0 <= args.replay < args.games:
+            raise UsageError(f"--replay: games are numbered 0 to {args.games - 1}, not {args.replay}")
+        replay(run, args.replay, print)
+        return 0
+    if args.out is None:
+        raise UsageError("--out DIR is needed: the folder for balance.json, balance.html and the shards")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(_unwritable(args.out, err)) from None
+    console = Console(stderr=True)
+    with Progress(TextColumn(f"{args.game} shards"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("shards", total=None)
+        try:
+            report = execute(run, out, workers, args.scheduler,
+                             lambda done, total: bar.update(task, completed=done, total=total))
+        except ClusterError as err:
+            raise UsageError(str(err)) from None
+    for line in summary(report):
+        print(line)
+    print(f"Report: {out / 'balance.html'} (figures in {out / 'balance.json'})")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="muster", description="Print-and-play kit and table companion for five war games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -408,6 +451,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed gives the same games (default 0)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     p.set_defaults(run=cmd_duel)
+
+    p = sub.add_parser("balance", help="simulate many games and report seat, length, drama and per-card balance")
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
+    p.add_argument("--players", default="random,random", metavar="P1,P2[,...]",
+                   help="one per seat, rotated every game: random, greedy, easy, normal or hard (default random,random)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed and data give the same report")
+    p.add_argument("--workers", type=int, metavar="K", help="local processes (default: every core)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="play on a running Dask cluster instead, e.g. tcp://10.0.0.5:8786 (pip install 'muster[cluster]')")
+    p.add_argument("--cards", metavar="DIR", help="an edited copy of the cards folder to measure")
+    p.add_argument("--removal-games", type=int, metavar="M",
+                   help="games per card in the removal test, the run's first M seeds (default 200; 0: no removal test)")
+    p.add_argument("--remove", metavar="ID[,ID...]", help="only these designs in the removal test (default: all)")
+    p.add_argument("--replay", type=int, metavar="K", help="play game K of this run again, printing every move")
+    p.add_argument("--out", metavar="DIR", help="folder for balance.json, balance.html and the shards (resumable)")
+    p.set_defaults(run=cmd_balance)
 
     p = sub.add_parser("db", help="database tools")
     db = p.add_subparsers(dest="db_command", required=True, metavar="TOOL")

@@ -1,0 +1,181 @@
+"""One simulated game, watched: who won, how long it ran, how the lead moved, what each side drew and played.
+
+A game is numbered k within a run; its seat s is played by `players[(s + k) % P]` (seats rotate, as in
+`muster duel`) and everything random in it (the deal, the dice, the players' choices) comes from one
+source seeded with the run's seed and k, so game k is the same game on any worker, in any order, and
+`muster balance --replay K` plays it again move by move. Players choose among `engine.bots.search.choices`
+(every legal move but conceding); `random` picks uniformly from that list, the other players are the
+bots of `engine.bots`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from balance.observe import Observer, showdown
+from engine.bots import make_bot
+from engine.bots.duel import MAX_MOVES, TABLE_OPTIONS
+from engine.bots.scores import SCORES
+from engine.bots.search import choices
+from engine.core import Action, Game, State
+
+STUCK_SPAN = 1_000
+"""A game at the move cap whose lead score has not moved over its last this-many moves is a stuck loop."""
+
+
+@dataclass
+class Gap:
+    """A game the rules did not bring to an end on the board: what happened, at which move."""
+
+    kind: str  # "turn limit", "move cap", "stuck loop", "no legal move", "exception"
+    move: int
+    detail: str = ""
+
+
+@dataclass
+class Record:
+    """What the report needs from one game."""
+
+    winner: int | None
+    decisions: int
+    turns: int
+    rounds: int
+    lead_changes: int
+    trailed: bool | None
+    """Whether the winner was behind on the lead score at the game's midpoint (None: no winner)."""
+    dealt: dict[str, int] = field(default_factory=dict)
+    """Design -> the seat that held the most copies of it in the opening position (only when one did)."""
+    played: dict[str, int] = field(default_factory=dict)
+    """Design -> the seat that played it most often (named it in a move while holding it), when one did."""
+    showdowns: list[tuple[dict[int, str], list[int]]] = field(default_factory=list)
+    gap: Gap | None = None
+
+
+def options_for(game: Game[Any], seats: int) -> dict[str, Any]:
+    """The table options a balance game plays with: those of a duel (turn limits on), and the seat count."""
+    options = dict(TABLE_OPTIONS.get(game.id, {}))
+    if game.id == "waterloo":
+        options["players"] = seats
+    return options
+
+
+def game_rng(seed: int, k: int) -> random.Random:
+    return random.Random(f"muster-balance:{seed}:{k}")
+
+
+Chooser = Callable[[State, int, list[Action], random.Random], Action]
+
+
+def choosers(game: Game[Any], names: Sequence[str], seed: int, k: int) -> list[Chooser]:
+    """One chooser per seat for game k."""
+    out: list[Chooser] = []
+    for s, name in enumerate(names):
+        if name == "random":
+            out.append(lambda state, seat, legal, rng: legal[rng.randrange(len(legal))])
+        else:
+            bot = make_bot(name, game.id, len(names), seed=f"{seed}:{k}:{s}")
+            out.append(lambda state, seat, legal, rng, bot=bot: bot.choose(state, seat, rng))
+    return out
+
+
+def _most(counts: list[Counter[str]]) -> dict[str, int]:
+    """Design -> the one seat with strictly the most of it."""
+    out: dict[str, int] = {}
+    for design in sorted(set().union(*counts)):
+        ranked = sorted(((c[design], s) for s, c in enumerate(counts)), reverse=True)
+        if ranked[0][0] > ranked[1][0]:
+            out[design] = ranked[0][1]
+    return out
+
+
+def _leader(values: list[float]) -> int | None:
+    top = max(values)
+    leaders = [p for p, v in enumerate(values) if v == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _card_args(action: Action) -> list[str]:
+    names: list[str] = []
+    for value in action.args.values():
+        if isinstance(value, str):
+            names.append(value)
+        elif isinstance(value, list):
+            names.extend(v for v in value if isinstance(v, str))
+    return names
+
+
+def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int,
+         design_of: dict[str, str], trace: Callable[[int, Action], None] | None = None) -> Record:
+    """Play game k of a run between `names` (one per seat) and watch it. `design_of` maps a card id named in
+    a move (a physical card, or imperial's type) to its design; `trace(move, action)` sees every move."""
+    seats = len(names)
+    rng = game_rng(seed, k)
+    pick = choosers(game, names, seed, k)
+    score = SCORES[game.id]
+    state = game.new_state(rng, options_for(game, seats))
+    dealt = _most([Counter(obs.held(state, p)) for p in range(seats)])
+    played: list[Counter[str]] = [Counter() for _ in range(seats)]
+    samples: list[tuple[int, list[float]]] = [(0, score(state, seats))]
+    shows: list[tuple[dict[int, str], list[int]]] = []
+    seen_show: object = None
+    moves, turns, last_mover = 0, 0, -1
+    gap: Gap | None = None
+    try:
+        while not state.is_terminal:
+            if moves >= MAX_MOVES:
+                still = samples[-1][1] == next((v for m, v in reversed(samples) if m <= moves - STUCK_SPAN), None)
+                gap = Gap("stuck loop" if still else "move cap", moves, f"still going after {MAX_MOVES} moves")
+                break
+            seat = state.players_to_act()[0]
+            legal = choices(state, seat)
+            if not legal:
+                gap = Gap("no legal move", moves + 1, f"seat {seat + 1} is to act and has no legal move")
+                break
+            if seat != last_mover:
+                turns += 1
+                last_mover = seat
+                samples.append((moves, score(state, seats)))
+            action = pick[seat](state, seat, legal, rng)
+            named = [design_of[n] for n in _card_args(action) if n in design_of]
+            if named:
+                held = set(obs.held(state, seat))
+                played[seat].update(d for d in named if d in held)
+            if trace is not None:
+                trace(moves + 1, action)
+            state.play(action, rng)
+            moves += 1
+            shown = showdown(state)
+            if shown is not None and shown is not seen_show:
+                seen_show = shown
+                shows.append(({p: h["combo"] for p, h in shown["hands"].items()}, list(shown["winners"])))
+    except Exception as err:  # a crash in the rules is a finding of the report, with the move that caused it
+        gap = Gap("exception", moves + 1, f"{type(err).__name__}: {err}")
+    if gap is None and obs.capped(state):
+        gap = Gap("turn limit", moves, "the game ended on its turn or action limit")
+    samples.append((moves, score(state, seats)))
+    winner = state.winner if state.is_terminal and gap is None or (gap and gap.kind == "turn limit") else None
+    return Record(winner, moves, turns, obs.round(state), _changes(samples), _trailed(samples, winner, moves),
+                  dealt, _most(played), shows, gap)
+
+
+def _changes(samples: list[tuple[int, list[float]]]) -> int:
+    """How many times the lead passed from one seat to another (a tie in between is no change)."""
+    changes, last = 0, None
+    for _, values in samples:
+        now = _leader(values)
+        if now is not None:
+            if last is not None and now != last:
+                changes += 1
+            last = now
+    return changes
+
+
+def _trailed(samples: list[tuple[int, list[float]]], winner: int | None, moves: int) -> bool | None:
+    if winner is None:
+        return None
+    middle = next(v for m, v in reversed(samples) if m <= moves // 2)
+    return middle[winner] < max(middle)

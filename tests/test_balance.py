@@ -1,0 +1,206 @@
+"""`muster balance`: exact figures, the same bytes whatever plays the shards (1 or 2 processes, a stopped and
+resumed run, a real Dask cluster), an offline HTML report with its charts drawn, and a removal test that finds
+a card made strong on purpose.
+
+Imperial (a battle is 14 decisions) keeps the runs short; the removal test uses warfare, whose cards have forces.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from balance.command import execute, plan
+from balance.observe import observer
+from balance.play import play
+from balance.run import play_run
+from balance.shard import design_map
+from balance.variants import load
+from engine import make_game
+from test_cli import muster
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def small(tmp: Path, workers: int = 1, scheduler: str | None = None) -> bytes:
+    """A small imperial run's balance.json: 120 games, seed 3, the removal test for cavalry on 40 seeds."""
+    run = plan("imperial", "random,random", 120, 3, None, 40, "cavalry")
+    execute(run, tmp, workers, scheduler)
+    return (tmp / "balance.json").read_bytes()
+
+
+def test_small_report_has_exact_figures(tmp_path: Path) -> None:
+    report = json.loads(small(tmp_path))
+    assert report["games"] == 120 and report["left_out"] == 0
+    assert [(s["seat"], s["wins"], s["low"], s["high"]) for s in report["seats"]] == [
+        (1, 55, 0.3719, 0.5474), (2, 64, 0.4444, 0.6202)]
+    assert report["draws"]["draws"] == 1
+    assert report["edge_games"] == 9538  # 1.96² · p(1-p) / 0.01², p = 55/120
+    decisions = report["length"]["decisions"]
+    assert (decisions["p50"], decisions["mean"], report["length"]["rounds"]["p95"]) == (13, 13.0917, 9)
+    assert report["drama"]["lead_changes"]["mean"] == 1.1333
+    assert report["drama"]["winner_trailed_at_midpoint"] == {"n": 119, "trailed": 25, "rate": 0.2101,
+                                                             "low": 0.1465, "high": 0.2918}
+    cavalry = next(c for c in report["cards"] if c["design"] == "cavalry")
+    assert cavalry["dealt"] == {"n": 88, "wins": 45, "rate": 0.5114, "low": 0.4087, "high": 0.6131,
+                                "effect": 0.0114, "flag": False}
+    assert cavalry["removal"]["win_rate"]["n"] == 33
+    assert cavalry["removal"]["decisions"]["n"] == 40
+    assert report["gaps"] == {"counts": {}, "examples": []}
+
+
+def test_seat_wins_and_lengths_are_those_of_the_games_played_one_by_one(tmp_path: Path) -> None:
+    """The merged shards count what playing each game on its own gives (independent of shards and merging)."""
+    report = json.loads(small(tmp_path))
+    run = plan("imperial", "random,random", 120, 3, None, 0, None)
+    data = load(run.game, run.files)
+    game = make_game(data)
+    records = [play(game, observer(game), ["random", "random"], 3, k, design_map(data)) for k in range(120)]
+    assert [s["wins"] for s in report["seats"]] == [sum(r.winner == s for r in records) for s in (0, 1)]
+    assert report["length"]["decisions"]["counts"] == sorted(
+        [v, sum(r.decisions == v for r in records)] for v in {r.decisions for r in records})
+
+
+def test_one_or_two_workers_and_a_stopped_run_give_the_same_bytes(tmp_path: Path) -> None:
+    one = small(tmp_path / "one", workers=1)
+    assert small(tmp_path / "two", workers=2) == one
+    run = plan("imperial", "random,random", 120, 3, None, 40, "cavalry")
+    stopped = tmp_path / "stopped"
+    assert len(play_run(run, stopped, 1, limit=1)) == 1  # one shard of two kept, then the run stops
+    assert len(list((stopped / "shards").glob("*/*.json"))) == 1
+    assert small(stopped, workers=2) == one
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def dask_cluster(tmp_path: Path) -> Iterator[str]:
+    """A real Dask cluster: `dask scheduler` and two `dask worker` processes, on free ports of this machine."""
+    pytest.importorskip("distributed")
+    dask = Path(sys.executable).parent / "dask"
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    logs = [open(tmp_path / f"dask-{i}.log", "w") for i in range(3)]
+    procs = [subprocess.Popen([str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                               "--dashboard-address", ":0"], env=env, cwd=tmp_path, stdout=logs[0], stderr=logs[0])]
+    from distributed import Client
+
+    try:
+        for i in (1, 2):
+            procs.append(subprocess.Popen([str(dask), "worker", address, "--nworkers", "1", "--nthreads", "1",
+                                           "--no-dashboard", "--local-directory", str(tmp_path / f"w{i}")],
+                                          env=env, cwd=tmp_path, stdout=logs[i], stderr=logs[i]))
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        for log in logs:
+            log.close()
+
+
+def test_a_dask_cluster_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, dask_cluster: str) -> None:
+    assert small(tmp_path / "dask", scheduler=dask_cluster) == small(tmp_path / "local", workers=2)
+
+
+def test_an_unreachable_scheduler_is_said_in_words(tmp_path: Path) -> None:
+    result = muster("balance", "imperial", "--games", "10", "--scheduler", f"tcp://127.0.0.1:{_free_port()}",
+                    "--out", str(tmp_path))
+    assert result.returncode == 2
+    assert "cannot reach a Dask scheduler at tcp://127.0.0.1:" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_arguments_are_refused_in_words(tmp_path: Path) -> None:
+    for args, words in ((["nogame"], "there is no game called 'nogame'"),
+                        (["imperial", "--players", "random,clever"], "There is no player called 'clever'"),
+                        (["imperial", "--players", "random"], "imperial is a game for 2 players, so name 2, not 1"),
+                        (["warfare", "--remove", "nosuch"], "--remove: warfare's cards table has no design 'nosuch'"),
+                        (["imperial", "--games", "0"], "--games must be 1 or more, not 0"),
+                        (["imperial"], "--out DIR is needed")):
+        result = muster("balance", *args)
+        assert result.returncode == 2, args
+        assert words in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+def test_cli_writes_report_prints_summary_and_replays_a_game(tmp_path: Path) -> None:
+    result = muster("balance", "imperial", "--games", "40", "--seed", "3", "--removal-games", "0",
+                    "--workers", "1", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "Imperial Battles: 40 games (random, random, seats rotated, seed 3)" in result.stdout
+    assert "a 1-point seat edge needs about" in result.stdout
+    assert (tmp_path / "balance.json").is_file() and (tmp_path / "balance.html").is_file()
+    replay = muster("balance", "imperial", "--games", "40", "--seed", "3", "--replay", "7")
+    assert replay.returncode == 0, replay.stderr
+    lines = replay.stdout.splitlines()
+    assert lines[0].startswith("    1  seat ")
+    data = load("imperial", plan("imperial", "random,random", 40, 3, None, 0, None).files)
+    game = make_game(data)
+    record = play(game, observer(game), ["random", "random"], 3, 7, design_map(data))
+    assert lines[-1] == f"game 7: seat {record.winner + 1} won after {record.decisions} moves"
+    assert len(lines) == record.decisions + 1
+
+
+def test_html_opens_offline_with_every_chart_drawn(tmp_path: Path, launch_chromium: Any) -> None:
+    run = plan("waterloo", "random,random", 6, 0, None, 0, None)
+    execute(run, tmp_path, 1, None)
+    browser = launch_chromium()
+    page = browser.new_page()
+    outside: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith("file://"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.goto((tmp_path / "balance.html").as_uri())
+    for chart in ("seats", "length", "cards", "combos"):
+        assert page.locator(f"figure#{chart} svg path").count() > 3, chart
+        assert page.locator(f"figure#{chart} svg text").count() > 3, chart
+    assert page.locator("h1").inner_text() == "Waterloo: balance report"
+    assert outside == []
+    page.close()
+
+
+def test_removal_finds_a_unit_made_strong_on_purpose(tmp_path: Path) -> None:
+    """Warfare's Sappers with force 10 instead of 1: taking the card out costs the side that played it most
+    a clear share of its wins (the interval excludes zero) and makes the games longer; a card left as shipped
+    (Musketeers, force 2) shows no effect on the same seeds."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards" / "warfare", cards / "warfare")
+    csv = cards / "warfare" / "cards.csv"
+    text = csv.read_text(encoding="utf-8")
+    assert "\nsappers,Sappers,IU,1," in text
+    csv.write_text(text.replace("\nsappers,Sappers,IU,1,", "\nsappers,Sappers,IU,10,"), encoding="utf-8")
+    run = plan("warfare", "random,random", 200, 0, cards, 200, "sappers,musketeers")
+    report = execute(run, tmp_path / "out", 2, None)
+    by_id = {c["design"]: c for c in report["cards"]}
+    strong = by_id["sappers"]["removal"]
+    assert strong["win_rate"]["flag"] and strong["win_rate"]["low"] > 0
+    assert strong["decisions"]["flag"] and strong["decisions"]["low"] > 0
+    assert not by_id["musketeers"]["removal"]["win_rate"]["flag"]
