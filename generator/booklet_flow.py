@@ -107,34 +107,36 @@ def shares_of(rows: Sequence[Sequence[Cell]]) -> list[float]:
 
 
 def table(flow: Flow, headers: Sequence[str], rows: Sequence[Sequence[Cell]], shares: Sequence[float],
-           lead: Callable[[Sheet], None] | None = None, min_row: float = 0.0) -> None:
-    """A table split over pages where it must, its header repeated on every page it reaches."""
+          lead: Callable[[Sheet], None] | None = None, min_row: float = 0.0) -> None:
+    """A table split over pages where it must, its header repeated on every page it reaches. The rows a
+    page takes are found by halving (more rows never fit where fewer do not), not one row at a time."""
     aligns = ["start"] * len(headers)
+
+    def chunk(start: int, end: int) -> Callable[[Sheet], None]:
+        def draw(s: Sheet) -> None:
+            if lead and start == 0:
+                lead(s)
+            s.table(headers, rows[start:end], shares, aligns, min_row)  # type: ignore[arg-type]
+        return draw
+
     start = 0
     while start < len(rows):
-        end = start + 1
-        best = None
-        while end <= len(rows):
-            def draw(s: Sheet, chunk: Sequence[Sequence[Cell]] = rows[start:end], first: bool = start == 0) -> None:
-                if lead and first:
-                    lead(s)
-                s.table(headers, chunk, shares, aligns, min_row)  # type: ignore[arg-type]
-            if flow.fits(draw) is None:
-                break
-            best = (end, draw)
-            end += 1
-        if best is None:
+        fits, cut = start, len(rows)  # rows[start:fits] fit; rows[start:cut + 1] do not, or run out
+        while fits < cut:
+            middle = (fits + cut + 1) // 2
+            if flow.fits(chunk(start, middle)) is None:
+                cut = middle - 1
+            else:
+                fits = middle
+        if fits == start:
             if flow.fresh:
                 raise SheetOverflow(f"a row of the table '{headers[0]}' is taller than a booklet page")
             flow.new_page()
             continue
-        end, draw = best
-        flow.place(draw, f"table '{headers[0]}'")
-        start = end
+        flow.place(chunk(start, fits), f"table '{headers[0]}'")
+        start = fits
         if start < len(rows):
             flow.new_page()
-
-
 
 
 def _tokens(text: str, regular: str, bold: str) -> list[tuple[str, str, bool]]:
