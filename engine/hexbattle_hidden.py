@@ -39,8 +39,11 @@ def resample(state: HexbattleState, viewer: int | None, rng: random.Random) -> H
                 dealt[i] = Guard(card, guard.owner, design.effect, design.amount,
                                  rng.choice(units) if units else None)
                 break
-        else:  # no guard card could be dealt here: keep it as it is (never happens in a reachable position)
-            pool.remove(guard.card)
+        else:  # no guard card has a unit to guard now (its own unit fell): any guard card on the same unit
+            card = guard.card if guard.card in pool else next(c for c in pool if cards[c].kind == "defensive")
+            pool.remove(card)
+            design = cards[card]
+            dealt[i] = Guard(card, guard.owner, design.effect, design.amount, guard.unit)
     new.guards = [dealt.get(i, g) for i, g in enumerate(new.guards)]
     for p in hidden:
         size = len(new.hands[p])

@@ -181,3 +181,22 @@ def test_issue_28_the_question_never_depends_on_the_opponents_face_down_pick(gam
     for group in groups:
         read = [surfaces(twin, twin.state, 1) + json.dumps([line.text for line in twin.history(1)]) for twin in group]
         assert read == [read[0]] * len(read)
+
+
+def test_hexbattle_a_hidden_guard_whose_army_has_fallen_is_still_a_guard() -> None:
+    """The number of another seat's guards is known (R32): dealt again, each is still a guard card on the
+    same unit even when no unit of its army is left to guard and no guard card without a unit is unseen."""
+    from engine.hexbattle_pieces import Guard
+    state = Match(game("hexbattle"), 4, {"quick_start": True}).state
+    for unit in state.units.values():
+        if unit.player == 1:
+            unit.destroyed = True
+    screens = [c for c in state.bonus_deck if c.startswith("skirmisher-screen")]
+    for card in ["reserve-fire-1", *screens]:
+        state.bonus_deck.remove(card)
+    state.discard += screens
+    state.guards = [Guard("reserve-fire-1", 1, "reserve_fire", 0, "british-light-artillery")]
+    again = state.resample(0, random.Random(1))
+    assert [(g.owner, g.unit, again.game.bonus[g.card].kind) for g in again.guards] == \
+           [(1, "british-light-artillery", "defensive")]
+    assert sorted(again.bonus_deck + [g.card for g in again.guards]) == sorted(state.bonus_deck + ["reserve-fire-1"])
