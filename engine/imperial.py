@@ -241,7 +241,7 @@ class ImperialState(State):
         if phase == PLAY:
             return [p for p in self.initiative if self.table[p] is None]
         if phase in (INFANTRY_LOSS, RIFLING):
-            return [self.pending]  # type: ignore[list-item]
+            return [] if self.pending is None else [self.pending]
         return self.queue[:1]
 
     def _may_act(self, p: int) -> bool:
@@ -459,8 +459,11 @@ class ImperialState(State):
     def _resolve(self) -> None:
         """R9-R14: reveal both cards and settle the round; some outcomes wait for a decision."""
         kind = self.cfg.kind
-        cards: list[str] = self.table  # type: ignore[assignment]
-        played = [kind[cards[0]], kind[cards[1]]]
+        first, second = self.table
+        if first is None or second is None:
+            raise ValueError("a round is resolved only once both cards are down")
+        cards = [first, second]
+        played = [kind[first], kind[second]]
         self.table = [None, None]
         if self.telling is not None:
             a, b = TYPE_NAMES[played[0]], TYPE_NAMES[played[1]]
@@ -514,10 +517,16 @@ class ImperialState(State):
         if t in self.known[p]:
             self.known[p].remove(t)
 
+    def _this_round(self) -> dict[str, Any]:
+        """The record of the round being settled (there is one from the first reveal on)."""
+        if self.round is None:
+            raise ValueError("no round has been fought yet")
+        return self.round
+
     def _lose(self, p: int, card: str) -> None:
         t = self.cfg.kind[card]
         self.discards[p][t].append(card)
-        self.round["lost"][p].append(t)  # type: ignore[index]
+        self._this_round()["lost"][p].append(t)
 
     def _lose_infantry(self, p: int, types: tuple[str, ...] | list[str]) -> None:
         """R13-R14: the extra infantry go, then the Cavalry side's card count may rout the loser."""
@@ -548,7 +557,7 @@ class ImperialState(State):
             return
         self.lacking[target].append(t)
         self.named.append(t)
-        self.round["lacked"].append(t)  # type: ignore[index]
+        self._this_round()["lacked"].append(t)
         left = [u for u in TYPES if u not in self.named]
         if len(left) == 1:
             self._rifle(target, left[0])
