@@ -438,8 +438,8 @@ def sheet_order(pages: int) -> list[tuple[int, int]]:
 def impose(doc: Document, pages: Sequence[Page], paper: tuple[float, float]) -> None:
     """Two pages side by side on each landscape side of the paper, at full size. Where half the sheet is
     narrower than a page (A5 on US Letter: 139.7 mm for 148.5), each page loses the excess equally at
-    its fold and its outer edge, inside its margins, so no text is ever printed smaller. Fold marks
-    at the centre where the paper shows above and below the pages."""
+    its fold and its outer edge, inside its margins, so no text is ever printed smaller. No ink lies
+    nearer the paper's edge than the pages' own margins (no fold marks: the fold is the sheet's middle)."""
     sheet_w, sheet_h = max(paper), min(paper)
     page_w, page_h = pages[0].canvas.width, pages[0].canvas.height
     half = min(page_w, sheet_w / 2)
@@ -450,9 +450,6 @@ def impose(doc: Document, pages: Sequence[Page], paper: tuple[float, float]) -> 
             for number, x in ((left, sheet_w / 2 - half - shift), (right, sheet_w / 2 - shift)):
                 with c.group(x, y0, clip=Box(shift, 0, half, page_h)):
                     pages[number - 1].canvas.replay(c)
-            if y0 > 3.0:
-                for y1, y2 in ((0.5, y0 - 1.0), (y0 + page_h + 1.0, sheet_h - 0.5)):
-                    c.line(sheet_w / 2, y1, sheet_w / 2, y2, stroke="#7f7f7f", width=0.2, dash=(2.0, 1.0))
 
 
 def screen(doc: Document, pages: Sequence[Page]) -> None:

@@ -227,3 +227,25 @@ def test_hexbattle_worked_examples_follow_the_rules(games: dict[str, GameData], 
                                    check=True).stdout.split())
     assert ("the attacker loses 1 strength and the defender 2; 1 tied pair costs nobody." in flat)
     assert "each die of 2 or less hits. The dice 2, 5, 1, 3 score 2 hits: the target loses 2 strength." in flat
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER], ids=["a4", "letter"])
+def test_imposed_sheets_keep_ink_5_mm_from_the_paper_edge(games: dict[str, GameData], paper: tuple[float, float],
+                                                          tmp_path: Path) -> None:
+    """Home printers do not print the outer few millimetres: every side of every sheet, rendered, is blank
+    within 5 mm of its edges (the cover's panel and the text keep to the pages' margins)."""
+    from PIL import Image
+
+    doc = PdfDocument(tmp_path / "imposed.pdf")
+    booklet.impose(doc, booklet.pages_of(games["imperial"]), paper)
+    doc.save()
+    subprocess.run(["pdftoppm", "-r", "72", "-gray", str(doc.path), str(tmp_path / "side")], check=True)
+    sides = sorted(tmp_path.glob("side-*.pgm"))
+    assert len(sides) == len(PdfReader(doc.path).pages)
+    border = math.ceil(5 / 25.4 * 72)
+    for side in sides:
+        with Image.open(side) as im:
+            w, h = im.size
+            strips = [im.crop((0, 0, w, border)), im.crop((0, h - border, w, h)), im.crop((0, 0, border, h)),
+                      im.crop((w - border, 0, w, h))]
+            assert all(strip.getextrema()[0] >= 250 for strip in strips), side.name
