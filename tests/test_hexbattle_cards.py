@@ -276,6 +276,10 @@ def test_a_move_near_a_hidden_guard_is_asked_about_the_same_whichever_card_it_is
                                                                                      facing=2)
     for move in (into_reach, out_of_reach):
         assert fire.ahead_refusal(BR, move) == defence.ahead_refusal(BR, move)
+    # Blue knows a guard lies face down: a move some guard could answer says so, as a possibility.
+    assert fire.ahead_refusal(BR, into_reach) == ("This move might not be possible to take back: it may reveal a "
+                                                  "face-down guard card.")
+    assert fire.ahead_refusal(BR, out_of_reach) is None
     assert len(fire.state.guards) == 1  # the question left the guard where it lies
     fire.apply(into_reach)
     assert not fire.state.guards and fire.undo_refusal(BR) == ("That move cannot be taken back: it revealed a "
