@@ -1,7 +1,7 @@
 """The companion's entry script (`muster app` runs it with Streamlit): routes by query parameters.
 
 `?table=CODE[&seat=TOKEN][&host=TOKEN][&join=1]` is a table (join: offer the free seats), `?game=G&card|combo|rule|section|sheet=…` a look-up
-page (the printed QR codes carry these), `?page=lookup` the search, anything else the lobby.
+page (the printed QR codes carry these), `?page=lookup` the search, `?page=balance` the latest balance reports, anything else the lobby.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from companion import context, front_page, lobby, lookup_page, table_page
+from companion import balance_page, context, front_page, lobby, lookup_page, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -48,6 +48,8 @@ def route(service: Tables) -> None:
         lookup_page.render_entry(params)
     elif params.get("page") == "lookup":
         lookup_page.render_search()
+    elif params.get("page") == "balance":
+        balance_page.render()
     else:
         lobby.render(service)
 

@@ -24,6 +24,7 @@ def render(service: Tables) -> None:
     _join_form(service)
     st.button("Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
               key="to-lookup")
+    st.button("Balance reports", on_click=context.go, kwargs={"page": "balance"}, width="stretch", key="to-balance")
     _tables_in_progress(service)
     _records(service)
     _new_table_form(service)

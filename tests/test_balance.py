@@ -27,6 +27,7 @@ from balance.run import play_run
 from balance.shard import design_map
 from balance.variants import load
 from engine import make_game
+from apptest_helpers import race  # noqa: F401  (the fixture: the companion pages need a store)
 from test_cli import muster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,3 +205,31 @@ def test_removal_finds_a_unit_made_strong_on_purpose(tmp_path: Path) -> None:
     assert strong["win_rate"]["flag"] and strong["win_rate"]["low"] > 0
     assert strong["decisions"]["flag"] and strong["decisions"]["low"] > 0
     assert not by_id["musketeers"]["removal"]["win_rate"]["flag"]
+
+
+def test_companion_page_shows_each_games_latest_report_with_streamlit_charts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race: Any) -> None:
+    """Two imperial reports (the newer one wins) and one medieval report: a tab per game, three charts each
+    (seat intervals and card effects through st.altair_chart, the length histogram through st.bar_chart)."""
+    from apptest_helpers import page, page_text
+
+    older, newer = tmp_path / "imperial-old", tmp_path / "imperial"
+    execute(plan("imperial", "random,random", 20, 1, None, 0, None), older, 1, None)
+    execute(plan("imperial", "random,random", 30, 2, None, 0, None), newer, 1, None)
+    os.utime(older / "balance.json", (time.time() - 60, time.time() - 60))
+    execute(plan("medieval", "random,random", 10, 0, None, 0, None), tmp_path / "medieval", 1, None)
+    monkeypatch.setenv("MUSTER_BALANCE_DIR", str(tmp_path))
+    at = page(page="balance")
+    assert [t.label for t in at.tabs] == ["Imperial Battles", "Reenforcements (Medieval Edition)"]
+    text = page_text(at)
+    assert "30 games, random, random, seats rotated, seed 2" in text
+    assert "20 games" not in text
+    assert len(at.get("vega_lite_chart")) == 6
+
+
+def test_companion_page_without_reports_says_how_to_make_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race: Any) -> None:
+    from apptest_helpers import page, page_text
+
+    monkeypatch.setenv("MUSTER_BALANCE_DIR", str(tmp_path / "none"))
+    assert f"No balance report yet in {tmp_path / 'none'}/" in page_text(page(page="balance"))
