@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from cards.layout import PRINT_MIN_PT
+from generator import calibration
 from generator.build import build_all
 
 PROFILES = ["home-a4", "home-letter"]  # fold-over sheets draw the same pieces at the same size
@@ -20,6 +21,8 @@ PROFILES = ["home-a4", "home-letter"]  # fold-over sheets draw the same pieces a
 def home_pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     out = tmp_path_factory.mktemp("home")
     build_all(None, ["pdf"], profiles=PROFILES, out=out, url="http://muster.test")
+    (out / "calibration").mkdir()
+    calibration.build(out / "calibration", ["a4", "letter"], (0.0, 0.0))  # muster build --calibration
     return sorted(out.rglob("*.pdf"))
 
 
@@ -39,7 +42,7 @@ def printed_sizes(path: Path) -> list[tuple[float, int, str]]:
 
 def test_every_home_pdf_prints_its_text_at_6pt_or_more(home_pdfs: list[Path]) -> None:
     games = {p.parent.name for p in home_pdfs}
-    assert games == {"waterloo", "warfare", "hexbattle", "imperial", "medieval"}
+    assert games == {"waterloo", "warfare", "hexbattle", "imperial", "medieval", "calibration"}
     assert len(home_pdfs) >= 5 * len(PROFILES)
     small = []
     for pdf in home_pdfs:
