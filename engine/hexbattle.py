@@ -22,12 +22,12 @@ from engine.hexbattle_combat import CombatResult, FireResult, close_combat, rang
 from engine.hexbattle_game import OPTION_KEYS, HexbattleGame
 from engine.hexbattle_pieces import Guard, Sight, TurnEffects, Unit
 from engine.hexbattle_sight import line_of_sight
-from engine.hexbattle_state import HexbattleState
+from engine.hexbattle_state import KINDS, HexbattleState
 
 
 def make_game(data: GameData) -> HexbattleGame:
     return HexbattleGame(data)
 
 
-__all__ = ["OPTION_KEYS", "CombatResult", "FireResult", "Guard", "HexbattleGame", "HexbattleState",
+__all__ = ["KINDS", "OPTION_KEYS", "CombatResult", "FireResult", "Guard", "HexbattleGame", "HexbattleState",
            "Sight", "TurnEffects", "Unit", "close_combat", "line_of_sight", "make_game", "ranged_fire"]
