@@ -30,7 +30,7 @@ from cards.load import GameData
 from cards.problems import DataError, Problem
 from generator import booklet_diagrams, fonts, icons
 from generator.booklet_flow import Flow, Page, booklet_layout, rich, shares_of, table
-from generator.canvas import Box, Canvas, Document, RecordingCanvas
+from generator.canvas import Box, Canvas, Document, PdfDocument, RecordingCanvas
 from generator.deck import face_of
 from generator.printable import BuildContext, SheetSet
 from generator.reference import Cell, Sheet, SheetOverflow
@@ -298,7 +298,11 @@ def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = f
                 else:
                     (_chapter if b.kind == "chapter" else _heading)(s, b.text)
 
+        flow.placed_on = 0
         _block(flow, block, lead if leads else None)
+        # on the page the headings landed on, which is the next one when what follows them did not fit
+        start = flow.placed_on or len(flow.pages)
+        flow.pages[start - 1].starts.extend(b.text for b in leads if b.kind == "chapter")
     if len(flow.pages) % 4 == 0 and flow.room() * flow.area(1).h >= CREDITS:
         _back_cover(flow.sheet, game)  # the text ends on the back cover: the credits go at its foot
     else:
@@ -453,9 +457,13 @@ def impose(doc: Document, pages: Sequence[Page], paper: tuple[float, float]) -> 
 
 
 def screen(doc: Document, pages: Sequence[Page]) -> None:
+    """The pages in reading order; a PDF gets an outline entry for each chapter where it starts."""
     for page in pages:
         with doc.page(page.canvas.width, page.canvas.height) as c:
             page.canvas.replay(c)
+            if isinstance(doc, PdfDocument):
+                for title in page.starts:
+                    doc.bookmark(title)
 
 
 def pages_of(game: GameData, claimed: frozenset[str] = frozenset(), low_ink: bool = False) -> list[Page]:

@@ -26,9 +26,13 @@ def booklet_layout(game: GameData) -> Layout:
 
 @dataclass
 class Page:
+    """One laid-out page: its drawing, the chapter its running head names, whether it has a folio, and
+    the chapters that start on it (the screen PDF's outline)."""
+
     canvas: RecordingCanvas
     chapter: str = ""
     folio: bool = True
+    starts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -41,6 +45,7 @@ class Flow:
     sheet: Sheet | None = None
     chapter: str = ""
     claimed: frozenset[str] = frozenset()  # card tables that are no cards (tiles, counters)
+    placed_on: int = 0  # the page (1-based) a block's first part landed on; 0 until it is placed
 
     @property
     def size(self) -> tuple[float, float]:
@@ -95,6 +100,7 @@ class Flow:
         assert self.sheet is not None
         drawn.c.replay(self.sheet.c)  # type: ignore[attr-defined]
         self.sheet.y = drawn.y
+        self.placed_on = self.placed_on or len(self.pages)
 
 
 def shares_of(rows: Sequence[Sequence[Cell]]) -> list[float]:

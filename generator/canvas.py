@@ -362,6 +362,12 @@ class PdfDocument(Document):
         self._pdf.showPage()
         self._pages += 1
 
+    def bookmark(self, title: str) -> None:
+        """An entry in the PDF's outline (the reader's side panel) for the page being drawn."""
+        key = f"p{self._pages}-{title}"
+        self._pdf.bookmarkPage(key)
+        self._pdf.addOutlineEntry(title, key, level=0)
+
     def save(self) -> list[Path]:
         self._pdf.save()
         write_if_changed(self.path, self.paint.finish(self._buffer.getvalue(), self._title))

@@ -124,6 +124,12 @@ def test_booklet_teaches_in_order_without_configuration_keys(games: dict[str, Ga
     assert not [k for k in keys if re.search(rf"\b{k}\b", flat)]
     for row in booklet.card_rows(game, CLAIMED.get(game_id, frozenset())):
         assert " ".join(row[0].split()) in flat  # the index names every card
+    # the screen PDF's outline lists every chapter, on the page where its title is printed
+    reader = PdfReader(doc.path)
+    chapters = [b.text for b in booklet.parse(game)[0] if b.kind == "chapter"]
+    assert [o.title for o in reader.outline] == chapters
+    for entry in reader.outline:
+        assert entry.title in reader.pages[reader.get_destination_page_number(entry)].extract_text()
 
 
 def test_waterloo_booklet_gives_every_combo_its_make_up_and_ties(games: dict[str, GameData], tmp_path: Path) -> None:
