@@ -98,11 +98,12 @@ def length_chart(report: dict[str, Any]) -> str:
     return _svg(fig)
 
 
-def card_rows(report: dict[str, Any]) -> tuple[str, list[tuple[str, float, float, float, bool]]]:
-    """The per-card effect chart's rows, sorted by size: the removal test's change in win rate where the run
-    has one, else the win rate of the side dealt more of the card against an even share."""
+def card_rows(report: dict[str, Any], kind: str | None = None) -> tuple[str, list[tuple[str, float, float, float, bool]]]:
+    """The per-card effect chart's rows, sorted by size: `kind` "removal" (the removal test's change in win
+    rate) or "dealt" (the win rate of the side dealt more of the card, against an even share); by default the
+    removal test where the run has one."""
     removal = [c for c in report["cards"] if c.get("removal", {}).get("win_rate", {}).get("low") is not None]
-    if removal:
+    if kind == "removal" or kind is None and removal:
         rows = [(c["name"], c["removal"]["win_rate"]["effect"], c["removal"]["win_rate"]["low"],
                  c["removal"]["win_rate"]["high"], c["removal"]["win_rate"]["flag"]) for c in removal]
         label = "removal test: win rate with the card minus without, points (95% interval)"
@@ -114,11 +115,11 @@ def card_rows(report: dict[str, Any]) -> tuple[str, list[tuple[str, float, float
     return label, sorted(rows, key=lambda r: (-r[1], r[0]))
 
 
-def card_chart(report: dict[str, Any]) -> str:
-    label, rows = card_rows(report)
+def card_chart(report: dict[str, Any], kind: str) -> str:
+    label, rows = card_rows(report, kind)
     if not rows:
-        return "<p>No card was dealt, played or removed in these games.</p>"
-    return _interval_chart(rows, 0.0, label)
+        return ""
+    return f"<figure id=cards-{kind}><figcaption>{html.escape(label)}</figcaption>{_interval_chart(rows, 0.0, label)}</figure>"
 
 
 def combo_chart(report: dict[str, Any]) -> str:
@@ -138,7 +139,7 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2a44;
 h1{font-size:1.6em;margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #e3e6eb;padding-bottom:.2em}
 .note{color:#5b6477} table{border-collapse:collapse;margin:.6em 0;font-size:.92em}
 td,th{padding:.25em .7em;border-bottom:1px solid #e3e6eb;text-align:left;vertical-align:top}
-th{background:#f4f5f8} .flag{color:#b3261e} figure{margin:.8em 0} figure svg{max-width:100%;height:auto}
+th{background:#f4f5f8} .flag{color:#b3261e} figure{margin:.8em 0} figcaption{font-size:.9em;color:#5b6477} figure svg{max-width:100%;height:auto}
 code{background:#f4f5f8;padding:0 .3em}
 """
 
@@ -154,7 +155,8 @@ def render(report: dict[str, Any]) -> str:
         players = _table(["player", "win rate (95% interval, n)"],
                          [[e(name), _interval(v)] for name, v in report["by_player"].items()])
     length = _table(["measure", "n", "mean", "5%", "25%", "median", "75%", "95%", "max"],
-                    [[k, *(str(v.get(q, "—")) for q in ("n", "mean", "p5", "p25", "p50", "p75", "p95", "max"))]
+                    [[k, str(v.get("n", 0)), f"{v['mean']:.1f}" if v.get("n") else "—",
+                      *(str(v.get(q, "—")) for q in ("p5", "p25", "p50", "p75", "p95", "max"))]
                      for k, v in report["length"].items()])
     drama = report["drama"]
     lead = drama["lead_changes"]
@@ -178,7 +180,10 @@ def render(report: dict[str, Any]) -> str:
                   + _table(["combo", "odds of being dealt", "showdown win rate (95% interval, n)"],
                            [[e(c["name"]), f"{_pct(c['dealt_odds'])} ({c['dealt_exact']})", _interval(c["showdowns"])]
                             for c in report["combos"]]))
-    label, _ = card_rows(report)
+    intervals = sum(1 for c in report["cards"] for k in ("dealt", "played") if c[k]["n"]) + sum(
+        1 for c in report["cards"] if c.get("removal", {}).get("win_rate", {}).get("low") is not None)
+    lead_mean = f"{lead['mean']:.1f}" if lead.get("n") else "—"
+    charts = card_chart(report, "removal") + card_chart(report, "dealt") or "<p>No card was dealt or removed.</p>"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(report['name'])}: balance report</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>
@@ -192,12 +197,14 @@ Every figure has its 95% interval and n; an effect is <b class=flag>red</b> only
 <p class=note>Turns are runs of one seat's decisions; rounds are the game's own count (turns, battle rounds,
 battles, hands).</p>
 <h2>Drama</h2>
-<p>Lead changes per game (position score): mean {lead.get('mean', '—')}, median {lead.get('p50', '—')},
+<p>Lead changes per game (position score): mean {lead_mean}, median {lead.get('p50', '—')},
 5–95%: {lead.get('p5', '—')}–{lead.get('p95', '—')} (n={lead.get('n', 0)}).<br>
 The winner was behind at the midpoint in {_interval(drama['winner_trailed_at_midpoint'])} of games with a winner.</p>
-<h2>Cards</h2><p class=note>{e(label)}. Dealt at the start is decided by the shuffle, so its effect is the card's;
-"played more" is an association (a side ahead may simply play more). The removal test replays the same seeds with
-one copy fewer.</p><figure id=cards>{card_chart(report)}</figure>{cards}
+<h2>Cards</h2><p class=note>Who is dealt a card at the start is decided by the shuffle, so that effect is the card's;
+"played more" is an association (a side ahead may simply play more). The removal test replays the run's first seeds
+with one copy fewer of the card. Of the {intervals} intervals below, about {intervals / 20:.0f} exclude no effect by
+chance alone (1 in 20 at 95%): a red figure is a lead to test with more games, not a verdict.</p>
+{charts}{cards}
 {combos}
 <h2>Rules gaps</h2>{gap_text}
 </body></html>

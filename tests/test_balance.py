@@ -180,7 +180,7 @@ def test_html_opens_offline_with_every_chart_drawn(tmp_path: Path, launch_chromi
 
     page.route("**/*", route)
     page.goto((tmp_path / "balance.html").as_uri())
-    for chart in ("seats", "length", "cards", "combos"):
+    for chart in ("seats", "length", "cards-dealt", "combos"):
         assert page.locator(f"figure#{chart} svg path").count() > 3, chart
         assert page.locator(f"figure#{chart} svg text").count() > 3, chart
     assert page.locator("h1").inner_text() == "Waterloo: balance report"
