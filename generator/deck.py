@@ -71,6 +71,7 @@ class Look:
     game: str = ""
     mark: str | None = None
     index: IndexMark | None = None
+    deck_colour: str | None = None  # games with several decks: the index sits on a tab of its deck's colour
     low_ink: bool = False  # playtest print: white ground, the kind's colour only in outlines and type
 
 
@@ -156,13 +157,21 @@ def _badge(c: Canvas, layout: Layout, face: CardFace, *, fill: str, stroke: str,
 
 def _index(c: Canvas, layout: Layout, look: Look, ink: str) -> None:
     """Under the badge: the deck's mark or the kind's icon, then the kind's letters, centred; dark on
-    the light panel, so it reads in a fanned hand without telling colours apart."""
+    the light panel, so it reads in a fanned hand without telling colours apart. A card of one of
+    several decks (medieval) has them light on a tab of its deck's colour (outlined in low ink)."""
     region = layout.region("index")
     icon = look.mark or (look.index.icon if look.index else None)
     letters = look.index.letters if look.index else ""
     if region is None or not (icon or letters):
         return
     box, spec = _box(region), layout.fonts["index"]
+    if look.deck_colour:
+        tab = box.inset(-0.4)
+        if look.low_ink:
+            c.rect(tab.x, tab.y, tab.w, tab.h, stroke=look.deck_colour, width=0.4, radius=tab.h * 0.3)
+        else:
+            c.rect(tab.x, tab.y, tab.w, tab.h, fill=look.deck_colour, radius=tab.h * 0.3)
+            ink = layout.colours["panel"]
     side = box.h if icon else 0.0
     gap = box.h * 0.15 if icon and letters else 0.0
     room = box.w - side - gap
@@ -291,7 +300,7 @@ def card_piece(game: GameData, deck: Deck, card: PhysicalCard, companion_url: st
     back_key = f"back-{prefix}{deck.table}".rstrip("-")
     settings = game_layout(game)
     look = Look(frame=settings.frames.get(face.kind), game=game.name, mark=deck.mark,
-                index=settings.index.get(face.kind), low_ink=low_ink)
+                index=settings.index.get(face.kind), deck_colour=deck.colour, low_ink=low_ink)
     return Piece(
         name=f"{prefix}{card.id}", design=f"{prefix}{card.design.id}",
         width=layout.width, height=layout.height, bleed=layout.bleed,
