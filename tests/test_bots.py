@@ -8,6 +8,7 @@ used for measuring, is shown to fail the same test, so the test can tell a bot t
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 
 import cards
 from engine import GAME_IDS, make_game
-from engine.bots import Bot, make_bot
+from engine.bots import Bot, hints, make_bot
 from engine.bots.duel import TABLE_OPTIONS, play_duel, wilson
 from engine.core import Match, Refusal, State
 from test_cli import muster
@@ -154,3 +155,21 @@ def test_muster_duel_refuses_bad_arguments_with_exit_2(args: list[str], message:
     result = muster("duel", *args)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert result.stderr.startswith(message), result.stderr
+
+
+def test_hints_rank_moves_from_the_seat_information_only() -> None:
+    """The hint for a seat is the same on the true match and on matches whose hidden part is re-dealt."""
+    game = GAMES["imperial"]
+    match = Match(game, 12)
+    rng = random.Random(3)
+    while match.state.phase != "play":
+        match.apply(rng.choice(match.state.legal_actions()))
+    seat = match.state.players_to_act()[0]
+    shown = hints(match, seat, level="easy")
+    assert 1 <= len(shown) <= 3 and all(0.0 <= h.win <= 1.0 for h in shown)
+    assert [h.visits for h in shown] == sorted((h.visits for h in shown), reverse=True)
+    assert shown[0].label == match.state.label(shown[0].action) and match.state.can(shown[0].action)
+    for k in range(3):
+        redealt = copy.copy(match)
+        redealt.state = match.state.resample(seat, random.Random(k))
+        assert hints(redealt, seat, level="easy") == shown

@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import scores
-from engine.bots.greedy import greedy
+from engine.bots.greedy import greedy, rollout
 from engine.bots.search import Reveal, choices, estimates, search
 from engine.core import Action, Match, Refusal, State
 
 LEVELS: dict[str, dict[str, tuple[int, int]]] = {
     # game -> level -> (iterations, playout depth); depth cuts a playout short, where the score takes over.
-    "warfare": {"easy": (30, 40), "normal": (150, 40), "hard": (400, 40)},
-    "waterloo": {"easy": (30, 30), "normal": (150, 30), "hard": (400, 30)},
-    "hexbattle": {"easy": (30, 20), "normal": (100, 20), "hard": (250, 20)},
-    "imperial": {"easy": (30, 200), "normal": (200, 200), "hard": (800, 200)},
-    "medieval": {"easy": (30, 200), "normal": (150, 200), "hard": (500, 200)},
+    "warfare": {"easy": (40, 20), "normal": (300, 20), "hard": (1500, 20)},
+    "waterloo": {"easy": (30, 20), "normal": (200, 20), "hard": (800, 20)},
+    "hexbattle": {"easy": (20, 20), "normal": (100, 20), "hard": (300, 20)},
+    "imperial": {"easy": (40, 200), "normal": (500, 200), "hard": (3000, 200)},
+    "medieval": {"easy": (30, 200), "normal": (200, 200), "hard": (800, 200)},
 }
 """Search budgets per game and level (docs/bots.md says how each was measured)."""
 
@@ -89,7 +89,7 @@ class Bot:
         iterations, depth = self.budget or LEVELS[self.game_id][level]
         reveal: Reveal = all_seeing if self.name == "ceiling" else resampled
         nodes = search(state, seat, rng, reveal=reveal, evaluate=self._evaluate,
-                       iterations=iterations, depth=depth)
+                       iterations=iterations, depth=depth, policy=rollout(self.game_id))
         return estimates(nodes)
 
     def _evaluate(self, state: State) -> list[float]:
@@ -108,3 +108,24 @@ def make_bot(name: str, game_id: str, seats: int = 2, seed: int | str = 0) -> Bo
     if game_id not in LEVELS:
         raise Refusal(f"There is no bot for a game called {game_id!r}.")
     return Bot(name, game_id, seats, seed)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One move a bot would consider: its button text for the seat, the estimated chance of winning after it
+    (for games a search cuts short, the position score stands in for part of it) and how often it was searched."""
+
+    action: Action
+    label: str
+    win: float
+    visits: int
+
+
+def hints(match: Match[Any], seat: int, top: int = 3, level: str = "normal") -> list[Hint]:
+    """"What would the bot do?": the `top` moves of a `level` search for `seat`, best first.
+
+    Worked out like the bot's own move, on copies re-dealt from the seat's information set only, so a hint can
+    never give a hidden card away; seeded by the match's progress, so asking twice gives the same answer."""
+    bot = make_bot(level, match.game.id, match.game.players(match.options))
+    ranked = bot.ranked(match.state, seat, decision_rng("hint", seat, len(match.log)))
+    return [Hint(action, match.state.label(action), round(win, 3), visits) for action, win, visits in ranked[:top]]

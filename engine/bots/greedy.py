@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots.scores import score
+from engine.bots.search import Policy, uniform
 from engine.core import Action, State
 from engine.imperial import ImperialState
 from engine.medieval import MedievalState, best_placement
@@ -99,6 +100,26 @@ def medieval(world: MedievalState, seat: int, legal: list[Action], rng: random.R
 RULES: dict[str, Callable[[Any, int, list[Action], random.Random], Action]] = {
     "warfare": warfare, "imperial": imperial, "medieval": medieval}
 """Games whose greedy player follows a rule of thumb rather than the one-move look-ahead."""
+
+
+ROLLOUT_RULES = ("warfare",)
+"""Games whose search plays its playouts by the rule of thumb (mixed with random moves): random warfare play
+is so poor that a search over it did not beat the rule itself (docs/bots.md)."""
+ROLLOUT_RANDOM = 0.25
+"""The share of a playout's moves made at random instead of by the rule, so the search sees other lines."""
+
+
+def rollout(game_id: str) -> Policy:
+    """The playout policy of a game's search: its rule of thumb, with a quarter of moves at random, or uniform."""
+    if game_id not in ROLLOUT_RULES:
+        return uniform
+    rule = RULES[game_id]
+
+    def policy(state: Any, player: int, legal: list[Action], rng: random.Random) -> Action:
+        if rng.random() < ROLLOUT_RANDOM:
+            return legal[rng.randrange(len(legal))]
+        return rule(state, player, legal, rng)
+    return policy
 
 
 def greedy(game_id: str, seats: int, world: State, seat: int, legal: list[Action], rng: random.Random) -> Action:

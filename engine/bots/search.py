@@ -26,6 +26,13 @@ Reveal = Callable[[State, int, random.Random], State]
 """(the true position, the deciding seat, rng) -> a position to search: re-dealt, or an all-seeing copy."""
 Evaluate = Callable[[State], list[float]]
 """A position -> one value in [0, 1] per seat."""
+Policy = Callable[[Any, int, list[Action], random.Random], Action]
+"""(position, player, its legal moves there, rng) -> the move a playout makes."""
+
+
+def uniform(state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
+    """The plain playout: any legal move, uniformly."""
+    return legal[rng.randrange(len(legal))]
 
 NEVER = frozenset({"concede"})
 """Moves a bot never makes or imagines: giving up is a player's decision, and in a search it only adds noise."""
@@ -46,18 +53,20 @@ def mover(state: State, seat: int | None = None) -> int:
 def choices(state: State, player: int) -> list[Action]:
     """The moves a bot considers: every legal move except those in NEVER (unless nothing else is left)."""
     legal = state.legal_actions(player)
-    kept = [a for a in legal if a.kind not in NEVER]
-    return kept or legal
+    if len(legal) < 2 or legal[-1].kind not in NEVER:  # an engine lists giving up last (hexbattle's concede)
+        return legal
+    return [a for a in legal if a.kind not in NEVER]
 
 
-def playout(state: State, rng: random.Random, depth: int) -> int:
-    """Random moves through the public API until the game ends or `depth` moves are made; the moves made."""
+def playout(state: State, rng: random.Random, depth: int, policy: Policy = uniform) -> int:
+    """Moves chosen by `policy` through the public API until the game ends or `depth` moves are made; the moves made."""
     made = 0
     while made < depth and not state.is_terminal:
-        legal = choices(state, mover(state))
+        player = mover(state)
+        legal = choices(state, player)
         if not legal:  # a re-deal the rules would not have allowed (see `search`): score it as it stands
             break
-        state.play(rng.choice(legal), rng)
+        state.play(policy(state, player, legal, rng), rng)
         made += 1
     return made
 
@@ -77,7 +86,7 @@ class Node:
 
 
 def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluate: Evaluate,
-           iterations: int, depth: int, exploration: float = 0.7) -> list[Node]:
+           iterations: int, depth: int, policy: Policy = uniform, exploration: float = 0.7) -> list[Node]:
     """The root's children after `iterations` iterations, most visited first."""
     root = Node(None, seat)
     for _ in range(iterations):
@@ -112,7 +121,7 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
             world.play(best.action, rng)
             node = best
             path.append(node)
-        playout(world, rng, depth)
+        playout(world, rng, depth, policy)
         values = evaluate(world)
         for visited in path:
             visited.visits += 1
