@@ -26,6 +26,8 @@ class Observer:
     held: Callable[[State, int], list[str]]
     round: Callable[[State], int]
     capped: Callable[[State], bool]
+    showdowns: bool = False
+    """Whether the game has showdowns to watch (waterloo): `showdown(state)` is read after every move then."""
 
 
 REMOVAL_TABLES = {"warfare": "cards", "imperial": "military", "medieval": "cards", "waterloo": "cards",
@@ -67,7 +69,7 @@ def observer(game: Game[Any]) -> Observer:
     if gid == "waterloo":
         return Observer(lambda s, p: [design[c] for c in (*s.hands[p], *s.reserves[p].values())],  # type: ignore[attr-defined]
                         lambda s: s.hand_number,  # type: ignore[attr-defined]
-                        lambda s: False)
+                        lambda s: False, showdowns=True)
     if gid == "hexbattle":
         return Observer(lambda s, p: [design[c] for c in s.hands[p]],  # type: ignore[attr-defined]
                         lambda s: s.turn,  # type: ignore[attr-defined]

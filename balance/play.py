@@ -3,7 +3,7 @@
 A game is numbered k within a run; its seat s is played by `players[(s + k) % P]` (seats rotate, as in
 `muster duel`) and everything random in it (the deal, the dice, the players' choices) comes from one
 source seeded with the run's seed and k, so game k is the same game on any worker, in any order, and
-`muster balance --replay K` plays it again move by move. Players choose among `engine.bots.search.choices`
+`muster balance --replay K` plays it again move by move (the run's --cards DIR too, when it had one). Players choose among `engine.bots.search.choices`
 (every legal move but conceding); `random` picks uniformly from that list, the other players are the
 bots of `engine.bots`.
 """
@@ -140,7 +140,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 last_mover = seat
                 samples.append((moves, score(state, seats)))
             action = pick[seat](state, seat, legal, rng)
-            named = [design_of[n] for n in _card_args(action) if n in design_of]
+            named = [design_of[n] for n in _card_args(action) if n in design_of] if action.args else None
             if named:
                 held = set(obs.held(state, seat))
                 played[seat].update(d for d in named if d in held)
@@ -148,7 +148,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 trace(moves + 1, action)
             state.play(action, rng)
             moves += 1
-            shown = showdown(state)
+            shown = showdown(state) if obs.showdowns else None
             if shown is not None and shown is not seen_show:
                 seen_show = shown
                 shows.append(({p: h["combo"] for p, h in shown["hands"].items()}, list(shown["winners"])))

@@ -23,7 +23,8 @@ from typing import Any
 
 from balance import stats
 from balance.run import Run
-from balance.variants import fingerprint, load
+from balance.variants import fingerprint, load, read_files
+from cards.load import CARDS_ROOT
 
 GAP_EXAMPLES = 20
 """Examples kept per kind of gap (the counts cover them all)."""
@@ -126,12 +127,13 @@ def _removal(design: str, base: dict[int, tuple[int, int, dict[str, int]]],
 
 def _gaps(gaps: list[list[Any]], run: Run) -> dict[str, Any]:
     counts = Counter(kind for kind, *_ in gaps)
+    edited = " --cards DIR" if run.files != read_files(run.game, CARDS_ROOT) else ""
     examples: list[dict[str, Any]] = []
     for kind in sorted(counts):
         for _, k, move, detail in [g for g in gaps if g[0] == kind][:GAP_EXAMPLES]:
             examples.append({"kind": kind, "game": k, "move": move, "detail": detail,
                              "replay": f"muster balance {run.game} --seed {run.seed} --players "
-                                       f"{','.join(run.players)} --replay {k}"})
+                                       f"{','.join(run.players)}{edited} --replay {k}"})
     return {"counts": dict(sorted(counts.items())), "examples": examples}
 
 

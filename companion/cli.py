@@ -364,8 +364,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
     except BalanceUsage as err:
         raise UsageError(str(err)) from None
     if args.replay is not None:
-        if not 0 <= args.replay < args.games:
-            raise UsageError(f"--replay: games are numbered 0 to {args.games - 1}, not {args.replay}")
+        if args.replay < 0:
+            raise UsageError(f"--replay: games are numbered from 0, not {args.replay}")
         replay(run, args.replay, print)
         return 0
     if args.out is None:

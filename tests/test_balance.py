@@ -233,3 +233,23 @@ def test_companion_page_without_reports_says_how_to_make_one(
 
     monkeypatch.setenv("MUSTER_BALANCE_DIR", str(tmp_path / "none"))
     assert f"No balance report yet in {tmp_path / 'none'}/" in page_text(page(page="balance"))
+
+
+def test_rules_gaps_name_the_game_and_move_and_replay_there(tmp_path: Path) -> None:
+    """Warfare with a 6-turn limit: every game ends on the limit, a gap the report lists with its game, move and
+    the command that plays it again, and that command stops at the same move."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards" / "warfare", cards / "warfare")
+    toml = cards / "warfare" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("turn_limit = 200 ", "turn_limit = 6 "), encoding="utf-8")
+    report = execute(plan("warfare", "random,random", 12, 5, cards, 0, None), tmp_path / "out", 1, None)
+    assert report["gaps"]["counts"] == {"turn limit": 12}
+    assert report["games"] == 12  # the rules decided these games on troops: they count
+    first = report["gaps"]["examples"][0]
+    assert (first["kind"], first["game"]) == ("turn limit", 0)
+    assert first["replay"] == "muster balance warfare --seed 5 --players random,random --cards DIR --replay 0"
+    replayed = muster("balance", "warfare", "--seed", "5", "--players", "random,random", "--cards", str(cards),
+                      "--replay", "0")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.splitlines()[-2] == (f"game 0: turn limit at move {first['move']}: "
+                                                "the game ended on its turn or action limit")
