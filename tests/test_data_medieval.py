@@ -134,7 +134,7 @@ def test_kinds_constrain_effects_values_and_troops(cards_copy: Path) -> None:
 def test_rules_and_layout_are_checked(cards_copy: Path) -> None:
     toml = cards_copy / "medieval" / "game.toml"
     edit_toml(toml, lambda t: t.replace("reenforcements = 3", "reenforcements = 4")
-              .replace('deck_colours = ["#c8553a", "#16285e"]', 'deck_colours = ["#8e1b1b"]'))
+              .replace('deck_colours = ["#b5362a", "#0d1740"]', 'deck_colours = ["#8e1b1b"]'))
     assert problems_of(cards_copy, "medieval") == [
         f"{toml}:14: [rules.reenforcements = 4] at most one reenforcement per column: "
         "reenforcements must be at most columns (3)",
