@@ -30,7 +30,7 @@ from engine.core import Action, Match, Refusal, State
 
 LEVELS: dict[str, dict[str, tuple[int, int]]] = {
     # game -> level -> (iterations, playout depth); depth cuts a playout short, where the score takes over.
-    "warfare": {"easy": (40, 20), "normal": (300, 20), "hard": (1500, 20)},
+    "warfare": {"easy": (40, 20), "normal": (300, 20), "hard": (800, 20)},
     "waterloo": {"easy": (30, 20), "normal": (200, 20), "hard": (800, 20)},
     "hexbattle": {"easy": (20, 20), "normal": (100, 20), "hard": (300, 20)},
     "imperial": {"easy": (40, 200), "normal": (500, 200), "hard": (3000, 200)},
