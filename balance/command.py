@@ -90,6 +90,9 @@ def summary(report: dict[str, Any]) -> list[str]:
     for seat in report["seats"]:
         lines.append(f"  seat {seat['seat']} wins {seat['rate']:.1%} (95%: {seat['low']:.1%}-{seat['high']:.1%}, "
                      f"n={seat['n']}){'  <- edge' if seat['flag'] else ''}")
+    if len(report["by_player"]) > 1:
+        for name, p in report["by_player"].items():
+            lines.append(f"  {name} wins {p['rate']:.1%} (95%: {p['low']:.1%}-{p['high']:.1%}, n={p['n']})")
     d = report["draws"]
     lines.append(f"  draws {d['rate']:.1%} (95%: {d['low']:.1%}-{d['high']:.1%}); a 1-point seat edge needs "
                  f"about {report['edge_games']:,} games")
