@@ -84,7 +84,18 @@ def send_small_replies_at_once() -> None:
     starlette_server._bind_socket = bind_as_tcp
 
 
+def log_with_levels() -> None:
+    """The companion's log lines on the server's terminal with their time and level ("WARNING", "ERROR"), as
+    the operator reads them and the browser tests scan them; without a handler Python printed bare messages."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    LOG.addHandler(handler)
+    LOG.setLevel(logging.INFO)
+    LOG.propagate = False
+
+
 def main() -> None:
+    log_with_levels()
     try:
         preload()
     except Exception:  # the pages report a broken game or module themselves, in plain words, when opened

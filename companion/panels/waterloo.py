@@ -294,12 +294,14 @@ def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
     if view.get("drawn") is None:
         draw = act("draw", me)
         ctx.button("Draw a card", draw, key="waterloo-draw", primary=True, sure=True)
+        surface.flush()  # the pad goes before the caption drawn under it (unflushed, it showed after it, logged)
         st.caption("The draw is your only move now, so it is not asked about twice.")
         return
     hand = view["players"][me]["hand"]
     drawn = view["drawn"]
     st.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
+    surface.flush()
     pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
     give = st.pills("Or exchange this hand card…", hand, key=pick, default=drawn,
                     format_func=lambda c: card_label(index[c], data)) or drawn
