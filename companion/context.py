@@ -355,9 +355,16 @@ def until_back() -> None:
             tables().store.table_by_code(PROBE_CODE)
         except (StoreError, OSError):
             return
-        st.session_state.pop(FAULT, None)
-        st.rerun(scope="app")
+        back_again()
     probe()
+
+
+def back_again() -> None:
+    """The store answers after this page met a fault: forget the fault and the messages taps left during it (each
+    said the store could not be reached, no longer true), and draw the whole page again."""
+    st.session_state.pop(FAULT, None)
+    st.session_state.pop("_flash", None)
+    st.rerun(scope="app")
 
 
 PROBE_CODE = "PROBE"  # a join code no table has (codes never hold O): reading it asks the store one small question

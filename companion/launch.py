@@ -92,6 +92,9 @@ def log_with_levels() -> None:
     LOG.addHandler(handler)
     LOG.setLevel(logging.INFO)
     LOG.propagate = False
+    # psycopg's pool logs each failed reconnection (a dozen a minute while the database is down); the store's
+    # own line (`store.unavailable`) says it once, with its cause, and once more when the database is back.
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable,
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT = 10.0
-DOWN_TIMEOUT = 1.0  # while the database is known to be down, a request waits this long for a connection, not 10 s
+DOWN_TIMEOUT = 0.5  # while the database is known to be down, a request waits this long for a connection, not 10 s
 CHANNEL = "muster"
 RETRIES = 200
 SCHEMA_LOCK = 0x6D757374  # an advisory lock id: two servers starting at once upgrade one after the other

@@ -293,8 +293,8 @@ class SQLiteStore(Store):
             text = (f"{where} cannot be opened ({err}); check that the file and its folder exist and are "
                     "readable and writable, then try again.")
         elif code in (CORRUPT, NOTADB):
-            text = (f"{where} reports damage ({err}). Nothing acknowledged is lost from the file's healthy pages; "
-                    "restart the companion: it keeps the damaged file aside and starts a fresh store.")
+            text = (f"{where} reports damage ({err}). Restart the companion: it keeps the damaged file aside, "
+                    "as it is, and starts a fresh store.")
         else:
             text = f"{where} failed ({err}). Nothing was changed; try again."
         return self._fault(text)

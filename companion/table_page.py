@@ -456,7 +456,9 @@ def _watch(service: Tables, table_id: int) -> None:
                 st.session_state[context.FAULT] = True
                 st.rerun(scope="app")
             return
-        if st.session_state.pop(context.FAULT, None) or (seen != st.session_state.get(SEEN) and not live.due(table_id)):
+        if st.session_state.get(context.FAULT):
+            context.back_again()
+        if seen != st.session_state.get(SEEN) and not live.due(table_id):
             st.rerun(scope="app")
     poll()
 

@@ -78,10 +78,18 @@ class PostgresServer:
         self._run("initdb", "-D", str(self.data), "-U", "muster", "--auth=trust", "-E", "UTF8", "--no-sync",
                   "--no-instructions")
         settings = "-c max_connections=300" if durable else FAST
-        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} {settings}"
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-o", options, "-w",
-                  "-t", "60", "start")
+        self.options = f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} {settings}"
+        self.resume()
         return self
+
+    def pause(self) -> None:
+        """Stop the server as an administrator would (`pg_ctl stop -m fast`), keeping its data for `resume`."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server (again) on its data folder and port."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-o", self.options, "-w",
+                  "-t", "60", "start")
 
     def stop(self, mode: str = "immediate") -> None:
         try:

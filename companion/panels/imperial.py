@@ -69,6 +69,7 @@ def _round(ctx: Any, legal: list[Action]) -> None:
             "imperial-cards", title="Your card for this round (face down until both have chosen)")
     calls = [a for a in legal if a.kind == "reinforce"]
     if calls:
+        surface.flush()  # the cards' pad goes before the expander under it (unflushed, it showed after it, logged)
         with st.expander("Call for reinforcements first (once per battle)"):
             st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
                        "sees which. If their card is already down, they take it back and choose again.")
