@@ -395,7 +395,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     else:
         _generic_view(ctx)
     ctx.moves()
-    if table.playing and seat is not None and acting:
+    if table.playing and seat is not None and acting and service.seated(table, seat.seat):
         _seat_tools(ctx)
     context.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
     _log(ctx, history)
@@ -626,7 +626,9 @@ def _seat_tools(ctx: TableContext) -> None:
     refusal = ctx.snap.match.undo_refusal(ctx.player)
     tools = [movepad.Choice("undo", "↩ Undo my last move", "undo", disabled=refusal is not None, help=refusal),
              movepad.Choice("concede", "Concede", "concede", ask=(
-                 "Give up this game? It counts as a loss, and it cannot be taken back.", "Yes, concede"))]
+                 "Give up this game? It counts as a loss, "
+                 + ("the others play on without you, " if ctx.service.plays_on(ctx.table) else "")
+                 + "and it cannot be taken back.", "Yes, concede"))]
     movepad.show(tools, "seat-tools", ctx.snap.head, partial(_tool, ctx.service, ctx.table.id, ctx.player),
                  columns=2, notices=context.take_beside("seat-tools"))
 

@@ -27,7 +27,7 @@ import engine
 from cards import DataError, GameData, load_game
 from companion.names import clean
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
-from engine.core import POSITION_KEEPING, Action, Game, Line, Match, Refusal, seat as placeholder
+from engine.core import LEAVE, POSITION_KEEPING, Action, Game, Line, Match, Refusal, seat as placeholder
 
 
 CACHED_TABLES = 64
@@ -376,13 +376,27 @@ class Tables:
             self.notice(table, f"{placeholder(seat.seat)}'s re-issued seat was opened on a phone, which now plays it.")
 
     def concede(self, table: TableInfo, seat: int | None, device: str | None = None) -> None:
+        """The seat gives up. At a table of more than two whose game lets a player leave (`engine.core.LEAVE`),
+        the player drops out and the others play on: the game's own move, in the log, so the game ends (and
+        every seat gets its result) when its rules say. Otherwise the table ends here, the seat losing."""
         if seat is None:
             raise Refusal("Spectators cannot concede on a player's behalf.")
         _holder(table, seat, device)
         try:
-            self.store.concede(table.id, seat)
+            if self.plays_on(table):
+                self.act(table, seat, Action(LEAVE, seat), device=device)
+            else:
+                self.store.concede(table.id, seat)
         except StoreError as err:
             raise Refusal(str(err)) from None
+
+    def plays_on(self, table: TableInfo) -> bool:
+        """Whether the others play on when a player of this table concedes (see `concede`)."""
+        return len(table.seats) > 2 and LEAVE in self.snapshot(table).state.ARGS
+
+    def seated(self, table: TableInfo, seat: int) -> bool:
+        """Whether the seat still plays at this table: it has not conceded and left a game that goes on."""
+        return not self.plays_on(table) or self.snapshot(table).state.can(Action(LEAVE, seat))
 
 
 def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:

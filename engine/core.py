@@ -397,6 +397,12 @@ class _Record:
     took_back: _Record | None = None
 
 
+LEAVE = "concede"
+"""The kind of move by which a player concedes and leaves a game that goes on without them (a game of more
+than two, such as Waterloo, declares it among its `ARGS`; any seat may make it at any time while it plays).
+It stands once made: never taken back, whatever it revealed. A game without it ends when a player concedes
+(the companion's table store records that)."""
+
 #: Log entry kinds that leave the game's position as it was: the round timer and table notices.
 #: A move offered before one of them still means what its player saw (`Snapshot.moved_on_since`).
 POSITION_KEEPING = frozenset({"timer", "notice"})
@@ -568,6 +574,8 @@ class Match(Generic[S]):
             return "There is nothing to take back."
         if self.state.is_terminal:
             return "The game is over; its moves stand."
+        if self.log[-1].kind == LEAVE:
+            return "Leaving the game cannot be taken back."
         if self.log[-1].player != player:
             return "Only the last move can be taken back, by the player who made it, before anyone else acts."
         last = next(r for r in reversed(self._history()) if r.kind == "action" and not r.undone)

@@ -16,6 +16,7 @@ Actions, by phase:
 - swap (app cards): `swap(card=hand card id, slot="up"|"down")` or `stand`
 - reveal (printed cards, simultaneous): `reveal(cards=[5 design ids], scout_down=bool)`, `retract`
 - scout: `burn_scout` or `pay`
+- any time, any seat still in: `concede` (the player leaves; the others play on, R30)
 With printed cards the hands are the players' own, far too many to list, so `legal_actions`
 offers no reveal; the companion builds it from the card designs.
 `explain(game_or_data, hand)` and `combo_odds(data)` serve the companion and the generator.
@@ -31,7 +32,7 @@ from typing import Any
 
 from cards.load import GameData
 from cards.schemas.waterloo import Card
-from engine.core import Action, Arg, Game, Refusal, State, Told, act, redeal, seat
+from engine.core import LEAVE, Action, Arg, Game, Refusal, State, Told, act, redeal, seat
 from engine.kinds import Kind, schema
 from engine.waterloo_hands import Evaluator, Explanation, Score
 from engine.waterloo_odds import combo_odds
@@ -139,6 +140,7 @@ class WaterlooState(State):
         self.chips = [options["starting_chips"]] * n
         self.bets = [0] * n
         self.out = [False] * n
+        self.left = [False] * n  # conceded and left the game (R30); a seat that left is also out
         self.folded = [False] * n
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.reserves: list[dict[str, str]] = [{} for _ in range(n)]
@@ -366,6 +368,9 @@ class WaterlooState(State):
         won = {p: share + (1 if k < odd else 0) for k, p in enumerate(order)}
         for p, amount in won.items():
             self.chips[p] += amount
+        for p in range(self.n):  # a winner who left during the Scout decisions takes nothing away with them (R30)
+            if self.left[p]:
+                self.chips[p] = 0
         self.last_result = {"hand": self.hand_number, "winners": order, "won": {str(p): w for p, w in won.items()},
                             "chips": list(self.chips),
                             "bets": list(self.bets), "saved": list(self.saved),
@@ -462,8 +467,12 @@ class WaterlooState(State):
             raise Refusal("The game is over.")
         if not isinstance(p, int) or not 0 <= p < self.n:
             raise Refusal(f"There is no player {p} at this table.")
+        if self.left[p]:
+            raise Refusal("You have left this game.")
         if self.out[p]:
             raise Refusal("You are out of chips and out of the game.")
+        if action.kind == LEAVE:  # any seat still in, at any time, in turn or not (R30)
+            return
         if self.folded[p]:
             raise Refusal("You folded this hand; wait for the next one.")
         kind = KINDS.get(action.kind)
@@ -593,6 +602,7 @@ class WaterlooState(State):
             mine = player == p
             seats.append({
                 "seat": p, "chips": self.chips[p], "bet": self.bets[p], "folded": self.folded[p], "out": self.out[p],
+                "left": self.left[p],
                 "hand": list(self.hands[p]) if mine else None, "hand_count": len(self.hands[p]),
                 "reserve_up": self.reserves[p].get("up"),
                 "reserve_down": self.reserves[p].get("down") if mine else None,
@@ -843,6 +853,39 @@ def _retract(state: WaterlooState, action: Action, rng: random.Random) -> None:
     del state.revealed[action.player]
 
 
+def _leave(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    """A player concedes and leaves (R30): their hand folds, their bet stays in the pot, their other chips and
+    their reserve leave the table with them, and the hand goes on without them from where it was."""
+    p = action.player
+    turn = state.current_player == p
+    state.left[p] = state.out[p] = state.folded[p] = True
+    state.chips[p], state.saved[p] = 0, 0
+    state._muck(p, state.hands[p] + ([state.reserves[p]["down"]] if "down" in state.reserves[p] else []))
+    state.discard += state.hands[p] + list(state.reserves[p].values())
+    state.hands[p], state.reserves[p] = [], {}
+    state.revealed.pop(p, None)
+    state.pending = [q for q in state.pending if q != p]
+    state.scout_queue = [q for q in state.scout_queue if q != p]
+    live = state._live()
+    if len(live) == 1:
+        state._settle(live, rng)
+    elif state.phase == BET and not state.pending:
+        state._after_betting()
+    elif state.phase == DRAW and turn:
+        state._next_drawer(p)
+    elif state.phase == SWAP and turn:
+        _swapped(state, p, rng)
+    elif state.phase == REVEAL and not state.players_to_act():
+        state._take_revealed_hands()
+        state._start_showdown(rng)
+    elif state.phase == SCOUT and turn:
+        if state.scout_queue:
+            state.turn = state.scout_queue[0]
+        else:
+            assert state.showdown is not None
+            state._settle(state.showdown["winners"], rng)
+
+
 def _verify_burn(state: WaterlooState, action: Action) -> None:
     if not state._scout_down(action.player):
         raise Refusal("You have no Scout face down in your reserve: pay the full bet.")
@@ -951,6 +994,8 @@ KINDS: dict[str, Kind[WaterlooState]] = {
                                           f"{s._scout_saving(a.player)} chips")],
                        phases=(SCOUT,)),
     "pay": Kind({}, _always, _pay, lambda s, a: "Pay the full bet", _said("paid the full bet"), phases=(SCOUT,)),
+    LEAVE: Kind({}, _always, _leave, lambda s, a: "Concede and leave the game",
+                lambda s, a: [Told(f"{seat(a.player)} conceded and left the game; the others play on")]),
 }
 """Every move of Waterloo: its arguments, the phase it belongs to, its checks, effect and words."""
 WaterlooState.ARGS = schema(KINDS)

@@ -50,7 +50,7 @@ def render(ctx: Any) -> None:
             if p == view["button"]:
                 flags.append("button")
             if seat["out"]:
-                flags.append("out")
+                flags.append(_gone(seat))
             elif seat["folded"]:
                 flags.append("folded")
             tag = f" ({', '.join(flags)})" if flags else ""
@@ -98,7 +98,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
     for seat in view["players"]:
         p = seat["seat"]
         flags = ["button"] if p == view["button"] else []
-        flags += ["out"] if seat["out"] else ["folded"] if seat["folded"] else []
+        flags += [_gone(seat)] if seat["out"] else ["folded"] if seat["folded"] else []
         if phase == "reveal" and not seat["out"] and not seat["folded"]:
             flags.append("revealed" if seat["revealed"] else "to reveal")
         elif p in view["players_to_act"]:
@@ -452,3 +452,8 @@ def options_form(data: Any) -> dict[str, Any]:
                                          format_func=lambda n: f"{n} hands", key="opt-waterloo-return"),
             "starting_chips": int(st.number_input("Starting chips", min_value=1, max_value=10_000,
                                                   value=rules.starting_chips, key="opt-waterloo-chips"))}
+
+
+def _gone(seat: dict[str, Any]) -> str:
+    """How a seat that no longer plays is marked: it conceded and left (R30), or it ran out of chips."""
+    return "left the game" if seat.get("left") else "out"
