@@ -55,6 +55,8 @@ TASKS = {
 OPTION_KEYS = ("players", "return_after", "button", "starting_chips", "betting_rounds", "cards")
 INT_OPTIONS = ("players", "return_after", "button", "starting_chips", "betting_rounds")
 CARD_MODES = ("app", "table")
+ENTERED = "the hands entered"
+"""What the last hand entered with printed cards reveals: the showdown, or that the hands clash (R25)."""
 
 
 class WaterlooGame(Game["WaterlooState"]):
@@ -167,6 +169,7 @@ class WaterlooState(State):
         self.last_result: dict[str, Any] | None = None
         self.hand_log: list[dict[str, Any]] = []  # every settled hand, oldest first (`_hand_record`)
         self.revealed: dict[int, dict[str, Any]] = {}
+        self.clash: str | None = None  # why the hands last entered were cleared (R25), until the showdown
         self.scout_choices: dict[int, str] = {}
         self.return_now = False
         if not self.table:
@@ -228,7 +231,7 @@ class WaterlooState(State):
         self.swapped = [False] * self.n
         self.saved = [0] * self.n
         self.showdown = None
-        self.revealed, self.scout_choices = {}, {}
+        self.revealed, self.scout_choices, self.clash = {}, {}, None
         players = self._live()
         if not self.table and len(self.deck) < self.rules.hand_size * len(players):
             self._reshuffle(rng)
@@ -299,7 +302,7 @@ class WaterlooState(State):
             self.showdown["ranking"] = self._ranking(live, scores)
         if self.telling is not None:
             shown = "; ".join(f"{seat(p)} {self._card_list(self.hands[p])} ({ev.names[scores[p].combo]})" for p in live)
-            self.tell(f"Showdown: {shown}", reveals="the hands at the showdown")
+            self.tell(f"Showdown: {shown}", reveals=ENTERED if self.table else "the hands at the showdown")
         # Every loser with a face-down reserve card is asked, Scout or not, so being asked reveals nothing (R28).
         self.scout_queue = [p for p in live if p not in winners and (self.table or "down" in self.reserves[p])]
         self.turn = None
@@ -495,7 +498,9 @@ class WaterlooState(State):
         kind.verify(self, action)
 
     def _verify_reveal(self, action: Action) -> None:
-        """A revealed hand must be five printed cards that could all be in play at once (R25)."""
+        """A revealed hand must be five printed cards the deck could deal one player, a claimed face-down Scout
+        included (R25). It is never checked against the other hands entered, which the player cannot see: that
+        would let a player probe them by entering hands; they are checked together once all are in (`_clash`)."""
         p = action.player
         if p in self.revealed:
             raise Refusal("You have already revealed your hand; take it back first if you need to correct it.")
@@ -521,15 +526,19 @@ class WaterlooState(State):
                 where = "your hand and your face-down reserve hold" if design == self.game.scout_design and scout_down \
                     else "your hand lists"
                 raise Refusal(f"The deck has only {copies} {rows[design].name} cards; {where} {count}.")
-        others: Counter[str] = Counter()
-        for q in self.revealed:
-            others.update(self._claimed(q))
-        for design, count in mine.items():
-            copies = rows[design].copies
-            if count + others[design] > copies:
-                raise Refusal(f"The deck has only {copies} {rows[design].name} cards, and the hands already revealed "
-                              "hold too many of them for yours to be right: someone has entered a card wrongly. "
-                              "Check your cards; a player who revealed wrongly can take their hand back.")
+
+    def _clash(self) -> str | None:
+        """Why the hands entered cannot all be right (more copies of a design, a claimed face-down Scout
+        included, than the deck prints), in words for the whole table; None when they can (R25)."""
+        rows, held = self.game.design_rows, Counter[str]()
+        for p in self.revealed:
+            held.update(self._claimed(p))
+        over = [f"{count} {rows[d].name} (the deck has {rows[d].copies})" for d, count in sorted(held.items())
+                if count > rows[d].copies]
+        if not over:
+            return None
+        return (f"Every hand is in, but together they hold {', '.join(over)}: someone entered a card wrongly. "
+                "Every hand is cleared; check your cards and enter them again.")
 
     def _claimed(self, p: int) -> Counter[str]:
         """The designs a revealed player holds: the hand plus a claimed face-down Scout."""
@@ -636,6 +645,7 @@ class WaterlooState(State):
         """What a printed-card table adds: who has revealed (hands stay hidden until all have), the ranking (R27)."""
         view["cards"] = "table"
         view["return_now"] = self.return_now
+        view["clash"] = self.clash
         for seat in view["players"]:
             seat["revealed"] = seat["seat"] in self.revealed
         if player is not None and player in self.revealed:
@@ -842,11 +852,19 @@ def _verify_retract(state: WaterlooState, action: Action) -> None:
 
 
 def _reveal(state: WaterlooState, action: Action, rng: random.Random) -> None:
+    """An entered hand is kept hidden; once every hand is in, they are checked against the deck together, and
+    either scored or, on a clash, cleared for everyone to enter again (R25)."""
     state.revealed[action.player] = {"cards": list(action["cards"]),
                                      "scout_down": bool(action.get("scout_down", False))}
-    if not state.players_to_act():
-        state._take_revealed_hands()
-        state._start_showdown(rng)
+    if state.players_to_act():
+        return
+    state.clash = state._clash()
+    if state.clash:
+        state.revealed = {}
+        state.tell(state.clash, reveals=ENTERED)
+        return
+    state._take_revealed_hands()
+    state._start_showdown(rng)
 
 
 def _retract(state: WaterlooState, action: Action, rng: random.Random) -> None:

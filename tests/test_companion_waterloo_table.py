@@ -76,16 +76,24 @@ def test_two_seats_reveal_printed_hands_and_the_chips_move(service: Tables) -> N
     assert "Discard your burned Scout" in text
 
 
-def test_a_clash_between_hands_is_refused_on_the_page(service: Tables) -> None:
+def test_a_clash_between_hands_is_shown_to_every_phone_and_the_hands_are_entered_again(service: Tables) -> None:
+    """R25: Bob's hand is not checked against Ann's hidden one (that would let him probe it); once both are in,
+    the clash is told to the whole table and both enter their hands again."""
     table = service.create("waterloo", ["Ann", "Bob"], {"players": 2, "cards": "table"}, seed="clash")
     to_reveal(service, table)
     service.act(table, 0, act("reveal", 0, cards=["captain", "captain", "guard-infantry", "guard-infantry",
                                                   "line-infantry"], scout_down=False))
     bob = page(table=table.code, seat=table.seats[1].token)
     enter_hand(bob, table.code, 1, ["captain", "lancers", "lancers", "light-infantry", "howitzers"])
-    assert any(kind == "error" and "The deck has only 2 Captain cards" in text  # under "Reveal my hand"
-               for kind, text, _ in pad_notices(bob))
-    assert service.snapshot(table).state.players_to_act() == [1]
+    assert not pad_notices(bob)
+    clash = ("Every hand is in, but together they hold 3 Captain (the deck has 2): someone entered a card wrongly. "
+             "Every hand is cleared; check your cards and enter them again.")
+    for token in (table.seats[0].token, table.seats[1].token, None):
+        at = page(table=table.code, seat=token) if token else page(table=table.code)
+        ok(at)
+        shown = [line for line in page_text(at).splitlines() if clash in line]
+        assert shown == [f"⚠{clash}", f"10. {clash}", clash], "the warning above the hands, the log, the last line"
+    assert service.snapshot(table).state.players_to_act() == [1, 0]
 
 
 def test_a_knock_out_is_shown(service: Tables) -> None:

@@ -247,13 +247,40 @@ def test_r25_reveal_refusals_are_clear_and_change_nothing() -> None:
     run(match, reveal(0, "I1 I1 I1 SC GEN", scout_down=True))
     refused(match, reveal(0, "I1 I1 I1 I2 I2"),
             "You have already revealed your hand; take it back first if you need to correct it.")
-    clash = ("The deck has only {} {} cards, and the hands already revealed hold too many of them for yours to be "
-             "right: someone has entered a card wrongly. Check your cards; a player who revealed wrongly can take "
-             "their hand back.")
-    refused(match, reveal(1, "I1 I1 I1 C2 C2"), clash.format(5, "Guard Infantry"))
-    refused(match, reveal(1, "C2 C2 I3 A4 GR", scout_down=True), clash.format(2, "Scout"))
-    refused(match, reveal(1, "GEN GEN C2 C2 I3"), clash.format(2, "General"))
     assert match.state.phase == "reveal" and match.state.players_to_act() == [1]
+
+
+def test_r25_a_hand_is_never_checked_against_hidden_hands_so_refusals_cannot_probe_them() -> None:
+    """Bob's entry is refused or accepted the same whatever Ann entered: only his own hand is checked."""
+    for ann in ("I1 I1 I1 SC GEN", "C2 C2 I3 A4 GR"):
+        match = table(3, button=0)
+        run(match, act("pass", 1), act("pass", 2), act("pass", 0))
+        to_reveal(match)
+        run(match, reveal(0, ann, scout_down=True))
+        refused(match, reveal(1, "GEN GEN GEN I2 I2"), "The deck has only 2 General cards; your hand lists 3.")
+        run(match, reveal(1, "I1 I1 I1 C2 C2"), act("retract", 1), reveal(1, "GEN GEN C2 C2 I3", scout_down=True))
+
+
+def test_r25_hands_that_clash_are_cleared_for_everyone_once_all_are_in() -> None:
+    match = table(3, button=0)
+    match.history(None)
+    run(match, act("pass", 1), act("pass", 2), act("pass", 0))
+    to_reveal(match)
+    run(match, reveal(0, "I1 I1 I1 SC GEN", scout_down=True), reveal(1, "I1 I1 I1 C2 C2"))
+    chips = match.state.chips
+    run(match, reveal(2, "C2 C2 I3 A4 GEN", scout_down=True))
+    clash = ("Every hand is in, but together they hold 6 Guard Infantry (the deck has 5), 4 Lancers (the deck has 3), "
+             "3 Scout (the deck has 2): "
+             "someone entered a card wrongly. Every hand is cleared; check your cards and enter them again.")
+    state = match.state
+    assert state.phase == "reveal" and state.revealed == {} and state.players_to_act() == [1, 2, 0]
+    assert state.chips == chips and state.showdown is None
+    for viewer in (None, 0, 1, 2):
+        assert match.history(viewer)[-1].text == clash
+        assert state.view(viewer)["clash"] == clash and "my_reveal" not in state.view(viewer)
+    assert match.undo_refusal(2) == "That move cannot be taken back: it revealed the hands entered."
+    run(match, reveal(0, "I1 I1 I1 SC GEN"), reveal(1, "I2 I2 C2 C2 I3"), reveal(2, "C2 I3 A4 GEN GR"))
+    assert state.phase in ("scout", "bet") and state.showdown is not None and state.clash is None
 
 
 def test_r25_a_wrong_reveal_is_taken_back_and_corrected() -> None:

@@ -107,6 +107,9 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
         rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']}")
     with Sheet() as sheet:
         sheet.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
+    if phase == "reveal" and view.get("clash"):  # the hands entered clashed and were cleared (R25): every phone
+        with Sheet() as sheet:
+            sheet.note("warning", view["clash"])
     if phase == "reveal" and ctx.player is not None and ctx.table.playing:
         _reveal_entry(ctx, view, names)
     showdown = view.get("showdown")
