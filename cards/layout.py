@@ -113,7 +113,7 @@ class Diagram(_Strict):
 class WaterlooSheet(_Strict):
     split: Split          # combo table | a hand, in order
     combos: Columns4      # #, combo, chance, odds
-    makeup: Columns4      # second page: #, combo, it takes, ties
+    makeup: Columns5      # second page: #, combo, its cards, it takes, ties
 
 
 class WarfareSheet(_Strict):

@@ -14,6 +14,7 @@ from cards.layout import Layout, game_layout
 from cards.load import GameData
 from generator.booklet_flow import Flow, booklet_layout, rich, table
 from generator.canvas import Box, Canvas
+from generator.combo_cards import CARD, LEGEND, MAKE_UP_WIDTH, make_up
 from generator.hex_diagrams import (
     Ink,
     charge_example,
@@ -53,53 +54,16 @@ def _place_box(flow: Flow, lead: Lead, room: str, draw: Callable[[Sheet, Box], N
 
 # ---------------------------------------------------------------- waterloo: the combo table
 
-def _mini_card(s: Sheet, box: Box, part: str, game: GameData) -> None:
-    """One card of a combo's make-up: its kind's frame colour and abbreviation, and the letter that
-    marks matching cards or the value it needs; any-card slots are drawn hollow."""
-    from cards.schemas.waterloo import PARTS
-
-    abbr, _, mark = part.partition(" ")
-    kind = PARTS[abbr][0]
-    frames = game_layout(game).frames
-    col = s.layout.colours
-    colour = frames.get(kind) if kind else None
-    ink = col["accent_ink"] if colour else col["ink"]
-    if colour:
-        s.c.rect(box.x, box.y, box.w, box.h, fill=colour, radius=0.8)
-    else:
-        s.c.rect(box.x, box.y, box.w, box.h, fill=col["panel"], stroke=col["ink"], width=0.25, radius=0.8)
-    top = Box(box.x, box.y + 0.6, box.w, box.h * 0.5)
-    label(Ink(s.c, s.layout), top, abbr, "cell_bold", ink)
-    if mark:
-        label(Ink(s.c, s.layout), Box(box.x, box.y + box.h * 0.5, box.w, box.h * 0.45), mark, "cell", ink)
-
-
-CARD = (7.4, 10.0)  # mm: a card of a combo's make-up
-
-
-def _make_up(game: GameData, parts: list[str]) -> Callable[[Canvas, Box], None]:
-    def draw(c: Canvas, box: Box) -> None:
-        s = Sheet(c, booklet_layout(game), box)
-        w, h = CARD
-        for k, part in enumerate(parts):
-            _mini_card(s, Box(box.x + k * (w + 0.7), box.cy - h / 2, w, h), part, game)
-    return draw
-
-
 def combos(flow: Flow, lead: Lead) -> None:
     """Every combo, strongest first: its cards drawn, what it takes, and how two of it are compared."""
-    from cards.schemas.waterloo import PARTS
-
     game = flow.game
-    rows = [[str(k), combo.name, _make_up(game, combo.parts), f"{combo.takes}. Ties: {combo.ties}."]
+    rows = [[str(k), combo.name, make_up(game, flow.layout, combo.parts), f"{combo.takes}. Ties: {combo.ties}."]
             for k, combo in enumerate(game.rules.combos, start=1)]
-    width = 5 * CARD[0] + 4 * 0.7 + 2.2
+    width = MAKE_UP_WIDTH + 2.2
     area = flow.area(2).w
     shares = [0.06, 0.2, width / area, 1 - 0.26 - width / area]
     table(flow, ["#", "Combo", "Cards", "What it takes; ties"], rows, shares, lead, min_row=CARD[1])
-    legend = "; ".join(f"{abbr} {meaning}" for abbr, (_, meaning) in PARTS.items())
-    flow.place(lambda s: s.paragraph(f"{legend}. Cards with the same letter match (same kind and value); "
-                                     "a digit is the value the card must have.", "small"), "the combo legend")
+    flow.place(lambda s: s.paragraph(LEGEND, "small"), "the combo legend")
 
 
 SHOWDOWN = {  # an example showdown: what three players hold, not a rule

@@ -22,6 +22,7 @@ from cards.load import GameData
 from engine.waterloo import combo_odds
 from generator import fonts, icons
 from generator.canvas import Box, Canvas, Point, RecordingCanvas
+from generator.combo_cards import LEGEND, SMALL_CARD, make_up
 from generator.deck import face_of
 from generator.drawing import arrow
 from generator.hex_diagrams import draw_arcs, draw_sight
@@ -414,9 +415,12 @@ def waterloo_combos(c: Canvas, width: float, height: float, *, game: GameData, c
     s = start_sheet(c, width, height, game, "Every combo, strongest first: what it takes, and how two of it compare",
                     ctx, title="combos and ties")
     s.heading("What each combo takes")
-    s.table(["#", "Combo", "It takes", "Two of it compare, in order"],
-            [[str(k), combo.name, combo.takes, combo.ties] for k, combo in enumerate(game.rules.combos, start=1)],
-            s.layout.sheet_settings().waterloo.makeup, ["middle", "start", "start", "start"])
+    s.table(["#", "Combo", "Cards", "It takes", "Two of it compare, in order"],
+            [[str(k), combo.name, make_up(game, s.layout, combo.parts, SMALL_CARD), combo.takes, combo.ties]
+             for k, combo in enumerate(game.rules.combos, start=1)],
+            s.layout.sheet_settings().waterloo.makeup, ["middle", "start", "start", "start", "start"],
+            min_row=SMALL_CARD[1])
+    s.paragraph(LEGEND, "small")
     s.paragraph("Cards match when they are the same troop card: the same kind and the same value. Officers and "
                 "special cards never form sets, and a set counts at its full size (three matching cards are Trips, "
                 "not a Pair). A hand scores the highest row it satisfies.")
