@@ -88,7 +88,7 @@ def summary(report: dict[str, Any]) -> list[str]:
     lines = [f"{report['name']}: {report['games']} games ({', '.join(report['players'])}, seats rotated, "
              f"seed {report['seed']})"]
     for seat in report["seats"]:
-        lines.append(f"  seat {seat['seat']} wins {seat['rate']:.1%} (95%: {seat['low']:.1%}-{seat['high']:.1%}, "
+        lines.append(f"  seat {seat['seat']} wins {seat['rate']:.1%} of decided games (95%: {seat['low']:.1%}-{seat['high']:.1%}, "
                      f"n={seat['n']}){'  <- edge' if seat['flag'] else ''}")
     if len(report["by_player"]) > 1:
         for name, p in report["by_player"].items():

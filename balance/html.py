@@ -82,7 +82,7 @@ def _interval_chart(rows: list[tuple[str, float, float, float, bool]], baseline:
 
 def seat_chart(report: dict[str, Any]) -> str:
     rows = [(f"seat {s['seat']}", s["rate"], s["low"], s["high"], s["flag"]) for s in report["seats"]]
-    return _interval_chart(rows, 1 / len(report["seats"]), "win rate, % of games (95% interval)")
+    return _interval_chart(rows, 1 / len(report["seats"]), "wins, % of the games with a winner (95% interval)")
 
 
 def length_chart(report: dict[str, Any]) -> str:
@@ -147,9 +147,9 @@ code{background:#f4f5f8;padding:0 .3em}
 def render(report: dict[str, Any]) -> str:
     """The whole page."""
     e = html.escape
-    seats = _table(["seat", "win rate (95% interval, n)"],
+    seats = _table(["seat", "wins among games with a winner (95% interval, n)"],
                    [[str(s["seat"]), _interval(s)] for s in report["seats"]]
-                   + [["draws", _interval(report["draws"])]])
+                   + [["draws (of all games)", _interval(report["draws"])]])
     players = ""
     if len(report["by_player"]) > 1:
         players = _table(["player", "win rate (95% interval, n)"],

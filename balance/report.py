@@ -1,8 +1,8 @@
 """The balance report: the shards of a run merged (by adding counts, in plan order) into balance.json.
 
 What a designer reads, each figure with its n and a 95% interval:
-- seats: each seat's win rate (seats rotate between players, so a seat's edge is the game's, not a
-  player's), draws, and the games a 1-point edge needs to be seen;
+- seats: each seat's share of the games with a winner (seats rotate between players, so a seat's edge is
+  the game's, not a player's), the draws, and the games a 1-point edge needs to be seen;
 - length: decisions, turns (runs of one seat's decisions) and the game's own rounds, with percentiles;
 - drama: lead changes per game on the position score, and how often the winner was behind at midpoint;
 - cards: per design, the win rate of the side dealt more of it at the start (a randomised comparison:
@@ -65,8 +65,9 @@ def build(run: Run, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     seats = len(run.players)
     games = base["games"]
     even = 1 / seats
-    seat_rates = [stats.rate(w, games, even) | {"seat": s + 1} for s, w in enumerate(base["wins_by_seat"])]
-    first = base["wins_by_seat"][0] / games if games else 0.5
+    decided = games - base["draws"]  # a seat's edge is its share of the games someone won
+    seat_rates = [stats.rate(w, decided, even) | {"seat": s + 1} for s, w in enumerate(base["wins_by_seat"])]
+    first = base["wins_by_seat"][0] / decided if decided else even
     report: dict[str, Any] = {
         "game": run.game, "name": data.name, "players": list(run.players), "seed": run.seed,
         "data": fingerprint(run.files), "games_requested": run.games, "games": games,

@@ -60,7 +60,7 @@ def _show(report: dict[str, Any]) -> None:
                f"data {report['data']}. Bars are 95% intervals; red: the interval excludes no effect.")
     st.subheader("Seat advantage")
     seats = [(f"seat {s['seat']}", s["rate"], s["low"], s["high"], s["flag"]) for s in report["seats"]]
-    st.altair_chart(_intervals(seats, "win rate, %", 1 / len(seats)), width="stretch")
+    st.altair_chart(_intervals(seats, "wins, % of the games with a winner", 1 / len(seats)), width="stretch")
     st.write(f"A 1-point seat edge needs about {report['edge_games']:,} games to be seen.")
     st.subheader("Game length")
     counts = report["length"]["decisions"].get("counts", [])

@@ -43,10 +43,10 @@ def small(tmp: Path, workers: int = 1, scheduler: str | None = None) -> bytes:
 def test_small_report_has_exact_figures(tmp_path: Path) -> None:
     report = json.loads(small(tmp_path))
     assert report["games"] == 120 and report["left_out"] == 0
-    assert [(s["seat"], s["wins"], s["low"], s["high"]) for s in report["seats"]] == [
-        (1, 55, 0.3719, 0.5474), (2, 64, 0.4444, 0.6202)]
     assert report["draws"]["draws"] == 1
-    assert report["edge_games"] == 9538  # 1.96² · p(1-p) / 0.01², p = 55/120
+    assert [(s["seat"], s["wins"], s["n"], s["low"], s["high"]) for s in report["seats"]] == [
+        (1, 55, 119, 0.3752, 0.5515), (2, 64, 119, 0.4485, 0.6248)]  # shares of the games with a winner
+    assert report["edge_games"] == 9550  # 1.96² · p(1-p) / 0.01², p = 55/119
     decisions = report["length"]["decisions"]
     assert (decisions["p50"], decisions["mean"], report["length"]["rounds"]["p95"]) == (13, 13.0917, 9)
     assert report["drama"]["lead_changes"]["mean"] == 1.1333
