@@ -19,7 +19,7 @@ def messages(root: Path) -> list[str]:
      "ROOT/warfare/game.toml:32: [rules.blunder_types = []] List should have at least 1 item after validation, not 0"),
     ("warfare", "track_columns", "0",
      "ROOT/warfare/game.toml:56: [layout.track_columns = 0] Input should be greater than or equal to 1"),
-    ("hexbattle", "margin", "nan", "ROOT/hexbattle/game.toml:57: [layout.board.margin = nan] Input should be a finite number"),
+    ("hexbattle", "margin", "nan", "ROOT/hexbattle/game.toml:59: [layout.board.margin = nan] Input should be a finite number"),
     ("warfare", "draw_per_turn", "97",
      "ROOT/warfare/game.toml:14: [rules.draw_per_turn = 97] draw_per_turn is more than hand_limit (10)"),
     ("warfare", "max_players", "3",
