@@ -13,11 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from balance.observe import REMOVAL_TABLES
 from balance.shard import Spec, run_shard
@@ -25,6 +27,10 @@ from balance.variants import Files, fingerprint, one_fewer
 
 SHARD_GAMES = {"imperial": 2000, "medieval": 500, "warfare": 200, "waterloo": 50, "hexbattle": 50}
 """Games per shard: a few seconds of one core each, so a pool keeps its workers busy to the end."""
+
+
+DASK_PORT = 8786
+"""The port `dask scheduler` listens on unless told otherwise."""
 
 
 class ClusterError(Exception):
@@ -127,12 +133,23 @@ def _local(specs: list[Spec], workers: int) -> Iterator[tuple[Spec, dict[str, An
             yield futures[future], future.result()
 
 
+def _reachable(address: str) -> None:
+    """Refuse at once an address where nothing listens (Dask's client would retry until its timeout)."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        port = parts.port or DASK_PORT
+        socket.create_connection((parts.hostname or "", port), timeout=10).close()
+    except (OSError, ValueError) as err:
+        raise ClusterError(f"--scheduler: cannot reach a Dask scheduler at {address} ({err})") from None
+
+
 def _dask(specs: list[Spec], address: str) -> Iterable[tuple[Spec, dict[str, Any]]]:
     try:
         from distributed import Client
         from distributed import as_completed as arrived
     except ImportError:
         raise ClusterError("--scheduler needs Dask, which is not installed: pip install 'muster[cluster]'") from None
+    _reachable(address)
     try:
         client = Client(address, timeout="20s")
     except (OSError, TimeoutError) as err:
