@@ -8,14 +8,17 @@ from typing import Any
 import streamlit as st
 
 from companion import context, panels
+from companion.names import NAME_LIMIT
 from companion.render import plain
 from companion.store import StoreError
-from companion.names import NAME_LIMIT
 from companion.tables import Tables
 from engine.core import Refusal
 
 
 LOBBY_TABLES = 30  # the most recently active tables in progress; the lobby reads only these
+
+OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are a few dozen); Streamlit cuts
+# a longer value sent for the box to this length, so a forged form gets "not valid JSON"
 
 
 def render(service: Tables) -> None:
@@ -88,7 +91,7 @@ def _new_table_form(service: Tables) -> None:
         form = panels.options_form_for(game.id)
         chosen = form(game.data) if form and game.data else {}
         with st.expander("Advanced options (JSON)"):
-            raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}",
+            raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}", max_chars=OPTIONS_LIMIT,
                                help="Engine options, merged over the fields above. Leave {} for the standard game.")
         if st.form_submit_button("Create table", type="primary", width="stretch"):
             _create(service, game.id, names, raw, int(count), low != high, chosen)
@@ -101,6 +104,9 @@ def _create(service: Tables, game_id: str, names: list[str], raw: str, count: in
         options: Any = json.loads(raw or "{}")
     except json.JSONDecodeError as err:
         st.error(f"The options are not valid JSON ({err.msg} at character {err.pos}).")
+        return
+    except RecursionError:
+        st.error("The options nest too deeply; an option is a number, a word, or a short list.")
         return
     if not isinstance(options, dict):
         st.error("The options must be a JSON object, like {\"first_player\": 0}.")

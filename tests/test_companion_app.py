@@ -45,6 +45,11 @@ def test_create_refusal_is_shown_not_raised(service: Tables) -> None:
     at.text_area(key="opts-race").input("{not json")
     at.button(key="FormSubmitter:new-race-Create table").click().run()
     assert any("not valid JSON" in e.value for e in at.error)
+    for typed, said in [("[" * 999 + "]" * 999, "The options nest too deeply"),  # within the box's 2,000 characters
+                        ('{"target": "' + "9" * 2_000 + '"}', "not valid JSON")]:  # cut at 2,000 by the box
+        at.session_state["opts-race"] = typed  # as a forged form would send it
+        at.button(key="FormSubmitter:new-race-Create table").click().run()
+        assert not at.exception and any(said in e.value for e in at.error), [e.value for e in at.error]
     assert service.store.tables() == []
 
 
