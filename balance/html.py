@@ -28,6 +28,14 @@ def _interval(entry: dict[str, Any], key: str = "rate") -> str:
     return f"{_pct(entry[key])} ({_pct(entry['low'])}–{_pct(entry['high'])}, n={entry['n']})"
 
 
+def _odds(exact: str) -> str:
+    """"32.3%" for common odds, "1 in 190,613" for rare ones (a percentage would round them to nothing)."""
+    count, total = (int(x) for x in exact.split("/"))
+    if count == 0:
+        return "never"
+    return _pct(count / total) if count / total >= 0.001 else f"1 in {total / count:,.0f}"
+
+
 def _effect(entry: dict[str, Any] | None, unit: str = "pts") -> str:
     if not entry or not entry.get("n") or entry.get("low") is None:
         return "—"
@@ -174,11 +182,12 @@ def render(report: dict[str, Any]) -> str:
                 + _table(["kind", "game", "move", "what", "replay"], gap_rows))
     combos = ""
     if "combos" in report:
-        combos = ("<h2>Waterloo combos</h2><p class=note>How often a combo shown at a showdown wins it, beside "
-                  "its exact odds of being the best of a five-card hand dealt from the deck.</p>"
+        combos = ("<h2>Waterloo combos</h2><p class=note>Each combo's exact odds of being the best of a five-card "
+                  "hand dealt from the deck, its share of the hands shown at showdowns, and how often it won there.</p>"
                   f"<figure id=combos>{combo_chart(report)}</figure>"
-                  + _table(["combo", "odds of being dealt", "showdown win rate (95% interval, n)"],
-                           [[e(c["name"]), f"{_pct(c['dealt_odds'])} ({c['dealt_exact']})", _interval(c["showdowns"])]
+                  + _table(["combo", "odds of being dealt", "share of the hands shown (95% interval, n)",
+                            "showdown win rate (95% interval, n)"],
+                           [[e(c["name"]), _odds(c["dealt_exact"]), _interval(c["shown"]), _interval(c["showdowns"])]
                             for c in report["combos"]]))
     intervals = sum(1 for c in report["cards"] for k in ("dealt", "played") if c[k]["n"]) + sum(
         1 for c in report["cards"] if c.get("removal", {}).get("win_rate", {}).get("low") is not None)

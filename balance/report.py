@@ -78,7 +78,7 @@ def build(run: Run, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "by_player": {name: stats.rate(w, n, even) for name, (w, n) in sorted(base["wins_by_player"].items())},
         "length": {k: stats.histogram_summary(base["hist"][k]) for k in ("decisions", "turns", "rounds")},
         "drama": {"lead_changes": stats.histogram_summary(base["hist"]["lead_changes"]),
-                  "winner_trailed_at_midpoint": stats.rate(*base["trailed"], counted="trailed")},
+                  "winner_trailed_at_midpoint": stats.rate(base["trailed"][0], base["trailed"][1], counted="trailed")},
         "cards": _cards(run, data, base, merged, even),
         "gaps": _gaps(base["gaps"], run),
     }
@@ -139,13 +139,18 @@ def _gaps(gaps: list[list[Any]], run: Run) -> dict[str, Any]:
 
 
 def _combos(data: Any, showdowns: dict[str, list[int]]) -> list[dict[str, Any]]:
-    """Each combo's showdown wins beside its exact odds of being the best of a dealt hand (engine.waterloo_odds)."""
+    """Each combo's exact odds of being the best of a dealt hand (engine.waterloo_odds), its share of the hands
+    shown at showdowns and how often it won there."""
     from engine.waterloo_odds import combo_counts
 
     counts = combo_counts(data)
     total = comb(len(data.deck()), data.rules.hand_size)
     names = {c.id: c.name for c in data.rules.combos}
-    return [{"combo": combo, "name": names[combo], "dealt_odds": stats.r(count / total),
-             "dealt_exact": f"{count}/{total}",
-             "showdowns": stats.rate(showdowns.get(combo, [0, 0])[1], showdowns.get(combo, [0, 0])[0])}
-            for combo, count in counts.items()]
+    hands = sum(n for n, _ in showdowns.values())
+    out = []
+    for combo, count in counts.items():
+        shown, won = showdowns.get(combo, [0, 0])
+        out.append({"combo": combo, "name": names[combo], "dealt_odds": stats.r(count / total),
+                    "dealt_exact": f"{count}/{total}", "shown": stats.rate(shown, hands, counted="hands"),
+                    "showdowns": stats.rate(won, shown)})
+    return out
