@@ -1,7 +1,11 @@
 """Each viewer's information set, decided in one place per game (`State.resample`; docs/design.md,
 "Information and undo"): on random reachable positions of all five games, for every seat and the
 spectator, every surface that viewer reads is the same on the real position and on positions re-dealt
-from what it knows, and a re-deal depends on what the viewer knows only.
+from what it knows, and a re-deal depends on what the viewer knows only. The surfaces: the view, the
+status line ("Your move…" / "Waiting for…"), the moves offered with their labels, each move's question
+and refusal, and the history lines: the opening's, and those every seat's moves would add (and their
+undo lines), read by the viewer, for every move legal on both the real and the re-dealt position.
+Waterloo is played with the app's cards and with printed ones (hands entered by design, R25).
 
 Before issue 28 the property test failed for imperial (small battles, where one round can end it: a
 question said "This move ends the game" on some deals only), and the named regression below failed for
@@ -19,13 +23,14 @@ from functools import cache
 from typing import Any
 
 import pytest
+from waterloo_helpers import entered_hand, rarely_fold
 
 import cards
 from engine import GAME_IDS, make_game
 from engine.core import Action, Game, Match, Refusal, State
 
 SEEDS = (1, 3)
-POSITIONS = 8  # positions looked at per game and seed, spread over the first STEPS actions
+POSITIONS = 8  # positions looked at per game and seed, spread over the first STEPS actions (and HALF_MADE)
 STEPS = 120
 REDEALS = 2
 QUESTIONS = 3  # moves per position and viewer whose question is compared
@@ -37,19 +42,63 @@ def game(game_id: str) -> Game[Any]:
 
 
 OPTIONS: dict[str, dict[str, Any]] = {"hexbattle": {"quick_start": True},
-                                      "imperial": {"imperial_power": [3, 3], "gold": [2, 1], "reinforcements": [1, 1]}}
+                                      "imperial": {"imperial_power": [3, 3], "gold": [2, 1], "reinforcements": [1, 1]},
+                                      "waterloo-printed": {"players": 3, "cards": "table", "starting_chips": 6}}
+"""Each case's table options; a case named game-variant plays that game."""
+CASES = [(c, s) for c in (*GAME_IDS, "waterloo-printed") for s in SEEDS]
 
 
-def positions(game_id: str, seed: int) -> list[Match[Any]]:
+def start(case: str, seed: int) -> Match[Any]:
+    return Match(game(case.split("-")[0]), seed, OPTIONS.get(case, {}))
+
+
+def positions(case: str, seed: int) -> list[Match[Any]]:
     """POSITIONS positions spread over one random game (history on, as a table plays it), each a match of its own."""
-    match = Match(game(game_id), seed, OPTIONS.get(game_id, {}))
+    match = start(case, seed)
     match.history(None)
     rng = random.Random(seed)
-    seen = []
+    seen, half = [], []
     while not match.state.is_terminal and len(match.log) < STEPS:
         seen.append(copy.copy(match))
-        match.apply(rng.choice([a for a in match.state.legal_actions() if a.kind != "concede"]))
-    return seen[::max(1, len(seen) // POSITIONS)][:POSITIONS]
+        state = match.state
+        if match.log and match.log[-1].kind in HIDDEN_CHOICES and state.players_to_act() and \
+                match.log[-1].player not in state.players_to_act():
+            half.append(seen[-1])
+        if entering(state):
+            match.apply(entered_hand(state, rng))
+        else:
+            match.apply(rarely_fold([a for a in state.legal_actions() if a.kind != "concede"], rng))
+    return seen[::max(1, len(seen) // POSITIONS)][:POSITIONS] + half[:HALF_MADE]
+
+
+HIDDEN_CHOICES = ("play", "place", "reveal")
+"""Moves that make a face-down choice (imperial, medieval) or enter a hidden hand (waterloo with printed cards)."""
+HALF_MADE = 3
+"""Positions looked at, besides the spread ones, where one seat has made such a choice and another must still make
+its own: where a refusal or question that depended on the first choice would give it away."""
+
+
+def offered(state: State, player: int | None) -> list[Action]:
+    """The moves `player` may make here: the legal ones, and with printed waterloo cards (where no hand is listed:
+    the phone builds it from the designs, R25) two hands it could enter, each holding every copy of two designs the
+    deck prints twice, so that they often clash with hands entered; drawn by a source that depends on the seat and the hand number
+    only, so they are the same moves on any re-deal."""
+    if player is None:
+        return []
+    moves = state.legal_actions(player)
+    if entering(state) and player in state.players_to_act():
+        rows = state.game.design_rows
+        pairs = sorted(d for d in rows if rows[d].copies == 2)
+        pick = random.Random(f"hand:{player}:{state.hand_number}")
+        for _ in range(2):
+            a, b, c = pick.sample(pairs, 3)
+            moves.append(Action("reveal", player, {"cards": [a, a, b, b, c], "scout_down": pick.random() < 0.5}))
+    return moves
+
+
+def entering(state: State) -> bool:
+    """Whether the seats are entering their printed hands (waterloo with printed cards, R25)."""
+    return getattr(state, "table", False) is True and getattr(state, "phase", "") == "reveal"
 
 
 def viewers(match: Match[Any]) -> list[int | None]:
@@ -66,7 +115,7 @@ def surfaces(match: Match[Any], state: State, viewer: int | None, probes: list[A
     moves with their labels, the history lines each would write for every viewer and the question a few of
     them ask first, and the refusal of each of `probes` (moves a modified phone could send as the viewer)."""
     match = match._fork(state)
-    moves = state.legal_actions(viewer) if viewer is not None else []
+    moves = offered(state, viewer)
     seats = viewers(match)
     return json.dumps({
         "view": state.view(viewer), "prompt": state.prompt(viewer),
@@ -88,7 +137,7 @@ def probes(state: State, viewer: int | None, seats: list[int | None]) -> list[Ac
     """Every seat's moves here, sent as `viewer` (some of them name cards `viewer` cannot see): a few of each."""
     if viewer is None:
         return []
-    return [Action(a.kind, viewer, a.args) for p in seats if p is not None for a in asked(state.legal_actions(p))]
+    return [Action(a.kind, viewer, a.args) for p in seats if p is not None for a in asked(offered(state, p))]
 
 
 def asked(moves: list[Action]) -> list[Action]:
@@ -96,12 +145,9 @@ def asked(moves: list[Action]) -> list[Action]:
     return moves[::max(1, len(moves) // QUESTIONS)][:QUESTIONS]
 
 
-CASES = [(g, s) for g in GAME_IDS for s in SEEDS]
-
-
-@pytest.mark.parametrize(("game_id", "seed"), CASES)
-def test_a_redeal_changes_nothing_the_viewer_reads(game_id: str, seed: int) -> None:
-    for match in positions(game_id, seed):
+@pytest.mark.parametrize(("case", "seed"), CASES)
+def test_a_redeal_changes_nothing_the_viewer_reads(case: str, seed: int) -> None:
+    for match in positions(case, seed):
         state = match.state
         seats = viewers(match)
         for viewer in seats:
@@ -109,20 +155,59 @@ def test_a_redeal_changes_nothing_the_viewer_reads(game_id: str, seed: int) -> N
             seen = surfaces(match, state, viewer, sent)
             for k in range(REDEALS):
                 again = state.resample(viewer, random.Random(k))
-                assert surfaces(match, again, viewer, sent) == seen, (game_id, seed, viewer, k, match.log[-1:])
+                assert surfaces(match, again, viewer, sent) == seen, (case, seed, viewer, k, match.log[-1:])
 
 
-@pytest.mark.parametrize(("game_id", "seed"), CASES)
-def test_a_redeal_depends_on_what_the_viewer_knows_only(game_id: str, seed: int) -> None:
+@pytest.mark.parametrize(("case", "seed"), CASES)
+def test_a_redeal_changes_no_history_line_the_viewer_reads(case: str, seed: int) -> None:
+    """Every seat's moves, made on the real position and on one re-dealt for a viewer, add the same lines for that
+    viewer up to the first line that says it reveals something (what a reveal shows may differ; that it is a
+    reveal is what makes the move final), and so the same undo line. A move is compared where it is legal on both
+    (another seat's move may name a card the re-deal gave elsewhere)."""
+    for viewer in viewers(start(case, seed)):
+        opening = start(case, seed).state
+        again = opening.resample(viewer, random.Random(7))
+        assert [t.read_by(viewer) for t in again.opening()] == [t.read_by(viewer) for t in opening.opening()]
+    compared = 0
+    for match in positions(case, seed):
+        state = match.state
+        for viewer in viewers(match):
+            other = state.resample(viewer, random.Random(viewer or 0))
+            for p in state.players_to_act():
+                both = {str(a): a for a in asked(offered(state, p)) + asked(offered(other, p))}
+                for action in both.values():
+                    if state.can(action) and other.can(action):
+                        assert lines(match, state, action, viewer) == lines(match, other, action, viewer), \
+                            (case, seed, viewer, action, match.log[-1:])
+                        compared += 1
+    assert compared >= 5 * POSITIONS
+
+
+def lines(match: Match[Any], state: State, action: Action, viewer: int | None) -> list[str]:
+    """The history lines `action` adds for `viewer` on `state` (with the match's dice), up to its first reveal, and
+    the undo line that takes it back when it reveals nothing."""
+    trial = match._fork(state.clone())
+    trial.apply(action)
+    told = trial._history()[-1].told
+    shown = next((i for i, t in enumerate(told) if t.reveals), len(told))
+    read = [t.read_by(viewer) for t in told[:shown]]
+    if shown == len(told) and not trial.state.is_terminal:
+        trial.undo()
+        read.append(trial.history(viewer)[-1].text)
+    return read
+
+
+@pytest.mark.parametrize(("case", "seed"), CASES)
+def test_a_redeal_depends_on_what_the_viewer_knows_only(case: str, seed: int) -> None:
     """Dealt again with the same random source, the real position and any re-dealt one give the same position."""
-    for match in positions(game_id, seed):
+    for match in positions(case, seed):
         state = match.state
         seats = viewers(match)
         for viewer in seats:
             for k in range(REDEALS):
                 other = state.resample(viewer, random.Random(k))
                 assert everything(other.resample(viewer, random.Random(99)), seats) == \
-                       everything(state.resample(viewer, random.Random(99)), seats), (game_id, seed, viewer, k)
+                       everything(state.resample(viewer, random.Random(99)), seats), (case, seed, viewer, k)
 
 
 def test_imperial_keeps_what_was_shown_of_a_hand() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waterloo_helpers import designs, rarely_fold
+from waterloo_helpers import designs, entered_hand, rarely_fold
 
 import cards
 from engine.core import Action, Match, Refusal, act
@@ -364,17 +364,7 @@ def policy_action(match: Match, rng: random.Random) -> Action:
     state = match.state
     if state.phase != "reveal":
         return rarely_fold(state.legal_actions(), rng)
-    deck = list(GAME.cards)
-    for claimed in state.revealed.values():
-        for design in claimed["cards"] + (["scout"] if claimed["scout_down"] else []):
-            deck.remove(next(c for c in deck if c.rsplit("-", 1)[0] == design))
-    if state.revealed and rng.random() < 0.1:
-        return act("retract", rng.choice(sorted(state.revealed)))
-    p = rng.choice(state.players_to_act())
-    rng.shuffle(deck)
-    designs = [c.rsplit("-", 1)[0] for c in deck[:5]]
-    scout_left = any(c.startswith("scout-") for c in deck[5:])
-    return act("reveal", p, cards=designs, scout_down=scout_left and rng.random() < 0.4)
+    return entered_hand(state, rng)
 
 
 def play_golden(seed: int, chips: int) -> dict[str, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.core import Action
+from engine.core import Action, act
+from engine.waterloo import WaterlooState
 
 SHORT = {
     "I1": "guard-infantry", "I2": "line-infantry", "I3": "light-infantry", "I4": "militia",
@@ -39,3 +40,20 @@ def rarely_fold(legal: list[Action], rng: random.Random, chance: float = 0.05) -
     if folds and (not rest or rng.random() < chance):
         return folds[0]
     return rng.choice(rest)
+
+
+def entered_hand(state: WaterlooState, rng: random.Random) -> Action:
+    """With printed cards, in the reveal: a hand entered by a seat still to reveal, five cards really drawn from
+    the deck the hands already entered left (it reads them: it plays the table, it is no phone), or now and then
+    an entered hand taken back."""
+    deck = list(state.game.cards)
+    for claimed in state.revealed.values():
+        for design in claimed["cards"] + (["scout"] if claimed["scout_down"] else []):
+            deck.remove(next(c for c in deck if c.rsplit("-", 1)[0] == design))
+    if state.revealed and rng.random() < 0.1:
+        return act("retract", rng.choice(sorted(state.revealed)))
+    p = rng.choice(state.players_to_act())
+    rng.shuffle(deck)
+    designs = [c.rsplit("-", 1)[0] for c in deck[:5]]
+    scout_left = any(c.startswith("scout-") for c in deck[5:])
+    return act("reveal", p, cards=designs, scout_down=scout_left and rng.random() < 0.4)
