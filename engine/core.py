@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Generic, Literal, Self, TypeVar, get_args, get_origin
+from typing import Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -68,8 +68,17 @@ def act(kind: str, player: int, **args: Any) -> Action:
 R = TypeVar("R", bound=random.Random)
 
 
-def chance(seed: int | str, step: int, source: type[R] = random.Random) -> R:  # type: ignore[assignment]
-    """The random source for one step of a match: same seed and step, same outcome."""
+@overload
+def chance(seed: int | str, step: int) -> random.Random: ...
+
+
+@overload
+def chance(seed: int | str, step: int, source: type[R]) -> R: ...
+
+
+def chance(seed: int | str, step: int, source: type[random.Random] = random.Random) -> random.Random:
+    """The random source for one step of a match: same seed and step, same outcome (from `source`, a
+    `random.Random` or a subclass of it, whose type the result has)."""
     return source(f"muster:{seed}:{step}")
 
 
@@ -311,7 +320,7 @@ class State(ABC):
             tasks.setdefault(self.task(p), []).append(p)
         return "Waiting for " + "; ".join(" and ".join(map(seat, ps)) + f" to {task}" for task, ps in tasks.items()) + "."
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         return copy.deepcopy(self)
 
     def resample(self, viewer: int | None, rng: random.Random) -> Self:
@@ -325,7 +334,7 @@ class State(ABC):
         hidden arrangement it replaces: the same `rng` gives the same copy from any position the viewer cannot tell
         apart, so foresight worked out on such copies (`Match.ahead_refusal`) cannot give a hidden card away. Games
         with hidden things override it; this default, for a game without any, is a plain copy."""
-        return self.clone()  # type: ignore[return-value]
+        return self.clone()
 
 
 def redeal(places: Sequence[list[Any]], rng: random.Random, key: Callable[[Any], Any] | None = None) -> None:
@@ -433,7 +442,7 @@ class Match(Generic[S]):
 
     def __copy__(self) -> Match[S]:
         """A fork that can be advanced without touching this match (the state is cloned)."""
-        return self._fork(self.state.clone())  # type: ignore[arg-type]
+        return self._fork(self.state.clone())
 
     def _fork(self, state: S) -> Match[S]:
         """This match with `state` for its position (a clone or a re-deal of its own), advanced on its own."""
