@@ -37,7 +37,7 @@ class Spec:
 
     @property
     def name(self) -> str:
-        return f"{self.variant}-{self.start:07d}"
+        return f"{self.variant}-{self.start:07d}-{self.count}"  # a run of more games plays its last block again
 
 
 def design_map(data: Any) -> dict[str, str]:
