@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context, panels
+from companion import context, panels, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import plain
 from companion.store import StoreError
@@ -24,13 +24,16 @@ OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are
 def render(service: Tables) -> None:
     st.title("⚔️ Muster")
     context.show_flashes()
+    mine = your_tables.render(service)
     _join_form(service)
     st.button("Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
               key="to-lookup")
     st.button("Balance reports", on_click=context.go, kwargs={"page": "balance"}, width="stretch", key="to-balance")
-    _tables_in_progress(service)
+    _tables_in_progress(service, mine)
+    _finished_tables(service, mine)
     _records(service)
     _new_table_form(service)
+    context.device_probe()  # last: which seats are this phone's (`your_tables`); its report redraws the lobby
 
 
 def _join_form(service: Tables) -> None:
@@ -46,17 +49,30 @@ def _join_form(service: Tables) -> None:
                 st.rerun()
 
 
-def _tables_in_progress(service: Tables) -> None:
+def _tables_in_progress(service: Tables, mine: set[int]) -> None:
     st.subheader("Tables in progress")
-    playing = service.store.tables("playing", limit=LOBBY_TABLES)
+    playing = [t for t in service.store.tables("playing", limit=LOBBY_TABLES) if t.id not in mine]
     if not playing:
-        st.caption("No tables yet. Start one below.")
+        st.caption("No other tables in progress. Start one below." if mine else "No tables in progress. Start one below.")
     for table in playing:
         players = ", ".join(s.name for s in table.seats)
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · "
                         f"active {context.ago(table.last_activity)}"),
                   key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
                   help="Watch this table, or take a seat nobody has claimed yet")
+
+
+def _finished_tables(service: Tables, mine: set[int]) -> None:
+    """Ended tables with their results, most recent first; each opens as the table it was."""
+    ended = [t for t in service.store.tables("ended", limit=LOBBY_TABLES) if t.id not in mine]
+    if not ended:
+        return
+    st.subheader("Finished tables")
+    for table in ended:
+        players = ", ".join(s.name for s in table.seats)
+        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · {your_tables.result(table)}"),
+                  key=f"ended-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
+                  help="Open this finished table")
 
 
 def _records(service: Tables) -> None:

@@ -341,6 +341,16 @@ class Store(ABC):
             return [_table_of(row, seats.get(row[0], [])) for row in rows]
         return self._read(fetch)
 
+    def held_by(self, device: str, limit: int) -> list[TableInfo]:
+        """The tables where phone `device` holds a seat (it opened the seat's link), playing or ended, most
+        recently active first: what the lobby shows that phone as its own tables."""
+        def fetch(conn: Any) -> list[TableInfo]:
+            ids = [r[0] for r in self._x(conn, "SELECT s.table_id FROM seats s JOIN tables t ON t.id=s.table_id "
+                                               "WHERE s.device=? ORDER BY t.last_activity DESC LIMIT ?",
+                                         (device, int(limit))).fetchall()]
+            return [self._table(conn, "id=?", i) for i in dict.fromkeys(ids)]
+        return self._read(fetch)
+
     # -- seats (not game actions: the log is untouched) ------------------------------------------
 
     def claim_seat(self, table_id: int, seat: int) -> Seat:

@@ -20,6 +20,14 @@ from companion.tables import Tables
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save the README's screenshots there (docs/img)
 
 
+def shot(page: Any, name: str, top: str | None = None) -> None:
+    """Save the phone's screen as NAME.png in MUSTER_SHOTS (when set), the element `top` scrolled to the top."""
+    if SHOTS:
+        if top:
+            page.locator(top).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
 def concede(page: Any) -> None:
     """Tap Concede, then the question's "Yes, concede"."""
     tools = page.locator(".st-key-seat-tools")
@@ -43,8 +51,7 @@ def test_browser_waterloo_three_players_a_concede_plays_on(app: Server, new_phon
         strip(page, "Ann conceded and left the game; the others play on")
     ann.get_by_text("Ann (button, left the game): 0 chips, bet 1").first.wait_for()
     assert ann.locator(".st-key-seat-tools").count() == 0, "a seat that left has nothing to concede or undo"
-    if SHOTS:
-        bob.screenshot(path=str(Path(SHOTS) / "waterloo-left-bob.png"), full_page=True)
+    shot(bob, "waterloo-left-bob")
 
     concede(bob)
     wait_for(lambda: not tables.store.table(table.id).playing, bob)
@@ -54,3 +61,33 @@ def test_browser_waterloo_three_players_a_concede_plays_on(app: Server, new_phon
         "Ann": (0, 1), "Bob": (0, 1), "Cleo": (1, 0)}, "every player gets a result"
     cleo.get_by_text("The game is over: you won.").wait_for()
     watcher.get_by_text("The game is over: Cleo won.").wait_for()
+
+
+def test_browser_a_seat_is_kept_through_the_lobby_and_back(app: Server, new_phone: Callable[[], Any]) -> None:
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="s0")
+    bob = phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[1].token}", "You are Bob")
+    mine = f"Warfare · {table.code} — you are Bob"
+
+    bob.get_by_role("button", name="⬅ Lobby").click()
+    yours = bob.get_by_role("button", name=mine)
+    yours.wait_for()
+    assert bob.get_by_text("Your tables").count() == 1
+    assert bob.get_by_role("button", name=f"Warfare · {table.code} — Ann, Bob").count() == 0, "not listed twice"
+    shot(bob, "companion-lobby-your-tables", "h1")
+    yours.click()
+    bob.get_by_text("You are Bob").first.wait_for()
+    assert f"seat={table.seats[1].token}" in bob.url
+
+    bob.get_by_role("button", name="⬅ Lobby").click()
+    bob.get_by_role("button", name=mine).wait_for()
+    bob.go_back()
+    bob.get_by_text("You are Bob").first.wait_for()
+    assert f"seat={table.seats[1].token}" in bob.url
+    bob.go_forward()
+    bob.get_by_role("button", name=mine).wait_for()
+
+    stranger = phone(new_phone, app.url, "Join a table by its code")
+    stranger.get_by_role("button", name=f"Warfare · {table.code} — Ann, Bob", exact=False).first.wait_for()
+    assert stranger.get_by_text("Your tables").count() == 0, "another phone holds no seat here"
+    assert tables.store.table(table.id).seats[1].device is not None
