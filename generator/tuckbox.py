@@ -47,6 +47,7 @@ class Box3:
     height: float
     depth: float
     card: Piece
+    colour: str | None = None  # the deck's own back colour, where decks differ by it (sides and lids)
 
     @property
     def tuck(self) -> float:
@@ -63,6 +64,7 @@ def boxes(game: GameData, thickness: float, paper: tuple[float, float],
     """The boxes for every deck the game prints (cards sharing a back), sized for cards `thickness` mm
     thick; a deck too deep for one box on this paper is shared between the fewest boxes that fit."""
     out = []
+    colours = {d.name.lower(): d.colour for d in deck.decks(game, claimed) if d.name}  # medieval's Crimson, Azure
     for piece_set in deck.piece_sets(game, None, claimed):
         for name, pieces in piece_set.decks().items():
             card = pieces[0]
@@ -71,7 +73,7 @@ def boxes(game: GameData, thickness: float, paper: tuple[float, float],
             title = " ".join(w.capitalize() for w in (name or piece_set.name).replace("-", " ").replace("_", " ").split())
             for parts in range(1, len(pieces) + 1):
                 counts = [len(pieces) // parts + (k < len(pieces) % parts) for k in range(parts)]
-                made = [_box(f"{title} {k + 1}/{parts}" if parts > 1 else title, n, card, thickness)
+                made = [_box(f"{title} {k + 1}/{parts}" if parts > 1 else title, n, card, thickness, colours.get(name))
                         for k, n in enumerate(counts)]
                 if all(placement(b, paper) is not None for b in made):
                     out.extend(made)
@@ -79,9 +81,9 @@ def boxes(game: GameData, thickness: float, paper: tuple[float, float],
     return out
 
 
-def _box(title: str, cards: int, card: Piece, thickness: float) -> Box3:
+def _box(title: str, cards: int, card: Piece, thickness: float, colour: str | None) -> Box3:
     depth = math.ceil((cards * thickness + EASE) * 2) / 2
-    return Box3(title, cards, card.width + 2 * CLEARANCE, card.height + HEAD_ROOM, depth, card)
+    return Box3(title, cards, card.width + 2 * CLEARANCE, card.height + HEAD_ROOM, depth, card, colour)
 
 
 def placement(box: Box3, paper: tuple[float, float]) -> tuple[bool, float, float] | None:
@@ -112,7 +114,7 @@ def draw_net(c: Canvas, b: Box3, game: GameData) -> None:
             if b.card.back is not None:
                 b.card.back(c, 3.0)
     look = resolve("card", game_layout(game)).colours
-    ground, ink = look["back"], look["back_ink"]
+    ground, ink = b.colour or look["back"], look["back_ink"]
     c.rect(back.x, back.y, back.w, back.h, fill=look["panel"])
     _text(c, Box(back.x + 4, back.y + back.h * 0.3, back.w - 8, 12), game.name, 14, INK)
     _text(c, Box(back.x + 4, back.y + back.h * 0.3 + 13, back.w - 8, 8), f"{b.title} \u00b7 {b.cards} cards", 9, INK,
