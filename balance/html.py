@@ -127,7 +127,8 @@ def card_chart(report: dict[str, Any], kind: str) -> str:
     label, rows = card_rows(report, kind)
     if not rows:
         return ""
-    return f"<figure id=cards-{kind}><figcaption>{html.escape(label)}</figcaption>{_interval_chart(rows, 0.0, label)}</figure>"
+    chart = _interval_chart(rows, 0.0, "points, with the 95% interval")
+    return f"<figure id=cards-{kind}><figcaption>{html.escape(label)}</figcaption>{chart}</figure>"
 
 
 def combo_chart(report: dict[str, Any]) -> str:
