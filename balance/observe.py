@@ -1,7 +1,8 @@
 """What a balance run reads off a position, per game: the only game-specific code of the balance report.
 
 Everything else (playing, counting, merging, the report) goes through the engine's public API. Each
-game says here which card designs a seat holds (its own hand, the cards it may still play), which
+game says here which card designs a seat holds (its own hand, the cards it may still play; hexbattle's
+unit types on the board too, so its units are counted like cards), which
 counter is the game's round (warfare's turns, imperial's battle rounds, medieval's battles, waterloo's
 hands, hexbattle's turns), whether the game ended on its own turn or action limit (a rules gap for the
 report: no side won the game on the board), and, for waterloo, the showdown in progress. The lead in
@@ -12,7 +13,8 @@ strength on the board), one definition for bots and report.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Game, State
@@ -28,6 +30,8 @@ class Observer:
     capped: Callable[[State], bool]
     showdowns: bool = False
     """Whether the game has showdowns to watch (waterloo): `showdown(state)` is read after every move then."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Ids a move may name that are no card of the data, with their design (hexbattle: unit -> unit type)."""
 
 
 REMOVAL_TABLES = {"warfare": "cards", "imperial": "military", "medieval": "cards", "waterloo": "cards",
@@ -70,11 +74,12 @@ def observer(game: Game[Any]) -> Observer:
         return Observer(lambda s, p: [design[c] for c in (*s.hands[p], *s.reserves[p].values())],  # type: ignore[attr-defined]
                         lambda s: s.hand_number,  # type: ignore[attr-defined]
                         lambda s: False, showdowns=True)
-    if gid == "hexbattle":
-        return Observer(lambda s, p: [design[c] for c in s.hands[p]],  # type: ignore[attr-defined]
+    if gid == "hexbattle":  # its bonus cards in hand, and its unit types on the board
+        return Observer(lambda s, p: [design[c] for c in s.hands[p]]  # type: ignore[attr-defined]
+                        + [u.type for u in s.units.values() if u.player == p and u.on_board],  # type: ignore[attr-defined]
                         lambda s: s.turn,  # type: ignore[attr-defined]
                         lambda s: s.result == "turn_limit",  # type: ignore[attr-defined]
-                        )
+                        names={unit: kind for army in getattr(game, "roster") for unit, kind in army})
     raise ValueError(f"no balance observer for {gid!r}")
 
 

@@ -113,6 +113,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     """Play game k of a run between `names` (one per seat) and watch it. `design_of` maps a card id named in
     a move (a physical card, or imperial's type) to its design; `trace(move, action)` sees every move."""
     seats = len(names)
+    design_of = {**design_of, **obs.names}
     rng = game_rng(seed, k)
     pick = choosers(game, names, seed, k)
     score = SCORES[game.id]
