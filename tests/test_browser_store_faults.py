@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import TIMEOUT
 from test_browser import Server
 
@@ -56,25 +57,39 @@ def test_garbage_pages_mid_run_reach_the_phone_as_musters_words(tmp_path: Path, 
         server.stop()
 
 
-def test_a_store_from_a_newer_muster_is_refused_on_the_phone_and_kept_byte_for_byte(
-        tmp_path: Path, new_phone: Callable[[], Any]) -> None:
+def _newer_muster(conn: sqlite3.Connection) -> None:
+    conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION + 1),))
+
+
+def _newer_sqlite(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE later (x)")
+    conn.execute("PRAGMA writable_schema=ON")
+    conn.execute("UPDATE sqlite_master SET sql='CREATE TABLE later (x) WITH FUTURE OPTIONS' WHERE name='later'")
+
+
+@pytest.mark.parametrize(("change", "said"), [(_newer_muster, "written by a newer Muster"),
+                                              (_newer_sqlite, "cannot read: a newer SQLite may have written it")],
+                         ids=["newer Muster", "schema this SQLite cannot parse"])
+def test_a_store_this_muster_cannot_use_is_refused_on_the_phone_and_kept_byte_for_byte(
+        tmp_path: Path, new_phone: Callable[[], Any], change: Callable[[sqlite3.Connection], None], said: str) -> None:
     data = tmp_path / "data"
     path = data / "muster.sqlite3"
     data.mkdir()
     open_store(path).close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION + 1),))
+    conn = sqlite3.connect(path, isolation_level=None)
+    change(conn)
+    conn.close()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
     server = Server(data)
     try:
         server.start()
     except RuntimeError:  # the server may refuse to start on it: then its terminal says why
-        assert "newer Muster" in server.log.read_text(encoding="utf-8")
+        assert said in server.log.read_text(encoding="utf-8")
     else:
         phone = _phone(new_phone, server, "")
-        said = phone.get_by_text("written by a newer Muster").first
-        said.wait_for(timeout=TIMEOUT)
-        assert str(path) not in said.inner_text()
+        shown = phone.get_by_text(said).first
+        shown.wait_for(timeout=TIMEOUT)
+        assert str(path) not in shown.inner_text()
     finally:
         server.stop()
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before and not list(data.glob("*corrupt*"))
