@@ -27,7 +27,7 @@ import engine
 from cards import DataError, GameData, load_game
 from companion.names import clean
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
-from engine.core import LEAVE, POSITION_KEEPING, Action, Game, Line, Match, Refusal, seat as placeholder
+from engine.core import LEAVE, POSITION_KEEPING, Action, Game, Line, Match, Refusal, check_args, seat as placeholder
 
 
 CACHED_TABLES = 64
@@ -401,7 +401,8 @@ class Tables:
 
 def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:
     """Replay one stored entry (an action, an undo, a notice or a timer tap, at its own step); None if it
-    replayed, else why it is set aside, in words for every phone.
+    replayed, else why it is set aside, in words for every phone: what is wrong with a malformed row, but not why
+    the position refuses a well-formed one (that may hang on cards some phones may not see).
 
     A row the gate refuses today (stored before every path checked a move's arguments, or under older rules)
     or that cannot be read at all leaves the position as it was, so the table opens and goes on from before
@@ -411,7 +412,12 @@ def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:
                                          != match.steps[-1]):
         return "it took back a move that was set aside."
     try:
-        match.replay(action, entry.seq)
+        if action.get("kind") not in ("undo", "notice", "timer"):  # the row's own shape: said to every phone
+            check_args(match.state.ARGS, Action.from_json(action))
+        try:
+            match.replay(action, entry.seq)
+        except Refusal:  # why this position refuses it may hang on cards hidden from some phones: not said
+            return "the rules refuse it in this position."
     except Refusal as err:
         return f"the rules refuse it now: {str(err).rstrip('.')}."
     except Exception as err:  # noqa: BLE001 — a damaged row: say what could not be read
