@@ -125,7 +125,7 @@ def dask_cluster(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_dask_cluster_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, dask_cluster: str) -> None:
-    assert small(tmp_path / "dask", scheduler=dask_cluster) == small(tmp_path / "local", workers=2)
+    assert small(tmp_path / "dask", scheduler=dask_cluster) == small(tmp_path / "local", workers=1)
 
 
 def test_bad_arguments_are_refused_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
