@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from balance.observe import Observer, showdown
-from engine.bots import make_bot
+from engine.bots import Bot, make_bot
 from engine.bots.duel import MAX_MOVES, TABLE_OPTIONS
 from engine.bots.scores import SCORES
 from engine.bots.search import choices
@@ -72,14 +72,20 @@ Chooser = Callable[[State, int, list[Action], random.Random], Action]
 
 def choosers(game: Game[Any], names: Sequence[str], seed: int, k: int) -> list[Chooser]:
     """One chooser per seat for game k."""
-    out: list[Chooser] = []
-    for s, name in enumerate(names):
-        if name == "random":
-            out.append(lambda state, seat, legal, rng: legal[rng.randrange(len(legal))])
-        else:
-            bot = make_bot(name, game.id, len(names), seed=f"{seed}:{k}:{s}")
-            out.append(lambda state, seat, legal, rng, bot=bot: bot.choose(state, seat, rng))
-    return out
+    return [_uniform if name == "random" else _bot(make_bot(name, game.id, len(names), seed=f"{seed}:{k}:{s}"))
+            for s, name in enumerate(names)]
+
+
+def _bot(bot: Bot) -> Chooser:
+    """A bot of engine.bots as a chooser (it lists its own moves from the position)."""
+    def choose(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        return bot.choose(state, seat, rng)
+    return choose
+
+
+def _uniform(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The random player: a legal move (conceding left out), uniformly."""
+    return legal[rng.randrange(len(legal))]
 
 
 def _most(counts: list[Counter[str]]) -> dict[str, int]:
@@ -158,7 +164,8 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     if gap is None and obs.capped(state):
         gap = Gap("turn limit", moves, "the game ended on its turn or action limit")
     samples.append((moves, score(state, seats)))
-    winner = state.winner if state.is_terminal and gap is None or (gap and gap.kind == "turn limit") else None
+    decided = state.is_terminal and (gap is None or gap.kind == "turn limit")  # a limit is the rules deciding
+    winner = state.winner if decided else None
     return Record(winner, moves, turns, obs.round(state), _changes(samples), _trailed(samples, winner, moves),
                   dealt, _most(played), shows, gap)
 
