@@ -41,11 +41,13 @@ LOOK_LATIN = str.maketrans({
 
 def clean(names: list[str]) -> list[str]:
     """Seat names as stored: NFC, runs of white space made one space; refused (a Refusal naming the seat and
-    what is wrong) when too long, holding an invisible or reordering character, mixing alphabets, or
+    what is wrong) when empty, too long, holding an invisible or reordering character, mixing alphabets, or
     looking like another seat's name."""
     out = [" ".join(unicodedata.normalize("NFC", str(n)).split()) for n in names]
     seen: dict[str, int] = {}
     for i, name in enumerate(out, start=1):
+        if not name:
+            raise Refusal(f"Seat {i} needs a name.")
         if len(name) > NAME_LIMIT:
             raise Refusal(f"Seat {i}'s name has {len(name)} characters; a name may have at most {NAME_LIMIT}.")
         hidden = invisible(name)

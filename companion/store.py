@@ -285,12 +285,11 @@ class Store(ABC):
 
     def create_table(self, game: str, seat_names: list[str], options: dict[str, Any],
                      seed: str | None = None) -> TableInfo:
-        """A new table with a fresh join code, seed, host token and one secret (unclaimed) token per seat."""
-        names = [n.strip() for n in seat_names]
-        if any(not n for n in names):
-            raise StoreError("Every seat needs a name.")
-        if len({n.casefold() for n in names}) != len(names):
-            raise StoreError("Two seats have the same name; give each player a different name.")
+        """A new table with a fresh join code, seed, host token and one secret (unclaimed) token per seat.
+
+        `seat_names` are stored as given: what a seat name may be (and which two are too alike) is
+        `companion.names.clean`'s one rule, applied where names enter (`Tables.create`)."""
+        names = list(seat_names)
         seed = seed or secrets.token_hex(8)
         now = time.time()
 

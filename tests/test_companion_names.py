@@ -77,3 +77,10 @@ def test_names_that_differ_to_the_eye_and_emoji_sequences_are_accepted() -> None
     names = ["Ann", "Anna", "Bob \U0001f468\u200d\U0001f469\u200d\U0001f467", "Cy \u2764\ufe0f", "Олег", "Δήμος",
              "李", "B" * NAME_LIMIT]
     assert clean(names) == names
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\u00a0\u2028"])
+def test_a_seat_without_a_name_is_refused_naming_the_seat(blank: str) -> None:
+    with pytest.raises(Refusal) as err:
+        clean(["Ann", blank])
+    assert str(err.value) == "Seat 2 needs a name."
