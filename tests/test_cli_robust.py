@@ -140,6 +140,19 @@ def test_check_refuses_a_copy_whose_profiles_toml_is_broken(tmp_path: Path) -> N
            "= -5.0] Input should be greater than or equal to 0\n")
 
 
+def test_check_refuses_a_copy_whose_rules_text_is_broken(tmp_path: Path) -> None:
+    """The booklet's text is data too: a rule constant that does not exist is named with its file and line."""
+    root = tmp_path / "cards"
+    shutil.copytree(CARDS_ROOT / "waterloo", root / "waterloo")
+    rules = root / "waterloo" / "rules.md"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text + "\nEach player takes {no_such_rule} chips.\n", encoding="utf-8")
+    result = muster("check", "--cards", str(root))
+    assert (result.returncode, result.stderr) == (
+        2, f"muster: 1 problem(s) in the game data:\n  {rules}:{len(text.splitlines()) + 2}: "
+           "'{no_such_rule}' names no rule constant of waterloo\n")
+
+
 def test_build_draws_with_the_copys_layouts_and_profiles(tmp_path: Path) -> None:
     """A changed card ink (layouts.toml) and cut-mark colour (profiles.toml) of the copy reach the printed page."""
     root = _copy_with(tmp_path, "profiles.toml", 'colour = "#000000"', 'colour = "#123456"')  # home-a4's cut marks
