@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from cards.layout import Layout
 from cards.load import GameData
@@ -16,6 +17,7 @@ from engine.hexgrid import DIRECTIONS, in_arc
 from generator.canvas import Box, Canvas, Point
 from generator.drawing import arrow, hexagon, mix
 from generator.hexbattle_parts import signed
+from generator.symbols import draw_picture
 from generator.text import draw_text
 
 
@@ -45,14 +47,20 @@ def _hex(s: Ink, centre: Point, size: float, fill: str | None, stroke: str | Non
                 width=0.35)
 
 
-def _counter(s: Ink, centre: Point, size: float, colour: str, letter: str, facing: int = 0) -> None:
-    """A unit counter seen from above, its notch on the side it faces (0 = north, clockwise)."""
+def _counter(s: Ink, centre: Point, size: float, army: Any, unit: Any, facing: int = 0) -> None:
+    """A unit counter seen from above as it is printed (`hexbattle_parts._counter_front`): the army's
+    colour with its notch on the side it faces (0 = north, clockwise), the army's letter, and the
+    unit's picture in a paper window; so the diagrams speak the counters' one vocabulary."""
     half = size / 2
     paper = s.layout.colours["panel"]
     with s.c.group(centre[0], centre[1], rotate=60.0 * facing):
-        s.c.rect(-half, -half, size, size, fill=colour, radius=0.6)
-        s.c.polygon([(-half * 0.45, -half), (half * 0.45, -half), (0, -half * 0.45)], fill=paper)
-    label(s, Box(centre[0] - half, centre[1] - half * 0.2, size, half * 1.1), letter, "cell_bold", paper)
+        s.c.rect(-half, -half, size, size, fill=army.colour_hex, radius=0.6)
+        s.c.polygon([(-half * 0.3, -half), (half * 0.3, -half), (0, -half * 0.7)], fill=paper)
+    window = Box(centre[0] - half * 0.12, centre[1] - half * 0.45, half * 0.95, half * 1.15)
+    s.c.rect(window.x, window.y, window.w, window.h, fill=paper, radius=0.4)
+    draw_picture(s.c, unit.icon, unit.symbol, window.inset(0.3), s.layout.colours["ink"], paper)
+    label(s, Box(centre[0] - half, centre[1] - half * 0.45, half * 0.88, half * 1.15), army.letter, "cell_bold",
+          paper)
 
 
 def draw_arcs(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
@@ -61,6 +69,7 @@ def draw_arcs(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
     s = Ink(c, layout)
     r = game.rules
     armies = list(game.table("armies"))
+    foot = game.table("units")[0]
     col = s.layout.colours
     half = box.w / 2 - 3.0
     size = min(box.h / 3.3, half / 2.6)
@@ -74,7 +83,7 @@ def draw_arcs(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
         _hex(s, centre, size, mix(col["panel"], col["accent"], 0.12 * steps[facing]))
         label(s, Box(centre[0] - size * 0.55, centre[1] - size * 0.4, size * 1.1, size * 0.8), names[facing])
     _hex(s, origin, size, col["panel"])
-    _counter(s, origin, size * 0.5, armies[0].colour_hex, "")
+    _counter(s, origin, size * 0.5, armies[0], foot)
     label(s, Box(box.x, box.bottom - 4.5, half, 4.5), "Close combat: the defender's dice lose",
            "small")
     small = size * 0.52
@@ -87,7 +96,7 @@ def draw_arcs(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
             _hex(s, _hex_at(origin2, small, q, rr), small,
                  mix(col["panel"], col["accent"], 0.35) if shaded else col["panel"])
     _hex(s, origin2, small, col["panel"])
-    _counter(s, origin2, small * 0.55, armies[0].colour_hex, "")
+    _counter(s, origin2, small * 0.55, armies[0], foot)
     label(s, Box(box.x + box.w / 2 + 3.0, box.bottom - 4.5, half, 4.5),
            "Fire: the shaded cone, \u00b160\u00b0 ahead", "small")
 
@@ -97,6 +106,7 @@ def draw_sight(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
     which would block, is checked hex by hex with a die."""
     s = Ink(c, layout)
     armies = list(game.table("armies"))
+    foot = game.table("units")[0]
     r = game.rules
     col = s.layout.colours
     size = min(box.h / 3.8, box.w / 2 / 5.0)
@@ -112,20 +122,17 @@ def draw_sight(c: Canvas, layout: Layout, box: Box, game: GameData) -> None:
         a, b = _hex_at(origin, size, 0, 0), _hex_at(origin, size, 4, -2)
         if blockers == "split":
             b = _hex_at(origin, size, 2, -1)
-            for q, rr, what in ((1, -1, "Woods"), (1, 0, "unit")):
-                centre = _hex_at(origin, size, q, rr)
-                if what == "Woods":
-                    _hex(s, centre, size, mix(col["panel"], "#2f5a22", 0.45))
-                    label(s, Box(centre[0] - size / 2, centre[1] - size * 0.45, size, size * 0.4), "Woods")
-                else:
-                    _counter(s, centre, size * 0.5, armies[1].colour_hex, "")
+            woods = _hex_at(origin, size, 1, -1)
+            _hex(s, woods, size, mix(col["panel"], "#2f5a22", 0.45))
+            label(s, Box(woods[0] - size / 2, woods[1] - size * 0.45, size, size * 0.4), "Woods")
+            between = _hex_at(origin, size, 1, 0)
         else:
-            mid = _hex_at(origin, size, 2, -1)
-            _counter(s, mid, size * 0.5, armies[1].colour_hex, "")
-        _counter(s, a, size * 0.5, armies[0].colour_hex, "A")
-        _counter(s, b, size * 0.5, armies[1].colour_hex, "T")
+            between = _hex_at(origin, size, 2, -1)
+        # the line first, so the counters lie on it as on the table
         s.c.line(a[0], a[1], b[0], b[1], stroke=block_ink, width=0.5, dash=(1.5, 0.8))
         arrow(s.c, a, (a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3), block_ink, 0.5, 2.0)
+        for centre, army in ((between, armies[1]), (a, armies[0]), (b, armies[1])):
+            _counter(s, centre, size * 0.56, army, foot)
         label(s, Box(left + 1.0, box.bottom - 9.0, box.w / 2 - 2.0, 9.0), title, "small")
 
 

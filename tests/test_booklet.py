@@ -255,3 +255,28 @@ def test_imposed_sheets_keep_ink_5_mm_from_the_paper_edge(games: dict[str, GameD
             strips = [im.crop((0, 0, w, border)), im.crop((0, h - border, w, h)), im.crop((0, 0, border, h)),
                       im.crop((w - border, 0, w, h))]
             assert all(strip.getextrema()[0] >= 250 for strip in strips), side.name
+
+
+def test_hexbattle_diagrams_draw_the_printed_counters(games: dict[str, GameData]) -> None:
+    """The arcs and line-of-sight diagrams show a unit as its counter prints (issue 33, one vocabulary):
+    the army's colour and letter, and the unit's picture, never letters of their own (A, T)."""
+    from generator.booklet_flow import booklet_layout
+    from generator.canvas import Box, RecordingDocument
+    from generator.hex_diagrams import draw_arcs, draw_sight
+    from generator.icons import rings
+
+    game = games["hexbattle"]
+    french, british = game.table("armies")
+    foot = game.table("units")[0]
+    layout = booklet_layout(game)
+    for draw, armies in ((draw_arcs, [french, french]), (draw_sight, [british, french, british] * 2)):
+        doc = RecordingDocument()
+        with doc.page(148, 210) as c:
+            draw(c, layout, Box(10, 10, 128, 70), game)
+        calls = doc.pages[0].calls
+        letters = [call.args["s"] for call in calls if call.op == "text" and len(call.args["s"]) == 1]
+        grounds = [call.args["fill"] for call in calls if call.op == "rect" and call.args["radius"] == 0.6]
+        pictures = [call for call in calls if call.op == "polygons" and len(call.args["rings"]) == len(rings(foot.icon))]
+        assert letters == [a.letter for a in armies]
+        assert grounds == [a.colour_hex for a in armies]
+        assert len(pictures) == len(armies)
