@@ -28,10 +28,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
 import streamlit as st
@@ -71,16 +70,11 @@ class TableContext:
     moves_drawn: bool = False
     typed_moves: list[Action] | None = None  # the moves listed as a pad, which may also be typed in (`_other_move`)
 
-    @cached_property
+    @property
     def state(self) -> Any:
-        """The position as this phone's viewer may know it: the table's position re-dealt from the viewer's
-        information set (`State.resample`; a spectator's from public information), never the real one. So
-        nothing a panel reads from it (its view, moves and labels, the status line, any field) can show a card
-        or pick hidden from this viewer, by construction; tests/test_information_sets.py proves that a re-deal
-        leaves all the viewer may read as it was. Dealt with a source fixed by how many entries the log holds, so the page draws
-        the same on every rerun. Moves are applied to the real position (`Tables.act`), and history lines and
-        questions come from the match (`snap.match`), which writes them per viewer."""
-        return self.snap.state.resample(self.player, random.Random(f"page:{self.snap.head[0]}"))
+        """The position as this phone's viewer may know it (`Snapshot.seen_by`), never the real one: history
+        lines and questions come from the match (`snap.match`), which writes them per viewer."""
+        return self.snap.seen_by(self.player)
 
     def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None) -> None:
         """Draw this seat's moves here (a panel calls it between its view and its tools); `layout` draws the

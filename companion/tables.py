@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class Snapshot:
     head: tuple[int, int]
     entries: tuple[LogEntry, ...]
     _lines: dict[int | None, list[Line]] = field(default_factory=dict, compare=False, repr=False)
+    _seen: dict[int | None, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def state(self) -> Any:
@@ -106,6 +108,17 @@ class Snapshot:
     def moves(self) -> int:
         """How many moves the log holds: not timer taps, notices (`POSITION_KEEPING`) or undos."""
         return sum(e.action.get("kind") not in POSITION_KEEPING | {"undo"} for e in self.entries)
+
+    def seen_by(self, viewer: int | None) -> Any:
+        """The position as `viewer` (a seat, or None for a spectator) may know it: the real one re-dealt from the
+        viewer's information set (`State.resample`), from a source fixed by the log's length, so every redraw reads
+        the same deal. Everything a page reads of a position comes from here, so no page can show a card or pick
+        hidden from its viewer whatever it reads; tests/test_information_sets.py proves a re-deal leaves all the
+        viewer may read as it was. Moves are applied to the real position (`Tables.act`)."""
+        seen = self._seen.get(viewer)
+        if seen is None:
+            seen = self._seen[viewer] = self.state.resample(viewer, random.Random(f"page:{self.head[0]}"))
+        return seen
 
     def history(self, viewer: int | None) -> list[Line]:
         """`Match.history` for a viewer, worked out once per position: every redraw of every phone at

@@ -129,7 +129,7 @@ def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, A
         _select(table_id, Selection())
         context.flash("warning", STALE, "hexboard")
         return
-    state = snap.state
+    state = snap.seen_by(seat)
     where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
     sel, action = board.tap(state, seat, _selection(table_id), f"{where[0]},{where[1]}" if where else None)
     if action is not None:
