@@ -212,7 +212,8 @@ battles, hands).</p>
 The winner was behind at the midpoint in {_interval(drama['winner_trailed_at_midpoint'])} of games with a winner.</p>
 <h2>Cards</h2><p class=note>Who is dealt a card at the start is decided by the shuffle, so that effect is the card's;
 "played more" is an association (a side ahead may simply play more). The removal test replays the run's first seeds
-with one copy fewer of the card. Of the {intervals} intervals below, about {intervals / 20:.0f} exclude no effect by
+with one copy fewer of the card and follows the side that played it most: that side's share of wins with the card
+carries some of the same association, so read a card against the others (an unchanged card shows the baseline). Of the {intervals} intervals below, about {intervals / 20:.0f} exclude no effect by
 chance alone (1 in 20 at 95%): a red figure is a lead to test with more games, not a verdict.</p>
 {charts}{cards}
 {combos}
