@@ -391,51 +391,59 @@ def tiles(game: GameData, low_ink: bool = False) -> list[Piece]:
 
 # ---------------------------------------------------------------- unit counters and markers
 
-def _army_square(c: Canvas, bleed: float, layout: Layout, colour: str) -> None:
-    """A counter's ground in the army colour with a thin light frame inside the trim."""
+def _army_square(c: Canvas, bleed: float, layout: Layout, colour: str, low_ink: bool = False) -> str:
+    """A counter's ground in the army colour with a thin light frame inside the trim; returns the ink
+    for what is drawn on it (the paper colour). `low_ink`: white ground in a band of the army colour
+    along the trim, and the army colour is the ink (the armies still differ by letter and lightness)."""
     w, h = layout.width, layout.height
+    if low_ink:
+        band = layout.border
+        c.rect(band / 2, band / 2, w - band, h - band, stroke=colour, width=band, radius=layout.radius)
+        return colour
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=colour)
     inset = layout.border
     c.rect(inset, inset, w - 2 * inset, h - 2 * inset, stroke=layout.colours["paper"], width=0.25,
            radius=layout.radius)
+    return layout.colours["paper"]
 
 
-def _counter_front(c: Canvas, bleed: float, *, unit: Any, army: Any, layout: Layout) -> None:
+def _counter_front(c: Canvas, bleed: float, *, unit: Any, army: Any, layout: Layout, low_ink: bool = False) -> None:
     """Name, picture, the army's letter beside it, and strength, range and movement with their labels."""
     col, w, h, safe = layout.colours, layout.width, layout.height, layout.safe
-    _army_square(c, bleed, layout, army.colour_hex)
+    ink = _army_square(c, bleed, layout, army.colour_hex, low_ink)
     # Facing: a notch on the top edge points the way the unit faces.
     notch = w * 0.11
-    c.polygon([(w / 2, layout.border + 0.25), (w / 2 + notch, layout.border + 0.25 + notch * 0.9),
-               (w / 2 - notch, layout.border + 0.25 + notch * 0.9)], fill=col["paper"])
-    _font(c, layout, "title", Box(safe + 1.0, h * 0.15, w - 2 * safe - 2.0, h * 0.14), unit.name, col["paper"])
+    top = layout.border + 0.25
+    c.polygon([(w / 2, top), (w / 2 + notch, top + notch * 0.9), (w / 2 - notch, top + notch * 0.9)], fill=ink)
+    _font(c, layout, "title", Box(safe + 1.0, h * 0.15, w - 2 * safe - 2.0, h * 0.14), unit.name, ink)
     picture = Box(w * 0.3, h * 0.3, w * 0.4, h * 0.3)
-    c.rect(picture.x, picture.y, picture.w, picture.h, fill=col["paper"], radius=0.6)
+    c.rect(picture.x, picture.y, picture.w, picture.h, fill=None if low_ink else col["paper"],
+           stroke=ink if low_ink else None, width=0.3, radius=0.6)
     draw_picture(c, unit.icon, unit.symbol, picture.inset(0.5), col["ink"], col["paper"])
-    _font(c, layout, "army", Box(safe, h * 0.3, w * 0.3 - safe, h * 0.3), army.letter, col["paper"])
+    _font(c, layout, "army", Box(safe, h * 0.3, w * 0.3 - safe, h * 0.3), army.letter, ink)
     values = (str(unit.strength), str(unit.range) if unit.range else "\u2013", str(unit.movement))
     labels = ("STR", "RNG", "MOV")
     third = (w - 2 * safe) / 3
     for k, (value, label) in enumerate(zip(values, labels)):
         x = safe + k * third
-        _font(c, layout, "corner", Box(x, h * 0.59, third, h * 0.19), value, col["paper"])
-        _font(c, layout, "kind", Box(x, h * 0.78, third, h * 0.14), label, col["paper"])
+        _font(c, layout, "corner", Box(x, h * 0.59, third, h * 0.19), value, ink)
+        _font(c, layout, "kind", Box(x, h * 0.78, third, h * 0.14), label, ink)
 
 
-def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1) -> Piece:
+def counter_piece(game: GameData, army_id: str, unit_id: str, copy: int = 1, low_ink: bool = False) -> Piece:
     """One unit counter of an army (single-sided: damage is shown with strength markers)."""
     layout = part_layout(game, "counter_layout")
     army = game.by_id("armies")[army_id]
     unit = game.by_id("units")[unit_id]
     name = f"{army_id}-{unit_id}" + (f"-{copy}" if unit.copies > 1 else "")
     return Piece(name=name, width=layout.width, height=layout.height, bleed=layout.bleed,
-                 front=partial(_counter_front, unit=unit, army=army, layout=layout),
+                 front=partial(_counter_front, unit=unit, army=army, layout=layout, low_ink=low_ink),
                  design=f"{army_id}-{unit_id}")
 
 
-def counters(game: GameData) -> list[Piece]:
-    """Every unit counter of both armies (units.csv copies per army)."""
-    return [counter_piece(game, army.id, card.design.id, card.copy)
+def counters(game: GameData, low_ink: bool = False) -> list[Piece]:
+    """Every unit counter of both armies (units.csv copies per army; `low_ink`: the playtest print)."""
+    return [counter_piece(game, army.id, card.design.id, card.copy, low_ink)
             for army in game.table("armies") for card in game.deck("units")]
 
 
@@ -458,14 +466,19 @@ FORMATION_ART: dict[str, Callable[[Canvas, Box, str], None]] = {
 """Drill pictograms by formation id; a formation without one prints its name and numbers only."""
 
 
-def _marker_ground(c: Canvas, bleed: float, layout: Layout, army: Any) -> Box:
+def _marker_ground(c: Canvas, bleed: float, layout: Layout, army: Any, low_ink: bool = False) -> Box:
     """Marker ground: the army colour with the army's letter on a band across the top, light paper
-    below it in a frame of that colour; returns the paper's box."""
+    below it in a frame of that colour; returns the paper's box. `low_ink`: white in a band of the
+    army colour along the trim, the letter in that colour."""
     w, h, b = layout.width, layout.height, layout.border
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=army.colour_hex)
     band = _marker_band(layout)
-    _font(c, layout, "army", band, army.letter, layout.colours["paper"])
     paper = Box(b + 0.6, band.bottom, w - 2 * b - 1.2, h - b - 0.6 - band.bottom)
+    if low_ink:
+        _army_square(c, bleed, layout, army.colour_hex, low_ink)
+        _font(c, layout, "army", band, army.letter, army.colour_hex)
+        return paper
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=army.colour_hex)
+    _font(c, layout, "army", band, army.letter, layout.colours["paper"])
     c.rect(paper.x, paper.y, paper.w, paper.h, fill=layout.colours["paper"], radius=layout.radius)
     return paper
 
@@ -485,9 +498,10 @@ def formation_lines(formation: Any) -> str:
     return f"Move {formation.movement}\nCC {signed(formation.melee_attack_bonus)}"
 
 
-def _formation_front(c: Canvas, bleed: float, *, formation: Any, army: Any, layout: Layout) -> None:
+def _formation_front(c: Canvas, bleed: float, *, formation: Any, army: Any, layout: Layout,
+                     low_ink: bool = False) -> None:
     col = layout.colours
-    paper = _marker_ground(c, bleed, layout, army)
+    paper = _marker_ground(c, bleed, layout, army, low_ink)
     inner = paper.inset(0.4)
     lines = layout.fonts["kind"].size * fonts.PT * LEADING * 2
     name = layout.fonts["title"].size * fonts.PT * LEADING
@@ -499,25 +513,25 @@ def _formation_front(c: Canvas, bleed: float, *, formation: Any, army: Any, layo
     _font(c, layout, "title", Box(inner.x, inner.bottom - name, inner.w, name), formation.name, col["ink"])
 
 
-def _strength_front(c: Canvas, bleed: float, *, value: int, army: Any, layout: Layout) -> None:
+def _strength_front(c: Canvas, bleed: float, *, value: int, army: Any, layout: Layout,
+                    low_ink: bool = False) -> None:
     col, w, h = layout.colours, layout.width, layout.height
     name = layout.fonts["title"].size * fonts.PT * LEADING
     if value == 0:
-        _army_square(c, bleed, layout, army.colour_hex)
+        ink = _army_square(c, bleed, layout, army.colour_hex, low_ink)
         band = _marker_band(layout)
-        _font(c, layout, "army", band, army.letter, col["paper"])
-        c.line(w * 0.3, band.bottom + h * 0.06, w * 0.7, h * 0.66, stroke=col["paper"], width=w * 0.06)
-        c.line(w * 0.7, band.bottom + h * 0.06, w * 0.3, h * 0.66, stroke=col["paper"], width=w * 0.06)
-        _font(c, layout, "title", Box(layout.safe, h - layout.safe - name, w - 2 * layout.safe, name), "Broken",
-              col["paper"])
+        _font(c, layout, "army", band, army.letter, ink)
+        c.line(w * 0.3, band.bottom + h * 0.06, w * 0.7, h * 0.66, stroke=ink, width=w * 0.06)
+        c.line(w * 0.7, band.bottom + h * 0.06, w * 0.3, h * 0.66, stroke=ink, width=w * 0.06)
+        _font(c, layout, "title", Box(layout.safe, h - layout.safe - name, w - 2 * layout.safe, name), "Broken", ink)
         return
-    paper = _marker_ground(c, bleed, layout, army)
+    paper = _marker_ground(c, bleed, layout, army, low_ink)
     inner = paper.inset(0.4)
     _font(c, layout, "corner", Box(inner.x, inner.y, inner.w, inner.h - name), str(value), col["ink"])
     _font(c, layout, "title", Box(inner.x, inner.bottom - name, inner.w, name), "Strength", col["ink"])
 
 
-def markers(game: GameData) -> list[Piece]:
+def markers(game: GameData, low_ink: bool = False) -> list[Piece]:
     """Per army: a formation marker of each formation for every unit that uses formations, and
     strength markers: for each value below full, one per unit that can stand at it unbroken, and a
     Broken marker for every unit (a gun is broken at 1, R23)."""
@@ -534,7 +548,7 @@ def markers(game: GameData) -> list[Piece]:
         for formation in game.table("formations"):
             for k in range(1, drilled + 1):
                 add(f"{army.id}-{formation.id}-{k}", f"{army.id}-{formation.id}",
-                    partial(_formation_front, formation=formation, army=army, layout=layout))
+                    partial(_formation_front, formation=formation, army=army, layout=layout, low_ink=low_ink))
         top = max(u.strength for u in units)
         for value in range(top - 1, -1, -1):
             # A strength marker for each unit that can stand at that value unbroken; every unit can break.
@@ -542,7 +556,7 @@ def markers(game: GameData) -> list[Piece]:
             label = "broken" if value == 0 else f"strength-{value}"
             for k in range(1, count + 1):
                 add(f"{army.id}-{label}-{k}", f"{army.id}-{label}",
-                    partial(_strength_front, value=value, army=army, layout=layout))
+                    partial(_strength_front, value=value, army=army, layout=layout, low_ink=low_ink))
     return pieces
 
 
@@ -706,8 +720,8 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
     """Hexbattle's tiles, counters, markers and board (nothing for other games)."""
     if game.id != GAME:
         return []
-    return [PieceSet("tiles", tiles(game, ctx.low_ink)), PieceSet("counters", counters(game)),
-            PieceSet("markers", markers(game)), board_pageset(game)]
+    return [PieceSet("tiles", tiles(game, ctx.low_ink)), PieceSet("counters", counters(game, ctx.low_ink)),
+            PieceSet("markers", markers(game, ctx.low_ink)), board_pageset(game)]
 
 
 CLAIMS = {GAME: frozenset({"terrain", "units"})}

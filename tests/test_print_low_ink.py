@@ -1,6 +1,7 @@
-"""Low ink (`muster build --ink low`) for the pieces with the most colour, hexbattle's terrain tiles
-and waterloo's chips (issue 33: 98 % and 83 % of their area inked before): the share of each piece's
-trim area that carries any ink, measured on its pdftoppm render, front and back."""
+"""Low ink (`muster build --ink low`) for the pieces with the most colour, hexbattle's terrain tiles,
+unit counters and markers, and waterloo's chips (issue 33: tiles 98 % and chips 83 % of their area
+inked before): the share of each piece's trim area that carries any ink, measured on its pdftoppm
+render, front and back."""
 
 from __future__ import annotations
 
@@ -28,8 +29,7 @@ def coverage(piece: Piece, folder: Path) -> list[float]:
     """The inked share of the trim area of the piece's front and back (each at its trim size)."""
     pdf = folder / f"{piece.name}.pdf"
     doc = PdfDocument(pdf, piece.name)
-    for side in (piece.front, piece.back):
-        assert side is not None
+    for side in filter(None, (piece.front, piece.back)):  # counters and markers are single-sided
         with doc.page(piece.width, piece.height) as c:
             side(c, 0.0)
     doc.save()
@@ -44,6 +44,13 @@ def _pieces(low_ink: bool) -> list[Piece]:
     return [*tiles.values(), *chips.values()]
 
 
+def _army_pieces(low_ink: bool) -> list[Piece]:
+    """One of each hexbattle counter and marker design (both armies)."""
+    game = load_game("hexbattle")
+    one = {p.design: p for p in [*hexbattle_parts.counters(game, low_ink), *hexbattle_parts.markers(game, low_ink)]}
+    return list(one.values())
+
+
 @needs_pdftoppm
 def test_low_ink_tiles_and_chips_leave_most_of_their_area_blank(tmp_path: Path) -> None:
     normal = {p.design: max(coverage(p, tmp_path)) for p in _pieces(False)}
@@ -52,3 +59,16 @@ def test_low_ink_tiles_and_chips_leave_most_of_their_area_blank(tmp_path: Path) 
     assert min(normal.values()) > 0.65  # the full-colour print, for scale: tiles to the trim, chips to the cut
     heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
     assert not heavy, heavy
+
+
+@needs_pdftoppm
+def test_low_ink_counters_and_markers_leave_most_of_their_area_blank(tmp_path: Path) -> None:
+    normal = {p.design: max(coverage(p, tmp_path)) for p in _army_pieces(False)}
+    low = {p.design: max(coverage(p, tmp_path)) for p in _army_pieces(True)}
+    # 2 armies x (6 units + 3 formations + strengths 3, 2, 1 + Broken)
+    assert set(low) == set(normal) and len(low) == 2 * (6 + 3 + 4)
+    counters = [d for d in normal if "-" in d and d.split("-", 1)[1] in {u.id for u in load_game("hexbattle").table("units")}]
+    assert len(counters) == 12 and min(normal[d] for d in counters) > 0.65  # full colour: the army's ground
+    heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
+    assert not heavy, heavy
+    assert all(low[d] < normal[d] for d in low)
