@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from companion import balance_page, context, front_page, lobby, lookup_page, table_page
+from companion import context, front_page, lobby, lookup_page, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -49,6 +49,9 @@ def route(service: Tables) -> None:
     elif params.get("page") == "lookup":
         lookup_page.render_search()
     elif params.get("page") == "balance":
+        # Imported here, not above: its charts load pandas and Altair (about 0.3 s), which no table or lobby
+        # page needs, and the first phone after a start must not wait for them (tests/test_surface.py).
+        from companion import balance_page
         balance_page.render()
     else:
         lobby.render(service)
