@@ -23,12 +23,13 @@ import pytest
 from PIL import Image
 
 from cards import load_game
+from cards.layout import SheetProfile, load_profiles
 from cards.load import game_ids
 from generator import deck
 from generator.build import PRINTABLES, _claimed
 from generator.canvas import Box, PdfDocument
 from generator.printable import BuildContext, PieceSet
-from generator.sheets import Piece
+from generator.sheets import Piece, draw_sheets, pack
 
 DPI = 150
 DELTA_L = 20.0       # L*: a pixel differs when the two renders are this far apart in lightness
@@ -142,8 +143,9 @@ def piece_designs(game_id: str) -> Iterator[tuple[str, list[Thing]]]:
                 yield piece_set.name, [Thing(name, piece) for name, piece in designs.items()]
 
 
-def pairs_not_apart(things: list[Thing], images: list[np.ndarray]) -> list[str]:
-    crops = [crop(image, t.region) for t, image in zip(things, images)]
+def pairs_not_apart(things: list[Thing], images: list[np.ndarray], cropped: bool = False) -> list[str]:
+    """Every pair of things whose renders (cropped to each thing's region unless `cropped`) are not apart."""
+    crops = images if cropped else [crop(image, t.region) for t, image in zip(things, images)]
     out = []
     for (i, a), (j, b) in itertools.combinations(enumerate(things), 2):
         for vision in MACHADO:
@@ -159,6 +161,34 @@ def test_card_kinds_read_apart_in_a_fanned_hand_without_colour(game_id: str, tmp
     things = card_kinds(game_id)
     assert len(things) >= 3
     assert not pairs_not_apart(things, render(things, tmp_path))
+
+
+@needs_pdftoppm
+@pytest.mark.parametrize("game_id", game_ids())
+def test_card_kinds_read_apart_on_a_printed_sheet(game_id: str, tmp_path: Path) -> None:
+    """The same cards laid out as the build prints them on an A4 home sheet (`sheets.pack` and
+    `draw_sheets`: neighbours' bleed, cut marks, the scale bar), each compared in its fanned corner
+    on the rendered sheet, so nothing the sheet adds or clips spoils an index."""
+    things = [t for t in card_kinds(game_id) if t.region is not None]
+    if len(things) < 2:  # imperial: every card is Military, told apart by its type's initial
+        game = load_game(game_id)
+        things = [Thing(card.design.id, deck.card_piece(game, d, card, None), FAN)
+                  for d in deck.decks(game, _claimed(game_id)) for card in game.deck(d.table) if card.copy == 1]
+    library = load_profiles()
+    profile = library.profiles["home-a4"]
+    assert isinstance(profile, SheetProfile)
+    paper = library.paper(profile)
+    pieces = [t.piece for t in things]
+    doc = PdfDocument(tmp_path / "sheet.pdf", "sheet")
+    draw_sheets(doc, pieces, profile, paper, backs=False)
+    doc.save()
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", str(tmp_path / "sheet.pdf"), str(tmp_path / "s")], check=True)
+    pages = [np.asarray(Image.open(p).convert("RGB"))
+             for p in sorted(tmp_path.glob("s-*.png"), key=lambda p: int(p.stem.split("-")[1]))]
+    crops = [crop(pages[k], Box(slot.trim.x + FAN.x, slot.trim.y + FAN.y, FAN.w, FAN.h))
+             for k, placed in enumerate(pack(pieces, profile, paper)) for _, slot in placed]
+    assert len(things) >= 3 and len(crops) == len(things)
+    assert not pairs_not_apart(things, crops, cropped=True)
 
 
 @needs_pdftoppm
