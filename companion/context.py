@@ -348,11 +348,12 @@ def shielded(draw: Callable[[], None], retry: bool = True) -> None:
 
 
 def until_back() -> None:
-    """Every RETRY_SECONDS, ask the store something small; once it answers, draw the whole page again."""
+    """Every RETRY_SECONDS, ask the store whether it would take a tap (`Store.answers`); once it would, draw
+    the whole page again."""
     @st.fragment(run_every=RETRY_SECONDS)
     def probe() -> None:
         try:
-            tables().store.table_by_code(PROBE_CODE)
+            tables().store.answers()
         except (StoreError, OSError):
             return
         back_again()
@@ -365,6 +366,3 @@ def back_again() -> None:
     st.session_state.pop(FAULT, None)
     st.session_state.pop("_flash", None)
     st.rerun(scope="app")
-
-
-PROBE_CODE = "PROBE"  # a join code no table has (codes never hold O): reading it asks the store one small question

@@ -103,9 +103,13 @@ def test_a_lock_held_past_the_busy_timeout_is_busy_not_corrupt(tmp_path: Path) -
             assert err.full == (f"The table store {path} is locked by another program (still busy after 0.3 s). "
                                 "Nothing was changed; try again in a moment.")
         assert len(running.tables()) == 3  # reading still works while another program writes
+        with pytest.raises(StoreUnavailable) as asked:  # so a page that met the lock asks for the lock itself
+            running.answers()
+        assert asked.value.full == in_play.value.full
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
+    running.answers()  # the lock is free: the page draws itself again, and asking wrote nothing
     untouched(tmp_path, before)
     entry = running.append(1, 1, {"kind": "roll", "player": 1, "args": {}})  # the retry, once the lock is gone
     assert entry.seq == 2 and len(SQLiteStore(path).tables()) == 3
