@@ -856,8 +856,13 @@ def _reveal(state: WaterlooState, action: Action, rng: random.Random) -> None:
     either scored or, on a clash, cleared for everyone to enter again (R25)."""
     state.revealed[action.player] = {"cards": list(action["cards"]),
                                      "scout_down": bool(action.get("scout_down", False))}
-    if state.players_to_act():
-        return
+    if not state.players_to_act():
+        _hands_in(state, rng)
+
+
+def _hands_in(state: WaterlooState, rng: random.Random) -> None:
+    """Every hand still in is entered (the last one was, or the last seat to enter left, R30): scored at the
+    showdown, or, when they clash, told to the whole table and cleared for everyone to enter again (R25)."""
     state.clash = state._clash()
     if state.clash:
         state.revealed = {}
@@ -894,8 +899,7 @@ def _leave(state: WaterlooState, action: Action, rng: random.Random) -> None:
     elif state.phase == SWAP and turn:
         _swapped(state, p, rng)
     elif state.phase == REVEAL and not state.players_to_act():
-        state._take_revealed_hands()
-        state._start_showdown(rng)
+        _hands_in(state, rng)
     elif state.phase == SCOUT and turn:
         if state.scout_queue:
             state.turn = state.scout_queue[0]

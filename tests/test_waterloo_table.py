@@ -283,6 +283,20 @@ def test_r25_hands_that_clash_are_cleared_for_everyone_once_all_are_in() -> None
     assert state.phase in ("scout", "bet") and state.showdown is not None and state.clash is None
 
 
+def test_r25_hands_that_clash_are_checked_when_the_last_seat_to_enter_leaves_instead() -> None:
+    """R30 meets R25: the hands entered are checked together however the last one stops being awaited."""
+    match = table(3, button=0)
+    run(match, act("pass", 1), act("pass", 2), act("pass", 0))
+    to_reveal(match)
+    run(match, reveal(0, "GEN GEN I1 I1 I1"), reveal(1, "GEN I2 I2 C2 C2"), act("concede", 2))
+    state = match.state
+    assert state.phase == "reveal" and state.revealed == {} and state.players_to_act() == [1, 0]
+    assert state.clash == ("Every hand is in, but together they hold 3 General (the deck has 2): someone entered a "
+                           "card wrongly. Every hand is cleared; check your cards and enter them again.")
+    run(match, reveal(0, "GEN GEN I1 I1 I1"), reveal(1, "I2 I2 I2 C2 C2"))
+    assert state.showdown is not None and state.clash is None
+
+
 def test_r25_a_wrong_reveal_is_taken_back_and_corrected() -> None:
     match = table(2, button=0)
     to_reveal(match)
