@@ -1,16 +1,17 @@
 """The companion's entry script (`muster app` runs it with Streamlit): routes by query parameters.
 
 `?table=CODE[&seat=TOKEN][&host=TOKEN][&join=1]` is a table (join: offer the free seats), `?game=G&card|combo|rule|section|sheet=…` a look-up
-page (the printed QR codes carry these), `?page=lookup` the search, `?page=balance` the latest balance reports, anything else the lobby.
+page (the printed QR codes carry these), `?page=lookup` the search, `?page=balance` the latest balance reports, `?page=record` a game record's replay, anything else the lobby.
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import streamlit as st
 
-from companion import context, front_page, lobby, lookup_page, table_page
+from companion import context, front_page, lobby, lookup_page, replay, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -53,6 +54,8 @@ def route(service: Tables) -> None:
         # page needs, and the first phone after a start must not wait for them (tests/test_surface.py).
         from companion import balance_page
         balance_page.render()
+    elif params.get("page") == "record":
+        replay.render_record(service, lambda table: partial(table_page.replayed, service, table))
     else:
         lobby.render(service)
 

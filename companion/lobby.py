@@ -29,6 +29,8 @@ def render(service: Tables) -> None:
     st.button("Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
               key="to-lookup")
     st.button("Balance reports", on_click=context.go, kwargs={"page": "balance"}, width="stretch", key="to-balance")
+    st.button("Replay a game record", on_click=context.go, kwargs={"page": "record"}, width="stretch",
+              key="to-record")
     _tables_in_progress(service, mine)
     _finished_tables(service, mine)
     _records(service)
@@ -76,13 +78,15 @@ def _finished_tables(service: Tables, mine: set[int]) -> None:
 
 
 def _records(service: Tables) -> None:
-    records = service.store.records()
-    if not records:
+    """Wins and losses per game, per player named at that game's tables."""
+    by_game = service.store.records_by_game()
+    if not by_game:
         return
     st.subheader("Players")
-    rows = ["| Player | W | L | D |", "|---|---:|---:|---:|"]
-    rows += [f"| {plain(r.name)} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
-    st.markdown("\n".join(rows))
+    for game, records in sorted(by_game.items(), key=lambda item: service.game_name(item[0])):
+        rows = [f"| {plain(service.game_name(game))} | W | L | D |", "|---|---:|---:|---:|"]
+        rows += [f"| {plain(r.name)} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
+        st.markdown("\n".join(rows))
 
 
 def _new_table_form(service: Tables) -> None:

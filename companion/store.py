@@ -520,6 +520,19 @@ class Store(ABC):
             self.finish(table_id, winner, f"concede:{seat}", Tx(conn), outcomes)
         self._write(run)
 
+    def records_by_game(self) -> dict[str, list[PlayerRecord]]:
+        """Wins, losses and draws per game and per player of that game (case ignored), best first: a record
+        says who beat whom at which game, never one total over different games."""
+        rows = self._read(lambda conn: self._x(conn,
+            "SELECT t.game, MIN(r.name), SUM(CASE WHEN r.outcome='win' THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN r.outcome='loss' THEN 1 ELSE 0 END), SUM(CASE WHEN r.outcome='draw' THEN 1 ELSE 0 END) "
+            "FROM results r JOIN tables t ON t.id=r.table_id GROUP BY t.game, LOWER(r.name) "
+            "ORDER BY 1, 3 DESC, 4 ASC, 2").fetchall())
+        found: dict[str, list[PlayerRecord]] = {}
+        for game, *rest in rows:
+            found.setdefault(game, []).append(PlayerRecord(rest[0], int(rest[1]), int(rest[2]), int(rest[3])))
+        return found
+
     def records(self) -> list[PlayerRecord]:
         """Wins, losses and draws per player name (players are named seats, case ignored), best first."""
         rows = self._read(lambda conn: self._x(conn,

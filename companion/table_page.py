@@ -36,7 +36,7 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from companion import context, courier, live, panels
+from companion import context, courier, live, panels, replay
 from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
@@ -294,11 +294,15 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     assets = panels.assets_for(table.game)
     if assets is not None:
         assets(service.entries()[table.game].data)
-    _table(service, table.id, seat.token if seat else None, _outline(table))
+    if table.playing:
+        _table(service, table.id, seat.token if seat else None, _outline(table))
+    else:  # a finished table opens as its replay
+        replay.render(service, table, list(service.snapshot(table).entries), seat, partial(replayed, service, table))
     tools = panels.tools_for(table.game)
     if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them
         tools(service.game(table.game), service.entries()[table.game].data)
-    _watch(service, table.id)
+    if table.playing:  # an ended table changes no more
+        _watch(service, table.id)
     if seat is not None:
         _move_seat(table, seat)
     _share(table)
@@ -422,6 +426,22 @@ def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None
     service.hold(table, seat, device)
     fresh = service.store.table(table.id)
     return fresh, fresh.seat_by_token(seat.token) or seat
+
+
+def replayed(service: Tables, table: TableInfo, seat: Seat | None, snap: Snapshot) -> None:
+    """A replay's step (`companion.replay`): the game's panel, for `seat` (None: the spectator), at `snap`."""
+    ctx = TableContext(service, table, seat, snap, acting=False)
+    panel = panels.panel_for(table.game)
+    if panel is None:
+        _generic_view(ctx)
+        return
+    try:
+        panel(ctx)
+    except Exception:  # a panel that cannot draw a past position still leaves the plain view
+        LOG.exception("the %s panel failed on a replay", table.game)
+        surface.flush()
+        _generic_view(ctx, key="replay-plain")
+    surface.flush()
 
 
 def _generic_view(ctx: TableContext, key: str = "private") -> None:

@@ -19,7 +19,7 @@ import copy
 import json
 import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -218,11 +218,15 @@ class Tables:
                 snap = self._extend(table, cached, newer if cached.head == (0, 0) else newer[1:])
                 self._publish(table.id, snap)
                 return snap
-        entries = self.store.log(table.id, 0, conn)
-        base = Snapshot(Match(self.game(table.game), table.seed, table.options), (0, 0), ())
-        snap = self._extend(table, base, entries)
+        snap = self.position(table, self.store.log(table.id, 0, conn))
         self._publish(table.id, snap)
         return snap
+
+    def position(self, table: TableInfo, entries: Sequence[LogEntry]) -> Snapshot:
+        """The position after `entries` (the start of a table's log, or a loaded game record's), replayed from
+        the table's seed and options: a replay's step, never cached."""
+        base = Snapshot(Match(self.game(table.game), table.seed, table.options), (0, 0), ())
+        return self._extend(table, base, list(entries))
 
     def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
         if not entries:

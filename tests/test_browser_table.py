@@ -91,3 +91,46 @@ def test_browser_a_seat_is_kept_through_the_lobby_and_back(app: Server, new_phon
     stranger.get_by_role("button", name=f"Warfare · {table.code} — Ann, Bob", exact=False).first.wait_for()
     assert stranger.get_by_text("Your tables").count() == 0, "another phone holds no seat here"
     assert tables.store.table(table.id).seats[1].device is not None
+
+
+def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, new_phone: Callable[[], Any],
+                                                                  tmp_path: Path) -> None:
+    """A finished warfare table opens as its replay: as Bob at the start, nothing of Ann's hand is on his screen,
+    as Ann it is; the record downloads, and loaded again replays to the same final position."""
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="s0")
+    start = tables.snapshot(table).state
+    tables.act(table, 0, start.legal_actions(0)[0])
+    tables.concede(table, 1)
+    final = tables.snapshot(table)
+    count = len(final.entries)
+    cards = tables.entries()["warfare"].data.card_index
+    anns = {cards[c].name for c in start.view(0)["hand"]} - {cards[c].name for c in start.view(1)["hand"]}
+
+    ann = phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
+    ann.get_by_text(f"Replay · move {count} of {count}").wait_for()
+    ann.get_by_role("button", name="« Start").click()
+    ann.get_by_text(f"Replay · move 0 of {count}").wait_for()
+    as_ann = ann.locator("body").inner_text()
+    assert all(name in as_ann for name in anns), "Ann's own hand, as she saw it"
+    ann.get_by_role("button", name="Bob", exact=True).click()
+    ann.get_by_role("button", name="✓ Bob").wait_for()
+    as_bob = ann.locator("body").inner_text()
+    assert not [name for name in anns if name in as_bob], "nothing of Ann's hand on Bob's screen"
+    ann.get_by_role("button", name="Spectator", exact=True).click()
+    ann.get_by_role("button", name="✓ Spectator").wait_for()
+    assert not [name for name in anns if name in ann.locator("body").inner_text()]
+    shot(ann, "companion-replay-spectator", "h4")
+
+    with ann.expect_download() as download:
+        ann.get_by_role("button", name="Download the game record (JSON)").click()
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    from companion.replay import load
+    loaded, entries = load(tables, saved.read_bytes())
+    assert tables.position(loaded, entries).state.view(None) == final.state.view(None)
+
+    ann.goto(f"{app.url}/?page=record")
+    ann.locator("input[type=file]").set_input_files(str(saved))
+    ann.get_by_text(f"Replay · move {count} of {count}").wait_for()
+    ann.get_by_text("The game ended: Bob conceded, Ann won.").first.wait_for()

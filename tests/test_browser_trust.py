@@ -257,7 +257,7 @@ def test_concede_asks_on_the_phone_and_cancel_sends_nothing(app: Server, new_pho
     assert tables.store.table(table.id).playing and not tables.snapshot(table).entries
     tools.get_by_role("button", name="Concede", exact=True).click()
     tools.get_by_role("button", name="Yes, concede", exact=True).click()
-    ann.page.get_by_text("Ann conceded. Bob wins.").wait_for()
+    ann.page.get_by_text("The game ended: Ann conceded, Bob won.").wait_for()
     assert not tables.store.table(table.id).playing and tables.store.table(table.id).winner == 1
 
 

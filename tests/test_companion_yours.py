@@ -1,17 +1,22 @@
-"""A phone's own tables (issue 30): the store knows which seats a phone holds, playing or ended."""
+"""A phone's own tables, records per game and game records (issue 30)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
-from companion_game import RaceGame  # noqa: E402
+from companion_game import RaceGame, TallyGame  # noqa: E402
 
+from companion.replay import load, record  # noqa: E402
 from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from companion.your_tables import result  # noqa: E402
+from engine.core import Refusal  # noqa: E402
 
 
 def test_held_by_lists_the_tables_of_a_phone_newest_first(store_target: str) -> None:
@@ -29,3 +34,33 @@ def test_held_by_lists_the_tables_of_a_phone_newest_first(store_target: str) -> 
     ended = service.store.held_by("phone-a", 10)
     assert {t.id: t.playing for t in ended} == {first.id: False, second.id: True}, "an ended table stays the phone's"
     assert result(service.store.table(first.id)) == "Bob conceded, Ann won"
+
+
+def test_records_are_per_game_and_per_player(store_target: str) -> None:
+    service = Tables(open_store(store_target), {"race": RaceGame(), "tally": TallyGame()})
+    service.concede(service.create("race", ["Ann", "Bob"], {"players": 2}), 1)
+    service.concede(service.create("tally", ["ann", "Bob"], {"players": 2}), 0)
+    by_game = {game: [(r.name, r.wins, r.losses) for r in rows] for game, rows in service.store.records_by_game().items()}
+    assert by_game == {"race": [("Ann", 1, 0), ("Bob", 0, 1)], "tally": [("Bob", 1, 0), ("ann", 0, 1)]}
+
+
+def test_a_game_record_loads_again_or_says_what_is_wrong(tmp_path: Path) -> None:
+    service = Tables(open_store(tmp_path / "m.sqlite3"))
+    table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="s0")
+    service.act(table, 0, service.snapshot(table).state.legal_actions(0)[0])
+    service.concede(table, 1)
+    ended = service.store.table(table.id)
+    entries = list(service.snapshot(ended).entries)
+    raw = json.dumps(record(ended, entries)).encode()
+    loaded, again = load(service, raw)
+    assert loaded.winner == 0 and loaded.ended_by == "concede:1" and [s.name for s in loaded.seats] == ["Ann", "Bob"]
+    assert service.position(loaded, again).state.view(None) == service.snapshot(ended).state.view(None)
+    assert "token" not in raw.decode() and table.seats[0].token not in raw.decode()
+    bad = json.loads(raw)
+    for change, message in [({"format": "x"}, "not a Muster game record"), ({"game": "chess"}, "not a game"),
+                            ({"seats": []}, "list of the players' names"), ({"log": [{"seq": 1}]}, "Move 1"),
+                            ({"winner": 5}, "seat number or null")]:
+        with pytest.raises(Refusal, match=message):
+            load(service, json.dumps(bad | change).encode())
+    with pytest.raises(Refusal, match="not JSON"):
+        load(service, b"{")
