@@ -306,9 +306,14 @@ def lay_out(game: GameData, blocks: Sequence[Block], claimed: frozenset[str] = f
     if len(flow.pages) % 4 == 0 and flow.room() * flow.area(1).h >= CREDITS:
         _back_cover(flow.sheet, game)  # the text ends on the back cover: the credits go at its foot
     else:
-        for _ in range((-(len(flow.pages) + 1)) % 4):
-            flow.chapter = "Notes"
-            _notes(flow.new_page())
+        chapters = [(title, number) for number, page in enumerate(flow.pages, start=1) for title in page.starts]
+        for k in range((-(len(flow.pages) + 1)) % 4):
+            if k == 0:  # the first page the fold leaves over lists where each chapter starts
+                flow.chapter = "Contents"
+                _contents(flow.new_page(), chapters)
+            else:
+                flow.chapter = "Notes"
+                _notes(flow.new_page())
         _back_cover(flow.new_page(folio=False), game)
     for number, page in enumerate(flow.pages, start=1):
         if page.folio:
@@ -355,6 +360,17 @@ def _block(flow: Flow, block: Block | None, lead: Callable[[Sheet], None] | None
               flow.layout.sheet_settings().cards, lead)
     elif block.kind == "diagram":
         booklet_diagrams.DIAGRAMS[flow.game.id][text](flow, lead)
+
+
+def _contents(s: Sheet, chapters: Sequence[tuple[str, int]]) -> None:
+    """Each chapter and the page it starts on, ruled like a table: a folded booklet has no outline."""
+    _chapter(s, "Contents")
+    col = s.layout.colours
+    for title, number in chapters:
+        box = s.take(NOTE_PITCH)
+        s.write(Box(box.x, box.y, box.w - 12.0, box.h), title, "body")
+        s.write(Box(box.right - 12.0, box.y, 12.0, box.h), str(number), "body", align="end")
+        s.c.line(box.x, box.bottom, box.right, box.bottom, stroke=col["rule"], width=0.2)
 
 
 def _notes(s: Sheet) -> None:

@@ -130,6 +130,15 @@ def test_booklet_teaches_in_order_without_configuration_keys(games: dict[str, Ga
     assert [o.title for o in reader.outline] == chapters
     for entry in reader.outline:
         assert entry.title in reader.pages[reader.get_destination_page_number(entry)].extract_text()
+    # a page the fold leaves over lists each chapter and the page it starts on, as the outline does
+    pages = booklet.pages_of(game, CLAIMED.get(game_id, frozenset()))
+    contents = [k for k, page in enumerate(pages) if page.chapter == "Contents" and page.folio]
+    notes = [k for k, page in enumerate(pages) if page.chapter == "Notes" and page.folio]
+    assert len(contents) <= 1 and (not notes or contents == [notes[0] - 1])
+    if contents:
+        listed = " ".join(reader.pages[contents[0]].extract_text().split())
+        assert listed.startswith("Contents " + " ".join(
+            f"{o.title} {reader.get_destination_page_number(o) + 1}" for o in reader.outline)), listed
 
 
 def test_waterloo_booklet_gives_every_combo_its_make_up_and_ties(games: dict[str, GameData], tmp_path: Path) -> None:
