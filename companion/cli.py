@@ -114,12 +114,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 def _app_args(args: argparse.Namespace) -> tuple[int, Path]:
-    """The checked port and data folder for `app` and `start`, or a UsageError saying what to fix."""
+    """The checked port (free at --address) and data folder for `app` and `start`, or a UsageError saying what to fix."""
     from companion.server import check_port, resolve_data_dir
     from companion.store import StoreError
 
     try:
-        port, data_dir = check_port(args.port), resolve_data_dir(args.data_dir)
+        port, data_dir = check_port(args.port, args.address), resolve_data_dir(args.data_dir)
         _use_database(args.database, data_dir)
     except StoreError as err:  # the terminal is the operator's: where the store is, and why
         raise UsageError(err.full) from None
@@ -164,16 +164,17 @@ def _use_cards(value: str | None) -> None:
         load_all(folder)
 
 
-def _public_url(value: str | None, port: int) -> str:
+def _public_url(value: str | None, port: int, address: str = "0.0.0.0") -> str:
     """The address phones are given (seat links, QR codes): --public-url, else $MUSTER_PUBLIC_URL (a reverse
-    proxy's address), else this machine's network address and port."""
-    from companion.server import PUBLIC_URL_ENV, companion_url
+    proxy's address), else this machine's network address (or the one --address listens on) and port."""
+    from companion.server import ANY_ADDRESS, PUBLIC_URL_ENV, companion_url
     from generator.build import BuildError, web_address
 
     source = "--public-url" if value is not None else f"${PUBLIC_URL_ENV}"
     url = value if value is not None else os.environ.get(PUBLIC_URL_ENV) or None
     if url is None:
-        return companion_url(port)
+        host = None if address in (ANY_ADDRESS, "::") else (f"[{address}]" if ":" in address else address)
+        return companion_url(port, host)
     try:
         return web_address(url, source).rstrip("/")
     except BuildError as err:
@@ -184,9 +185,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     from companion.server import run_app
 
     port, data_dir = _app_args(args)
-    url = _public_url(args.public_url, port)
+    url = _public_url(args.public_url, port, args.address)
     _use_cards(args.cards)
-    return run_app(port, data_dir, url)
+    return run_app(port, data_dir, url, args.address)
 
 
 def cmd_start(args: argparse.Namespace) -> int:
@@ -195,7 +196,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     from generator.build import BuildError, build_all
 
     port, data_dir = _app_args(args)
-    url = _public_url(args.public_url, port)
+    url = _public_url(args.public_url, port, args.address)
     print(f"Building every printable into {args.output}/ with QR codes for {url} …", flush=True)
     try:
         written = build_all(out=Path(args.output), url=url)
@@ -204,7 +205,7 @@ def cmd_start(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UsageError(_unwritable(args.output, err)) from None
     print(f"{len(written)} printable files are ready in {args.output}/.", flush=True)
-    return run_app(port, data_dir, url)
+    return run_app(port, data_dir, url, args.address)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -297,6 +298,8 @@ def _save_offset(args: argparse.Namespace, offset: tuple[float, float], profiles
 
 def _add_app_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8501, metavar="N", help="port to serve on (default 8501)")
+    p.add_argument("--address", default="0.0.0.0", metavar="IP",
+                   help="the address to listen on: 127.0.0.1 for this machine only (default 0.0.0.0, every network)")
     p.add_argument("--data-dir", metavar="DIR",
                    help="folder for the table store (default: $MUSTER_DATA_DIR, else ~/.local/share/muster)")
     p.add_argument("--database", metavar="URL",

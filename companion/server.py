@@ -54,17 +54,28 @@ def terminal_qr(text: str) -> str:
     return out.getvalue()
 
 
-def check_port(port: int) -> int:
-    """The port, if it is in range and free to listen on; otherwise say what to do instead."""
+ANY_ADDRESS = "0.0.0.0"  # `muster app --address`'s default: every interface of this machine
+
+
+def check_port(port: int, address: str = ANY_ADDRESS) -> int:
+    """The port, if it is in range and free to listen on at `address`; otherwise say what to do instead."""
     if not 1 <= port <= 65535:
         raise StoreError(f"--port {port} is out of range; use a number from 1 to 65535 (default {DEFAULT_PORT})")
-    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        family = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM)[0][0]
+    except (socket.gaierror, UnicodeError):
+        raise StoreError(f"--address {address} is not an address of this machine; use an IP address such as "
+                         f"127.0.0.1 (this machine only) or {ANY_ADDRESS} (every network, the default)") from None
+    probe = socket.socket(family, socket.SOCK_STREAM)
     probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does: a closing port is free
     try:
-        probe.bind(("0.0.0.0", port))
+        probe.bind((address, port))
     except PermissionError:
         raise StoreError(f"--port {port} needs administrator rights here; use a port above 1023") from None
-    except OSError:
+    except OSError as err:
+        if err.errno == 99:  # EADDRNOTAVAIL
+            raise StoreError(f"--address {address} is not an address of this machine; use one of its own, "
+                             f"127.0.0.1 or {ANY_ADDRESS}") from None
         raise StoreError(f"--port {port} is already in use (is the companion already running?); "
                          "choose another with --port") from None
     finally:
@@ -77,9 +88,9 @@ def resolve_data_dir(value: str | None) -> Path:
     return check_data_dir(Path(value).expanduser() if value else default_data_dir())
 
 
-def streamlit_command(port: int) -> list[str]:
+def streamlit_command(port: int, address: str = ANY_ADDRESS) -> list[str]:
     return [sys.executable, "-m", "companion.launch", "run", str(APP_SCRIPT),
-            "--server.port", str(port), "--server.address", "0.0.0.0", "--server.headless", "true",
+            "--server.port", str(port), "--server.address", address, "--server.headless", "true",
             "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
             "--client.toolbarMode", "minimal", "--client.showErrorDetails", "none",
             # A full garbage collection after every script run (Streamlit's default) costs more than the
@@ -112,7 +123,7 @@ def die_with(parent: int) -> Callable[[], None]:
     return preexec
 
 
-def run_app(port: int, data_dir: Path, url: str) -> int:
+def run_app(port: int, data_dir: Path, url: str, address: str = ANY_ADDRESS) -> int:
     """Print where to connect, then run Streamlit until it stops or Ctrl-C."""
     print(f"Muster companion: {url}")
     print(f"Tables are kept in {redact(database_target(None, data_dir))}")
@@ -120,7 +131,7 @@ def run_app(port: int, data_dir: Path, url: str) -> int:
     print(terminal_qr(url))
     sys.stdout.flush()
     env = dict(os.environ, MUSTER_DATA_DIR=str(data_dir), MUSTER_URL=url)
-    child = subprocess.Popen(streamlit_command(port), env=env, preexec_fn=die_with(os.getpid()))
+    child = subprocess.Popen(streamlit_command(port, address), env=env, preexec_fn=die_with(os.getpid()))
     # Stopping `muster` (a service manager, a test harness) must stop the server it started.
     signal.signal(signal.SIGTERM, lambda *_: child.terminate())
     try:
