@@ -23,6 +23,17 @@ def cards_copy(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="session")
+def imperial_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """Imperial (the smallest full game: one deck, tokens, reference, booklet, tuck box) built as PDF
+    for every profile, once per session (per xdist worker): the print tests that only read a whole
+    build share it. Returns the game's folder and the files the build listed."""
+    from generator.build import build_all
+
+    out = tmp_path_factory.mktemp("imperial-build")
+    return out / "imperial", build_all(["imperial"], ["pdf"], out=out)
+
+
 @pytest.fixture
 def service(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A fresh table store for the five real games, installed where the pages look for it."""

@@ -16,7 +16,6 @@ from cards import DataError
 from cards.layout import load_profiles, read_profiles
 from cards.load import GameData, load_game
 from generator import booklet, deck, tuckbox
-from generator.build import build_all
 from generator.canvas import PdfDocument
 from generator.printable import BuildContext
 
@@ -171,8 +170,9 @@ def test_a_bad_rules_text_names_its_file_and_line(games: dict[str, GameData], tm
         booklet.pages_of(moved)
 
 
-def test_build_writes_booklets_for_duplex_profiles_and_one_screen_pdf(tmp_path: Path) -> None:
-    files = build_all(["imperial"], ["pdf"], profiles=["home-a4", "home-fold-letter"], out=tmp_path)
+def test_build_writes_booklets_for_duplex_profiles_and_one_screen_pdf(
+        imperial_build: tuple[Path, list[Path]]) -> None:
+    _, files = imperial_build  # every profile (conftest: shared with test_print_targets)
     names = {p.name for p in files}
     assert {"imperial-rules-home-a4.pdf", "imperial-rules-screen.pdf"} <= names
     assert "imperial-rules-home-fold-letter.pdf" not in names  # a booklet needs both sides of the paper
@@ -285,7 +285,8 @@ def test_hexbattle_diagrams_draw_the_printed_counters(games: dict[str, GameData]
         calls = doc.pages[0].calls
         letters = [call.args["s"] for call in calls if call.op == "text" and len(call.args["s"]) == 1]
         grounds = [call.args["fill"] for call in calls if call.op == "rect" and call.args["radius"] == 0.6]
-        pictures = [call for call in calls if call.op == "polygons" and len(call.args["rings"]) == len(rings(foot.icon))]
+        pictures = [call for call in calls
+                    if call.op == "polygons" and len(call.args["rings"]) == len(rings(foot.icon))]
         assert letters == [a.letter for a in armies]
         assert grounds == [a.colour_hex for a in armies]
         assert len(pictures) == len(armies)

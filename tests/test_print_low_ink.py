@@ -67,7 +67,8 @@ def test_low_ink_counters_and_markers_leave_most_of_their_area_blank(tmp_path: P
     low = {p.design: max(coverage(p, tmp_path)) for p in _army_pieces(True)}
     # 2 armies x (6 units + 3 formations + strengths 3, 2, 1 + Broken)
     assert set(low) == set(normal) and len(low) == 2 * (6 + 3 + 4)
-    counters = [d for d in normal if "-" in d and d.split("-", 1)[1] in {u.id for u in load_game("hexbattle").table("units")}]
+    units = {u.id for u in load_game("hexbattle").table("units")}
+    counters = [d for d in normal if d.split("-", 1)[1] in units]
     assert len(counters) == 12 and min(normal[d] for d in counters) > 0.65  # full colour: the army's ground
     heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
     assert not heavy, heavy

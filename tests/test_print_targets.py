@@ -30,10 +30,9 @@ GAME = "imperial"  # the smallest full build: one deck, tokens, reference sheet
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("out")
-    build_all([GAME], ["pdf"], out=out)  # every profile
-    return out / GAME
+def built(imperial_build: tuple[Path, list[Path]]) -> Path:
+    assert GAME == "imperial"
+    return imperial_build[0]  # every profile (conftest: shared with test_booklet)
 
 
 def _mm(box: object) -> list[float]:

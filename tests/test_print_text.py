@@ -54,7 +54,8 @@ WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="
 def word_boxes(path: Path) -> Counter[tuple[str, float, float]]:
     """Every word poppler reads in a PDF with its box's short and long side in pt (to 0.1 pt): the
     same words at the same sizes give the same boxes wherever the page puts them, turned or not."""
-    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
+                         check=True).stdout
     boxes: Counter[tuple[str, float, float]] = Counter()
     for m in WORD.finditer(out):
         w, h = float(m[3]) - float(m[1]), float(m[4]) - float(m[2])
