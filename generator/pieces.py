@@ -62,16 +62,17 @@ def _card_page(c: Canvas, width: float, height: float, *, game: GameData, card: 
             s.y += 1.5
 
 
-def markers(game: GameData) -> list[Piece]:
-    """Every marker of the game's [[layout.markers]], round, with its icon and name on both sides."""
+def markers(game: GameData, low_ink: bool = False) -> list[Piece]:
+    """Every marker of the game's [[layout.markers]], round, with its icon and name on both sides
+    (`low_ink`: the playtest look of the cards, white with the marker's colour in outlines)."""
     settings = game_layout(game)
     layout = resolve(MARKER_LAYOUT, settings)
     out = []
     for marker in settings.markers:
         face = CardFace(title=marker.name, kind="", icon=marker.icon)
-        front = partial(draw_front, layout=layout, face=face, link=None, look=Look(frame=marker.colour))
+        front = partial(draw_front, layout=layout, face=face, link=None, look=Look(frame=marker.colour, low_ink=low_ink))
         back = partial(draw_back, layout=layout, title=marker.name, subtitle="", colour=marker.colour,
-                       emblem=marker.icon)
+                       emblem=marker.icon, low_ink=low_ink)
         out.extend(Piece(name=f"marker-{_slug(marker)}-{k}", width=layout.width, height=layout.height,
                          bleed=layout.bleed, front=front, back=back, back_key=f"marker-{_slug(marker)}",
                          design=f"marker-{_slug(marker)}", title=marker.name, shape=layout.shape)
@@ -91,5 +92,5 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
         name = settings.track_card.title.lower().replace(" ", "-")
         out.append(PageSet(name, [partial(fitted, _card_page, game=game, card=settings.track_card)]))
     if settings.markers:
-        out.append(PieceSet("table-markers", markers(game)))
+        out.append(PieceSet("table-markers", markers(game, ctx.low_ink)))
     return out

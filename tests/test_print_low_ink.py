@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from cards import load_game
-from generator import hexbattle_parts, trackers
+from cards.load import game_ids
+from generator import hexbattle_parts, pieces, trackers
 from generator.canvas import PdfDocument
 from generator.sheets import Piece
 
@@ -41,7 +42,8 @@ def coverage(piece: Piece, folder: Path) -> list[float]:
 def _pieces(low_ink: bool) -> list[Piece]:
     tiles = {p.design: p for p in hexbattle_parts.tiles(load_game("hexbattle"), low_ink)}
     chips = {p.design: p for p in trackers.chips(load_game("waterloo"), low_ink)}
-    return [*tiles.values(), *chips.values()]
+    round_markers = {f"{g}-{p.design}": p for g in game_ids() for p in pieces.markers(load_game(g), low_ink)}
+    return [*tiles.values(), *chips.values(), *round_markers.values()]
 
 
 def _army_pieces(low_ink: bool) -> list[Piece]:
@@ -52,10 +54,11 @@ def _army_pieces(low_ink: bool) -> list[Piece]:
 
 
 @needs_pdftoppm
-def test_low_ink_tiles_and_chips_leave_most_of_their_area_blank(tmp_path: Path) -> None:
-    normal = {p.design: max(coverage(p, tmp_path)) for p in _pieces(False)}
-    low = {p.design: max(coverage(p, tmp_path)) for p in _pieces(True)}
-    assert set(low) == set(normal) and len(low) == 9 + 4  # every terrain, every chip value
+def test_low_ink_tiles_chips_and_round_markers_leave_most_of_their_area_blank(tmp_path: Path) -> None:
+    normal = {p.name: max(coverage(p, tmp_path)) for p in _pieces(False)}
+    low = {p.name: max(coverage(p, tmp_path)) for p in _pieces(True)}
+    # every terrain, every chip value, every round table marker (hexbattle 2, imperial 5, waterloo 1)
+    assert set(low) == set(normal) and len(low) == 9 + 4 + 8
     assert min(normal.values()) > 0.65  # the full-colour print, for scale: tiles to the trim, chips to the cut
     heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
     assert not heavy, heavy
