@@ -974,8 +974,12 @@ def _exchange_label(state: WaterlooState, action: Action) -> str:
 
 
 def _swap_label(state: WaterlooState, action: Action) -> str:
+    """The swap in the mover's words: the card given and the reserve card taken for it (the mover's own)."""
     side = "face-up" if action.get("slot") == "up" else "face-down"
-    return f"Swap {state.game.names.get(action.get('card'), '?')} into your {side} reserve"
+    p, names = action.player, state.game.names
+    taken = state.reserves[p].get(action.get("slot")) if isinstance(p, int) and 0 <= p < state.n else None
+    gets = f", taking {names[taken]}" if taken in names else ""
+    return f"Swap {names.get(action.get('card'), '?')} into your {side} reserve{gets}"
 
 
 def _burn_label(state: WaterlooState, action: Action) -> str:

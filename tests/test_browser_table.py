@@ -134,3 +134,64 @@ def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, n
     ann.locator("input[type=file]").set_input_files(str(saved))
     ann.get_by_text(f"Replay · move {count} of {count}").wait_for()
     ann.get_by_text("The game ended: Bob conceded, Ann won.").first.wait_for()
+
+
+def test_browser_a_tap_on_a_button_that_just_appeared_is_ignored(app: Server, new_phone: Callable[[], Any]) -> None:
+    """Waterloo's double tap: "Draw a card", then a second touch on "Keep it" the moment it appears under the
+    finger. The second is ignored (the button has not stood 300 ms where it is); once settled, a tap keeps."""
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("waterloo", ["Ann", "Bob"], {"players": 2}, seed="w0")
+    state = tables.snapshot(table).state
+    while state.phase == "bet":  # the first betting round, everyone passing or calling
+        state = tables.act(table, state.current_player, state.legal_actions(state.current_player)[0]).state
+    drawer = state.turn
+    name = ["Ann", "Bob"][drawer]
+    page = phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[drawer].token}", f"You are {name}")
+    head = tables.snapshot(table).head[0]
+
+    draw = page.get_by_role("button", name="Draw a card", exact=True)
+    draw.click()  # waits until the button has settled, as a player's eyes would
+    keep = page.get_by_role("button", name="Keep it", exact=True)
+    keep.wait_for(state="attached")
+    box = keep.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the second touch, at once
+    page.wait_for_timeout(1_500)  # time for that tap to reach the server, were it sent
+    assert [a.kind for a in tables.snapshot(table).match.log[head:]] == ["draw"], "the second touch decided nothing"
+
+    keep.click()  # settled now: a tap on it is the player's choice
+    wait_for(lambda: [a.kind for a in tables.snapshot(table).match.log[head:]] == ["draw", "keep"], page)
+
+
+def test_browser_no_choice_is_made_for_the_player(app: Server, new_phone: Callable[[], Any]) -> None:
+    """Waterloo's reserve swap from a list: nothing picked, the button waits; each entry says which reserve card
+    it takes and reads once; the move sent is the one picked."""
+    tables = Tables(open_store(app.data_dir / DB_NAME))
+    table = tables.create("waterloo", ["Ann", "Bob"], {"players": 2}, seed="w0")
+    state = tables.snapshot(table).state
+    while state.phase != "swap":  # pass, call, draw and keep up to the reserve swap
+        p = state.current_player
+        move = next(a for a in state.legal_actions(p) if a.kind in ("pass", "call", "draw", "keep"))
+        state = tables.act(table, p, move).state
+    p = state.turn
+    page = phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[p].token}", f"You are {['Ann', 'Bob'][p]}")
+    head = tables.snapshot(table).head[0]
+    select = page.locator(".st-key-moves .mp-select")
+    select.wait_for()
+    options = select.locator("option").all_inner_texts()
+    assert options[0] == "Choose…" and select.input_value() == "", "nothing is picked for the player"
+    assert len(options) == len(set(options)), "each entry reads once"
+    assert all(", taking " in o for o in options[1:]), options
+    waiting = page.get_by_role("button", name="Choose one above first")
+    assert waiting.is_disabled()
+    shot(page, "companion-waterloo-swap-choose", ".st-key-moves")
+    pick = options[2]
+    select.select_option(label=pick)
+    page.get_by_role("button", name=f"Do: {pick}").click()
+    yes = page.get_by_role("button", name="Yes, do it")
+    page.wait_for_timeout(500)
+    if yes.count():
+        yes.click()
+    wait_for(lambda: len(tables.snapshot(table).match.log) > head, page)
+    stored = tables.snapshot(table).match.log[head]
+    assert tables.position(table, tables.snapshot(table).entries[:head]).state.label(stored) == pick

@@ -446,7 +446,9 @@ def test_labels_read_as_phrases() -> None:
     state = new(2)
     labels = [state.label(a) for a in state.legal_actions()]
     assert labels[:3] == ["Pass", "Raise by 1 (bet 2)", "Raise by 2 (bet 3)"] and labels[-1] == "Fold"
-    assert state.label(act("swap", 0, card="militia-1", slot="down")) == "Swap Militia into your face-down reserve"
+    down = GAME.names[state.reserves[0]["down"]]
+    assert state.label(act("swap", 0, card="militia-1", slot="down")) == \
+        f"Swap Militia into your face-down reserve, taking {down}", "the label names the reserve card taken"
 
 
 def test_rule_constants_come_from_the_data() -> None:

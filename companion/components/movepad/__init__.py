@@ -52,7 +52,10 @@ class Choice:
 
 @dataclass(frozen=True)
 class Pick:
-    """A long list of like choices: picked from a list on the phone, then sent by one button (`go` + label)."""
+    """A long list of like choices: picked from a list on the phone, then sent by one button (`go` + label).
+
+    Nothing is picked until the player picks (the list opens on "Choose…" and its button waits), and options
+    that read the same are one entry: to the player they are the same move (two copies of one card)."""
 
     id: str
     label: str
@@ -60,8 +63,11 @@ class Pick:
     options: Sequence[tuple[str, Any]]
 
     def drawn(self) -> dict[str, Any]:
+        first: dict[str, Any] = {}
+        for label, value in self.options:
+            first.setdefault(label, value)
         return {"kind": "select", "id": self.id, "label": self.label, "go": self.go,
-                "options": [{"label": label, "value": value} for label, value in self.options]}
+                "options": [{"label": label, "value": value} for label, value in first.items()]}
 
 
 Item = Choice | Pick

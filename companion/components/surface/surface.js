@@ -10,7 +10,8 @@
 //
 // A pad: {head, items, columns, title, lines, note, boxed, notices, withdrawn}. Items:
 //   {kind: "button", id, label, value, primary, disabled, help, ask}, or
-//   {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button).
+//   {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button; nothing
+//   is picked for the player, so the button waits until they pick).
 // Each tap reports the pad, the item, its value (an engine action) and the position ("head") the pad was
 // drawn at, so a tap means what the player saw: Python refuses a tap made at a position the table has left.
 // An item with `ask` ({question, yes}) asks on the phone first, as a popover would; nothing is sent until
@@ -20,6 +21,66 @@
 // and refuses a stale one in any case.
 
 const PENDING_MS = 1000;
+// A tap decides only what its player saw: a button takes taps once it has been on screen, in one place, for
+// SETTLE_MS (a human moment). Until then it is marked aria-disabled (data-settling) and a tap on it is ignored,
+// so a double tap can never reach a button that appeared, or moved, under the finger (waterloo's "Draw a
+// card" then "Keep it" 166 ms later). Its place is measured within what scrolls, so scrolling moves nothing.
+const SETTLE_MS = 300;
+const placed = new WeakMap(); // button -> {x, y, since}: where it was last seen and since when
+const settling = new Set();
+let settleTimer = null;
+
+function scroller(el) {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) return p;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+// Whether the button has stood still, where it is now, for SETTLE_MS; notes its place when it has moved.
+function settled(b, now) {
+  const r = b.getBoundingClientRect();
+  const s = scroller(b);
+  const x = r.left + s.scrollLeft, y = r.top + s.scrollTop;
+  const was = placed.get(b);
+  if (!was || r.width === 0 || Math.abs(was.x - x) > 2 || Math.abs(was.y - y) > 2) {
+    placed.set(b, { x, y, since: now });
+    return false;
+  }
+  return now - was.since >= SETTLE_MS;
+}
+
+function unsettle(b) {
+  b.dataset.settling = "1";
+  b.setAttribute("aria-disabled", "true");
+  settling.add(b);
+  if (settleTimer === null) settleTimer = setTimeout(settleAll, 50);
+}
+
+function settleAll() {
+  settleTimer = null;
+  const now = performance.now();
+  for (const b of settling) {
+    if (!b.isConnected) {
+      settling.delete(b);
+    } else if (settled(b, now)) {
+      delete b.dataset.settling;
+      b.removeAttribute("aria-disabled");
+      settling.delete(b);
+    }
+  }
+  if (settling.size) settleTimer = setTimeout(settleAll, 60);
+}
+
+// Anything that changes the page's size may have moved a settled button: it waits its moment again.
+if (!window.musterSettleWatch) {
+  window.musterSettleWatch = new ResizeObserver(() => {
+    const now = performance.now();
+    document.querySelectorAll(".mp-btn:not([data-settling])").forEach((b) => { if (!settled(b, now)) unsettle(b); });
+  });
+  window.musterSettleWatch.observe(document.body);
+}
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 // A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
@@ -38,7 +99,14 @@ function button(item, onTap) {
   b.dataset.id = item.id;
   b.disabled = !!item.disabled;
   if (item.help) b.title = item.help;
-  b.addEventListener("click", () => onTap(item, b));
+  b.addEventListener("click", () => {
+    if (b.dataset.settling || !settled(b, performance.now())) {  // appeared or moved under the finger: ignored
+      if (!b.dataset.settling) unsettle(b);
+      return;
+    }
+    onTap(item, b);
+  });
+  unsettle(b);
   return b;
 }
 
@@ -77,12 +145,18 @@ function drawPad(box, key, data, tap) {
       const label = node("label", "mp-label", item.label);
       const select = node("select", "mp-select");
       select.setAttribute("aria-label", item.label);
+      // Nothing is chosen for the player: the list opens on "Choose…" and its button waits for a choice.
+      select.appendChild(Object.assign(node("option", "", "Choose…"), { value: "", disabled: true, selected: true }));
       item.options.forEach((o, i) => select.appendChild(Object.assign(node("option", "", o.label), { value: String(i) })));
-      const go = button({ id: item.id, label: item.go + item.options[0].label }, () => {
+      const go = button({ id: item.id, label: "Choose one above first", disabled: true }, () => {
+        if (select.value === "") return;
         const o = item.options[Number(select.value)];
         send({ id: item.id, label: o.label }, o.value);
       });
-      select.addEventListener("change", () => { go.textContent = item.go + item.options[Number(select.value)].label; });
+      select.addEventListener("change", () => {
+        go.textContent = item.go + item.options[Number(select.value)].label;
+        go.disabled = false;
+      });
       label.appendChild(select);
       group.append(label, go);
       grid.appendChild(group);
