@@ -599,15 +599,17 @@ def start_rows(game: GameData) -> dict[int, Any]:
     return {0 if army.home_edge == "top" else last: army for army in game.table("armies")}
 
 
-def draw_board(c: Canvas, game: GameData) -> None:
-    """The whole map at full size: hex outlines with their ids, the starting rows in army colours."""
+def draw_board(c: Canvas, game: GameData, low_ink: bool = False) -> None:
+    """The whole map at full size: hex outlines with their ids, the starting rows in army colours
+    (`low_ink`: on white, the starting rows' terrain as the low-ink tiles draw it)."""
     layout = part_layout(game, "tile_layout")
     col = layout.colours
     geo = board_geometry(game)
     tint = float(game.layout["board"]["start_tint"])
     start = game.by_id("terrain")[game.rules.start_terrain]
     homes = start_rows(game)
-    c.rect(0, 0, geo.width, geo.height, fill=col["board"])
+    if not low_ink:
+        c.rect(0, 0, geo.width, geo.height, fill=col["board"])
     for army_row, army in homes.items():
         label_y = geo.margin * 0.1 if army_row == 0 else geo.height - geo.margin * 0.9
         band = Box(geo.margin, label_y, geo.width - 2 * geo.margin, geo.margin * 0.8)
@@ -618,7 +620,7 @@ def draw_board(c: Canvas, game: GameData) -> None:
             cx, cy = geo.centre(column, row)
             army = homes.get(row)
             if army is not None:
-                draw_tile_face(c, start, layout, cx, cy, icons=False, name=False)
+                draw_tile_face(c, start, layout, cx, cy, icons=False, name=False, low_ink=low_ink)
                 c.polygon(hexagon(cx, cy, geo.hex_w * 0.9, geo.hex_h * 0.9),
                           stroke=mix(army.colour_hex, WHITE, tint), width=geo.hex_h * 0.05)
             c.polygon(hexagon(cx, cy, geo.hex_w, geo.hex_h), stroke=col["grid"], width=0.35)
@@ -664,7 +666,8 @@ def _page_name(col: int, row: int) -> str:
     return f"{chr(ord('A') + row)}{col + 1}"
 
 
-def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardPage, cols: int, rows: int) -> None:
+def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardPage, cols: int, rows: int,
+                low_ink: bool = False) -> None:
     layout = part_layout(game, "tile_layout")
     sheet = resolve("sheet", game_layout(game))
     col = layout.colours
@@ -672,7 +675,7 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
     x0 = (pw - win.w - page.glue_right) / 2
     y0 = float(game.layout["board"]["page_margin"]) + NOTE_BAND
     with c.group(x0 - win.x, y0 - win.y, clip=Box(win.x, win.y, win.w + page.glue_right, win.h + page.glue_bottom)):
-        draw_board(c, game)
+        draw_board(c, game, low_ink)
     for strip in (Box(x0 + win.w, y0, page.glue_right, win.h + page.glue_bottom),
                   Box(x0, y0 + win.h, win.w, page.glue_bottom)):
         if strip.w > 0 and strip.h > 0:
@@ -698,20 +701,21 @@ def _board_page(c: Canvas, pw: float, ph: float, *, game: GameData, page: BoardP
               f.min_size, col["ink"], align="start")
 
 
-def _board_side(c: Canvas, bleed: float, *, game: GameData) -> None:
+def _board_side(c: Canvas, bleed: float, *, game: GameData, low_ink: bool = False) -> None:
     """The whole board as one piece's side (it has no bleed: its paper margin is part of it)."""
-    draw_board(c, game)
+    draw_board(c, game, low_ink)
 
 
-def board_pageset(game: GameData) -> PageSet:
+def board_pageset(game: GameData, low_ink: bool = False) -> PageSet:
     """The board split for the smallest paper of any profile, so every paper prints the same pages."""
     papers = load_profiles().papers.values()
     smallest = (min(p[0] for p in papers), min(p[1] for p in papers))
     cols, rows, pages = board_pages(game, smallest)
     geo = board_geometry(game)
     whole = Piece(name="board", width=geo.width, height=geo.height, bleed=0.0,
-                  front=partial(_board_side, game=game), title=f"{game.name} map")
-    return PageSet("board", [partial(_board_page, game=game, page=p, cols=cols, rows=rows) for p in pages], whole)
+                  front=partial(_board_side, game=game, low_ink=low_ink), title=f"{game.name} map")
+    return PageSet("board", [partial(_board_page, game=game, page=p, cols=cols, rows=rows, low_ink=low_ink)
+                             for p in pages], whole)
 
 
 # ---------------------------------------------------------------- build and companion entry points
@@ -721,7 +725,7 @@ def printables(game: GameData, ctx: BuildContext) -> list[PieceSet | PageSet]:
     if game.id != GAME:
         return []
     return [PieceSet("tiles", tiles(game, ctx.low_ink)), PieceSet("counters", counters(game, ctx.low_ink)),
-            PieceSet("markers", markers(game, ctx.low_ink)), board_pageset(game)]
+            PieceSet("markers", markers(game, ctx.low_ink)), board_pageset(game, ctx.low_ink)]
 
 
 CLAIMS = {GAME: frozenset({"terrain", "units"})}

@@ -76,3 +76,23 @@ def test_low_ink_counters_and_markers_leave_most_of_their_area_blank(tmp_path: P
     heavy = {design: f"{share:.0%}" for design, share in low.items() if share > LOW_INK_MAX}
     assert not heavy, heavy
     assert all(low[d] < normal[d] for d in low)
+
+
+@needs_pdftoppm
+def test_low_ink_board_pages_are_white_but_for_the_grid_and_starting_rows(tmp_path: Path) -> None:
+    """Hexbattle's board is four pages of paper-coloured ground at normal ink; at low ink the ground is
+    white and the starting rows are drawn as the low-ink tiles are."""
+    game = load_game("hexbattle")
+    shares = {}
+    for low in (False, True):
+        first = hexbattle_parts.board_pageset(game, low).pages[0]  # a corner page, with a starting row
+        pdf = tmp_path / f"board-{low}.pdf"
+        doc = PdfDocument(pdf, "board")
+        with doc.page(210.0, 297.0) as c:
+            first(c, 210.0, 297.0)
+        doc.save()
+        subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(pdf), str(tmp_path / f"b{low}")],
+                       check=True)
+        shares[low] = float(np.mean(np.asarray(Image.open(tmp_path / f"b{low}.png").convert("RGB")).min(axis=2)
+                                    < INKED))
+    assert shares[False] > 0.5 and shares[True] < 0.15, shares
