@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from companion import context
+from companion import context, paths
 
 NO_CACHE = "no-cache"  # as Streamlit serves its front page: the scripts it names change with each release
 
@@ -50,12 +50,10 @@ def styles_in_page() -> bool:
     """Whether this phone got the page's styles with the front page, so the app need not draw them: the route
     answers the app's own address only (a proxy that serves the app under a path of its own makes the phone's
     address another; there the app draws them too, once more than needed)."""
-    from companion import routes
-
-    if not routes.installed() or markup() is None:
+    if not paths.installed() or markup() is None:
         return False
     url = st.context.url  # the phone's address, without its query and its last "/"
-    return url is not None and urlsplit(url).path.rstrip("/") == routes.here("").rstrip("/")
+    return url is not None and urlsplit(url).path.rstrip("/") == paths.here("").rstrip("/")
 
 
 async def serve(request: Any) -> Any:

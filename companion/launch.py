@@ -1,31 +1,43 @@
-"""The companion's server process: Streamlit, started after the one-time work is done.
+"""The companion's server process: the app as a public `st.App`, with the companion's own routes, served by uvicorn.
 
-`python -m companion.launch run companion/app.py …` takes Streamlit's own command line. Before
-the server listens, it imports the pages and loads every game's cards, engine and panel, so the
-first phone to open a page does not wait for them (several seconds on a small machine);
-a page that then imports them finds them loaded. `companion.server.streamlit_command` runs it.
+`python -m companion.launch run companion/app.py --section.option value …` takes Streamlit's command-line shape
+(`companion.server.streamlit_command`), so the same flags serve plain `streamlit run` in the benchmarks. The
+options reach Streamlit as its documented environment variables (`STREAMLIT_SERVER_PORT`…), set before
+Streamlit reads its configuration; the app is `st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
+
+Why serve it ourselves rather than `streamlit run` or `App.run()`: those bind the listening socket themselves, as
+protocol 0, and asyncio turns Nagle's algorithm off only on accepted sockets that say they are TCP (uvicorn issue
+#3149). Without it, each reply after the first on a kept-alive connection holds its small body until the phone
+acknowledges the headers, which a phone delays by 40 ms; a first load fetches some 60 small scripts, so it waited
+0.4 s on that alone. Given a host and a port, uvicorn listens through `loop.create_server`, whose sockets are TCP.
+
+Before the server listens (the lifespan's start), the pages are imported and every game is loaded, so the first
+phone to open a page does not wait for them (several seconds on a small machine).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import logging
-import socket
+import os
 import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 
 LOG = logging.getLogger("muster.companion")
+WS_PING_S = 30  # as Streamlit's own uvicorn server pings a phone's websocket
+SHUTDOWN_S = 3  # a stop does not wait longer for open websockets to close
 
 
 def preload() -> None:
     """Import the pages and load every game (data, engine, panel, and what its first page works out: hexbattle's
     board artwork) once, for the whole process; then do the one-time work Streamlit does when it draws its first
-    page: reading its emoji catalogue (the page icon is one) and looking at the call stack (`inspect` indexes
-    every loaded module's file the first time). The first page a server drew took 0.3-0.4 s more than the next
-    ones before (a hexbattle table's 0.4 s more again)."""
-    from streamlit.string_util import is_emoji
-
-    from companion import lobby, lookup_page, panels, table_page  # noqa: F401  (imported for their cost)
+    page: reading its emoji catalogue (the page icon is one, `streamlit_adapter.warm_up`) and looking at the call
+    stack (`inspect` indexes every loaded module's file the first time). The first page a server drew took
+    0.3-0.4 s more than the next ones before (a hexbattle table's 0.4 s more again)."""
+    from companion import context, lobby, lookup_page, panels, streamlit_adapter, table_page  # noqa: F401  (pages: their cost)
     from companion.tables import catalogue
 
     for game_id, entry in catalogue().items():
@@ -33,55 +45,68 @@ def preload() -> None:
         prepare = panels.prepare_for(game_id)
         if prepare is not None and entry.data is not None:
             prepare(entry.data)
-    context = importlib.import_module("companion.context")
-    is_emoji(context.PAGE_ICON)
+    streamlit_adapter.warm_up(context.PAGE_ICON)
     inspect.stack()
 
 
-def serve_own_routes() -> None:
-    """Give Streamlit's server the companion's own routes (`companion.routes`), added to its Starlette app as
-    it is built: Streamlit has no public hook for a route on `streamlit run`'s server, so this wraps the
-    function that builds it; where that moved, the pages send everything through Streamlit as before."""
-    from streamlit import config
-    from streamlit.web.server.starlette import starlette_server
+def options(argv: Sequence[str]) -> tuple[Path, dict[str, str]]:
+    """`run SCRIPT --section.option value …` (or `--section.option=value`): the script and the options."""
+    if len(argv) < 2 or argv[0] != "run":
+        raise SystemExit("usage: python -m companion.launch run SCRIPT [--section.option value]…")
+    found: dict[str, str] = {}
+    rest = list(argv[2:])
+    while rest:
+        flag = rest.pop(0)
+        if not flag.startswith("--") or "." not in flag:
+            raise SystemExit(f"companion.launch: {flag!r} is not a Streamlit option (--section.option value)")
+        name, _, value = flag[2:].partition("=")
+        if not _:
+            if not rest:
+                raise SystemExit(f"companion.launch: {flag} needs a value")
+            value = rest.pop(0)
+        found[name] = value
+    return Path(argv[1]).resolve(), found
+
+
+def environment(chosen: dict[str, str]) -> dict[str, str]:
+    """Each option as the environment variable Streamlit documents for it: `server.fileWatcherType` is
+    `STREAMLIT_SERVER_FILE_WATCHER_TYPE`."""
+    def snake(name: str) -> str:
+        return "".join(f"_{c}" if c.isupper() else c for c in name).replace(".", "_").upper()
+
+    return {f"STREAMLIT_{snake(name)}": value for name, value in chosen.items()}
+
+
+@asynccontextmanager
+async def lifespan(_app: object) -> AsyncIterator[None]:
+    """The server's start (before it listens): every game and page loaded once."""
+    try:
+        preload()
+    except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
+        LOG.exception("loading the games before the server starts failed; the pages will load them")
+    yield
+
+
+def app(script: Path) -> Any:
+    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own."""
+    import streamlit as st
 
     from companion import routes
 
-    build = starlette_server.create_starlette_app
-
-    def with_routes(runtime: object) -> object:
-        app = build(runtime)
-        try:
-            routes.install(app, str(config.get_option("server.baseUrlPath") or ""))
-        except Exception:
-            LOG.exception("the companion's own routes could not be added; the pages go through Streamlit")
-        return app
-
-    starlette_server.create_starlette_app = with_routes
+    return st.App(script, routes=routes.build(str(st.get_option("server.baseUrlPath") or "")), lifespan=lifespan)
 
 
-def send_small_replies_at_once() -> None:
-    """Turn off Nagle's algorithm on every connection the server accepts, as asyncio means to.
+def server_config(served: Any, host: str, port: int) -> Any:
+    """uvicorn's settings for serving `served` on `host:port` as Streamlit's own uvicorn server would (its
+    websocket protocol, message size, compression and pings), but listening by address, so on TCP sockets."""
+    import streamlit as st
+    import uvicorn
 
-    Streamlit binds its listening socket itself, and a socket made that way reports protocol 0; asyncio
-    sets `TCP_NODELAY` only on accepted sockets that report TCP (uvicorn issue #3149). Without it, each
-    reply after the first on a kept-alive connection sends its headers, then holds a small body until the
-    phone acknowledges them, which a phone delays by 40 ms. A first load fetches some 60 small scripts over
-    six connections, so it waited 0.4 s on that alone; small websocket messages wait the same way. This
-    wraps Streamlit's binding so the listener says it is TCP, which its accepted sockets inherit."""
-    from streamlit.web.server.starlette import starlette_server
-
-    bind = starlette_server._bind_socket
-
-    def bind_as_tcp(address: str, port: int, backlog: int) -> socket.socket:
-        sock = bind(address, port, backlog)
-        if sock.proto:
-            return sock
-        tcp = socket.socket(sock.family, sock.type, socket.IPPROTO_TCP, fileno=sock.detach())
-        tcp.setblocking(False)
-        return tcp
-
-    starlette_server._bind_socket = bind_as_tcp
+    return uvicorn.Config(served, host=host, port=port, ws="websockets-sansio", lifespan="on",
+                          ws_max_size=int(st.get_option("server.maxMessageSize")) * 1_000_000,
+                          ws_per_message_deflate=bool(st.get_option("server.enableWebsocketCompression")),
+                          ws_ping_interval=WS_PING_S, ws_ping_timeout=WS_PING_S, timeout_graceful_shutdown=SHUTDOWN_S,
+                          log_level="warning", access_log=False, use_colors=False)
 
 
 def log_with_levels() -> None:
@@ -97,24 +122,15 @@ def log_with_levels() -> None:
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     log_with_levels()
-    try:
-        preload()
-    except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
-        LOG.exception("loading the games before the server starts failed; the pages will load them")
-    try:
-        serve_own_routes()
-    except Exception:  # a Streamlit without this server module: everything goes through Streamlit
-        LOG.warning("the companion's own routes are off: this Streamlit builds its server differently")
-    try:
-        send_small_replies_at_once()
-    except Exception:  # a Streamlit that binds differently: pages load as fast as its server serves them
-        LOG.warning("could not turn off Nagle's algorithm on this Streamlit's server; pages load more slowly")
-    from streamlit.web import cli
+    script, chosen = options(sys.argv[1:] if argv is None else argv)
+    os.environ.update(environment(chosen))  # before Streamlit reads its configuration
+    import uvicorn
 
-    sys.argv[0] = "streamlit"
-    cli.main(prog_name="streamlit")
+    host = chosen.get("server.address", "0.0.0.0")
+    port = int(chosen.get("server.port", "8501"))
+    uvicorn.Server(server_config(app(script), host, port)).run()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Starting the companion: the LAN address phones use, a terminal QR code of it, and the Streamlit process.
 
-Streamlit runs as a child process (`python -m companion.launch run companion/app.py`, Streamlit's
-own command after the games are loaded) so the `muster` command stays a plain CLI; the data folder, public address and cards folder reach
+The server runs as a child process (`python -m companion.launch run companion/app.py` with Streamlit's options:
+the app as an `st.App` served by uvicorn, after the games are loaded) so the `muster` command stays a plain CLI; the data folder, public address and cards folder reach
 the app through MUSTER_DATA_DIR, MUSTER_URL and MUSTER_CARDS_DIR. The child dies with its parent.
 """
 

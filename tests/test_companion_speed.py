@@ -13,8 +13,8 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
-import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -74,43 +74,55 @@ def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     assert board_art == 1  # hexbattle's board artwork, drawn before the first phone opens a table
 
 
-def nodelay_of_an_accepted_connection() -> int:
-    """TCP_NODELAY as asyncio leaves it on a connection accepted by a listener Streamlit's server binds."""
-    from streamlit.web.server.starlette import starlette_server
+def nodelay_of_an_accepted_connection(config: Any) -> int:
+    """TCP_NODELAY as a uvicorn server with `config` (its app aside) leaves it on a connection it accepts: the
+    server's HTTP protocol is replaced by one that reports the option on the accepted socket and hangs up."""
+    import uvicorn
 
-    async def accept() -> int:
-        loop = asyncio.get_running_loop()
-        seen: asyncio.Future[int] = loop.create_future()
+    seen: list[int] = []
 
-        class Report(asyncio.Protocol):
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                sock = transport.get_extra_info("socket")
-                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
-                transport.close()
+    class Report(asyncio.Protocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
 
-        listener = starlette_server._bind_socket("127.0.0.1", 0, 8)
-        server = await loop.create_server(Report, sock=listener)
-        async with server:
-            _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
-            found = await asyncio.wait_for(seen, 10)
-            writer.close()
-        return found
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+            sock = transport.get_extra_info("socket")
+            seen.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            transport.close()
 
-    found: list[int] = []  # on a thread of its own: a test before may have left an event loop running on this one
-    worker = threading.Thread(target=lambda: found.append(asyncio.run(accept())))
+    config.http = Report
+    config.lifespan = "off"
+    served = uvicorn.Server(config)
+
+    async def serve() -> None:
+        task = asyncio.create_task(served.serve())
+        while not served.started:
+            await asyncio.sleep(0.01)
+        port = served.servers[0].sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        while not seen:
+            await asyncio.sleep(0.01)
+        writer.close()
+        served.should_exit = True
+        await task
+
+    # on a thread of its own: a test before may have left an event loop running on this one
+    worker = threading.Thread(target=lambda: asyncio.run(serve()))
     worker.start()
     worker.join(30)
-    return found[0]
+    return seen[0]
 
 
-def test_server_sends_a_small_reply_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+async def nothing(scope: Any, receive: Any, send: Any) -> None:
+    """An ASGI app that is never called: the probe's protocol answers no request."""
+
+
+def test_server_sends_a_small_reply_at_once() -> None:
     """With Nagle's algorithm on, each reply after the first on a kept-alive connection held its small body
-    until the phone acknowledged the headers, 40 ms later: a first visit fetches some 60 small scripts."""
-    from streamlit.web.server.starlette import starlette_server
-
-    monkeypatch.setattr(starlette_server, "_bind_socket", starlette_server._bind_socket)  # put back afterwards
-    launch.send_small_replies_at_once()
-    assert nodelay_of_an_accepted_connection() != 0
+    until the phone acknowledged the headers, 40 ms later: a first visit fetches some 60 small scripts. The
+    companion's server listens by address (`launch.server_config`), so its sockets are TCP and asyncio turns
+    the algorithm off; Streamlit's own runner binds a socket of protocol 0, where it stays on."""
+    assert nodelay_of_an_accepted_connection(launch.server_config(nothing, "127.0.0.1", 0)) != 0
 
 
 def test_history_is_worked_out_once_per_position_and_viewer(store_target: str) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import routes
+from companion import paths
 from companion.components import surface
 from generator.canvas import SvgDocument
 from generator.hexbattle_parts import (
@@ -101,7 +101,7 @@ def mount_art(data: Any, key: str = "hexboard") -> None:
     sends a large element again unless the phone says it holds it, and a phone says so only when it asks for
     a run itself: a redraw the server starts (another phone's move, a posted tap) would carry 300 KB again."""
     drawn = art(data)
-    carried = {"version": drawn["version"], "path": f"{ART_PATH}/{drawn['version']}"} if routes.installed() else drawn
+    carried = {"version": drawn["version"], "path": f"{ART_PATH}/{drawn['version']}"} if paths.installed() else drawn
     with st.container(key=f"{key}-art"):
         _board(data=["art", carried], key=f"{key}-art-carrier")
 

@@ -37,7 +37,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.delta_generator_singletons import context_dg_stack
 
-from companion import courier, routes
+from companion import courier, paths
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -141,7 +141,7 @@ def takes_posted_taps(key: str, data: list[Any], on_posted: Callable[[Any], None
     (`companion.courier`): with the address to post them to as its last item (`{"courier": …}`) when the
     server takes posted taps. The element's data is part of the drawing (the reply to a posted tap), and
     `on_posted` gets what the phone posts for it, as the element's callback gets its taps through Streamlit."""
-    if routes.installed():
+    if paths.installed():
         data = [*data, {"courier": courier.address(key)}]
     surface = _open.get()
     if surface is not None:

@@ -1,0 +1,33 @@
+"""Where the companion's own routes (`companion.routes`) are on this server, for the pages that link to them.
+
+A leaf module, so the pages (`front_page`, the surface, the hexbattle board) can ask without importing the
+routes, which import those pages' handlers. `companion.launch` records the base path when it builds the
+server; without that (the AppTest harness) `installed()` is False and the pages send everything through
+Streamlit.
+"""
+
+from __future__ import annotations
+
+_base: str | None = None  # the base path (`server.baseUrlPath`) the routes are served under; None: no routes
+
+
+def serve_under(base_url: str) -> None:
+    """The routes are served under `base_url` on this server (`companion.launch` calls this as it builds it)."""
+    global _base
+    _base = base_url
+
+
+def installed() -> bool:
+    """Whether this server has the companion's own routes."""
+    return _base is not None
+
+
+def here(path: str) -> str:
+    """`path` on this server, under the base path the routes are served under."""
+    return url(_base or "", path)
+
+
+def url(base_url: str, path: str) -> str:
+    """`path` ("_muster/…") on a server whose Streamlit is served under `base_url` (`server.baseUrlPath`)."""
+    base = base_url.strip("/")
+    return f"/{base}/{path}" if base else f"/{path}"
