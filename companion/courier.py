@@ -189,7 +189,7 @@ async def deliver(request: Any) -> Any:
         _waiting[session_id] = tap
     try:
         asked = live.rerun_part(session)  # False: busy with a run of its own
-    except Exception as err:  # the session is closing, or Streamlit's internals moved
+    except Exception as err:  # the session is closing
         LOG.debug("could not rerun session %s for a posted tap: %r", session_id, err)
         asked = False
     if not asked:  # Streamlit takes the tap

@@ -18,28 +18,22 @@ from __future__ import annotations
 
 import functools
 import html
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import streamlit as st
 
-from companion import context, paths
+from companion import context, paths, streamlit_adapter
 
 NO_CACHE = "no-cache"  # as Streamlit serves its front page: the scripts it names change with each release
-
-
-def _streamlit_index() -> Path:
-    from streamlit import file_util
-
-    return Path(file_util.get_static_dir()) / "index.html"
 
 
 @functools.cache
 def markup() -> str | None:
     """Streamlit's front page with the companion's title and styles, or None where it has no body to add them to
     (the app then draws the styles itself)."""
-    page = _streamlit_index().read_text(encoding="utf-8")
+    index = streamlit_adapter.index_html()
+    page = index.read_text(encoding="utf-8") if index is not None else ""
     if "</body>" not in page:
         return None
     page = page.replace("<title>Streamlit</title>", f"<title>{html.escape(context.PAGE_TITLE)}</title>", 1)
@@ -57,11 +51,8 @@ def styles_in_page() -> bool:
 
 
 async def serve(request: Any) -> Any:
-    """GET the front page (`companion.routes`): Streamlit's, with the styles; Streamlit's own where it cannot
-    take them."""
-    from starlette.responses import FileResponse, HTMLResponse
+    """GET the front page: Streamlit's, with the styles (`companion.routes` serves it only where `markup()`
+    has one; elsewhere Streamlit answers with its own)."""
+    from starlette.responses import HTMLResponse
 
-    page = markup()
-    if page is None:
-        return FileResponse(_streamlit_index(), headers={"Cache-Control": NO_CACHE})
-    return HTMLResponse(page, headers={"Cache-Control": NO_CACHE})
+    return HTMLResponse(markup(), headers={"Cache-Control": NO_CACHE})

@@ -8,9 +8,10 @@ without waiting out half a poll interval and without a browser round trip.
 
 On PostgreSQL a change made through another server arrives by NOTIFY, and the store's listener
 wakes this server's phones the same way (`Store.watch_changes`). Waking leans on Streamlit's
-runtime internals, so the page keeps its poll (`table_page.POLL_SECONDS`) as the fallback: for a
-command-line tool writing to the SQLite file, a listener that is reconnecting, and any Streamlit
-release where waking is not possible. Waking never raises: a failure only means the
+runtime internals, all of them in `companion.streamlit_adapter` (this module decides whom to wake
+and when; the adapter knows how), so the page keeps its poll (`table_page.POLL_SECONDS`) as the
+fallback: for a command-line tool writing to the SQLite file, a listener that is reconnecting, and a
+Streamlit release the adapter was not checked against, where it wakes no one. Waking never raises: a failure only means the
 poll will show the move.
 """
 
@@ -24,10 +25,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion import streamlit_adapter
+
 LOG = logging.getLogger("muster.companion")
 
 SETTLE_LIMIT_S = 1.0  # a page whose run is not delivered by then does not hold the other phones back
-DRAIN_POLL_S = 0.002  # how often the websocket's outgoing queue is looked at while it drains
 _lock = threading.Lock()
 _table_of: dict[str, int] = {}  # session id -> the table its page shows
 _part_of: dict[str, str] = {}  # session id -> the key of the fragment that draws the table's moving part
@@ -37,12 +39,7 @@ _due: dict[int, float] = {}  # table id -> until when a wake of its phones is du
 
 def current_session_id() -> str | None:
     """The browser session whose script run is this thread's, or None outside a run."""
-    try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
-    except ImportError:
-        return None
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx else None
+    return streamlit_adapter.session_id()
 
 
 def watch(table_id: int, part: str | None = None) -> None:
@@ -67,7 +64,7 @@ def wake(table_id: int, me: str | None = None) -> int:
     for session_id in others:
         try:
             woken += _rerun(session_id)
-        except Exception as err:  # internals moved, or the session is closing: the poll covers it
+        except Exception as err:  # the session is closing: the poll covers it
             LOG.debug("could not wake session %s: %s", session_id, err)
     return woken
 
@@ -79,100 +76,48 @@ def due(table_id: int) -> bool:
         return _due.get(table_id, 0.0) > time.monotonic()
 
 
-def _info(session_id: str) -> Any:
-    """Streamlit's record of this session (its session and its connection), or None when the phone went away,
-    in which case the session is forgotten here too."""
-    from streamlit.runtime import Runtime
-
-    info = Runtime.instance()._session_mgr.get_active_session_info(session_id)
-    if info is None:
+def session_by_id(session_id: str) -> Any:
+    """The Streamlit session of this id, or None when the phone went away, in which case it is forgotten here."""
+    found = streamlit_adapter.session(session_id)
+    if found is None:
         with _lock:
             _table_of.pop(session_id, None)
             _part_of.pop(session_id, None)
-    return info
-
-
-def session_by_id(session_id: str) -> Any:
-    """The Streamlit session of this id, or None when the phone went away."""
-    info = _info(session_id)
-    return info.session if info is not None else None
+    return found
 
 
 def _rerun(session_id: str) -> int:
     session = session_by_id(session_id)
     if session is None:
         return 0
-    session._call_soon_on_event_loop(lambda: _guarded(session))  # where Streamlit handles a phone's own requests
+    streamlit_adapter.call_soon(session, lambda: _guarded(session))  # where Streamlit handles a phone's requests
     return 1
 
 
 def _guarded(session: Any) -> None:
+    """On Streamlit's event loop (so no request of the phone's own slips in between looking and asking): rerun
+    one session as it would rerun itself, only the part of its page a move changes (`watch`'s `part`) once the
+    page has drawn it. An idle session reruns with the widgets of its last finished run; a running one is asked
+    to run again with its own address, as `st.rerun()` does (during its first runs, the page opening and then
+    the browser reporting its device id, its recorded widgets are still empty, and a rerun with them drew the
+    lobby under the table's address). A run started by the server carries no word of what the phone holds, so
+    a whole page would send every large element again, hexbattle's 300 KB artwork among them."""
     try:
-        _rerun_on_loop(session)
-    except Exception as err:  # internals moved, or the session is closing: the poll covers it
+        streamlit_adapter.rerun_running(session, _part(session))
+    except Exception as err:  # the session is closing: the poll covers it
         LOG.debug("could not wake session %s: %s", session.id, err)
 
 
-def _rerun_on_loop(session: Any) -> None:
-    """Rerun one session the way it would rerun itself, on Streamlit's event loop (so no request of the
-    phone's own slips in between looking and asking).
-
-    An idle session reruns with the client state of its last finished run, and only the part of its page
-    that a move changes (`watch`'s `part`; the page redraws the rest itself when that changed too), as
-    its own tap there would: fewer elements for the phone to lay out. A session that is running
-    must not: Streamlit records a session's client state only when its runs stop, so during its first
-    runs (the page opening, then the browser reporting its device id) that state is still empty, and a
-    rerun with it drew the lobby under the table's address. A running session is asked to run again
-    with its own address and widgets, as `st.rerun()` does (that part again once the page has drawn it,
-    else the whole page); one that already has a rerun waiting reads the table afresh anyway.
-    """
-    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequestType
-    from streamlit.runtime.scriptrunner_utils.script_run_context import SCRIPT_RUN_CONTEXT_ATTR_NAME
-
-    runner = session._scriptrunner
-    if runner is None:
-        rerun_part(session)
-        return
-    if runner._requests._state != ScriptRequestType.CONTINUE:  # a rerun is already waiting, or the runner stops
-        return
-    ctx = getattr(runner._script_thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
-    if ctx is None or not ctx.query_string:  # between runs: the next one reads the table anyway
-        return
-    # only the part, once the page has drawn it (a run started by the server carries no word of what the phone
-    # holds, so a whole page would send every large element again, hexbattle's 300 KB artwork among them)
-    runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
-                                   cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info,
-                                   fragment_id=_part_id(session) or None))
-
-
 def rerun_part(session: Any) -> bool:
-    """On Streamlit's event loop: rerun an idle `session`'s table part (see `_rerun_on_loop`); False, and nothing
-    asked, when it is running or shows no table."""
-    from streamlit.proto.ClientState_pb2 import ClientState
-
-    if session._scriptrunner is not None:
-        return False
-    state = ClientState()
-    state.CopyFrom(session._client_state)  # the widgets as the phone left them; no pending taps
-    if not state.query_string:  # not showing a table (never the case for a watched session, but never the lobby)
-        return False
-    state.fragment_id = _part_id(session)  # that part, or the whole page; never the poll that may have run last
-    state.is_auto_rerun = False
-    session.request_rerun(state)
-    return True
+    """On Streamlit's event loop: rerun an idle `session`'s table part; False, and nothing asked, when it is
+    running or shows no table."""
+    return streamlit_adapter.rerun_idle(session, _part(session))
 
 
-def _part_id(session: Any) -> str:
-    """The fragment id of the part of `session`'s page a move changes, or "" (the whole page) when it has none."""
+def _part(session: Any) -> str | None:
+    """The key of the fragment that draws what a move changes on `session`'s page, if it has one."""
     with _lock:
-        part = _part_of.get(session.id)
-    if not part:
-        return ""
-    try:
-        ids = session._fragment_storage.resolve_target(part)
-    except Exception:  # not drawn yet in this session, or internals moved: the whole page
-        return ""
-    return str(ids[0]) if len(ids) == 1 else ""
+        return _part_of.get(session.id)
 
 
 def waking(callback: Callable[..., None]) -> Callable[..., None]:
@@ -208,14 +153,14 @@ def drawn() -> None:
         return
     try:
         session = session_by_id(me)
-        if session is not None and hasattr(session, "wait_until_settled"):
+        if session is not None:
             with _lock:  # at the latest when the wait gives up, and a little after: a lost wake never stops the poll
                 until = time.monotonic() + SETTLE_LIMIT_S + 0.5
                 for table_id in tables:
                     _due[table_id] = max(_due.get(table_id, 0.0), until)
-            session._call_soon_on_event_loop(lambda: _wake_when_delivered(session, tables))
+            streamlit_adapter.call_soon(session, lambda: _wake_when_delivered(session, tables))
             return
-    except Exception as err:  # internals moved: wake them now
+    except Exception as err:  # the session is closing: wake them now
         LOG.debug("could not wait for session %s to settle: %s", me, err)
     for table_id in tables:
         wake(table_id, me)
@@ -233,14 +178,9 @@ def _wake_when_delivered(session: Any, tables: set[int]) -> None:
     wait on the other phones' runs for the loop and the interpreter lock."""
     async def later() -> None:
         try:
-            session.track_settling()
             async with asyncio.timeout(SETTLE_LIMIT_S):
-                await session.wait_until_settled()
-                info = _info(session.id)
-                outbox = getattr(info.client if info is not None else None, "_send_queue", None)
-                while outbox is not None and not outbox.empty():
-                    await asyncio.sleep(DRAIN_POLL_S)
-        except Exception as err:  # a timeout, or internals moved: the other phones are woken all the same
+                await streamlit_adapter.delivered(session)
+        except Exception as err:  # a timeout, or the session closed: the other phones are woken all the same
             LOG.debug("session %s did not settle: %r", session.id, err)
         finally:
             for table_id in tables:

@@ -3,7 +3,8 @@ the companion's styles (`companion.front_page`), taps posted by the phones (`com
 hexbattle board's artwork (`companion.components.hexboard`).
 
 `st.App` puts them before Streamlit's own routes, so the front page answers the app's address in place of
-Streamlit's. The pages learn whether the routes are there, and where, from `companion.paths`.
+Streamlit's (where there is one to serve). The pages learn whether the routes are there, and where, from
+`companion.paths`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,6 @@ from companion.components import hexboard
 def build(base_url: str) -> list[BaseRoute]:
     """The routes for a server whose Streamlit is served under `base_url`; the pages are told they are there."""
     paths.serve_under(base_url)
-    return [Route(paths.url(base_url, ""), front_page.serve, methods=["GET"]),
-            Route(paths.url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
+    page = [Route(paths.url(base_url, ""), front_page.serve, methods=["GET"])] if front_page.markup() else []
+    return [*page, Route(paths.url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
             Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", hexboard.serve_art, methods=["GET"])]

@@ -34,9 +34,8 @@ from functools import partial
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from companion import context, courier, live, panels, replay
+from companion import context, courier, live, panels, replay, streamlit_adapter
 from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
@@ -546,25 +545,11 @@ def _confirm(ctx: TableContext) -> None:
 
 
 def _close_dialog() -> None:
-    """Close the dialog this page left open, when only the table part redraws.
-
-    Streamlit keeps a dialog open across reruns of the fragment that opened it and closes it on a
-    full run. Sending the dialog again, closed, to the place it was sent open closes it without
-    redrawing the whole page; that leans on Streamlit's internals, so if it cannot be done the
-    whole page is redrawn instead."""
-    if not st.session_state.pop(ASKED, False):
-        return
-    ctx = get_script_run_ctx()
-    if ctx is None or not ctx.fragment_ids_this_run:  # a full run closes it by itself
-        return
-    try:
-        from streamlit.delta_generator_singletons import get_dg_singleton_instance
-
-        get_dg_singleton_instance().event_dg._dialog(DIALOG_TITLE).close()
-        return
-    except Exception as err:
-        LOG.debug("could not close the dialog in place: %s", err)
-    st.rerun(scope="app")
+    """Close the dialog this page left open, when only the table part redraws: Streamlit keeps a dialog open
+    across reruns of the fragment that opened it (`streamlit_adapter.close_dialog`); where it cannot be closed
+    in place, the whole page is redrawn instead."""
+    if st.session_state.pop(ASKED, False) and not streamlit_adapter.close_dialog(DIALOG_TITLE):
+        st.rerun(scope="app")
 
 
 def _forget() -> None:

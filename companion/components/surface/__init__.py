@@ -27,17 +27,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
-from streamlit.delta_generator_singletons import context_dg_stack
 
-from companion import courier, paths
+from companion import courier, paths, streamlit_adapter
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -51,20 +49,19 @@ TapHandler = Callable[[dict[str, Any]], None]
 TAPS = "_surface-taps"  # session state: each drawing's elements last drawn that take posted taps, key -> handler
 
 
-def _current() -> DeltaGenerator:
-    """The container elements are drawn into now (Streamlit's own record of it)."""
-    return context_dg_stack.get()[-1]._active_dg
+def _current() -> Any:
+    """The container elements are drawn into now (None where Streamlit's record of it cannot be read)."""
+    return streamlit_adapter.current_container()
 
 
-def _count(container: DeltaGenerator) -> int:
+def _count(container: Any) -> int:
     """How many elements `container` holds so far in this run: the place of the next one."""
-    cursor = container._cursor
-    return cursor.index if cursor is not None else 0
+    return streamlit_adapter.element_count(container)
 
 
 @dataclass
 class _Stretch:
-    container: DeltaGenerator
+    container: Any  # None: the page's current place when it is sent
     start: int  # the container's element count when the stretch began: its place
     blocks: list[dict[str, Any]] = field(default_factory=list)
     taps: dict[str, TapHandler] = field(default_factory=dict)  # pad key -> what its tap does
@@ -115,7 +112,7 @@ class _Surface:
         data = takes_posted_taps(key, _grouped(stretch.blocks), lambda raw: _tapped(raw, taps, on_lost))
         if last and self.on_drawn is not None:
             self.on_drawn(self.drawn)
-        with container:
+        with container if container is not None else nullcontext():
             _component(data=data, key=key, on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
 
 

@@ -1,0 +1,71 @@
+"""The companion uses Streamlit's public API only, outside one adapter module (issue 34): no module of
+`companion/` but `companion/streamlit_adapter.py` imports a Streamlit module other than `streamlit` itself, or
+reads an underscore attribute of anything but itself. So a Streamlit upgrade that moves an internal breaks one
+module, whose every use is checked against the tested release and has a public fallback."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from apptest_helpers import button, page, page_text
+from apptest_helpers import race  # noqa: F401  (the fixture: a store whose one game is the test game)
+
+from companion import streamlit_adapter
+from companion.tables import Tables
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = ROOT / "companion" / "streamlit_adapter.py"
+# Underscore names the Python documentation gives as public: a named tuple's methods, os._exit after a fork.
+DOCUMENTED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
+
+
+def private_uses(source: str) -> list[str]:
+    """Each private Streamlit import and underscore attribute in `source`, as `line: what`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [f"{node.lineno}: import {a.name}" for a in node.names if a.name.startswith("streamlit.")]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "streamlit":
+            # the public API is `st.…` after `import streamlit as st`; a name imported from a module is not
+            found.append(f"{node.lineno}: from {node.module} import {', '.join(a.name for a in node.names)}")
+        elif (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+              and node.attr not in DOCUMENTED
+              and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"})):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_check_finds_each_kind_of_private_use() -> None:
+    source = ("import streamlit as st\nimport streamlit.runtime\nfrom streamlit.runtime import Runtime\n"
+              "from streamlit import file_util\nfrom streamlit import config\nsession._client_state\n"
+              "self._own\nparts._replace(x=1)\nst.session_state\n")
+    assert private_uses(source) == ["2: import streamlit.runtime", "3: from streamlit.runtime import Runtime",
+                                    "4: from streamlit import file_util", "5: from streamlit import config",
+                                    "6: session._client_state"]
+
+
+def test_no_private_streamlit_outside_the_adapter() -> None:
+    found = {str(path.relative_to(ROOT)): uses for path in sorted((ROOT / "companion").rglob("*.py"))
+             if path != ADAPTER and (uses := private_uses(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_the_adapter_is_checked_against_the_installed_release() -> None:
+    """The installed Streamlit is in the tested range (`pyproject.toml`), so the adapter takes its fast path."""
+    assert streamlit_adapter.tested()
+
+
+def test_off_the_tested_release_a_table_still_plays(race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Streamlit the adapter was not checked against: every private use takes its public fallback, and a seat
+    still sees its table, moves and the position after its move."""
+    monkeypatch.setattr(streamlit_adapter, "_checked", [False])
+    table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
+    ann = page(table=table.code, seat=table.seats[0].token)
+    assert not ann.exception and "You are Ann." in page_text(ann)
+    assert streamlit_adapter.session_id() is None and streamlit_adapter.current_container() is None
+    button(ann, "Bank 1 point").click().run()
+    assert not ann.exception
+    assert [e.action["kind"] for e in race.store.log(table.id)] == ["bank"]
+    assert "Waiting for Bob" in page_text(ann)
