@@ -17,6 +17,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -32,68 +33,11 @@ LOG = logging.getLogger("muster.companion")
 PAGE_TITLE = "Muster"
 PAGE_ICON = "⚔️"
 
-PHONE_CSS = """
-<style>
-.block-container {padding-top: 1.2rem; padding-left: 0.8rem; padding-right: 0.8rem; max-width: 720px;}
-div.stButton > button, div.stFormSubmitButton > button, div.stLinkButton > a {min-height: 3rem; font-size: 1.05rem;}
-div[data-testid="stMarkdownContainer"] {overflow-wrap: anywhere;}
-/* table cells wrap between words only, so a short name never splits ("Bo b") in a narrow column */
-div[data-testid="stMarkdownContainer"] :is(td, th) {overflow-wrap: break-word;}
-div[data-testid="stMarkdownContainer"] table {display: block; max-width: 100%; overflow-x: auto;}
-code {white-space: pre-wrap;}
-/* Tap targets of at least 44 px: chips, segmented controls, toggles, expanders, selects. */
-button[data-variant="pills"], button[data-variant="segmented_control"] {min-height: 44px;}
-div[data-testid="stExpander"] summary, label[data-baseweb="checkbox"] {min-height: 44px; align-items: center;}
-div[data-baseweb="select"] > div {min-height: 44px;}
-/* The read-only part of the table page, drawn as one element (render.Sheet), looks as Streamlit's own would. */
-.muster-sheet, .muster-box {display: flex; flex-direction: column; gap: 1rem; overflow-wrap: anywhere;}
-.muster-sheet :is(p, ul, ol, table) {margin: 0;}
-.muster-sheet :is(p, li) + :is(p, ul, ol) {margin-top: -0.5rem;}
-.muster-sheet :is(ul, ol) {padding-left: 1.5rem;}
-.muster-sheet li {margin: 0.1rem 0;}
-.muster-sheet a {color: #0068c9;}
-.muster-sheet table {display: block; max-width: 100%; overflow-x: auto; border-collapse: collapse; font-size: 0.95rem;}
-.muster-sheet :is(td, th) {border: 1px solid rgba(49, 51, 63, 0.15); padding: 0.25rem 0.4rem; overflow-wrap: break-word;
-  vertical-align: top; text-align: left;}
-.muster-box {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: calc(1rem - 1px);}
-/* a folded box of a sheet looks and taps like Streamlit's expander: a chevron, a 44 px row */
-details.muster-box {padding: 0 calc(1rem - 1px);}
-details.muster-box[open] {padding-bottom: calc(1rem - 1px);}
-details.muster-box > summary {cursor: pointer; list-style: none; display: flex; align-items: center; gap: 0.6rem;
-  min-height: 44px; font-size: 0.875rem;}
-details.muster-box > summary::-webkit-details-marker {display: none;}
-details.muster-box > summary::before {content: "›"; font-size: 1.3rem; line-height: 1; width: 1rem; text-align: center;
-  transition: transform 0.15s;}
-details.muster-box[open] > summary::before {transform: rotate(90deg);}
-.muster-bar {height: 0.5rem; border-radius: 0.25rem; background: rgba(49, 51, 63, 0.1); overflow: hidden; margin-top: -0.5rem;}
-.muster-bar > span {display: block; height: 100%; background: #ff4b4b;}
-.muster-caption {font-size: 0.875rem; color: rgba(49, 51, 63, 0.6);}
-.muster-caption p {font-size: inherit; line-height: 1.6;}
-/* a heading and inline code as Streamlit's Markdown draws them */
-.muster-sheet h3 {font-size: 1.75rem; font-weight: 600; line-height: 1.2; letter-spacing: -0.005em; margin: 0;
-  padding: 0.75rem 0 0;}
-.muster-sheet code {font-family: "Source Code Pro", monospace; font-size: 0.75em; font-weight: 400; padding: 0.2em 0.4em;
-  border-radius: 0.25rem; background: rgb(247, 247, 246);}
-.muster-note {display: flex; gap: 0.6rem; border-radius: 0.5rem; padding: 1rem;}
-.muster-note > div {display: flex; flex-direction: column; gap: 0.5rem; min-width: 0;}
-/* The notes' colours, as Streamlit's alerts have them; custom properties reach into the move pads too
-   (their styles are their own, but inherited properties cross into them), so the colours are set once. */
-:root {--muster-success-bg: rgba(33, 195, 84, 0.1); --muster-success-fg: rgb(23, 114, 51);
-  --muster-info-bg: rgba(28, 131, 225, 0.1); --muster-info-fg: rgb(0, 66, 128);
-  --muster-warning-bg: rgba(255, 189, 69, 0.2); --muster-warning-fg: rgb(146, 108, 5);
-  --muster-error-bg: rgba(255, 43, 43, 0.09); --muster-error-fg: rgb(125, 53, 59);}
-.muster-note-success {background: var(--muster-success-bg); color: var(--muster-success-fg);}
-.muster-note-info {background: var(--muster-info-bg); color: var(--muster-info-fg);}
-.muster-note-warning {background: var(--muster-warning-bg); color: var(--muster-warning-fg);}
-.muster-note-error {background: var(--muster-error-bg); color: var(--muster-error-fg);}
-/* A server restart: Streamlit's own "Connection error" dialog (the only dialog without app content)
-   becomes a calm "Reconnecting…" card; Streamlit closes it itself once the server answers again. */
-section[role="dialog"]:not(:has([data-testid="stVerticalBlock"])) > * {display: none !important;}
-section[role="dialog"]:not(:has([data-testid="stVerticalBlock"]))::before {
-  content: "Reconnecting… The table is safe on the server; this page comes back by itself.";
-  display: block; padding: 1.2rem; font-size: 1.1rem; text-align: center;}
-</style>
-"""
+STYLES = Path(__file__).with_name("styles")
+# The page's styles, one <style> for the front page to carry (`companion.front_page`): Streamlit's widgets sized
+# for a phone (styles/streamlit.css), then the companion's own classes (styles/muster.css).
+PHONE_CSS = "<style>\n" + "".join((STYLES / name).read_text(encoding="utf-8")
+                                  for name in ("streamlit.css", "muster.css")) + "</style>\n"
 
 
 DEVICE_JS = """

@@ -68,7 +68,7 @@ class Sheet:
     HTML in it shows as text, and text escaped with `plain` stays plain), so the HTML is safe to set as
     it is (Streamlit's `st.html` sanitises it once more on the phone; a surface sets it). A keyed box carries the class
     Streamlit gives a keyed container (`st-key-KEY`), so a box is found the same way whoever draws it.
-    The styles are the page's (`context.PHONE_CSS`, `.muster-*`).
+    The styles are the page's (`companion/styles/muster.css`, `.muster-*`).
     """
 
     def __init__(self) -> None:
