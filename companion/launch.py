@@ -2,8 +2,9 @@
 
 `python -m companion.launch run companion/app.py --section.option value …` takes Streamlit's command-line shape
 (`companion.server.streamlit_command`), so the same flags serve plain `streamlit run` in the benchmarks. The
-options reach Streamlit as its documented environment variables (`STREAMLIT_SERVER_PORT`…), set before
-Streamlit reads its configuration; the app is `st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
+options are loaded as `streamlit run` loads its flags (`streamlit_adapter.load_options`; Streamlit reads its
+`STREAMLIT_*` variables only on its own command line, for all but secret options); the app is
+`st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
 
 Why serve it ourselves rather than `streamlit run` or `App.run()`: those bind the listening socket themselves, as
 protocol 0, and asyncio turns Nagle's algorithm off only on accepted sockets that say they are TCP (uvicorn issue
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -68,13 +68,11 @@ def options(argv: Sequence[str]) -> tuple[Path, dict[str, str]]:
     return Path(argv[1]).resolve(), found
 
 
-def environment(chosen: dict[str, str]) -> dict[str, str]:
-    """Each option as the environment variable Streamlit documents for it: `server.fileWatcherType` is
-    `STREAMLIT_SERVER_FILE_WATCHER_TYPE`."""
-    def snake(name: str) -> str:
-        return "".join(f"_{c}" if c.isupper() else c for c in name).replace(".", "_").upper()
-
-    return {f"STREAMLIT_{snake(name)}": value for name, value in chosen.items()}
+def typed(value: str) -> bool | int | str:
+    """A flag's value as Streamlit's command line would hand it on: true/false, a whole number, or text."""
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    return int(value) if value.lstrip("-").isdigit() else value
 
 
 @asynccontextmanager
@@ -125,7 +123,9 @@ def log_with_levels() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     log_with_levels()
     script, chosen = options(sys.argv[1:] if argv is None else argv)
-    os.environ.update(environment(chosen))  # before Streamlit reads its configuration
+    from companion import streamlit_adapter
+
+    streamlit_adapter.load_options({name: typed(value) for name, value in chosen.items()})
     import uvicorn
 
     host = chosen.get("server.address", "0.0.0.0")

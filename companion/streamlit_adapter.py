@@ -43,6 +43,19 @@ def tested() -> bool:
     return _checked[0]
 
 
+def load_options(chosen: dict[str, Any]) -> None:
+    """Set Streamlit's options (`server.port`, `runner.postScriptGC`…) as `streamlit run` sets its command-line
+    flags, before the app is built: `App.run(config=…)` does the same, but binds its own listening socket
+    (`companion.launch` says why that is not used). Fallback: Streamlit's defaults and config.toml files, with
+    the full collection after every run and its file watchers (slower, not wrong)."""
+    if not tested():
+        LOG.warning("Streamlit's options from the command line are not applied on this release: %s", chosen)
+        return
+    from streamlit.web import bootstrap
+
+    bootstrap.load_config_options({name.replace(".", "_"): value for name, value in chosen.items()})
+
+
 def warm_up(page_icon: str) -> None:
     """Read Streamlit's emoji catalogue once, at start-up, rather than in the first page's run (0.15 s there):
     `st.set_page_config` reads it to tell an emoji icon from a file name. Fallback: the first page reads it."""
