@@ -26,6 +26,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from companion import streamlit_adapter
+
 LOG = logging.getLogger("muster.companion")
 WS_PING_S = 30  # as Streamlit's own uvicorn server pings a phone's websocket
 SHUTDOWN_S = 3  # a stop does not wait longer for open websockets to close
@@ -37,7 +39,7 @@ def preload() -> None:
     page: reading its emoji catalogue (the page icon is one, `streamlit_adapter.warm_up`) and looking at the call
     stack (`inspect` indexes every loaded module's file the first time). The first page a server drew took
     0.3-0.4 s more than the next ones before (a hexbattle table's 0.4 s more again)."""
-    from companion import context, lobby, lookup_page, panels, streamlit_adapter, table_page  # noqa: F401  (pages: their cost)
+    from companion import context, lobby, lookup_page, panels, table_page  # noqa: F401  (pages: their cost)
     from companion.tables import catalogue
 
     for game_id, entry in catalogue().items():
@@ -120,17 +122,19 @@ def log_with_levels() -> None:
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
 
 
+def configure(argv: Sequence[str]) -> tuple[Any, str, int]:
+    """The app the command line names, with its Streamlit options loaded, and where to serve it."""
+    script, chosen = options(argv)
+    streamlit_adapter.load_options({name: typed(value) for name, value in chosen.items()})
+    return app(script), chosen.get("server.address", "0.0.0.0"), int(chosen.get("server.port", "8501"))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     log_with_levels()
-    script, chosen = options(sys.argv[1:] if argv is None else argv)
-    from companion import streamlit_adapter
-
-    streamlit_adapter.load_options({name: typed(value) for name, value in chosen.items()})
+    served, host, port = configure(sys.argv[1:] if argv is None else argv)
     import uvicorn
 
-    host = chosen.get("server.address", "0.0.0.0")
-    port = int(chosen.get("server.port", "8501"))
-    uvicorn.Server(server_config(app(script), host, port)).run()
+    uvicorn.Server(server_config(served, host, port)).run()
 
 
 if __name__ == "__main__":

@@ -58,6 +58,22 @@ def test_server_watches_no_files() -> None:
     assert command[command.index("--server.fileWatcherType") + 1] == "none"
 
 
+def test_the_servers_options_reach_streamlit() -> None:
+    """The launcher's Streamlit options (`streamlit_command`'s flags) are the ones Streamlit runs with once the
+    app is built (served under uvicorn, Streamlit reads its STREAMLIT_* variables only on its own command line,
+    so options set that way were silently Streamlit's defaults)."""
+    command = server.streamlit_command(9000)
+    probe = ("import json, sys; import streamlit as st; from companion import launch; "
+             "_, host, port = launch.configure(sys.argv[1:]); "
+             "print(json.dumps([host, {k: st.get_option(k) for k in launch.options(sys.argv[1:])[1]}]))")
+    found = subprocess.run([sys.executable, "-c", probe, *command[command.index("run"):]], capture_output=True,
+                           text=True, check=True, env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
+    host, options = json.loads(found.stdout.strip().splitlines()[-1])
+    assert host == "0.0.0.0" and options["runner.postScriptGC"] is False and options["server.fileWatcherType"] == "none"
+    assert options["server.port"] == 9000 and options["client.toolbarMode"] == "minimal"
+    assert options["logger.hideWelcomeMessage"] is True
+
+
 def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     command = server.streamlit_command(9000)
     assert command[1:4] == ["-m", "companion.launch", "run"]
