@@ -84,7 +84,8 @@ def _records(service: Tables) -> None:
         return
     st.subheader("Players")
     for game, records in sorted(by_game.items(), key=lambda item: service.game_name(item[0])):
-        rows = [f"| {plain(service.game_name(game))} | W | L | D |", "|---|---:|---:|---:|"]
+        st.markdown(f"**{plain(service.game_name(game))}**")
+        rows = ["| Player | W | L | D |", "|---|---:|---:|---:|"]
         rows += [f"| {plain(r.name)} | {r.wins} | {r.losses} | {r.draws} |" for r in records[:50]]
         st.markdown("\n".join(rows))
 

@@ -298,7 +298,8 @@ class Tables:
         return snap
 
     def consequence(self, table: TableInfo, seat: int, action: Action) -> str | None:
-        """Why `action` could not be taken back once made (it reveals, draws chance or ends the game), or None.
+        """Why `action` is asked about first: what it gives up (`State.forfeits`: a fold, a turn's actions left)
+        and why it could not be taken back once made (it reveals, draws chance or ends the game); or None.
 
         Asked before a tap is carried out, so such a move is confirmed first; an action the
         engine refuses has no consequence here (`act` gives the refusal).
@@ -308,6 +309,8 @@ class Tables:
         if key in self._consequences:
             return self._consequences[key]
         reason = snap.match.ahead_refusal(seat, action, snap.head[0] + 1)
+        if snap.state.can(action):  # what the move gives up (a fold, a turn's actions left), asked first too
+            reason = " ".join(filter(None, (snap.state.forfeits(action), reason))) or None
         with self._lock:
             if len(self._consequences) >= CONSEQUENCES_KEPT:
                 self._consequences.clear()  # positions long past: starting afresh costs a trial move a button

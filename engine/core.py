@@ -301,6 +301,11 @@ class State(ABC):
         undone and reveals nothing); games with timed rounds override this (Waterloo: the hand)."""
         return 0
 
+    def forfeits(self, action: Action) -> str | None:
+        """What a legal `action` gives up that its player may not mean to (folding a hand, ending a turn with
+        actions left), in words for asking first; None for most moves. From what the mover knows only."""
+        return None
+
     def task(self, player: int) -> str:
         """What `player` must decide now, in words every viewer may read; engines override it."""
         return "make a move"

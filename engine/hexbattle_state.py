@@ -289,6 +289,13 @@ class HexbattleState(State):
     def task(self, player: int) -> str:
         return words.task(self, player)
 
+    def forfeits(self, action: Action) -> str | None:
+        """Ending the turn with actions left gives them up."""
+        n = self.actions_left
+        if action.kind != "end_turn" or n <= 0:
+            return None
+        return f"You still have {n} action{'s' if n != 1 else ''} this turn; ending it gives {'them' if n != 1 else 'it'} up."
+
     def view(self, player: int | None) -> dict[str, Any]:
         return words.view(self, player)
 

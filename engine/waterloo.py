@@ -682,6 +682,14 @@ class WaterlooState(State):
     def task(self, player: int) -> str:
         return TASKS.get(self.phase, "wait")
 
+    def forfeits(self, action: Action) -> str | None:
+        """Folding gives up the hand, and every chip bet in it (R30's concede is asked by the companion)."""
+        if action.kind != "fold":
+            return None
+        bet = self.bets[action.player]
+        return (f"Folding gives up this hand and the {bet} chip{'s' if bet != 1 else ''} you have bet in it."
+                if bet else "Folding gives up this hand.")
+
     def clock_round(self) -> int:
         """The round timer times a hand (the seed's "Round time: 4 min", R22): a new hand starts it afresh."""
         return self.hand_number

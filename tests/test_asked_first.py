@@ -1,0 +1,37 @@
+"""One way to ask first (issue 30): a move that gives something up is asked about, naming what (`State.forfeits`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cards
+from companion.store import open_store
+from companion.tables import Tables
+from engine import make_game
+from engine.core import Match, act
+
+
+def test_a_fold_is_asked_about_with_the_chips_it_gives_up(tmp_path: Path) -> None:
+    service = Tables(open_store(tmp_path / "m.sqlite3"))
+    table = service.create("waterloo", ["Ann", "Bob", "Cleo"], {"players": 3, "button": 0}, seed="w3")
+    state = service.snapshot(table).state
+    p = state.current_player
+    assert service.consequence(table, p, act("fold", p)) == \
+        "Folding gives up this hand and the 1 chip you have bet in it."
+    assert service.consequence(table, p, state.legal_actions(p)[0]) is None, "a pass or call is not asked about"
+    other = next(q for q in range(3) if q != p)
+    assert service.consequence(table, other, act("fold", other)) is None, "a refused move asks nothing"
+
+
+def test_ending_a_turn_with_actions_left_is_asked_about_and_without_none() -> None:
+    match = Match(make_game(cards.load_game("hexbattle")), "s1", {})
+    while match.state.phase != "battle":
+        legal = match.state.legal_actions(match.state.current_player)
+        match.apply(next((a for a in legal if a.kind == "quick_start"), legal[0]))
+    state = match.state
+    p = state.current_player
+    assert state.forfeits(act("end_turn", p)) == "You still have 6 actions this turn; ending it gives them up."
+    state.actions_left = 1
+    assert state.forfeits(act("end_turn", p)) == "You still have 1 action this turn; ending it gives it up."
+    state.actions_left = 0
+    assert state.forfeits(act("end_turn", p)) is None
