@@ -478,6 +478,10 @@ def _watch(service: Tables, table_id: int) -> None:
                 st.rerun(scope="app")
             return
         if st.session_state.get(context.FAULT):
+            try:  # a read answers while another program holds the write lock: ask what a tap needs
+                service.store.answers()
+            except StoreUnavailable:
+                return
             context.back_again()
         if seen != st.session_state.get(SEEN) and not live.due(table_id):
             st.rerun(scope="app")

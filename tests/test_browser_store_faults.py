@@ -2,7 +2,8 @@
 path or a traceback), the healthy file keeps its bytes, and the server's log has no traceback (`Server.stop`).
 
 Pages of the file overwritten with garbage while the server runs (43 tracebacks in the log once, and the
-project's message for a damaged file never reached a phone), and a store from a newer Muster at start.
+project's message for a damaged file never reached a phone), a store from a newer Muster at start, and a tap
+while another program holds the write lock or the disk is full.
 """
 
 from __future__ import annotations
@@ -10,17 +11,19 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import TIMEOUT
-from test_browser import Server
+from test_browser import Server, settle
+from test_postgres_outage import _mover, _tap
+from test_store_faults import _digests, hold_lock, output, small_disk  # noqa: F401  (a fixture)
 
 from companion.store import SCHEMA_VERSION, open_store
 from companion.tables import Tables
-
 
 
 def _phone(new_phone: Callable[[], Any], server: Server, query: str) -> Any:
@@ -93,3 +96,73 @@ def test_a_store_this_muster_cannot_use_is_refused_on_the_phone_and_kept_byte_fo
     finally:
         server.stop()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before and not list(data.glob("*corrupt*"))
+
+
+def _locked(path: Path) -> Callable[[], None]:
+    """Another program holds the write lock (`hold_lock`)."""
+    holder = hold_lock(path)
+    return lambda: output(holder)  # its stdin closed: it rolls back and ends
+
+
+def _full(path: Path) -> Callable[[], None]:
+    """The store's small file system filled to its last byte."""
+    ballast = path.parent / "ballast"
+    with open(ballast, "wb", buffering=0) as out:
+        try:
+            while True:
+                out.write(b"\0" * 512)
+        except OSError:
+            pass
+    return ballast.unlink
+
+
+@pytest.mark.parametrize(("fault", "said"), [(_locked, "is locked by another program"),
+                                             (_full, "cannot be written: the disk is full")],
+                         ids=["locked", "full disk"])
+def test_a_tap_on_a_locked_or_full_store_is_told_beside_its_button_and_the_next_is_stored(
+        tmp_path: Path, small_disk: Path | None, new_phone: Callable[[], Any],
+        fault: Callable[[Path], Callable[[], None]], said: str) -> None:
+    """A tap's run is a run of the table part (a `st.fragment`): the store refuses the write, and the phone reads
+    Muster's words beside the tapped button (never a path), with the page around it; the file keeps its bytes;
+    once the lock is freed or the disk has room the next tap is stored and the message goes. The log has one
+    line per fault, no traceback (`Server.stop`). The full disk is a 1 MB tmpfs (`small_disk`), skipped where
+    this machine cannot mount one; no SQLite pragma stands in for it."""
+    if fault is _full and small_disk is None:
+        pytest.skip("this machine does not let the test mount a small file system to fill")
+    data = small_disk if fault is _full and small_disk is not None else tmp_path / "data"
+    path = data / "muster.sqlite3"
+    server = Server(data)
+    server.start()
+    store = open_store(path)
+    try:
+        table = Tables(store).create("warfare", ["Ann", "Bob"], {})
+        phones = [_phone(new_phone, server, f"table={table.code}&seat={table.seats[seat].token}") for seat in (0, 1)]
+        for page in phones:
+            page.get_by_text("You are").first.wait_for(timeout=TIMEOUT)
+        phone = _mover(phones)
+        settle(phone)
+        moves = len(store.log(table.id))
+        free = fault(path)
+        before = _digests(data)
+        _tap(phone)
+        message = phone.get_by_text(said).first
+        message.wait_for(timeout=TIMEOUT)
+        text = message.inner_text()
+        assert "Nothing was changed" in text and str(data) not in text and "/" not in text
+        assert phone.get_by_text("You are").count() > 0  # the page around the part is still drawn
+        assert phone.get_by_text("This app has encountered an error").count() == 0
+        after = _digests(data)  # the file keeps every byte; a write that failed may leave frames past the WAL's end
+        assert after[path.name] == before[path.name] and not list(data.glob("*corrupt*"))
+        free()
+        phone = _mover(phones)
+        settle(phone)
+        _tap(phone)
+        deadline = time.time() + TIMEOUT / 1000
+        while time.time() < deadline and len(store.log(table.id)) == moves:
+            time.sleep(0.2)
+        assert len(store.log(table.id)) == moves + 1
+        message.wait_for(state="detached", timeout=TIMEOUT)
+    finally:
+        store.close()
+        server.stop()
+

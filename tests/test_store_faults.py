@@ -67,6 +67,21 @@ def run_store(path: Path, code: str, *, plain: bool = False, fsize: int | None =
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limit)
 
 
+def hold_lock(path: Path) -> subprocess.Popen[str]:
+    """Another process holding the store's write lock (as a backup tool or an sqlite3 shell inside BEGIN would)
+    until its stdin closes. Another process, as closing any copy of the file in this one would drop its locks."""
+    holder = run_store(path, """
+        import sqlite3
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        print("locked", flush=True)
+        sys.stdin.read()
+        conn.execute("ROLLBACK")
+    """, stdin=subprocess.PIPE)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
 def output(proc: subprocess.Popen[str]) -> str:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
@@ -84,17 +99,9 @@ def test_a_lock_held_past_the_busy_timeout_is_busy_not_corrupt(tmp_path: Path) -
     path = tmp_path / "muster.sqlite3"
     before = healthy_store(path)
     running = SQLiteStore(path, busy_timeout=0.3)  # the app, started before the lock
-    holder = run_store(path, """
-        import sqlite3
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("BEGIN IMMEDIATE")
-        print("locked", flush=True)
-        sys.stdin.read()
-        conn.execute("ROLLBACK")
-    """, stdin=subprocess.PIPE)
-    assert holder.stdout is not None and holder.stdin is not None
+    holder = hold_lock(path)
+    assert holder.stdin is not None
     try:
-        assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(StoreUnavailable) as at_start:
             SQLiteStore(path, busy_timeout=0.3)
         with pytest.raises(StoreUnavailable) as in_play:
