@@ -3,8 +3,9 @@ kinds in a fanned hand, the two hexbattle armies, the two medieval decks, chips,
 stays apart under simulated protanopia, deuteranopia (Machado, Oliveira and Fernandes 2009, full
 severity) and greyscale, by lightness alone: hue is thrown away after the simulation.
 
-Each piece is printed to PDF and rendered with pdftoppm, as a player's printer would. A card is
-compared where a fanned hand shows it (its corner badge and index); any other piece whole. Two
+Each piece is printed to PDF and rendered with pdftoppm, as a player's printer would: cards alone
+and on an A4 sheet as the build lays them out, other pieces on their sheet. A card is compared
+where a fanned hand shows it (its corner badge and index); any other piece whole. Two
 renders are apart when at least MIN_AREA of the compared area differs by DELTA_L L* or more:
 different letters, figures or pictures, or grounds 20 L* apart (the issue's bar for a pair told
 apart by colour). A single figure that differs ("3" and "2" at 12 pt) covers about 2 mm²."""
@@ -163,6 +164,31 @@ def test_card_kinds_read_apart_in_a_fanned_hand_without_colour(game_id: str, tmp
     assert not pairs_not_apart(things, render(things, tmp_path))
 
 
+def on_a_sheet(things: list[Thing], folder: Path) -> list[np.ndarray]:
+    """The things' pieces laid out as the build prints them on A4 home sheets (`sheets.pack` and
+    `draw_sheets`: neighbours' bleed, cut marks, the scale bar), rendered by pdftoppm; each thing's
+    region (else its trim) cut from its page, in the things' order."""
+    library = load_profiles()
+    profile = library.profiles["home-a4"]
+    assert isinstance(profile, SheetProfile)
+    paper = library.paper(profile)
+    pieces = [t.piece for t in things]
+    doc = PdfDocument(folder / "sheet.pdf", "sheet")
+    draw_sheets(doc, pieces, profile, paper, backs=False)
+    doc.save()
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", str(folder / "sheet.pdf"), str(folder / "s")], check=True)
+    pages = [np.asarray(Image.open(p).convert("RGB"))
+             for p in sorted(folder.glob("s-*.png"), key=lambda p: int(p.stem.split("-")[1]))]
+    where = {id(piece): (k, slot) for k, placed in enumerate(pack(pieces, profile, paper)) for piece, slot in placed}
+    assert len(where) == len(things)
+    crops = []
+    for t in things:
+        k, slot = where[id(t.piece)]
+        r = t.region or Box(0.0, 0.0, t.piece.width, t.piece.height)
+        crops.append(crop(pages[k], Box(slot.trim.x + r.x, slot.trim.y + r.y, r.w, r.h)))
+    return crops
+
+
 @needs_pdftoppm
 @pytest.mark.parametrize("game_id", game_ids())
 def test_card_kinds_read_apart_on_a_printed_sheet(game_id: str, tmp_path: Path) -> None:
@@ -174,31 +200,19 @@ def test_card_kinds_read_apart_on_a_printed_sheet(game_id: str, tmp_path: Path) 
         game = load_game(game_id)
         things = [Thing(card.design.id, deck.card_piece(game, d, card, None), FAN)
                   for d in deck.decks(game, _claimed(game_id)) for card in game.deck(d.table) if card.copy == 1]
-    library = load_profiles()
-    profile = library.profiles["home-a4"]
-    assert isinstance(profile, SheetProfile)
-    paper = library.paper(profile)
-    pieces = [t.piece for t in things]
-    doc = PdfDocument(tmp_path / "sheet.pdf", "sheet")
-    draw_sheets(doc, pieces, profile, paper, backs=False)
-    doc.save()
-    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", str(tmp_path / "sheet.pdf"), str(tmp_path / "s")], check=True)
-    pages = [np.asarray(Image.open(p).convert("RGB"))
-             for p in sorted(tmp_path.glob("s-*.png"), key=lambda p: int(p.stem.split("-")[1]))]
-    crops = [crop(pages[k], Box(slot.trim.x + FAN.x, slot.trim.y + FAN.y, FAN.w, FAN.h))
-             for k, placed in enumerate(pack(pieces, profile, paper)) for _, slot in placed]
-    assert len(things) >= 3 and len(crops) == len(things)
-    assert not pairs_not_apart(things, crops, cropped=True)
+    assert len(things) >= 3
+    assert not pairs_not_apart(things, on_a_sheet(things, tmp_path), cropped=True)
 
 
 @needs_pdftoppm
 @pytest.mark.parametrize("game_id", game_ids())
 def test_pieces_read_apart_without_colour(game_id: str, tmp_path: Path) -> None:
+    """Each piece set's designs, one of each, on its sheet as printed, each compared whole."""
     failures = []
     for k, (name, things) in enumerate(piece_designs(game_id)):
         folder = tmp_path / f"{k}-{name}"
         folder.mkdir()
-        failures += [f"{name}: {f}" for f in pairs_not_apart(things, render(things, folder))]
+        failures += [f"{name}: {f}" for f in pairs_not_apart(things, on_a_sheet(things, folder), cropped=True)]
     assert not failures, "\n".join(failures)
 
 
