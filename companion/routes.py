@@ -9,6 +9,10 @@ Streamlit's (where there is one to serve). The pages learn whether the routes ar
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from companion import courier, front_page, paths
@@ -18,6 +22,19 @@ from companion.components import hexboard
 def build(base_url: str) -> list[BaseRoute]:
     """The routes for a server whose Streamlit is served under `base_url`; the pages are told they are there."""
     paths.serve_under(base_url)
-    page = [Route(paths.url(base_url, ""), front_page.serve, methods=["GET"])] if front_page.markup() else []
+    page = [Route(paths.url(base_url, ""), bodiless(front_page.serve), methods=["GET"])] if front_page.markup() else []
     return [*page, Route(paths.url(base_url, courier.PATH), courier.deliver, methods=["POST"]),
-            Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", hexboard.serve_art, methods=["GET"])]
+            Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", bodiless(hexboard.serve_art), methods=["GET"])]
+
+
+NO_BODY = "A GET request carries no body."
+
+
+def bodiless(serve: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+    """A GET route that refuses a request with a body (declared or chunked) with a 400, unread: no browser sends
+    one, and a body of any size or speed then neither costs the server nor holds the route open."""
+    async def guarded(request: Any) -> Any:
+        if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in request.headers:
+            return JSONResponse({"error": NO_BODY}, status_code=400)
+        return await serve(request)
+    return guarded

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import pytest
 from test_browser import Server
 
-from companion import courier
+from companion import courier, routes
+from companion.components import hexboard
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +116,27 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     assert 400 <= _request(server, head, body)[0] < 500
     _alive(server)
     assert server.problems() == []
+
+
+GET_ROUTES = {"front page": "/", "board artwork": f"/{hexboard.ART_PATH}/1"}
+
+
+@pytest.mark.parametrize("route", list(GET_ROUTES))
+@pytest.mark.parametrize("length", [1, courier.BODY_LIMIT + 10, 10**9])
+def test_a_get_route_refuses_a_body_unread(server: Server, route: str, length: int) -> None:
+    """Refused from the head alone, before a byte of the body is sent: what the body holds (deep JSON, unknown
+    fields), how large it is, how slowly it comes and whether the client hangs up cannot matter."""
+    head = f"GET {GET_ROUTES[route]} HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\nConnection: close"
+    assert _request(server, head) == (400, {"error": routes.NO_BODY})
+    chunked = f"GET {GET_ROUTES[route]} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close"
+    assert _request(server, chunked) == (400, {"error": routes.NO_BODY})
+    _alive(server)
+    assert server.problems() == []
+
+
+@pytest.mark.parametrize(("method", "path"), [("POST", "/"), ("PUT", f"/{hexboard.ART_PATH}/1"),
+                                              ("DELETE", f"/{courier.PATH}")])
+def test_a_route_asked_with_another_method_is_a_405(server: Server, method: str, path: str) -> None:
+    """(A GET of the tap's path is Streamlit's: its catch-all answers any GET with its page.)"""
+    assert _request(server, f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close")[0] == 405
+    _alive(server)
