@@ -104,15 +104,16 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     bob.artwork.clear()
     bob.page.goto(f"{server.url}/?table={table.code}&seat={table.seats[1].token}")
     bob.ready()
-    artwork = sum(len(svg) for svg in art(catalogue()["hexbattle"].data)["pieces"].values())
+    artwork = sum(len(svg) for svg in art(catalogue()["hexbattle"].data)["pieces"].values())  # ~369,000
+    # A redraw is the overlay and the pads (about 20,000 bytes, End turn's question included): far below that.
     # the page load fetched the artwork, once, for the browser to keep; no websocket message carried it
     assert len(bob.artwork) == 1 and len(bob.artwork[0].body()) > artwork
-    assert bob.artwork[0].headers["cache-control"] == ART_CACHE and max(bob.received) < 20_000 < artwork
+    assert bob.artwork[0].headers["cache-control"] == ART_CACHE and max(bob.received) < 25_000 < artwork
 
     # A move with a turn: the unit, the hex, then the neighbouring hex it should face (north-east).
     ann.tap_hex("3,7")
     ann.hint("Green: move")
-    assert max(ann.received) < 20_000 < artwork, sorted(ann.received)[-6:]  # a redraw: the overlay, no artwork
+    assert max(ann.received) < 25_000 < artwork, sorted(ann.received)[-6:]  # a redraw: the overlay, no artwork
     ann.tap_hex("3,6")
     ann.hint("Tap the hex it should face")
     ann.tap_hex("4,6")
@@ -143,7 +144,7 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
         phone.ready()
         phone.shows("Last combat: Blue Infantry 2 → Red Infantry 1")
         phone.shows("Red Infantry 1 is broken.")
-    assert "Dice: attacker [6, 6, 1, 1], defender [1, 1]" in bob.page.locator(".st-key-hx-combat").inner_text()
+    assert "Dice: attacker ⚅ 6, ⚅ 6, ⚀ 1, ⚀ 1, defender ⚀ 1, ⚀ 1" in bob.page.locator(".st-key-hx-combat").inner_text()
 
     # Zoomed in to 2x, a ranged attack by the guns (fire is all they can do: one tap on the target) wins.
     ann.page.get_by_role("button", name="Zoom in").click()

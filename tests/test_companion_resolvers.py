@@ -183,9 +183,9 @@ def test_hexbattle_roller_counts_the_cards_toggled_on(service: Tables) -> None:
     assert at.toggle(key="roll-card-french-light-cavalry-volley-fire").disabled  # no artillery in a close combat of cavalry
     at.button(key="roll-go").click().run()
     dice = next(m.value for m in at.markdown if "Dice: attacker" in m.value)
-    rolled = dice.split("Dice: attacker ")[1].split(", defender ")
-    assert len(rolled[0].strip("[]").split(",")) == plain["attacker_dice"] + 2
-    assert len(rolled[1].split("]")[0].strip("[]").split(",")) == plain["defender_dice"] + 1
+    rolled = dice.split("Dice: attacker ")[1].split("\n")[0].split(", defender ")
+    assert len(rolled[0].split(",")) == plain["attacker_dice"] + 2
+    assert len(rolled[1].strip().split(",")) == plain["defender_dice"] + 1
     assert "Losses: attacker" in dice and service.store.head(table.id) == (0, 0)  # a roll is not a move
 
 

@@ -422,7 +422,7 @@ def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
              f"attacked on the {SIDE_NAMES.get(mods['attack_side'], '?')} −{mods['defender_facing_penalty']})"]
     if result is None:
         return lines[0]
-    lines.append(f"Dice: attacker {list(result['attacker_dice'])}, defender {list(result['defender_dice'])}")
+    lines.append(f"Dice: attacker {dice(result['attacker_dice'])}, defender {dice(result['defender_dice'])}")
     lines.append("Modified: attacker " + _modified(result["attacker_dice"], result["attacker_modifier"])
                  + "; defender " + _modified(result["defender_dice"], result["defender_modifier"]))
     text = "  \n".join(lines) + "\n\n" + "\n".join(
@@ -430,12 +430,20 @@ def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
         + {"attacker": "attacker loses 1", "defender": "defender loses 1"}.get(pair["loser"], "tie, nobody loses")
         for pair in result["pairs"]) + "\n\n"
     if result["attacker_unpaired"] or result["defender_unpaired"]:
-        text += f"Unpaired dice do nothing: {list(result['attacker_unpaired']) + list(result['defender_unpaired'])}  \n"
+        text += f"Unpaired dice do nothing: {dice(list(result['attacker_unpaired']) + list(result['defender_unpaired']))}  \n"
     return text + f"**Losses: attacker {result['attacker_losses']}, defender {result['defender_losses']}**"
 
 
-def _modified(dice: list[int], modifier: int) -> str:
-    return ", ".join(f"{d}{modifier:+d}={d + modifier}" for d in sorted(dice, reverse=True))
+def _modified(rolled: list[int], modifier: int) -> str:
+    return ", ".join(f"{d}{modifier:+d}={d + modifier}" for d in sorted(rolled, reverse=True))
+
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def dice(rolled: list[int]) -> str:
+    """Dice as dice: each die's face and its number ("⚅ 6, ⚀ 1"), never a Python list."""
+    return ", ".join(f"{DIE_FACES[d - 1]} {d}" if 1 <= d <= 6 else str(d) for d in rolled) or "none"
 
 
 def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) -> str:
@@ -446,7 +454,7 @@ def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) 
              + (f", point-blank ×{mods['multiplier']}" if mods["point_blank"] else "")]
     if result is not None:
         each = ", ".join(f"{d} {'hit' if d <= result['hit_max'] else 'miss'}" for d in result["dice"])
-        lines.append(f"Dice {list(result['dice'])} ({each}): {result['hits']} hit(s) × {result['multiplier']} = "
+        lines.append(f"Dice {dice(result['dice'])} ({each}): {result['hits']} hit(s) × {result['multiplier']} = "
                      f"**{result['losses']} strength lost**")
     return "  \n".join(lines)
 
