@@ -9,7 +9,9 @@ The artwork is fetched once per page load, never sent by websocket; a redraw aft
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from test_browser import Server, server  # noqa: F401 - the fixture
@@ -20,6 +22,8 @@ from companion.store import DB_NAME, open_store
 from companion.tables import Tables, catalogue
 from engine.hexgrid import hex_id
 from generator.hexbattle_parts import board_geometry
+
+SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save the README's screenshots there (docs/img)
 
 GEO = board_geometry(catalogue()["hexbattle"].data)
 SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
@@ -145,6 +149,10 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
         phone.shows("Last combat: Blue Infantry 2 → Red Infantry 1")
         phone.shows("Red Infantry 1 is broken.")
     assert "Dice: attacker ⚅ 6, ⚅ 6, ⚀ 1, ⚀ 1, defender ⚀ 1, ⚀ 1" in bob.page.locator(".st-key-hx-combat").inner_text()
+    if SHOTS:  # the defender's phone: the broken unit's ⚠, then the dice as dice (docs/img)
+        for name, where in (("broken", ".hb-scroll"), ("dice", ".st-key-hx-combat")):
+            bob.page.locator(where).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+            bob.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
 
     # Zoomed in to 2x, a ranged attack by the guns (fire is all they can do: one tap on the target) wins.
     ann.page.get_by_role("button", name="Zoom in").click()

@@ -199,7 +199,7 @@ def _unit_sheet(state: Any, unit: Any) -> None:
 def _unit_line(state: Any, unit: Any, sheet: Sheet) -> None:
     unit_type = state.unit_type(unit)
     formation = (f" · {state.game.formations[unit.formation].name}" if unit_type.uses_formations else "")
-    broken = " · **broken**" if unit.strength == 0 else ""
+    broken = " · ⚠ **broken**" if unit.strength == 0 else ""
     sheet.markdown(f"**{state.unit_name(unit)}** · strength {unit.strength}/{unit_type.strength}{formation} · "
                    f"facing {FACING_NAMES[unit.facing]} · {state.movement_points(unit)} movement points{broken}")
 

@@ -105,6 +105,10 @@ function drawBoard(box, board) {
     const t = el("text", { x: bx, y: by + r * 0.42, class: "hb-badge", "font-size": r * 1.25 }, layer);
     t.textContent = String(u.strength);
     g.setAttribute("class", u.broken ? "hb-unit hb-broken" : "hb-unit");
+    if (u.broken) {  // not by colour alone: a broken unit carries a warning sign on its counter
+      const w = el("text", { x: u.x - hh * 0.3, y: u.y - hh * 0.12, class: "hb-badge hb-warn", "font-size": r * 1.6 }, layer);
+      w.textContent = "⚠";
+    }
   }
   for (const [cx, cy, text, kind] of board.labels) {
     const t = el("text", { x: cx, y: cy - hh * 0.18, class: `hb-label hb-l-${kind}`, "font-size": hh * 0.26 }, layer);
