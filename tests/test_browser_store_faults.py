@@ -12,7 +12,8 @@ import hashlib
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +99,43 @@ def test_a_store_this_muster_cannot_use_is_refused_on_the_phone_and_kept_byte_fo
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before and not list(data.glob("*corrupt*"))
 
 
+@contextmanager
+def _served(data: Path) -> Iterator[tuple[Server, Any]]:
+    """`muster app` on `data`, and the test's own store on the same file; both closed after (the server's log
+    checked by `Server.stop`)."""
+    server = Server(data)
+    server.start()
+    store = open_store(data / "muster.sqlite3")
+    try:
+        yield server, store
+    finally:
+        store.close()
+        server.stop()
+
+
+def _seated(server: Server, store: Any, new_phone: Callable[[], Any]) -> tuple[Any, list[Any], Any, int]:
+    """A warfare table with a phone at each seat: (the table, the phones, the one offered a move, settled, and
+    the moves stored so far)."""
+    table = Tables(store).create("warfare", ["Ann", "Bob"], {})
+    phones = [_phone(new_phone, server, f"table={table.code}&seat={table.seats[seat].token}") for seat in (0, 1)]
+    for page in phones:
+        page.get_by_text("You are").first.wait_for(timeout=TIMEOUT)
+    phone = _mover(phones)
+    settle(phone)
+    return table, phones, phone, len(store.log(table.id))
+
+
+def _next_tap_stored(store: Any, table_id: int, phones: list[Any], moves: int) -> None:
+    """The store is back: the next tap of whichever phone is offered a move is stored."""
+    phone = _mover(phones)
+    settle(phone)
+    _tap(phone)
+    deadline = time.time() + TIMEOUT / 1000
+    while time.time() < deadline and len(store.log(table_id)) == moves:
+        time.sleep(0.2)
+    assert len(store.log(table_id)) == moves + 1
+
+
 def _locked(path: Path) -> Callable[[], None]:
     """Another program holds the write lock (`hold_lock`)."""
     holder = hold_lock(path)
@@ -131,17 +169,8 @@ def test_a_tap_on_a_locked_or_full_store_is_told_beside_its_button_and_the_next_
         pytest.skip("this machine does not let the test mount a small file system to fill")
     data = small_disk if fault is _full and small_disk is not None else tmp_path / "data"
     path = data / "muster.sqlite3"
-    server = Server(data)
-    server.start()
-    store = open_store(path)
-    try:
-        table = Tables(store).create("warfare", ["Ann", "Bob"], {})
-        phones = [_phone(new_phone, server, f"table={table.code}&seat={table.seats[seat].token}") for seat in (0, 1)]
-        for page in phones:
-            page.get_by_text("You are").first.wait_for(timeout=TIMEOUT)
-        phone = _mover(phones)
-        settle(phone)
-        moves = len(store.log(table.id))
+    with _served(data) as (server, store):
+        table, phones, phone, moves = _seated(server, store, new_phone)
         free = fault(path)
         before = _digests(data)
         _tap(phone)
@@ -154,15 +183,31 @@ def test_a_tap_on_a_locked_or_full_store_is_told_beside_its_button_and_the_next_
         after = _digests(data)  # the file keeps every byte; a write that failed may leave frames past the WAL's end
         assert after[path.name] == before[path.name] and not list(data.glob("*corrupt*"))
         free()
-        phone = _mover(phones)
-        settle(phone)
-        _tap(phone)
-        deadline = time.time() + TIMEOUT / 1000
-        while time.time() < deadline and len(store.log(table.id)) == moves:
-            time.sleep(0.2)
-        assert len(store.log(table.id)) == moves + 1
+        _next_tap_stored(store, table.id, phones, moves)
         message.wait_for(state="detached", timeout=TIMEOUT)
-    finally:
-        store.close()
-        server.stop()
 
+
+def test_a_fault_mid_run_shows_musters_words_and_the_page_comes_back_by_itself(
+        tmp_path: Path, new_phone: Callable[[], Any]) -> None:
+    """The file is swapped for a copy under the running server, which refuses every use of it, and a phone taps:
+    the run the tap causes (the table part's) or the poll's, whichever meets it first, shows Muster's words; once
+    the file is put back the page comes back without a reload, and the next tap is stored. (Which run meets it
+    first is a race with the 1.5 s poll, so the test does not say it was the table part's.)"""
+    data = tmp_path / "data"
+    path = data / "muster.sqlite3"
+    with _served(data) as (server, store):
+        table, phones, phone, moves = _seated(server, store, new_phone)
+        kept = data / "kept.sqlite3"
+        os.link(path, kept)  # the same file under a second name, to put back
+        copy = data / "copy.sqlite3"
+        copy.write_bytes(path.read_bytes())
+        os.replace(copy, path)
+        _tap(phone)
+        message = phone.get_by_text("was replaced by another file").first
+        message.wait_for(timeout=TIMEOUT)
+        text = message.inner_text()
+        assert "tries again by itself" in text and str(data) not in text
+        assert phone.get_by_text("This app has encountered an error").count() == 0
+        os.replace(kept, path)
+        message.wait_for(state="detached", timeout=TIMEOUT)  # the page back by itself, no reload
+        _next_tap_stored(store, table.id, phones, moves)
