@@ -187,6 +187,8 @@ def cmd_app(args: argparse.Namespace) -> int:
     port, data_dir = _app_args(args)
     url = _public_url(args.public_url, port, args.address)
     _use_cards(args.cards)
+    if args.debug:
+        os.environ["MUSTER_DEBUG"] = "1"  # companion.table_page.DEBUG_ENV, read by the server it starts
     return run_app(port, data_dir, url, args.address)
 
 
@@ -438,6 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("app", help="run the phone companion on this machine's network address")
     _add_app_options(p)
     p.add_argument("--cards", metavar="DIR", help="a cards folder to play instead of the shipped one")
+    p.add_argument("--debug", action="store_true",
+                   help="developer mode: every seat may also type a move by hand (off by default)")
     p.set_defaults(run=cmd_app)
 
     p = sub.add_parser("start", help="build every printable for this machine's companion address, then run the companion")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -52,6 +53,7 @@ CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
 SEEN = "table-seen"  # session key of the table signature this page last drew
 TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
 ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
+DEBUG_ENV = "MUSTER_DEBUG"  # "1" (`muster app --debug`): every seat may also type a move, for developers
 DIALOG_TITLE = "Are you sure?"
 CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
 
@@ -404,7 +406,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
         _seat_tools(ctx)
     context.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
     _log(ctx, history)
-    if ctx.typed_moves is not None:  # last: an element of its own (a form) after the table's surface
+    if ctx.typed_moves is not None and os.environ.get(DEBUG_ENV) == "1":  # last: a form of its own
         _other_move(ctx, ctx.typed_moves)
 
 
@@ -605,7 +607,7 @@ def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
 
 def _other_move(ctx: TableContext, legal: list[Action]) -> None:
     """A move typed in by hand, for actions whose arguments the list above does not spell out."""
-    box, opened = context.folded("Other move (type its details)", "other-move-box")
+    box, opened = context.folded("Debug: other move (type its details)", "other-move-box")
     if opened:
         examples: dict[str, Action] = {}
         for action in legal:

@@ -100,7 +100,8 @@ def test_forged_seat_token_is_a_spectator(service: Tables) -> None:
     assert move_keys(at) == []
 
 
-def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
+def test_refused_typed_move_shows_the_engine_reason(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     at = page(table=table.code, seat=table.seats[0].token)
     at.selectbox(key="other-kind").set_value("bank").run()
@@ -111,7 +112,8 @@ def test_refused_typed_move_shows_the_engine_reason(service: Tables) -> None:
     assert service.store.head(table.id) == (0, 0)
 
 
-def test_a_move_typed_on_a_page_the_table_has_left_does_nothing(service: Tables) -> None:
+def test_a_move_typed_on_a_page_the_table_has_left_does_nothing(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     at = page(table=table.code, seat=table.seats[0].token)
     at.selectbox(key="other-kind").set_value("bank").run()
@@ -369,14 +371,16 @@ def test_app_prints_its_address_and_qr_and_nothing_of_streamlits(tmp_path: Path)
         assert noise not in text, noise
 
 
-def test_folded_boxes_send_nothing_until_opened(service: Tables) -> None:
-    """The typed-move form is built only while open, so a tap redraws less on every phone (`context.folded`);
-    opening it shows it at once, and it stays open while moves come in."""
+def test_folded_boxes_send_nothing_until_opened(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The typed-move form exists only in debug mode (off by default); built only while open, so a tap redraws
+    less on every phone (`context.folded`); opening it shows it at once, and it stays open while moves come in."""
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     at = page(folded=True, table=table.code, seat=table.seats[0].token)
-    assert not at.exception
+    assert not at.exception and not any("type its details" in e.label for e in at.expander), "off by default"
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
+    at.run()
     form = "FormSubmitter:other-move-"
-    assert "Other move (type its details)" in [e.label for e in at.expander]
+    assert "Debug: other move (type its details)" in [e.label for e in at.expander]
     assert not any(str(b.key).startswith(form) for b in at.button) and not at.selectbox
     at.session_state["other-move-box"] = True  # what tapping "Other move" sends
     at.run()

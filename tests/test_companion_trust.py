@@ -63,7 +63,8 @@ def test_a_posted_tap_carried_out_by_a_whole_page_run_counts(race: Tables, monke
     assert [e.action["kind"] for e in race.snapshot(table).entries] == ["bank"]
 
 
-def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables) -> None:
+def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
     ann.selectbox(key="other-kind").set_value("roll").run()  # typed in: chance, so the page asks in its dialog
@@ -111,7 +112,8 @@ def test_a_name_longer_than_forty_characters_is_refused(race: Tables) -> None:
     assert race.create("race", ["  Ann   Lee ", "B" * 40], {"players": 2}).seats[0].name == "Ann Lee"
 
 
-def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables) -> None:
+def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
     table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="typed")
     at = page(table=table.code, seat=table.seats[0].token)
     kind = at.selectbox(key="other-kind").value
