@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import streamlit as st
@@ -11,6 +12,7 @@ from companion import context, panels, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import plain
 from companion.store import StoreError
+from companion.table_page import DEBUG_ENV
 from companion.tables import Tables
 from engine.core import Refusal
 
@@ -111,9 +113,11 @@ def _new_table_form(service: Tables) -> None:
                                max_chars=NAME_LIMIT) for i in range(int(count))]
         form = panels.options_form_for(game.id)
         chosen = form(game.data) if form and game.data else {}
-        with st.expander("Advanced options (JSON)"):
-            raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}", max_chars=OPTIONS_LIMIT,
-                               help="Engine options, merged over the fields above. Leave {} for the standard game.")
+        raw = "{}"
+        if os.environ.get(DEBUG_ENV) == "1":  # developers only (`muster app --debug`): players use the fields above
+            with st.expander("Debug: options (JSON)"):
+                raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}", max_chars=OPTIONS_LIMIT,
+                                   help="Engine options, merged over the fields above. Leave {} for the standard game.")
         if st.form_submit_button("Create table", type="primary", width="stretch"):
             _create(service, game.id, names, raw, int(count), low != high, chosen)
 

@@ -36,7 +36,9 @@ def test_create_table_from_the_form_then_hand_out_seats(service: Tables) -> None
     assert page_text(at).count("open this seat") == 2
 
 
-def test_create_refusal_is_shown_not_raised(service: Tables) -> None:
+def test_create_refusal_is_shown_not_raised(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not [t for t in page().text_area if str(t.key).startswith("opts-")], "no JSON box but in debug mode"
+    monkeypatch.setenv("MUSTER_DEBUG", "1")
     at = page()
     at.text_area(key="opts-race").input('{"players": 2, "target": -3}')
     at.button(key="FormSubmitter:new-race-Create table").click().run()

@@ -131,7 +131,9 @@ def test_a_typed_move_of_the_wrong_shape_is_refused(service: Tables, monkeypatch
     assert service.store.head(hexes.id) == (0, 0)
 
 
-def test_options_of_the_wrong_shape_or_for_tests_only_are_refused_on_the_form(service: Tables) -> None:
+def test_options_of_the_wrong_shape_or_for_tests_only_are_refused_on_the_form(service: Tables,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DEBUG", "1")  # the JSON box is the developers'
     at = page()
     at.selectbox(key="new-game").set_value("hexbattle").run()
     for typed, refusal in [('{"scenario": {"terrain": [1, 2]}}', 'The scenario\'s "terrain" must be a table'),
