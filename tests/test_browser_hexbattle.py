@@ -149,8 +149,10 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
         phone.shows("Last combat: Blue Infantry 2 → Red Infantry 1")
         phone.shows("Red Infantry 1 is broken.")
     assert "Dice: attacker ⚅ 6, ⚅ 6, ⚀ 1, ⚀ 1, defender ⚀ 1, ⚀ 1" in bob.page.locator(".st-key-hx-combat").inner_text()
-    if SHOTS:  # the defender's phone: the broken unit's ⚠, then the dice as dice (docs/img)
-        for name, where in (("broken", ".hb-scroll"), ("dice", ".st-key-hx-combat")):
+    told = tables.snapshot(table).history(1)[-1].format(["Ann", "Bob"])  # the charge, as Bob's side reads it
+    bob.page.locator(".st-key-news", has_text=told).wait_for()  # announced on the opponent's phone
+    if SHOTS:  # the defender's phone: what just happened, the broken unit's ⚠, then the dice as dice (docs/img)
+        for name, where in (("news", ".st-key-news"), ("broken", ".hb-scroll"), ("dice", ".st-key-hx-combat")):
             bob.page.locator(where).first.evaluate("el => el.scrollIntoView({block: 'start'})")
             bob.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
 

@@ -21,6 +21,7 @@ from cards import markup
 from companion import context
 from companion.components import hexboard, movepad, surface
 from companion.panels import hexbattle_board as board
+from companion.panels.common import news
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import Sheet
 from companion.render import private as render_private
@@ -41,6 +42,7 @@ SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
 
 def render(ctx: Any) -> None:
+    news(ctx)  # what the other side just did, written for this viewer, at the top as in the card games
     view = ctx.view()
     data = ctx.data
     state = ctx.state
