@@ -42,6 +42,8 @@ from engine.kinds import Kind, schema
 DEPLOY = "deploy"
 BLUNDER = "blunder"
 UNITS = "units"
+REDEAL_TRIES = 200
+"""How many deals `resample` tries for one the public moves allow; past that it keeps the last (never seen)."""
 COUNTER = "counter"
 SUPPORT = "support"
 MORALE = "morale"
@@ -636,7 +638,14 @@ class WarfareState(State):
         hidden = [p for p in (0, 1) if p != viewer]
         seen = {p: self.looked[1 - p] if viewer is not None else frozenset() for p in hidden}
         dealt = [[c for c in self.hands[p] if c not in seen[p]] for p in hidden]
-        redeal([new.deck, *dealt], rng)
+        # An attack declared and not yet made (R7) shows everyone that the attacker holds a Unit card: deal
+        # again until it does (a deal is kept or not on what the viewer knows only, so this stays fair).
+        attacking = self.active in hidden and self.step in (BLUNDER, UNITS)
+        for _ in range(REDEAL_TRIES):
+            redeal([new.deck, *dealt], rng)
+            held = set(dealt[hidden.index(self.active)]) | set(seen[self.active]) if attacking else set()
+            if not attacking or not self.game.unit_cards.isdisjoint(held):
+                break
         for p, cards in zip(hidden, dealt):
             new.hands[p] = [c for c in self.hands[p] if c in seen[p]] + cards
             if viewer is None:  # a scout's look is hidden from a spectator too: the scout saw the cards dealt

@@ -290,3 +290,19 @@ def test_hexbattle_a_hidden_guard_whose_army_has_fallen_is_still_a_guard() -> No
     assert [(g.owner, g.unit, again.game.bonus[g.card].kind) for g in again.guards] == \
            [(1, "british-light-artillery", "defensive")]
     assert sorted(again.bonus_deck + [g.card for g in again.guards]) == sorted(state.bonus_deck + ["reserve-fire-1"])
+
+
+@pytest.mark.parametrize("case,seed", CASES)
+def test_a_redeal_is_a_position_the_rules_could_reach_where_everyone_to_act_can_act(case: str, seed: int) -> None:
+    """A re-deal that leaves a seat to act with no move is no position the game could be in (imperial: a side
+    banned from Cavalry, R10, dealt nothing but Cavalry would have been routed already); a bot searching it
+    would meet a game that cannot go on."""
+    match = start(case, seed)
+    rng = random.Random(seed)
+    while not match.state.is_terminal and len(match.log) < STEPS:
+        for viewer in (None, *range(match.game.players(match.options))):
+            for k in range(REDEALS * 4):
+                again = match.state.resample(viewer, random.Random(k))
+                stuck = [p for p in again.players_to_act() if not again.legal_actions(p)]
+                assert not stuck, f"{case} seed {seed} move {len(match.log)}: seat {stuck} dealt no move (viewer {viewer})"
+        match.apply(rng.choice(match.state.legal_actions()))
