@@ -98,9 +98,7 @@ def rerun_running(session: Any, part: str | None) -> None:
     already waiting or the session is between runs (its next run reads the table anyway). A session idle
     since its last run is rerun by `rerun_idle` instead."""
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequestType
-    from streamlit.runtime.scriptrunner_utils.script_run_context import (
-        SCRIPT_RUN_CONTEXT_ATTR_NAME,  # type: ignore[attr-defined]
-    )
+    from streamlit.runtime.scriptrunner_utils import script_run_context
 
     runner = session._scriptrunner
     if runner is None:
@@ -108,7 +106,8 @@ def rerun_running(session: Any, part: str | None) -> None:
         return
     if runner._requests._state != ScriptRequestType.CONTINUE:  # a rerun is already waiting, or the runner stops
         return
-    ctx = getattr(runner._script_thread, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
+    attribute = script_run_context.SCRIPT_RUN_CONTEXT_ATTR_NAME  # type: ignore[attr-defined]
+    ctx = getattr(runner._script_thread, attribute, None)
     if ctx is None or not ctx.query_string:  # between runs: the next one reads the table anyway
         return
     runner.request_rerun(RerunData(query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
