@@ -212,6 +212,9 @@ def test_hexbattle_guard_reaches_only_its_owner_until_it_fires(app: Server, new_
     phones = ann, bob, watcher = seat_phones(new_phone, app, table, 0)
     before = bob.seen(), watcher.seen()
     ann.page.get_by_text("Play Entrench", exact=True).click()  # the card's panel opens
+    # Nothing is chosen for her (issue 30): she picks the unit in the card's list, then taps the move it names.
+    ann.page.locator(".mp-select").filter(has_text="Play Entrench on Blue Infantry 1").first.select_option(
+        label="Play Entrench on Blue Infantry 1")
     tap(ann.page, "Play Entrench on Blue Infantry 1", tables, table, within="body")
     # "Entrench" alone is on every phone already (the combat roller lists the cards); what is secret is
     # that it is in play, and on which unit.
