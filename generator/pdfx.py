@@ -108,6 +108,11 @@ def _to_lab() -> tuple[ImageCms.ImageCmsTransform, ImageCms.ImageCmsTransform]:
                                     renderingIntent=intent))
 
 
+TILTS = tuple((tm, ty) for tm in (0.85, 1.0, 1.15) for ty in (0.85, 1.0, 1.15))
+"""Magenta and yellow against cyan in `within_limit`'s candidates: scaling the three inks alike keeps the
+profile's balance, which the ink limit bends (navy came out 11 degrees too green)."""
+
+
 def within_limit(rgb: tuple[int, int, int], inks: tuple[float, float, float, float],
                  max_ink: float) -> tuple[float, float, float, float]:
     """The inks of total at most `max_ink` that print nearest the sRGB colour (in CIELAB through the press
@@ -117,11 +122,16 @@ def within_limit(rgb: tuple[int, int, int], inks: tuple[float, float, float, flo
     candidates = []
     for gi in range(11):
         grey = min(c, m, y) * gi / 10
+        # Scaled up to the strongest ink at 100 % too: a dark blue's cyan must be able to grow as its grey
+        # goes to K, or the nearest colour within the limit is a grey (navy lost 3/4 of its chroma).
+        most = 1 / max(c - grey, m - grey, y - grey, 1e-6)
         for si in range(1, 21):
             for ki in range(21):
-                cand = (si / 20 * (c - grey), si / 20 * (m - grey), si / 20 * (y - grey), ki / 20)
-                if sum(cand) <= max_ink:
-                    candidates.append(cand)
+                f = si / 20 * most
+                for tm, ty in TILTS:  # the inks' balance a little either way, for the hue the limit bends
+                    cand = (f * (c - grey), min(1.0, tm * f * (m - grey)), min(1.0, ty * f * (y - grey)), ki / 20)
+                    if sum(cand) <= max_ink:
+                        candidates.append(cand)
     image = Image.new("CMYK", (len(candidates), 1))
     image.putdata([tuple(round(v * 255) for v in cand) for cand in candidates])
     srgb, press = _to_lab()

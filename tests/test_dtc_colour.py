@@ -51,7 +51,9 @@ def test_dark_backs_over_the_ink_limit_keep_their_hue_and_most_of_their_chroma()
         hue = math.degrees(math.atan2(got[2], got[1]) - math.atan2(want[2], want[1]))
         assert abs((hue + 180) % 360 - 180) <= 10, (colour, want, got)
         assert math.hypot(got[1], got[2]) >= 0.6 * math.hypot(want[1], want[2]), (colour, want, got)
-        assert abs(got[0] - want[0]) <= 12, (colour, want, got)  # 240 % of ink cannot reach the darkest reds
+        # 240 % of ink cannot reach the darkest colours: nothing within it prints darker than about L* 21.5,
+        # and hexbattle's navy (#0d1740) is L* 9.
+        assert abs(got[0] - want[0]) <= 13.5, (colour, want, got)
 
 
 def _raw(colour: str) -> tuple[float, ...]:
