@@ -25,7 +25,7 @@ import qrcode
 import streamlit as st
 
 from companion import live
-from companion.components import surface
+from companion.components import movepad, surface
 from companion.store import StoreError, StoreUnavailable, database_target, default_data_dir, open_store
 from companion.tables import Tables
 
@@ -263,7 +263,8 @@ def _logged(err: BaseException, what: str) -> None:
 
 
 def calmly(fn: Callable[..., None]) -> Callable[..., None]:
-    """For button callbacks: any failure becomes a message on the next draw instead of a traceback."""
+    """For button callbacks: any failure becomes a message on the next draw instead of a traceback; a store
+    fault also marks the page (`met`)."""
     @functools.wraps(fn)
     def run(*args: object, **kwargs: object) -> None:
         try:
@@ -271,7 +272,23 @@ def calmly(fn: Callable[..., None]) -> Callable[..., None]:
         except Exception as err:
             _logged(err, "a tap failed")
             flash("error", trouble(err))
+            met(err)
     return run
+
+
+def refuse(err: Exception, where: str | None = None) -> None:
+    """A tap the table or the store refused: its words beside the control tapped (`flash`); a store fault also
+    marks the page (`met`)."""
+    flash("error", str(err), where)
+    met(err)
+
+
+def met(err: BaseException) -> None:
+    """Mark this page as having met a store fault (`FAULT`), when `err` is one: its poll then asks the store
+    (`Store.answers`) and draws the page again once it answers (`back_again`), which forgets the messages the
+    fault left beside tapped buttons, rather than leaving them until the player's next tap."""
+    if isinstance(err, StoreUnavailable):
+        st.session_state[FAULT] = True
 
 
 def shielded(draw: Callable[[], None], retry: bool = True) -> None:
@@ -285,10 +302,9 @@ def shielded(draw: Callable[[], None], retry: bool = True) -> None:
         surface.flush()
         st.error(trouble(err))
         st.button("Try again", key="store-retry", width="stretch")
-        if isinstance(err, StoreUnavailable):
-            st.session_state[FAULT] = True
-            if retry:
-                until_back()
+        met(err)
+        if isinstance(err, StoreUnavailable) and retry:
+            until_back()
 
 
 def until_back() -> None:
@@ -309,4 +325,5 @@ def back_again() -> None:
     said the store could not be reached, no longer true), and draw the whole page again."""
     st.session_state.pop(FAULT, None)
     st.session_state.pop("_flash", None)
+    movepad.forget()
     st.rerun(scope="app")

@@ -80,27 +80,30 @@ def for_phones(text: str, location: str | None) -> str:
     return re.sub(r"\s+([.,;:])", r"\1", text)
 
 
-_last_fault: tuple[str, float] = ("", 0.0)
+_last_fault: tuple[str, float, bool] = ("", 0.0, False)  # (message, when logged, met by writes only)
 FAULT_LOG_EVERY_S = 60.0  # the same fault, still there, is logged again after this long
 
 
-def unavailable(message: str, location: str) -> StoreUnavailable:
+def unavailable(message: str, location: str, *, writing: bool = False) -> StoreUnavailable:
     """The error for an operational fault, logged once with its cause (`full`): not once per poll of every
-    phone while it lasts, and never as a traceback."""
+    phone while it lasts, and never as a traceback. `writing`: a fault only writes meet (a lock held by another
+    program, a full disk, a read-only file), which a read that answers does not end (`recovered`)."""
     global _last_fault
     now = time.monotonic()
     if _last_fault[0] != message or now - _last_fault[1] > FAULT_LOG_EVERY_S:
-        _last_fault = (message, now)
+        _last_fault = (message, now, writing)
         LOG.warning("table store unavailable: %s", message)
     return StoreUnavailable(message, location)
 
 
-def recovered() -> None:
-    """The store answered after a fault: say so once in the log."""
+def recovered(*, by_read: bool = False) -> None:
+    """The store answered after a fault: say so once in the log, when it is true. A read that answered
+    (`by_read`) says nothing of a fault only writes meet: while another program holds the lock, every phone's
+    poll still reads, and the log said "answers again" after every "unavailable" line."""
     global _last_fault
-    if _last_fault[0]:
+    if _last_fault[0] and not (by_read and _last_fault[2]):
         LOG.warning("table store answers again (after: %s)", _last_fault[0])
-        _last_fault = ("", 0.0)
+        _last_fault = ("", 0.0, False)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ one short transaction (a few ms with its fdatasync), so this server's own writer
 each other (bench/bench_store_lock.py: none of thousands of concurrent taps did); a program that holds the
 lock longer (a backup tool, an sqlite3 shell inside BEGIN) is named within 2 s, not after a 30 s wait with
 the tap dimmed. Nothing was written, so the player's next tap is safe (its request id stores it once)."""
+ROOM = 16 * 4096
+"""Free bytes on the store's file system that `answers` asks for: a tap appends a few pages to the WAL (its
+action, the index entries, the table's change counter), each 4 KB and a frame header, so 16 pages is room for
+one with a margin, and little enough that a nearly full disk with room to play is not called full."""
 SYNCHRONOUS = "FULL"  # with WAL: every commit survives a power cut (bench/bench_store.py measures NORMAL too)
 # SQLite's primary result codes (the low byte of `sqlite_errorcode`).
 BUSY, LOCKED, READONLY, IOERR, CORRUPT, FULL, CANTOPEN, NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
@@ -268,8 +272,8 @@ class SQLiteStore(Store):
             return None
         return (st.st_dev, st.st_ino)
 
-    def _fault(self, text: str) -> StoreUnavailable:
-        return unavailable(text, str(self.path))
+    def _fault(self, text: str, *, writing: bool = False) -> StoreUnavailable:
+        return unavailable(text, str(self.path), writing=writing)
 
     def _read_only_fs(self) -> str:
         """' on a read-only file system (…)' when the store's folder is on one, else ''."""
@@ -282,6 +286,13 @@ class SQLiteStore(Store):
             return ""
         return f" is on a read-only file system ({folder})" if read_only else ""
 
+    def _read_only(self, read_only_fs: str) -> str:
+        where = f"The table store {self.path}"
+        if read_only_fs:
+            return (f"{where}{read_only_fs}, so nothing new can be saved. Everything saved so far is kept; "
+                    "mount that file system writable (or choose another data folder), then try again.")
+        return f"{where} is read-only. Nothing was changed; make the file and its folder writable, then try again."
+
     def _explain(self, err: sqlite3.Error) -> StoreUnavailable:
         code = _code(err)
         where = f"The table store {self.path}"
@@ -289,11 +300,8 @@ class SQLiteStore(Store):
         if code in (BUSY, LOCKED):
             text = (f"{where} is locked by another program (still busy after {self.busy_timeout:g} s). "
                     "Nothing was changed; try again in a moment.")
-        elif read_only_fs:
-            text = (f"{where}{read_only_fs}, so nothing new can be saved. Everything saved so far is kept; "
-                    "mount that file system writable (or choose another data folder), then try again.")
-        elif code == READONLY:
-            text = f"{where} is read-only. Nothing was changed; make the file and its folder writable, then try again."
+        elif read_only_fs or code == READONLY:
+            text = self._read_only(read_only_fs)
         elif code in (FULL, IOERR):
             text = (f"{where} cannot be written: the disk is full or failing ({err}). Nothing was changed; "
                     "free some space, then try again.")
@@ -305,7 +313,7 @@ class SQLiteStore(Store):
                     "as it is, and starts a fresh store.")
         else:
             text = f"{where} failed ({err}). Nothing was changed; try again."
-        return self._fault(text)
+        return self._fault(text, writing=code in (BUSY, LOCKED, READONLY, FULL) or bool(read_only_fs))
 
     def _file_changed(self, conn: sqlite3.Connection | None) -> StoreUnavailable:
         """The file was deleted or replaced under us: write back what we still hold if its path is free."""
@@ -361,8 +369,25 @@ class SQLiteStore(Store):
 
     def answers(self) -> None:
         """A read answers while another program holds the write lock (WAL readers never wait), so ask for the
-        lock itself: an empty write transaction, which writes nothing."""
+        lock itself: an empty write transaction, which writes nothing. A full disk, or a file made read-only
+        under a connection opened before, grants the lock all the same, so first ask the file system
+        (`_writable`): else a page's message that the disk is full went within one poll, the disk still full."""
+        self._writable()
         self._write(lambda conn: None)
+
+    def _writable(self) -> None:
+        """The store's file can take a tap: writable, on a file system that is, with `ROOM` free."""
+        try:
+            free = os.statvfs(self.path.parent)
+            writable = os.access(self.path, os.W_OK)
+        except OSError:
+            return  # the write that follows says what is wrong
+        if not writable or free.f_flag & os.ST_RDONLY:
+            raise self._fault(self._read_only(self._read_only_fs()), writing=True)
+        if free.f_bavail * free.f_frsize < ROOM:
+            raise self._fault(f"The table store {self.path} cannot be written: the disk is full (less than "
+                              f"{ROOM // 1024} KB free in {self.path.parent}). Nothing was changed; free some "
+                              "space, then try again.", writing=True)
 
     def close(self) -> None:
         while True:
@@ -374,7 +399,7 @@ class SQLiteStore(Store):
     def _read(self, fn: Callable[[Any], T]) -> T:
         with self._connect() as conn:
             result = fn(conn)
-        recovered()
+        recovered(by_read=True)
         return result
 
     def _write(self, fn: Callable[[Any], T], *, retry_conflicts: bool = False) -> T:

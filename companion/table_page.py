@@ -184,7 +184,7 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
     except Stale as err:
         context.flash("warning", str(err), where)
     except (Refusal, StoreError) as err:
-        context.flash("error", str(err), where)
+        context.refuse(err, where)
 
 
 def play_tap(service: Tables, table_id: int, seat: int | None, pad: str, tap: movepad.Tap,
@@ -219,7 +219,7 @@ def _undo(service: Tables, table_id: int, seat: int | None, offered: tuple[int, 
     except Stale as err:
         context.flash("warning", str(err), "seat-tools")
     except (Refusal, StoreError) as err:
-        context.flash("error", str(err), "seat-tools")
+        context.refuse(err, "seat-tools")
 
 
 @live.waking
@@ -228,7 +228,7 @@ def _concede(service: Tables, table_id: int, seat: int | None) -> None:
     try:
         service.concede(service.store.table(table_id), seat, context.this_device())
     except (Refusal, StoreError) as err:
-        context.flash("error", str(err), "seat-tools")
+        context.refuse(err, "seat-tools")
 
 
 @live.waking
@@ -238,7 +238,7 @@ def _claim(service: Tables, table_id: int, seat: int, host: str | None) -> None:
     try:
         taken = service.store.claim_seat(table_id, seat)
     except StoreError as err:
-        context.flash("error", str(err))
+        context.refuse(err)
         return
     table = service.store.table(table_id)
     context.go(table=table.code, seat=taken.token, host=host)
@@ -251,7 +251,7 @@ def _reissue(service: Tables, table_id: int, seat: int, host: str | None) -> Non
     try:
         fresh = service.reissue(service.store.table(table_id), seat, host)
     except StoreError as err:
-        context.flash("error", str(err))
+        context.refuse(err)
         return
     context.flash("success", f"{plain(fresh.name)}'s seat has a new link (below); the old one no longer works. "
                              "Every phone at the table has been told.")

@@ -24,6 +24,7 @@ from test_postgres_outage import _mover, _tap
 from test_store_faults import _digests, hold_lock, output, small_disk  # noqa: F401  (a fixture)
 
 from companion.store import SCHEMA_VERSION, open_store
+from companion.table_page import POLL_SECONDS
 from companion.tables import Tables
 
 
@@ -162,7 +163,8 @@ def test_a_tap_on_a_locked_or_full_store_is_told_beside_its_button_and_the_next_
         fault: Callable[[Path], Callable[[], None]], said: str) -> None:
     """A tap's run is a run of the table part (a `st.fragment`): the store refuses the write, and the phone reads
     Muster's words beside the tapped button (never a path), with the page around it; the file keeps its bytes;
-    once the lock is freed or the disk has room the next tap is stored and the message goes. The log has one
+    the message stays while the fault lasts, goes by itself once the lock is freed or the disk has room (the
+    page's poll asks `Store.answers`), and the next tap is stored. The log has one
     line per fault, no traceback (`Server.stop`). The full disk is a 1 MB tmpfs (`small_disk`), skipped where
     this machine cannot mount one; no SQLite pragma stands in for it."""
     if fault is _full and small_disk is None:
@@ -182,9 +184,11 @@ def test_a_tap_on_a_locked_or_full_store_is_told_beside_its_button_and_the_next_
         assert phone.get_by_text("This app has encountered an error").count() == 0
         after = _digests(data)  # the file keeps every byte; a write that failed may leave frames past the WAL's end
         assert after[path.name] == before[path.name] and not list(data.glob("*corrupt*"))
+        phone.wait_for_timeout(2 * POLL_SECONDS * 1000 + 500)  # two polls of the page: the fault still there...
+        assert message.is_visible()  # ...so its message stays (a full disk grants an empty write transaction)
         free()
+        message.wait_for(state="detached", timeout=TIMEOUT)  # the store answers: the message goes, with no tap
         _next_tap_stored(store, table.id, phones, moves)
-        message.wait_for(state="detached", timeout=TIMEOUT)
 
 
 def test_a_fault_mid_run_shows_musters_words_and_the_page_comes_back_by_itself(

@@ -201,6 +201,76 @@ def test_a_full_disk_is_reported_and_the_file_kept(tmp_path: Path, small_disk: P
     store.close()
 
 
+def test_a_full_disk_is_told_by_answers_until_there_is_room(tmp_path: Path, small_disk: Path | None) -> None:
+    """An empty write transaction writes nothing, so a full disk grants it: `answers`, which a page that met the
+    fault asks before drawing itself again, asks the file system for room for a tap, else the page's message
+    went within one poll while the disk was still full."""
+    if small_disk is None:
+        pytest.skip("this machine does not let the test mount a small file system to fill")
+    path = small_disk / "muster.sqlite3"
+    healthy_store(path)
+    running = SQLiteStore(path)
+    try:
+        _asked_on_a_full_disk(running, path, small_disk)
+    finally:
+        running.close()
+
+
+def _asked_on_a_full_disk(running: SQLiteStore, path: Path, small_disk: Path) -> None:
+    running.answers()
+    with open(small_disk / "ballast", "wb", buffering=0) as ballast:
+        try:
+            while True:
+                ballast.write(b"\0" * 512)
+        except OSError:
+            pass
+    with pytest.raises(StoreUnavailable) as full:
+        running.answers()
+    assert full.value.full == (f"The table store {path} cannot be written: the disk is full (less than 64 KB free "
+                               f"in {small_disk}). Nothing was changed; free some space, then try again.")
+    assert str(full.value) == ("The table store cannot be written: the disk is full. Nothing was changed; "
+                               "free some space, then try again.")
+    assert len(running.tables()) == 3  # reading still works
+    (small_disk / "ballast").unlink()
+    running.answers()
+
+
+def test_a_lock_is_logged_once_and_its_end_once_when_it_is_true(tmp_path: Path,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """While another program holds the lock every phone's poll still reads: a read says nothing of a fault only
+    writes meet, so the log says "answers again" once, when a write gets the lock, not after every tap's
+    "unavailable" line."""
+    path = tmp_path / "muster.sqlite3"
+    healthy_store(path)
+    running = SQLiteStore(path, busy_timeout=0.3)
+    caplog.set_level("WARNING", logger="muster.companion")
+    said = f"The table store {path} is locked by another program (still busy after 0.3 s). Nothing was changed; "
+    said += "try again in a moment."
+
+    def lines() -> list[str]:
+        return [r.getMessage() for r in caplog.records if str(path) in r.getMessage()]
+
+    holder = hold_lock(path)
+    assert holder.stdin is not None
+    try:
+        for _ in range(2):
+            with pytest.raises(StoreUnavailable):
+                running.append(1, 1, {"kind": "roll", "player": 1, "args": {}})
+            assert len(running.tables()) == 3
+            with pytest.raises(StoreUnavailable):
+                running.answers()
+        assert lines() == [f"table store unavailable: {said}"]
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    running.tables()
+    assert lines() == [f"table store unavailable: {said}"]
+    running.answers()
+    running.tables()
+    assert lines() == [f"table store unavailable: {said}", f"table store answers again (after: {said})"]
+    running.close()
+
+
 def test_a_file_deleted_under_the_running_app_is_noticed_and_written_back(tmp_path: Path) -> None:
     path = tmp_path / "muster.sqlite3"
     service = Tables(open_store(path), {"race": RaceGame()})

@@ -126,9 +126,15 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
             surface.add(block, handler)
 
 
+def forget() -> None:
+    """Drop every pad's kept refusals: at this phone's next tap, or when the store answers again after a fault
+    (`context.back_again`), as they said it could not be reached."""
+    st.session_state.pop(NOTICES, None)
+
+
 def _tapped(drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str], on_tap: Callable[[Tap], None],
             raw: dict[str, Any]) -> None:
-    st.session_state.pop(NOTICES, None)  # a new tap: the refusals of earlier ones are read
+    forget()  # a new tap: the refusals of earlier ones are read
     tap = _read(raw, drawn, labels, sure)
     if tap is not None:
         on_tap(tap)
