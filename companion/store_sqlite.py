@@ -372,19 +372,22 @@ class SQLiteStore(Store):
         lock itself: an empty write transaction, which writes nothing. A full disk, or a file made read-only
         under a connection opened before, grants the lock all the same, so first ask the file system
         (`_writable`): else a page's message that the disk is full went within one poll, the disk still full."""
-        self._writable()
+        self._writable(room=True)
         self._write(lambda conn: None)
 
-    def _writable(self) -> None:
-        """The store's file can take a tap: writable, on a file system that is, with `ROOM` free."""
+    def _writable(self, room: bool) -> None:
+        """The store's file can take a tap: writable, on a file system that is (and with `ROOM` free).
+
+        Asked before every write too: a file made read-only under the running app still takes writes through
+        the connections opened before (and into its -wal), so without this a `chmod 444` was not honoured."""
         try:
             free = os.statvfs(self.path.parent)
-            writable = os.access(self.path, os.W_OK)
+            writable = os.access(self.path, os.W_OK) or not self.path.exists()  # a deleted file: `_connect`
         except OSError:
             return  # the write that follows says what is wrong
         if not writable or free.f_flag & os.ST_RDONLY:
             raise self._fault(self._read_only(self._read_only_fs()), writing=True)
-        if free.f_bavail * free.f_frsize < ROOM:
+        if room and free.f_bavail * free.f_frsize < ROOM:
             raise self._fault(f"The table store {self.path} cannot be written: the disk is full (less than "
                               f"{ROOM // 1024} KB free in {self.path.parent}). Nothing was changed; free some "
                               "space, then try again.", writing=True)
@@ -410,6 +413,7 @@ class SQLiteStore(Store):
         timeout for this server's own taps and be told the store was locked (bench/bench_store_lock.py). Only
         another program's lock is waited for, `busy_timeout` at most, and not again by the writers queued
         behind a tap that met it: they are told at once, until a write gets the lock."""
+        self._writable(room=False)
         with self._turn, self._connect() as conn:
             conn.execute(f"PRAGMA busy_timeout={0 if self._locked_out else int(self.busy_timeout * 1000)}")
             try:

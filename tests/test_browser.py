@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,8 @@ class Server:
     Its log (stdout and stderr) is kept in `log`; `stop` fails the test on any traceback or error line in
     it that the test did not `expect`, so a fault the phones never show still fails the test."""
 
-    def __init__(self, data_dir: Path, *options: str) -> None:
+    def __init__(self, data_dir: Path, *options: str, prefix: Sequence[str] = ()) -> None:
+        self.prefix = list(prefix)  # a command the server runs under (as `setpriv …` to run as a plain owner)
         self.port = free_port()
         self.data_dir = data_dir
         self.options = options  # more `muster app` options
@@ -67,9 +68,9 @@ class Server:
         env = dict(os.environ, MUSTER_RULES_DIR=os.environ.get("MUSTER_RULES_DIR", ""))
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "app", "--port", str(self.port),
-                                          "--data-dir", str(self.data_dir), *self.options], env=env,
-                                         stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen([*self.prefix, sys.executable, "-m", "companion.cli", "app", "--port",
+                                          str(self.port), "--data-dir", str(self.data_dir), *self.options],
+                                         env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ import pytest
 from conftest import TIMEOUT
 from test_browser import Server, settle
 from test_postgres_outage import _mover, _tap
-from test_store_faults import _digests, hold_lock, output, small_disk  # noqa: F401  (a fixture)
+from test_store_faults import AS_PLAIN_OWNER, _digests, hold_lock, output, small_disk  # noqa: F401  (a fixture)
 
 from companion.store import SCHEMA_VERSION, open_store
 from companion.table_page import POLL_SECONDS
@@ -101,10 +102,10 @@ def test_a_store_this_muster_cannot_use_is_refused_on_the_phone_and_kept_byte_fo
 
 
 @contextmanager
-def _served(data: Path) -> Iterator[tuple[Server, Any]]:
-    """`muster app` on `data`, and the test's own store on the same file; both closed after (the server's log
-    checked by `Server.stop`)."""
-    server = Server(data)
+def _served(data: Path, prefix: list[str] | None = None) -> Iterator[tuple[Server, Any]]:
+    """`muster app` on `data` (under the command `prefix`), and the test's own store on the same file; both
+    closed after (the server's log checked by `Server.stop`)."""
+    server = Server(data, prefix=prefix or [])
     server.start()
     store = open_store(data / "muster.sqlite3")
     try:
@@ -214,4 +215,30 @@ def test_a_fault_mid_run_shows_musters_words_and_the_page_comes_back_by_itself(
         assert phone.get_by_text("This app has encountered an error").count() == 0
         os.replace(kept, path)
         message.wait_for(state="detached", timeout=TIMEOUT)  # the page back by itself, no reload
+        _next_tap_stored(store, table.id, phones, moves)
+
+
+def test_a_store_made_read_only_mid_run_is_told_on_the_phone_and_not_written(
+        tmp_path: Path, new_phone: Callable[[], Any]) -> None:
+    """The server runs as a plain owner of its data folder (root without the powers that ignore file modes,
+    `AS_PLAIN_OWNER`), and the store is made read-only (`chmod 444`) under it: a tap reads Muster's words naming
+    a read-only file, never a path; the file keeps its bytes, though the connections opened before could still
+    write; the log has no traceback. Made writable again, the message goes and the next tap is stored."""
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        pytest.skip("running as root, and no setpriv to drop the powers that let root write a read-only file")
+    data = tmp_path / "data"
+    path = data / "muster.sqlite3"
+    with _served(data, AS_PLAIN_OWNER if os.geteuid() == 0 else []) as (server, store):
+        table, phones, phone, moves = _seated(server, store, new_phone)
+        path.chmod(0o444)
+        before = _digests(data)
+        _tap(phone)
+        message = phone.get_by_text("is read-only").first
+        message.wait_for(timeout=TIMEOUT)
+        text = message.inner_text()
+        assert text.startswith("The table store is read-only. Nothing was changed") and "/" not in text
+        assert phone.get_by_text("This app has encountered an error").count() == 0
+        assert _digests(data)[path.name] == before[path.name] and len(store.log(table.id)) == moves
+        path.chmod(0o644)
+        message.wait_for(state="detached", timeout=TIMEOUT)
         _next_tap_stored(store, table.id, phones, moves)
