@@ -70,14 +70,6 @@ def disc(reach: int) -> tuple[Hex, ...]:
                  for dr in range(max(-reach, -dq - reach), min(reach, reach - dq) + 1))
 
 
-def direction_to(a: Hex, b: Hex) -> int | None:
-    """The facing from `a` to an adjacent `b`, or None if they are not neighbours."""
-    try:
-        return DIRECTIONS.index((b[0] - a[0], b[1] - a[1]))
-    except ValueError:
-        return None
-
-
 def bearing(a: Hex, b: Hex) -> int:
     """The facing from `a` that points most nearly at `b` (for neighbours, exactly at it; ties: lower number)."""
     x, y = 1.5 * (b[0] - a[0]), _ROOT3 * ((b[1] - a[1]) + (b[0] - a[0]) / 2)
