@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from cards import options as table_options
+from cards.options import TableOptions
 from cards.problems import DataError, Problem
 
 CARDS_ROOT = Path(__file__).resolve().parent
@@ -80,6 +82,7 @@ class GameHeader(BaseModel):
     tables: dict[str, str]
     rules: dict[str, Any] = Field(default_factory=dict)
     layout: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,8 @@ class GameData:
     files: dict[str, Path] = field(default_factory=dict)
     lines: dict[str, dict[str, int]] = field(default_factory=dict)
     """Table -> row id -> its line in the CSV, so later checks can point at a row."""
+    options: TableOptions = field(default_factory=TableOptions)
+    """How the companion's new-table form asks for the engine's options (`cards/options.py`)."""
 
     def problem(self, table: str, row_id: str, message: str, field: str | None = None,
                 value: Any = None) -> Problem:
@@ -266,6 +271,11 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
     for name in sorted(set(schema.TABLES) - set(header.tables)):
         problems.append(Problem(str(game_file), f"[tables] needs a '{name}' entry naming its CSV file",
                                 _line_of(text, "tables"), f"tables.{name}"))
+    options = TableOptions()
+    try:
+        options = table_options.read(header.options)
+    except ValidationError as err:
+        problems.extend(_problems(err, str(game_file), prefix="options", text=text))
     layout_model = getattr(schema, "LAYOUT", None)
     if layout_model is not None:
         try:
@@ -296,8 +306,12 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
                                 field="copies", value=pieces))
     if problems:
         raise DataError(problems)
+    problems.extend(_located(p, game_file, text)
+                    for p in table_options.data_problems(options, rules, header.min_players, str(game_file)))
+    if problems:
+        raise DataError(problems)
     data = GameData(header.id, header.name, header.min_players, header.max_players,
-                    rules, tables, header.layout, folder, files, lines)
+                    rules, tables, header.layout, folder, files, lines, options)
     check = getattr(schema, "check", None)
     if check is not None:
         problems.extend(_located(p, game_file, text) for p in check(data))

@@ -8,7 +8,8 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context, panels, your_tables
+from cards import options as table_options
+from companion import context, options_form, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import plain
 from companion.store import StoreError
@@ -108,18 +109,22 @@ def _new_table_form(service: Tables) -> None:
     high = game.data.max_players if game.data else 2
     count = low if low == high else st.number_input("Players", min_value=low, max_value=high, value=low, step=1,
                                                    key=f"new-count-{game.id}")
+    preset = options_form.preset(game.data) if game.data else None
     with st.form(f"new-{game.id}", border=True):
         names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}",
                                max_chars=NAME_LIMIT) for i in range(int(count))]
-        form = panels.options_form_for(game.id)
-        chosen = form(game.data) if form and game.data else {}
+        chosen = options_form.fields(game.data, preset, int(count)) if game.data else {}
         raw = "{}"
         if os.environ.get(DEBUG_ENV) == "1":  # developers only (`muster app --debug`): players use the fields above
             with st.expander("Debug: options (JSON)"):
                 raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}", max_chars=OPTIONS_LIMIT,
                                    help="Engine options, merged over the fields above. Leave {} for the standard game.")
         if st.form_submit_button("Create table", type="primary", width="stretch"):
-            _create(service, game.id, names, raw, int(count), low != high, chosen)
+            wrong = options_form.problems(game.data, chosen, int(count)) if game.data else []
+            if wrong:
+                st.error(" ".join(wrong))
+                return
+            _create(service, game.id, names, raw, int(count), low != high, table_options.engine_options(chosen))
 
 
 def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool,

@@ -129,7 +129,7 @@ def test_medieval_suggestion_is_a_legal_move(service: Tables) -> None:
 def test_imperial_options_form_creates_the_battle(service: Tables) -> None:
     at = page()
     at.selectbox(key="new-game").set_value("imperial").run()
-    at.number_input(key="opt-imperial-imperial_power-0").set_value(9)
+    at.number_input(key="opt-imperial-0-imperial_power-0").set_value(9)
     at.button(key="FormSubmitter:new-imperial-Create table").click().run()
     assert not at.exception, at.exception
     table = service.store.tables()[0]

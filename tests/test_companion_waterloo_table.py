@@ -114,7 +114,7 @@ def test_a_knock_out_is_shown(service: Tables) -> None:
 def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:
     at = page()
     at.selectbox(key="new-game").set_value("waterloo").run()
-    at.selectbox(key="opt-waterloo-cards").set_value("table")
+    at.radio(key="opt-waterloo-0-cards").set_value("We play with the printed cards")
     at.button(key="FormSubmitter:new-waterloo-Create table").click().run()
     assert not at.exception, at.exception
     created = service.store.tables()[0]

@@ -1,10 +1,9 @@
 """Per-game panels for the table page: each draws its game's view better than the generic lines and
 builds moves from the engine's own helpers. A panel never decides a rule; it asks `engine/`.
 
-A panel module offers `render(ctx)` and, optionally, `options_form(data) -> dict`: the
-new-table form's fields for that engine's options (checked by `Game.check_options`), and
-`tools(game, data)`: helpers for printed cards that do not follow the table's position (a battle
-resolver), drawn under the table part of the page so that a move does not redraw them.
+A panel module offers `render(ctx)` and, optionally, `tools(game, data)`: helpers for printed cards
+that do not follow the table's position (a battle resolver), drawn under the table part of the page so
+that a move does not redraw them. The new-table form's options come from data (companion/options_form.py).
 """
 
 from __future__ import annotations
@@ -25,10 +24,6 @@ def module_for(game_id: str) -> ModuleType | None:
 def panel_for(game_id: str) -> Callable[[Any], None] | None:
     """The game's `render(ctx)`, or None when the game has no panel (the generic view is used)."""
     return getattr(module_for(game_id), "render", None)
-
-
-def options_form_for(game_id: str) -> Callable[[Any], dict[str, Any]] | None:
-    return getattr(module_for(game_id), "options_form", None)
 
 
 def assets_for(game_id: str) -> Callable[[Any], None] | None:

@@ -545,8 +545,3 @@ def _heroic_text(fx: CardModifiers, losses: int) -> str:
     if not fx.losses_ignored or not losses:
         return ""
     return f"  \n**Heroic Defence: the defender loses {fx.losses(losses)} instead of {losses}.**"
-
-
-def options_form(data: Any) -> dict[str, Any]:
-    """Quick Start places every unit at random on its starting row (the seed's button)."""
-    return {"quick_start": True} if st.toggle("Quick Start (deploy every unit at random)", key="opt-hex-quick") else {}

@@ -93,22 +93,3 @@ def _last_round(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     if rnd.get("cavalry_banned") is not None:
         lines.append(f"- {ctx.name(rnd['cavalry_banned'])} may not play Cavalry next round")
     sheet.markdown("\n".join(lines))
-
-
-def options_form(data: Any) -> dict[str, Any]:
-    """The battle's inputs: each side's Imperial Power, Gold and Reinforcement marker, the game round, and
-    whether Advanced Rifling counts battle or game rounds (R11)."""
-    defaults = data.rules.default_options.model_dump()
-    out: dict[str, Any] = {}
-    for key, label in (("imperial_power", "Imperial Power"), ("gold", "Gold"), ("reinforcements", "Reinforcement marker")):
-        out[key] = [int(st.number_input(f"{label}, seat {p + 1}", min_value=0, max_value=999, value=int(defaults[key][p]),
-                                        key=f"opt-imperial-{key}-{p}")) for p in (0, 1)]
-    out["game_round"] = int(st.number_input("Game round", min_value=1, max_value=99, value=int(defaults["game_round"]),
-                                            key="opt-imperial-round"))
-    first = st.selectbox("Initiative", ["seat 1 first", "seat 2 first"], key="opt-imperial-initiative")
-    out["initiative"] = [0, 1] if first == "seat 1 first" else [1, 0]
-    rifling = {"battle": "battle rounds (the seed's reading)", "game": "game rounds"}
-    out["rifling_rounds_of"] = st.selectbox(
-        f"Advanced Rifling in rounds {', '.join(map(str, data.rules.rifling_rounds))} of", list(rifling),
-        index=list(rifling).index(defaults["rifling_rounds_of"]), format_func=rifling.get, key="opt-imperial-rifling")
-    return out

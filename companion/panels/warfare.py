@@ -149,9 +149,3 @@ def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
 
 def _toggle(key: str, chosen: list[str], card: str) -> None:
     st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]
-
-
-def options_form(data: Any) -> dict[str, Any]:
-    """Who attacks first: a coin flip (the seed's way) or a chosen seat."""
-    first = st.selectbox("First player", ["coin flip", "seat 1", "seat 2"], key="opt-warfare-first")
-    return {} if first == "coin flip" else {"first_player": 0 if first == "seat 1" else 1}

@@ -445,18 +445,6 @@ def _combo_table(ctx: Any) -> None:
         st.markdown("\n\n".join(lines))
 
 
-def options_form(data: Any) -> dict[str, Any]:
-    """Waterloo's table options: who holds the cards, when reserves return, and the starting stacks."""
-    rules = data.rules
-    return {"cards": st.selectbox("Cards", ["app", "table"], key="opt-waterloo-cards",
-                                  format_func=lambda m: "The app deals the cards" if m == "app"
-                                  else "We play with the printed cards"),
-            "return_after": st.selectbox("Reserves and community cards return after", rules.return_after_options,
-                                         format_func=lambda n: f"{n} hands", key="opt-waterloo-return"),
-            "starting_chips": int(st.number_input("Starting chips", min_value=1, max_value=10_000,
-                                                  value=rules.starting_chips, key="opt-waterloo-chips"))}
-
-
 def _gone(seat: dict[str, Any]) -> str:
     """How a seat that no longer plays is marked: it conceded and left (R30), or it ran out of chips."""
     return "left the game" if seat.get("left") else "out"
