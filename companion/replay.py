@@ -1,13 +1,15 @@
 """A finished game as a replay, and its record as a file.
 
-A finished table opens as a replay: step through its log move by move, as any seat or as the
-spectator. Each step is the engine's own position after that many log entries (`Tables.position`),
-read through the viewer's view, prompt and history, so a step shows only what that viewer knew at
-that moment. Once the game is over every seat may be looked through: a table's friends compare notes
-after the game as they would turn over their cards.
+A finished table opens as a replay: step through its log move by move, as this phone's own seat(s)
+or as the spectator. Each step is the engine's own position after that many log entries
+(`Tables.position`), read through the viewer's view, prompt and history, so a step shows only what
+that viewer knew at that moment. No seat is looked through but the phone's own: none of the five
+seeds turns every card over at the end (Waterloo shows only the hands at a showdown, never a folded
+hand or a face-down reserve), so a replay never shows what the game kept from a player.
 
 A game record is a JSON file (`record`): the game, seed, options, seat names and the log. Loaded
-again (`load`) it replays to the same final state; nothing is stored.
+again (`load`) it replays to the same final state, as the spectator (a file is nobody's seat);
+nothing is stored.
 """
 
 from __future__ import annotations
@@ -83,13 +85,17 @@ def load(service: Tables, raw: bytes) -> tuple[TableInfo, list[LogEntry]]:
     return table, entries
 
 
-def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: Seat | None, draw: Draw) -> None:
-    """The replay of a finished table: who to look through, which step, then that viewer's position."""
+def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: list[Seat], draw: Draw) -> None:
+    """The replay of a finished table: who to look through (`mine`, the seats this phone holds, or the
+    spectator), which step, then that viewer's position."""
     key = f"replay-{table.code}-{table.id}"
-    viewer: int | None = st.session_state.get(f"{key}-as", mine.seat if mine else None)
+    allowed = [s.seat for s in mine] + [None]
+    viewer: int | None = st.session_state.get(f"{key}-as", allowed[0])
+    viewer = viewer if viewer in allowed else allowed[0]
     step: int = min(st.session_state.get(f"{key}-step", len(entries)), len(entries))
-    st.markdown(f"#### Replay · move {step} of {len(entries)}")
-    _viewers(key, table, viewer)
+    shown = "the spectator" if viewer is None else table.seats[viewer].name
+    st.markdown(f"#### Replay · move {step} of {len(entries)} · seen as {plain(shown)}")
+    _viewers(key, table, viewer, allowed)
     _steps(key, step, len(entries))
     snap = service.position(table, entries[:step])
     seat = table.seats[viewer] if viewer is not None and 0 <= viewer < len(table.seats) else None
@@ -107,9 +113,12 @@ def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: Sea
                        width="stretch", key=f"{key}-download")
 
 
-def _viewers(key: str, table: TableInfo, viewer: int | None) -> None:
-    """One button per seat and one for the spectator; the one looked through is marked and primary."""
-    choices: list[tuple[int | None, str]] = [(s.seat, s.name) for s in table.seats] + [(None, "Spectator")]
+def _viewers(key: str, table: TableInfo, viewer: int | None, allowed: list[int | None]) -> None:
+    """One button per seat this phone holds and one for the spectator; the one looked through is marked and
+    primary. With nothing to choose (a record file, a spectator's phone) there are no buttons."""
+    if len(allowed) < 2:
+        return
+    choices = [(s, "Spectator" if s is None else table.seats[s].name) for s in allowed]
     row = st.container(horizontal=True)  # side by side on a phone too (columns stack under 640 px)
     for seat, name in choices:
         chosen = seat == viewer
@@ -144,4 +153,4 @@ def render_record(service: Tables, draw: Callable[[TableInfo], Draw]) -> None:
     except Refusal as err:
         st.error(f"{upload.name}: {err}")
         return
-    render(service, table, entries, None, draw(table))
+    render(service, table, entries, [], draw(table))

@@ -298,7 +298,8 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if table.playing:
         _table(service, table.id, seat.token if seat else None, _outline(table))
     else:  # a finished table opens as its replay
-        replay.render(service, table, list(service.snapshot(table).entries), seat, partial(replayed, service, table))
+        replay.render(service, table, list(service.snapshot(table).entries), _own_seats(table, seat),
+                      partial(replayed, service, table))
     tools = panels.tools_for(table.game)
     if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them
         tools(service.game(table.game), service.entries()[table.game].data)
@@ -325,11 +326,17 @@ def _header(service: Tables, table: TableInfo, seat: Seat | None, hosting: bool,
         if bad_host_link:
             head.note("warning", "This host link is not valid for this table; you are watching as a spectator.")
         if seat is not None:
-            head.caption(f"You are **{plain(seat.name)}**.")
+            head.caption(f"You {'are' if table.playing else 'played'} **{plain(seat.name)}**.")
         elif hosting:
             head.caption("You are the host: this phone watches until you take a seat below.")
         else:
             head.caption("You are watching as a spectator.")
+
+
+def _own_seats(table: TableInfo, seat: Seat | None) -> list[Seat]:
+    """The seats this phone may replay a finished table as: the one its link opened and any it held."""
+    device = context.device()
+    return [s for s in table.seats if s == seat or (device is not None and s.device == device)]
 
 
 def _outline(table: TableInfo) -> tuple[Any, ...]:

@@ -64,3 +64,26 @@ def test_a_game_record_loads_again_or_says_what_is_wrong(tmp_path: Path) -> None
             load(service, json.dumps(bad | change).encode())
     with pytest.raises(Refusal, match="not JSON"):
         load(service, b"{")
+
+
+def test_a_finished_table_replays_as_this_phones_seat_or_the_spectator_only(service: Tables) -> None:
+    """A folded Waterloo hand was never shown to the others, and the seed turns no card over at the end: Bob's
+    phone replays as Bob or as the spectator, never as Ann or Cleo, and the header names the viewer shown."""
+    from apptest_helpers import page, page_text
+
+    table = service.create("waterloo", ["Ann", "Bob", "Cleo"], {"players": 3}, seed="w3")
+    service.concede(table, 0)
+    service.concede(service.store.table(table.id), 1)
+    ended = service.store.table(table.id)
+    assert not ended.playing
+    bob = page(table=ended.code, seat=ended.seats[1].token)
+    text = page_text(bob)
+    assert "You played Bob." in text and "You are Bob." not in text
+    assert "· seen as Bob" in text
+    viewers = [b.label for b in bob.button if b.key and "-as-" in b.key]
+    assert viewers == ["✓ Bob", "Spectator"]
+    next(b for b in bob.button if b.label == "Spectator").click().run()
+    assert "· seen as the spectator" in page_text(bob)
+    watcher = page(table=ended.code)
+    assert "· seen as the spectator" in page_text(watcher)
+    assert not [b for b in watcher.button if b.key and "-as-" in b.key], "a spectator's phone has no one to choose"
