@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from balance.observe import REMOVAL_TABLES, observer
-from balance.play import options_for, play
+from balance.play import POLICIES, options_for, play
 from balance.run import Run, play_run
 from balance.shard import design_map
 from balance.variants import load, one_fewer, problem_of, read_files, removable
@@ -43,7 +43,8 @@ def plan(game_id: str, players: str, games: int, seed: int, cards: Path | None,
     names = tuple(p.strip() for p in players.split(","))
     try:
         for name in names:
-            make_bot(name, game_id)
+            if name not in POLICIES:
+                make_bot(name, game_id)
         options = options_for(game, len(names))
         game.check_options(options)
     except Refusal as err:

@@ -55,9 +55,16 @@ class Record:
     gap: Gap | None = None
 
 
+OPTIONS: dict[str, dict[str, Any]] = {**TABLE_OPTIONS, "hexbattle": {}}
+"""The table options of a balance game: a duel's, but hexbattle as the seed has it, with no turn limit (R28). With
+the duel's 30-turn limit every random game was a draw: a random player draws a terrain tile about 6 times in 30
+turns, the hidden map stays closed and the armies never meet (greedy players too). Without it every game
+measured ended on the board, by breakthrough, after 400 to 900 turns."""
+
+
 def options_for(game: Game[Any], seats: int) -> dict[str, Any]:
-    """The table options a balance game plays with: those of a duel (turn limits on), and the seat count."""
-    options = dict(TABLE_OPTIONS.get(game.id, {}))
+    """The table options a balance game plays with (OPTIONS), and the seat count."""
+    options = dict(OPTIONS.get(game.id, {}))
     if game.id == "waterloo":
         options["players"] = seats
     return options
@@ -70,10 +77,21 @@ def game_rng(seed: int, k: int) -> random.Random:
 Chooser = Callable[[State, int, list[Action], random.Random], Action]
 
 
+def _uniform(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The random player: a legal move (conceding left out), uniformly."""
+    return legal[rng.randrange(len(legal))]
+
+
+POLICIES: dict[str, Callable[[Game[Any], int, str], Chooser]] = {"random": lambda game, seats, seed: _uniform}
+"""Players that are a plain function of the position, by name: each makes one seat's chooser from the game, the
+number of seats and the seat's seed ("<run seed>:<game>:<seat>"). Any other name is a bot of engine.bots. A
+script may add its own (tests add players that provoke each kind of rules gap)."""
+
+
 def choosers(game: Game[Any], names: Sequence[str], seed: int, k: int) -> list[Chooser]:
     """One chooser per seat for game k."""
-    return [_uniform if name == "random" else _bot(make_bot(name, game.id, len(names), seed=f"{seed}:{k}:{s}"))
-            for s, name in enumerate(names)]
+    return [POLICIES[name](game, len(names), f"{seed}:{k}:{s}") if name in POLICIES
+            else _bot(make_bot(name, game.id, len(names), seed=f"{seed}:{k}:{s}")) for s, name in enumerate(names)]
 
 
 def _bot(bot: Bot) -> Chooser:
@@ -81,11 +99,6 @@ def _bot(bot: Bot) -> Chooser:
     def choose(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
         return bot.choose(state, seat, rng)
     return choose
-
-
-def _uniform(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """The random player: a legal move (conceding left out), uniformly."""
-    return legal[rng.randrange(len(legal))]
 
 
 def _most(counts: list[Counter[str]]) -> dict[str, int]:
@@ -123,7 +136,10 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     rng = game_rng(seed, k)
     pick = choosers(game, names, seed, k)
     score = SCORES[game.id]
-    state = game.new_state(rng, options_for(game, seats))
+    try:
+        state = game.new_state(rng, options_for(game, seats))
+    except Exception as err:  # a deal the rules cannot make is a finding too, at move 0
+        return Record(None, 0, 0, 0, 0, None, gap=Gap("exception", 0, f"setting up: {type(err).__name__}: {err}"))
     dealt = _most([Counter(obs.held(state, p)) for p in range(seats)])
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
     samples: list[tuple[int, list[float]]] = [(0, score(state, seats))]
@@ -137,7 +153,11 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 still = samples[-1][1] == next((v for m, v in reversed(samples) if m <= moves - STUCK_SPAN), None)
                 gap = Gap("stuck loop" if still else "move cap", moves, f"still going after {MAX_MOVES} moves")
                 break
-            seat = state.players_to_act()[0]
+            to_act = state.players_to_act()
+            if not to_act:
+                gap = Gap("no legal move", moves + 1, "the game is not over and nobody is to act")
+                break
+            seat = to_act[0]
             legal = choices(state, seat)
             if not legal:
                 gap = Gap("no legal move", moves + 1, f"seat {seat + 1} is to act and has no legal move")

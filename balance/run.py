@@ -11,6 +11,7 @@ games; a stopped run started again with the same arguments plays only the shards
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import socket
@@ -144,19 +145,18 @@ def _reachable(address: str) -> None:
 
 
 def _dask(specs: list[Spec], address: str) -> Iterable[tuple[Spec, dict[str, Any]]]:
-    try:
-        from distributed import Client
-        from distributed import as_completed as arrived
+    try:  # through importlib: Dask is an optional extra and declares no types (its names are Any here)
+        distributed = importlib.import_module("distributed")
     except ImportError:
         raise ClusterError("--scheduler needs Dask, which is not installed: pip install 'muster[cluster]'") from None
     _reachable(address)
     try:
-        client = Client(address, timeout="20s")
+        client = distributed.Client(address, timeout="20s")
     except (OSError, TimeoutError) as err:
         raise ClusterError(f"--scheduler: cannot reach a Dask scheduler at {address} ({err})") from None
     with client:
         if not specs:
             return
         futures = {client.submit(run_shard, spec, pure=False): spec for spec in specs}
-        for future in arrived(list(futures)):
+        for future in distributed.as_completed(list(futures)):
             yield futures[future], future.result()

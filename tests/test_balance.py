@@ -22,12 +22,13 @@ import pytest
 
 from balance.command import execute, plan
 from balance.observe import observer
-from balance.play import play
+from balance.play import MAX_MOVES, POLICIES, play
 from balance.run import play_run
 from balance.shard import design_map
 from balance.variants import load
 from companion.cli import main
 from engine import make_game
+from engine.core import Action
 from apptest_helpers import race  # noqa: F401  (the fixture: the companion pages need a store)
 from test_cli import muster
 
@@ -252,3 +253,71 @@ def test_rules_gaps_name_the_game_and_move_and_replay_there(tmp_path: Path) -> N
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout.splitlines()[-2] == (f"game 0: turn limit at move {first['move']}: "
                                                 "the game ended on its turn or action limit")
+
+
+def _troublemaker(game: Any, seats: int, seed: str) -> Any:
+    """A seat that plays at random, except in game 1, where its second move is one imperial has no rule for
+    (the engine raises), and in game 3, where on its first move of a round it empties the other side's hand
+    behind the rules' back (that side is then to act with no move). The other games are ordinary."""
+    game_no = seed.split(":")[1]
+    made = 0
+
+    def choose(state: Any, seat: int, legal: list[Action], rng: Any) -> Action:
+        nonlocal made
+        made += 1
+        if game_no == "1" and made == 2:
+            return Action("dragoons", seat)
+        if game_no == "3" and len(state.players_to_act()) == 2:
+            for pile in state.hands[1 - seat].values():
+                pile.clear()
+        return legal[rng.randrange(len(legal))]
+    return choose
+
+
+def _replayed(command: str, cards: Path | None, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """What the report's replay command prints (run in this process, where the test's players exist)."""
+    args = command.split()
+    assert args[:2] == ["muster", "balance"]
+    args = [str(cards) if a == "DIR" else a for a in args[1:]]
+    assert main(args) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_an_exception_and_a_seat_with_no_move_are_gaps_the_run_goes_on_and_replays_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(POLICIES, "trouble", _troublemaker)
+    report = execute(plan("imperial", "random,trouble", 6, 0, None, 0, None), tmp_path, 1, None)
+    assert (report["games"], report["left_out"]) == (4, 2)  # the other four games count
+    assert sum(s["wins"] for s in report["seats"]) + report["draws"]["draws"] == 4
+    assert report["gaps"] == {"counts": {"exception": 1, "no legal move": 1}, "examples": [
+        {"kind": "exception", "game": 1, "move": 3, "detail": "KeyError: 'dragoons'",
+         "replay": "muster balance imperial --seed 0 --players random,trouble --replay 1"},
+        {"kind": "no legal move", "game": 3, "move": 4, "detail": "seat 2 is to act and has no legal move",
+         "replay": "muster balance imperial --seed 0 --players random,trouble --replay 3"}]}
+    for gap in report["gaps"]["examples"]:
+        lines = _replayed(gap["replay"], None, capsys)
+        assert lines[-2] == f"game {gap['game']}: {gap['kind']} at move {gap['move']}: {gap['detail']}"
+        assert lines[-1] == f"game {gap['game']}: no winner after {gap['move'] - 1} moves"
+        assert lines[-3].startswith(f"{gap['move'] - (gap['kind'] == 'no legal move'):5d}  seat ")
+
+
+def test_a_game_going_round_in_circles_is_a_stuck_loop_at_the_move_cap(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Warfare with its turn and action limits out of reach, between two players who always take the last move
+    listed (hold, exchange, discard): nobody ever attacks, the troops never change, and the game is stopped at
+    the move cap as a stuck loop (the lead score has not moved for its last STUCK_SPAN moves)."""
+    monkeypatch.setitem(POLICIES, "passive", lambda game, seats, seed: lambda state, seat, legal, rng: legal[-1])
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards" / "warfare", cards / "warfare")
+    toml = cards / "warfare" / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    toml.write_text(text.replace("turn_limit = 200 ", "turn_limit = 90000 ").replace(
+        "action_limit = 6000 ", "action_limit = 90000 "), encoding="utf-8")
+    report = execute(plan("warfare", "passive,passive", 1, 4, cards, 0, None), tmp_path / "out", 1, None)
+    assert (report["games"], report["left_out"]) == (0, 1)
+    assert report["gaps"] == {"counts": {"stuck loop": 1}, "examples": [
+        {"kind": "stuck loop", "game": 0, "move": MAX_MOVES, "detail": f"still going after {MAX_MOVES} moves",
+         "replay": "muster balance warfare --seed 4 --players passive,passive --cards DIR --replay 0"}]}
+    lines = _replayed(report["gaps"]["examples"][0]["replay"], cards, capsys)
+    assert lines[-2] == f"game 0: stuck loop at move {MAX_MOVES}: still going after {MAX_MOVES} moves"
+    assert lines[-3].startswith(f"{MAX_MOVES:5d}  seat ")
