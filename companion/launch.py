@@ -13,7 +13,8 @@ acknowledges the headers, which a phone delays by 40 ms; a first load fetches so
 0.4 s on that alone. Given a host and a port, uvicorn listens through `loop.create_server`, whose sockets are TCP.
 
 Before the server listens (the lifespan's start), the pages are imported and every game is loaded, so the first
-phone to open a page does not wait for them (several seconds on a small machine).
+phone to open a page does not wait for them (several seconds on a small machine); the lifespan also runs the
+tables' bots (`companion.bot_seats`) in this process, for as long as it serves.
 """
 
 from __future__ import annotations
@@ -79,12 +80,20 @@ def typed(value: str) -> bool | int | str:
 
 @asynccontextmanager
 async def lifespan(_app: object) -> AsyncIterator[None]:
-    """The server's start (before it listens): every game and page loaded once."""
+    """The server's start (before it listens): every game and page loaded once; then the bots of the tables
+    (`companion.bot_seats.Runner`) move on this server until it stops."""
     try:
         preload()
     except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
         LOG.exception("loading the games before the server starts failed; the pages will load them")
-    yield
+    from companion import bot_seats, context, live
+
+    bots = bot_seats.Runner(context.tables, live.wake)
+    bots.start()
+    try:
+        yield
+    finally:
+        bots.stop()
 
 
 def app(script: Path) -> Any:

@@ -9,16 +9,19 @@ from typing import Any
 import streamlit as st
 
 from cards import options as table_options
-from companion import context, options_form, your_tables
+from companion import bot_seats, context, options_form, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import plain
 from companion.store import StoreError
 from companion.table_page import DEBUG_ENV
-from companion.tables import Tables
+from companion.tables import TABLE_OPTIONS, Tables
 from engine.core import Refusal
 
 
 LOBBY_TABLES = 30  # the most recently active tables in progress; the lobby reads only these
+
+SEAT_KINDS: list[str | None] = [None, *bot_seats.LEVELS]
+"""Who plays a seat, in the new-table form: a person (the first, chosen unless changed), or a bot of a level."""
 
 OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are a few dozen); Streamlit cuts
 # a longer value sent for the box to this length, so a forged form gets "not valid JSON"
@@ -110,10 +113,16 @@ def _new_table_form(service: Tables) -> None:
     count = low if low == high else st.number_input("Players", min_value=low, max_value=high, value=low, step=1,
                                                    key=f"new-count-{game.id}")
     preset = options_form.preset(game.data) if game.data else None
+    # Who plays each seat is chosen outside the form, so a bot's seat asks for no name (a form redraws on submit only)
+    kinds = [st.selectbox(f"Seat {i + 1} is played by", SEAT_KINDS, key=f"seat-kind-{game.id}-{i}",
+                          format_func=_seat_kind, help="A bot plays on the server, at the level chosen; its seat is "
+                          "named after it. One phone against bots is a solo game.") for i in range(int(count))]
     with st.form(f"new-{game.id}", border=True):
         names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}",
-                               max_chars=NAME_LIMIT) for i in range(int(count))]
+                               max_chars=NAME_LIMIT) if kind is None else "" for i, kind in enumerate(kinds)]
         chosen = options_form.fields(game.data, preset, int(count)) if game.data else {}
+        own = {key: st.toggle(label, value=False, key=f"opt-{key}-{game.id}", help=about)  # the table's own switches
+               for key, (label, about) in TABLE_OPTIONS.items()}
         raw = "{}"
         if os.environ.get(DEBUG_ENV) == "1":  # developers only (`muster app --debug`): players use the fields above
             with st.expander("Debug: options (JSON)"):
@@ -124,12 +133,17 @@ def _new_table_form(service: Tables) -> None:
             if wrong:
                 st.error(" ".join(wrong))
                 return
-            _create(service, game.id, names, raw, int(count), low != high, table_options.engine_options(chosen))
+            _create(service, game.id, names, raw, int(count), low != high,
+                    {**table_options.engine_options(chosen), **own}, kinds)
+
+
+def _seat_kind(kind: str | None) -> str:
+    return "Player" if kind is None else f"Bot ({kind})"
 
 
 def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool,
-            chosen: dict[str, Any]) -> None:
-    seat_names = [n.strip() or f"Player {i + 1}" for i, n in enumerate(names)]
+            chosen: dict[str, Any], kinds: list[str | None]) -> None:
+    seat_names = bot_seats.names(kinds, [n.strip() or f"Player {i + 1}" for i, n in enumerate(names)])
     try:
         options: Any = json.loads(raw or "{}")
     except json.JSONDecodeError as err:
@@ -145,9 +159,13 @@ def _create(service: Tables, game_id: str, names: list[str], raw: str, count: in
     if variable:
         options.setdefault("players", count)
     try:
-        table = service.create(game_id, seat_names, options)
+        table = service.create(game_id, seat_names, options, bots={i: k for i, k in enumerate(kinds) if k})
     except (Refusal, StoreError) as err:
         st.error(str(err))
         return
-    context.go(table=table.code, host=table.host_token)
+    people = [s for s in table.seats if not bot_seats.level_of(s)]
+    if len(people) == 1 and len(table.seats) > 1:  # solo play: the creator's phone goes straight to its seat
+        context.go(table=table.code, seat=people[0].token, host=table.host_token)
+    else:
+        context.go(table=table.code, host=table.host_token)
     st.rerun()

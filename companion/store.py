@@ -293,12 +293,14 @@ class Store(ABC):
     # -- tables and seats ------------------------------------------------------------------
 
     def create_table(self, game: str, seat_names: list[str], options: dict[str, Any],
-                     seed: str | None = None) -> TableInfo:
+                     seed: str | None = None, holders: dict[int, str] | None = None) -> TableInfo:
         """A new table with a fresh join code, seed, host token and one secret (unclaimed) token per seat.
 
         `seat_names` are stored as given: what a seat name may be (and which two are too alike) is
-        `companion.names.clean`'s one rule, applied where names enter (`Tables.create`)."""
+        `companion.names.clean`'s one rule, applied where names enter (`Tables.create`). `holders` are seats held
+        from the start, by who holds them (a bot, `companion.bot_seats`), in the same transaction as the table."""
         names = list(seat_names)
+        held = dict(holders or {})
         seed = seed or secrets.token_hex(8)
         now = time.time()
 
@@ -313,8 +315,8 @@ class Store(ABC):
                 (game, seed, json.dumps(options, sort_keys=True), code, now, now,
                  secrets.token_urlsafe(12))).fetchone()[0])
             for i, name in enumerate(names):
-                self._x(conn, "INSERT INTO seats (table_id, seat, name, token, claimed) VALUES (?,?,?,?,0)",
-                        (table_id, i, name, secrets.token_urlsafe(9)))
+                self._x(conn, "INSERT INTO seats (table_id, seat, name, token, claimed, device) VALUES (?,?,?,?,?,?)",
+                        (table_id, i, name, secrets.token_urlsafe(9), int(i in held), held.get(i)))
             return table_id
         return self.table(self._write(run))
 
@@ -348,6 +350,12 @@ class Store(ABC):
                 seats.setdefault(table_id, []).append(_seat_of(seat))
             return [_table_of(row, seats.get(row[0], [])) for row in rows]
         return self._read(fetch)
+
+    def held_like(self, pattern: str) -> list[int]:
+        """The tables in play where a seat's holder matches the SQL LIKE `pattern` (`bot:%`: the bots' tables)."""
+        return [int(r[0]) for r in self._read(lambda conn: self._x(conn,
+                "SELECT DISTINCT s.table_id FROM seats s JOIN tables t ON t.id=s.table_id "
+                "WHERE t.status='playing' AND s.device LIKE ? ORDER BY s.table_id", (pattern,)).fetchall())]
 
     def held_by(self, device: str, limit: int) -> list[TableInfo]:
         """The tables where phone `device` holds a seat (it opened the seat's link), playing or ended, most

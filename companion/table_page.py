@@ -36,12 +36,12 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context, courier, live, panels, replay, streamlit_adapter
+from companion import bot_seats, context, courier, live, panels, replay, streamlit_adapter
 from companion import render as draw
 from companion.components import movepad, surface
 from companion.render import one_line, plain
 from companion.store import Seat, StoreError, StoreUnavailable, TableInfo
-from companion.tables import ELSEWHERE, STALE, Snapshot, Stale, Tables
+from companion.tables import ELSEWHERE, STALE, Snapshot, Stale, Tables, allows_hints
 from engine.core import Action, Line, Refusal, fill
 
 LOG = logging.getLogger("muster.companion")
@@ -56,6 +56,7 @@ ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
 DEBUG_ENV = "MUSTER_DEBUG"  # "1" (`muster app --debug`): every seat may also type a move, for developers
 DIALOG_TITLE = "Are you sure?"
 CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
+HINT = "table-hint"  # session key: ((table, head, seat), [(move, chance of winning)]) of the last hint asked
 
 
 @dataclass
@@ -92,12 +93,12 @@ class TableContext:
     @property
     def names(self) -> list[str]:
         """Seat names ready for Markdown (escaped: a name shows as typed)."""
-        return [plain(s.name) for s in self.table.seats]
+        return [plain(bot_seats.shown_name(s)) for s in self.table.seats]
 
     @property
     def typed_names(self) -> list[str]:
-        """Seat names as entered, for `Line.format` before the whole line is escaped."""
-        return [s.name for s in self.table.seats]
+        """Seat names as entered (a bot's seat says so), for `Line.format` before the whole line is escaped."""
+        return [bot_seats.shown_name(s) for s in self.table.seats]
 
     @property
     def state_id(self) -> str:
@@ -120,7 +121,7 @@ class TableContext:
         """A seat's name ready for Markdown (escaped), or a dash for no one."""
         if player is None or not 0 <= player < len(self.table.seats):
             return "—"
-        return plain(self.table.seats[player].name)
+        return plain(bot_seats.shown_name(self.table.seats[player]))
 
     def line(self, text: str) -> str:
         """An engine line (`{pN}` placeholders) with the names filled in, ready for Markdown as plain text."""
@@ -255,6 +256,16 @@ def _reissue(service: Tables, table_id: int, seat: int, host: str | None) -> Non
         return
     context.flash("success", f"{plain(fresh.name)}'s seat has a new link (below); the old one no longer works. "
                              "Every phone at the table has been told.")
+
+
+@live.waking
+@context.calmly
+def _to_bot(service: Tables, table_id: int, seat: int, level: str, host: str | None) -> None:
+    """Button callback (host only): a bot plays this seat from now on; every phone is told."""
+    try:
+        service.give_to_bot(service.store.table(table_id), seat, level, host)
+    except (Refusal, StoreError) as err:
+        context.refuse(err)
 
 
 @live.waking
@@ -523,6 +534,8 @@ def _status(ctx: TableContext, sheet: draw.Sheet) -> None:
     text = ctx.line(state.prompt(ctx.player))
     to_act = ctx.player is not None and ctx.player in state.players_to_act() and ctx.acting
     sheet.note("success" if to_act else "info", text)
+    for bot in bot_seats.thinking(table, [] if state.is_terminal else list(state.players_to_act())):
+        sheet.note("info", f"{ctx.name(bot.seat)} is thinking…", icon="⏳")
 
 
 def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], None]) -> None:
@@ -642,15 +655,25 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
 
 
 def _seat_tools(ctx: TableContext) -> None:
-    """Undo (when the engine allows it for this seat now) and concede (asked about first), as one pad."""
+    """Undo (when the engine allows it for this seat now) and concede (asked about first), as one pad; where the
+    table allows hints and the seat is to act, "What would the bot do?" too, with its answer under the pad."""
     refusal = ctx.snap.match.undo_refusal(ctx.player)
     tools = [movepad.Choice("undo", "↩ Undo my last move", "undo", disabled=refusal is not None, help=refusal),
              movepad.Choice("concede", "Concede", "concede", ask=(
                  "Give up this game? It counts as a loss, "
                  + ("the others play on without you, " if ctx.service.plays_on(ctx.table) else "")
                  + "and it cannot be taken back.", "Yes, concede"))]
+    hinting = allows_hints(ctx.table) and ctx.player in ctx.snap.state.players_to_act()
+    if hinting:
+        tools.append(movepad.Choice("hint", "What would the bot do?", "hint"))
     movepad.show(tools, "seat-tools", ctx.snap.head, partial(_tool, ctx.service, ctx.table.id, ctx.player),
                  columns=2, notices=context.take_beside("seat-tools"))
+    answer = st.session_state.get(HINT)
+    if hinting and answer and answer[0] == (ctx.table.id, ctx.snap.head, ctx.player):
+        with draw.Sheet() as sheet, sheet.box(key="hint", summary="What the bot would do"):
+            sheet.lines([f"{n}. {fill(label, ctx.typed_names)} — {win:.0%} chance of winning after it"
+                         for n, (label, win) in enumerate(answer[1], start=1)], "muster-log")
+            sheet.caption("Worked out from what your seat knows only (never the hidden cards); an estimate.")
 
 
 def _tool(service: Tables, table_id: int, seat: int | None, tap: movepad.Tap) -> None:
@@ -658,6 +681,20 @@ def _tool(service: Tables, table_id: int, seat: int | None, tap: movepad.Tap) ->
         _undo(service, table_id, seat, tap.head)
     elif tap.id == "concede":
         _concede(service, table_id, seat)
+    elif tap.id == "hint":
+        _hint(service, table_id, seat)
+
+
+@context.calmly
+def _hint(service: Tables, table_id: int, seat: int | None) -> None:
+    """"What would the bot do?": the answer is kept for this position and drawn under the seat tools."""
+    table = service.store.table(table_id)
+    try:
+        found = service.hints(table, seat, context.this_device())
+    except (Refusal, StoreError) as err:
+        context.refuse(err, "seat-tools")
+        return
+    st.session_state[HINT] = ((table_id, service.snapshot(table).head, seat), [(h.label, h.win) for h in found])
 
 
 def _log(ctx: TableContext, history: list[Line]) -> None:
@@ -711,7 +748,9 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
                  "a free seat). Once a phone has taken a seat, its link is not shown here again.")
         st.caption("Keep this page's address: it is the host link, the only way back to the seats not taken yet.")
         for s in table.seats:
-            if s.claimed:
+            if bot_seats.level_of(s):
+                st.markdown(f"**{plain(bot_seats.shown_name(s))}** · played by a bot on the server")
+            elif s.claimed:
                 st.markdown(f"**{plain(s.name)}** · taken")
             else:
                 url = context.link(table=table.code, seat=s.token)
@@ -728,6 +767,13 @@ def _host_tools(service: Tables, table: TableInfo, host: str | None, expanded: b
                              f"you could see {plain(s.name)}'s cards: every phone is told so.")
                     st.button("Yes, re-issue it", key=f"reissue-{s.seat}", on_click=_reissue,
                               args=(service, table.id, s.seat, host), width="stretch")
+            if table.playing and not bot_seats.level_of(s):
+                with st.popover(f"Hand {plain(s.name)}'s seat to a bot", width="stretch"):
+                    st.write(f"A bot plays {plain(s.name)}'s seat from its next turn (a player who left, or practice); "
+                             "every phone is told. Re-issue the seat to take it back.")
+                    for level in bot_seats.LEVELS:
+                        st.button(f"Bot ({level})", key=f"to-bot-{s.seat}-{level}", on_click=_to_bot,
+                                  args=(service, table.id, s.seat, level, host), width="stretch")
 
 
 def _move_seat(table: TableInfo, seat: Seat) -> None:

@@ -26,8 +26,10 @@ from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
+from companion import bot_seats
 from companion.names import clean
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
+from engine.bots import hints as bot_hints
 from engine.core import LEAVE, POSITION_KEEPING, Action, Game, Line, Match, Refusal, check_args, seat as placeholder
 
 
@@ -179,28 +181,34 @@ class Tables:
     # -- creating --------------------------------------------------------------------------
 
     def create(self, game_id: str, seat_names: list[str], options: Mapping[str, Any],
-               seed: str | None = None, scripted: bool = False) -> TableInfo:
+               seed: str | None = None, scripted: bool = False, bots: Mapping[int, str] | None = None) -> TableInfo:
         """Check the options with the engine (a Refusal explains), then open the table.
 
         Options from the app go through `Game.table_options` (types, ranges, seat count; options
         for tests only are refused). `scripted` tables (tests, lessons; never the app) may use
-        those options, such as scripted dice.
+        those options, such as scripted dice. The table's own options (`TABLE_OPTIONS`: hints) are
+        checked here and kept beside the engine's. `bots` maps a seat to the level of the bot that
+        plays it from the start (`companion.bot_seats`).
         """
         game = self.game(game_id)
         names = clean(seat_names)
+        own, engine_opts = split_options(options)
+        holders = {int(s): bot_seats.holder(level) for s, level in (bots or {}).items()}
+        if any(not 0 <= s < len(names) for s in holders):
+            raise Refusal(f"A bot can only take one of the table's {len(names)} seats.")
         try:
             if scripted:
-                opts = dict(options)
+                opts = dict(engine_opts)
                 game.check_options(opts)
             else:
-                opts = game.table_options(options, len(names))
+                opts = game.table_options(engine_opts, len(names))
             Match(game, seed or "check", opts)  # the opening position must build with these options
         except Refusal:
             raise
         except Exception as err:  # options of a shape the engine never expected
             raise Refusal(f"The game cannot be set up with these options ({err}); check each option's "
                           "type and value.") from None
-        return self.store.create_table(game_id, names, opts, seed)
+        return self.store.create_table(game_id, names, {**opts, **own}, seed, holders)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -225,7 +233,7 @@ class Tables:
     def position(self, table: TableInfo, entries: Sequence[LogEntry]) -> Snapshot:
         """The position after `entries` (the start of a table's log, or a loaded game record's), replayed from
         the table's seed and options: a replay's step, never cached."""
-        base = Snapshot(Match(self.game(table.game), table.seed, table.options), (0, 0), ())
+        base = Snapshot(Match(self.game(table.game), table.seed, split_options(table.options)[1]), (0, 0), ())
         return self._extend(table, base, list(entries))
 
     def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
@@ -387,6 +395,34 @@ class Tables:
         self.notice(table, REISSUED.format(p=placeholder(seat)))
         return fresh
 
+    def give_to_bot(self, table: TableInfo, seat: int, level: str, host: str | None) -> None:
+        """The host hands a seat to a bot (a player who left, a practice game): the bot plays it from its next
+        turn on the server (`companion.bot_seats.Runner`), the seat's phone stops acting, and every phone is told.
+        The host takes it back by re-issuing the seat."""
+        device = bot_seats.holder(level)
+        if not table.is_host(host):
+            raise Refusal("Only the host's link can hand a seat to a bot.")
+        if not 0 <= seat < len(table.seats):
+            raise Refusal("This table has no such seat.")
+        if not table.playing:
+            raise Refusal("This table has ended; its seats stay as they were.")
+        self.store.hold_seat(table.id, table.seats[seat].token, device)
+        self.notice(table, f"The host handed {placeholder(seat)}'s seat to a bot ({level}), which plays it from now "
+                           "on.")
+
+    def hints(self, table: TableInfo, seat: int | None, device: str | None = None) -> list[Any]:
+        """"What would the bot do?" for this seat now (`engine.bots.hints`: from the seat's information set only),
+        where the table allows hints and the seat is to act."""
+        if seat is None:
+            raise Refusal("Spectators have no moves to ask about.")
+        if not allows_hints(table):
+            raise Refusal("This table does not allow hints; the host chooses that when creating it.")
+        _holder(table, seat, device)
+        snap = self.snapshot(table)
+        if snap.state.is_terminal or seat not in snap.state.players_to_act():
+            raise Refusal("You have no move to make now, so there is nothing to hint at.")
+        return bot_hints(snap.match, seat)
+
     def hold(self, table: TableInfo, seat: Seat, device: str) -> None:
         """This phone opened the seat's link: it holds the seat now; if another phone held it, or the link was a
         re-issued one the host held, every phone is told."""
@@ -417,6 +453,30 @@ class Tables:
     def seated(self, table: TableInfo, seat: int) -> bool:
         """Whether the seat still plays at this table: it has not conceded and left a game that goes on."""
         return not self.plays_on(table) or self.snapshot(table).state.can(Action(LEAVE, seat))
+
+
+TABLE_OPTIONS = {"hints": ("Allow hints", "Each seat may ask \"What would the bot do?\" on its turn: the bot's best "
+                                          "moves, with its estimated chance of winning after each. Leave it off for "
+                                          "a competitive game.")}
+"""The table's own options, beside the engine's (kept in the same stored options, never shown to the engine): a
+switch each, off unless chosen, with the new-table form's label and help."""
+
+
+def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the table's own options that are on, the engine's): a switch of the table's must be true or false."""
+    own: dict[str, Any] = {}
+    for key in TABLE_OPTIONS:
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise Refusal(f"The table option {key!r} ({TABLE_OPTIONS[key][0]}) is on (true) or off (false), "
+                          f"not {value!r}.")
+        if value:
+            own[key] = True
+    return own, {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+
+
+def allows_hints(table: TableInfo) -> bool:
+    return bool(table.options.get("hints"))
 
 
 def _set_aside(match: Match[Any], entry: LogEntry) -> str | None:

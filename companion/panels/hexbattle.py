@@ -260,7 +260,7 @@ def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
     if cached is not None and applied[:len(cached[0])] == cached[0]:
         done, match, combat = cached
     else:
-        done, match, combat = [], Match(ctx.game, ctx.table.seed, ctx.table.options), None
+        done, match, combat = [], Match(ctx.game, ctx.table.seed, ctx.snap.match.options), None
     if len(applied) > len(done):
         match = copy.copy(match)
         for kind, step, what in applied[len(done):]:

@@ -1,0 +1,155 @@
+"""Bots at the table (companion.bot_seats) and hints, on the real table service and SQLite store.
+
+Two `Tables` on one store file are two servers (each its own process cache); a `Runner` dropped between working a
+move out and storing it is a server killed while its bot thought. The runner's clock is given (`step(now=…)`), so
+no test waits out the bot's delay or depends on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion import bot_seats
+from companion.store import open_store
+from companion.tables import Tables
+from engine.bots import hints
+from engine.core import Refusal
+
+LATER = 10.0  # seconds past a move: every bot's delay (at most DELAY_S's upper bound) is over
+
+
+def service(path: Path) -> Tables:
+    return Tables(open_store(path / "muster.sqlite3"))
+
+
+def bot_table(svc: Tables, game: str = "warfare", **options: object) -> object:
+    return svc.create(game, bot_seats.names(["easy", None], ["", "Ann"]), options, seed="bots-1", bots={0: "easy"})
+
+
+def test_a_bot_seat_is_named_held_and_closed_to_phones(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    table = bot_table(svc)
+    assert [s.name for s in table.seats] == ["Bot (easy)", "Ann"]
+    assert [bot_seats.level_of(s) for s in table.seats] == ["easy", None]
+    assert table.seats[0].claimed and table.free_seats == (table.seats[1],)  # joining by code offers Ann's only
+    assert bot_seats.names(["easy", None, "hard"], ["a", "Bob", "c"]) == ["Bot 1 (easy)", "Bob", "Bot 3 (hard)"]
+    snap = svc.snapshot(table)
+    move = snap.state.legal_actions(0)[0] if 0 in snap.state.players_to_act() else None
+    if move is not None:  # a phone cannot act for the bot's seat, whatever its device id
+        with pytest.raises(Refusal, match="another phone"):
+            svc.act(table, 0, move, device="0123abcd")
+    with pytest.raises(Refusal, match="no bot level 'expert'"):
+        svc.create("warfare", ["A", "B"], {}, bots={1: "expert"})
+    with pytest.raises(Refusal, match="one of the table's 2 seats"):
+        svc.create("warfare", ["A", "B"], {}, bots={2: "easy"})
+
+
+def play_to_end(svc: Tables, table: object, runners: list[bot_seats.Runner], rng: random.Random) -> list[object]:
+    """Ann moves at random through the service; the bots' moves come from the runners, taking turns at looking."""
+    for turn in range(2000):
+        table = svc.store.table(table.id)  # type: ignore[attr-defined]
+        snap = svc.snapshot(table)
+        if not table.playing:  # type: ignore[attr-defined]
+            return svc.store.log(table.id)  # type: ignore[attr-defined]
+        if 1 in snap.state.players_to_act():
+            svc.act(table, 1, rng.choice(snap.state.legal_actions(1)))
+            continue
+        at = snap.entries[-1].at if snap.entries else table.created  # type: ignore[attr-defined]
+        for runner in runners[turn % len(runners):] + runners[:turn % len(runners)]:
+            runner.step(now=at + LATER)
+    raise AssertionError("the game did not end in 2000 turns")
+
+
+def test_two_servers_bots_play_a_game_to_its_end_and_never_move_twice(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    table = bot_table(svc, "medieval")
+    other = service(tmp_path)  # a second server on the same store
+    log = play_to_end(svc, table, [bot_seats.Runner(lambda: svc), bot_seats.Runner(lambda: other)], random.Random(3))
+    heads = [(0, 0)] + [(e.seq, e.id) for e in log]
+    bots = [(heads[i], e) for i, e in enumerate(log) if e.seat == 0]
+    assert len(bots) > 5  # each bot move is the one answer to the head it was worked out at
+    assert all(e.request_id == bot_seats.request_id(head, 0) for head, e in bots)
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert not any(e.action.get("kind") == "notice" for e in log)  # nothing set aside, nothing refused
+    assert svc.store.table(table.id).status == "ended"
+
+
+def test_a_server_killed_while_its_bot_thinks_moves_once_after_the_restart(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    table = bot_table(svc, "imperial")
+    snap = svc.snapshot(table)
+    while 0 not in snap.state.players_to_act():  # Ann moves until it is the bot's turn
+        svc.act(table, 1, snap.state.legal_actions(1)[0])
+        snap = svc.snapshot(table)
+    at = snap.entries[-1].at if snap.entries else table.created
+    first = bot_seats.Runner(lambda: svc)
+    assert first.step(now=at) > 0  # still thinking: the move is worked out, its delay not over
+    assert len(svc.store.log(table.id)) == len(snap.entries)
+    restarted = service(tmp_path)  # the first server is gone; a fresh one takes the turn up
+    bot_seats.Runner(lambda: restarted).step(now=at + LATER)
+    first.step(now=at + LATER)  # and should the first come back with its move, it is the same entry
+    log = svc.store.log(table.id)
+    assert len(log) == len(snap.entries) + 1 and log[-1].seat == 0
+    assert log[-1].request_id == bot_seats.request_id(snap.head, 0)
+
+
+def test_the_bots_delay_is_seeded_and_between_the_bounds(tmp_path: Path) -> None:
+    table = bot_table(service(tmp_path))
+    waits = [bot_seats.delay(table, (n, n + 7)) for n in range(50)]
+    assert all(bot_seats.DELAY_S[0] <= w <= bot_seats.DELAY_S[1] for w in waits)
+    assert waits == [bot_seats.delay(table, (n, n + 7)) for n in range(50)] and len(set(waits)) == 50
+
+
+def test_the_host_hands_a_seat_to_a_bot_and_every_phone_reads_it(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    table = svc.create("warfare", ["Ann", "Bob"], {}, seed="hand-1")
+    with pytest.raises(Refusal, match="Only the host"):
+        svc.give_to_bot(table, 1, "normal", "not-the-host")
+    svc.give_to_bot(table, 1, "normal", table.host_token)
+    table = svc.store.table(table.id)
+    assert bot_seats.level_of(table.seats[1]) == "normal"
+    assert bot_seats.shown_name(table.seats[1]) == "Bob (bot, normal)"
+    lines = [line.format([bot_seats.shown_name(s) for s in table.seats]) for line in svc.snapshot(table).history(None)]
+    assert "The host handed Bob (bot, normal)'s seat to a bot (normal), which plays it from now on." in lines
+    assert svc.store.held_like("bot:%") == [table.id]
+    svc.reissue(table, 1, table.host_token)  # re-issuing takes the seat back from the bot
+    assert svc.store.held_like("bot:%") == []
+
+
+def test_hints_are_a_table_option_off_by_default(tmp_path: Path) -> None:
+    svc = service(tmp_path)
+    plain = svc.create("imperial", ["Ann", "Bob"], {}, seed="h")
+    assert "hints" not in plain.options
+    to_act = svc.snapshot(plain).state.players_to_act()[0]
+    with pytest.raises(Refusal, match="does not allow hints"):
+        svc.hints(plain, to_act)
+    with pytest.raises(Refusal, match="'hints' \\(Allow hints\\) is on \\(true\\) or off \\(false\\), not 'yes'"):
+        svc.create("imperial", ["Ann", "Bob"], {"hints": "yes"})
+    helped = svc.create("imperial", ["Ann", "Bob"], {"hints": True}, seed="h")
+    assert helped.options == {"hints": True}
+    answer = svc.hints(helped, to_act)
+    assert 1 <= len(answer) <= 3 and all(0.0 <= h.win <= 1.0 for h in answer)
+    assert [h.visits for h in answer] == sorted((h.visits for h in answer), reverse=True)
+    with pytest.raises(Refusal, match="no move to make now"):
+        svc.hints(helped, 1 - to_act)
+
+
+@pytest.mark.parametrize("game", ["warfare", "imperial", "medieval", "waterloo"])
+def test_a_hint_never_peeks(tmp_path: Path, game: str) -> None:
+    """The answer is the same whatever the hidden cards are, as long as the seat's information set is the same."""
+    svc = service(tmp_path)
+    table = svc.create(game, ["Ann", "Bob"], {"players": 2} if game == "waterloo" else {}, seed=f"peek-{game}")
+    rng = random.Random(5)
+    for _ in range(4):  # a few moves in, so some cards are known and others not
+        snap = svc.snapshot(table)
+        seat = snap.state.players_to_act()[0]
+        svc.act(table, seat, rng.choice(snap.state.legal_actions(seat)))
+    match = svc.snapshot(table).match
+    seat = match.state.players_to_act()[0]
+    asked = [(h.label, h.win, h.visits) for h in hints(match, seat, level="easy")]
+    for k in range(3):
+        redealt = match._fork(match.state.resample(seat, random.Random(f"other-deal-{k}")))
+        assert [(h.label, h.win, h.visits) for h in hints(redealt, seat, level="easy")] == asked
