@@ -124,6 +124,7 @@ class ColumnResult(NamedTuple):
     winner: int | None
     outcome: str  # "won", "unopposed", "deadlock" (R9) or "empty"
     tie_rounds: int
+    ties_from: tuple[int, int] | None = None  # each side's first entry laid by a tie round (R8), so a page names them
 
 
 class BattleReport(NamedTuple):
@@ -391,7 +392,8 @@ class MedievalState(State):
                 "battle": report.battle,
                 "beside": [[ids[i] for i in side] for side in report.beside],
                 "columns": [{"name": g.column_names[c],
-                             "cards": [[self._entry_json(e) for e in side] for side in r.cards],
+                             "cards": [[{**self._entry_json(e), "tie": r.ties_from is not None and i >= r.ties_from[p]}
+                                        for i, e in enumerate(side)] for p, side in enumerate(r.cards)],
                              "totals": list(r.totals), "winner": r.winner, "outcome": r.outcome,
                              "tie_rounds": r.tie_rounds} for c, r in enumerate(report.columns)],
             } for report in self.reports],
@@ -519,6 +521,7 @@ class MedievalState(State):
         decided: list[Decision | None] = [None] * cols
         rounds = [0] * cols
         totals = self.totals()
+        ties_from = [(len(self.table[c][0]), len(self.table[c][1])) for c in range(cols)]
         while True:
             tied = self._decide(decided, totals)
             if not tied:
@@ -536,11 +539,13 @@ class MedievalState(State):
                 if not added:
                     decided[c] = (None, "deadlock", (totals[0][c], totals[1][c]))
             totals = self.totals()
-        self.settle(decided, rounds)
+        self.settle(decided, rounds, ties_from)
 
-    def settle(self, decided: Sequence[Decision | None], rounds: Sequence[int] | None = None) -> BattleReport:
+    def settle(self, decided: Sequence[Decision | None], rounds: Sequence[int] | None = None,
+               ties_from: Sequence[tuple[int, int]] | None = None) -> BattleReport:
         """Clear a decided battlefield (R11): a column's winner keeps its cards as Survivors, every other
-        card there and every Event beside the field goes to its owner's Graveyard. The report is kept."""
+        card there and every Event beside the field goes to its owner's Graveyard. The report is kept, with
+        where each column's tie cards begin (`ties_from`) when the engine drew them."""
         g = self.game
         cols = g.columns
         results = []
@@ -553,7 +558,7 @@ class MedievalState(State):
                 pile = self.survivors[p] if winner == p else self.graveyard[p]
                 pile.extend([card for card, _ in sides[p]])
             results.append(ColumnResult((tuple(sides[0]), tuple(sides[1])), pair, winner, outcome,
-                                        rounds[c] if rounds else 0))
+                                        rounds[c] if rounds else 0, ties_from[c] if ties_from else None))
             self.table[c] = [[], []]
         report = BattleReport(self.battle, (tuple(self.beside[0]), tuple(self.beside[1])), tuple(results))
         self.reports.append(report)

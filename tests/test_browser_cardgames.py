@@ -119,18 +119,33 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
     bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
     watcher = phone(new_phone, base, "You are watching as a spectator")
 
-    # The advice is a suggestion with its expected result, beside the other placements.
-    ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").wait_for()
-    assert ann.locator(".st-key-moves .mp-btn, .st-key-moves .mp-select").count() >= 1
-    tap_move(ann, ann.get_by_role("button", name="Place as suggested"))  # a move that cannot be taken back asks first
+    # The advice is a highlight (★) on one of the placements, each its own button; none is made for the player.
+    ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").first.wait_for()
+    moves = ann.locator(".st-key-moves")
+    assert moves.get_by_role("button").count() == 6 and moves.get_by_text("as suggested").count() == 0
+    tap_move(ann, moves.get_by_role("button", name="★ Suggested: Place Pikeman left, Archer centre, Knight right"))
     strip(bob, "Ann placed their reenforcements face down")  # what, only Ann's phone knows
     strip(ann, "Ann placed Pikeman left, Archer centre, Knight right (face down)")
     assert "Archer centre" not in bob.locator("body").inner_text()
-    tap_move(bob, bob.get_by_role("button", name="Place as suggested"))  # a move that cannot be taken back asks first
+    tap_move(bob, bob.locator(".st-key-moves").get_by_role("button", name="Place Pikeman left, Pikeman centre, "
+                                                            "Mercenary right", exact=False).first)
     for page in (ann, bob, watcher):  # the reveal and the battle, on every phone
         strip(page, "Reenforcements revealed: Ann placed Pikeman left, Archer centre, Knight right; "
                     "Bob placed Pikeman left, Pikeman centre, Mercenary right")
         strip(page, "Battle 1: left to Bob (10–12), centre to Bob (4–8), right to Ann (7–4)")
+        # The battle stays on screen, every card named, until this phone moves on; battle 2 waits.
+        result = page.locator(".st-key-battle-result")
+        result.get_by_text("Battle 1: the result").wait_for()
+        assert "Taken by" in result.inner_text() and "Mercenary" in result.inner_text()
+        assert page.get_by_text("Battle 2:").count() == 0
+    for page, who in ((ann, "player"), (bob, "opponent"), (watcher, "spectator")):
+        page.wait_for_function("() => document.querySelectorAll('.st-key-seat-tools').length <= 1")  # redrawn
+        shot(page, who, ".st-key-battle-result", prefix="companion-medieval-result-")
+    onward = ann.get_by_role("button", name="On to battle 2", exact=True)
+    onward.click()
+    ann.get_by_text("Battle 2:").first.wait_for()
+    ann.locator(".st-key-moves").get_by_role("button").first.wait_for()
+    assert bob.get_by_text("Battle 2:").count() == 0, "each phone moves on by itself"
 
     # The printed-card resolver: a re-tapped column stays chosen, and the card lands where it shows.
     ann.get_by_text("Battle resolver (printed cards)").click()
@@ -148,13 +163,13 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: the warfare test saves its screens there (docs/img)
 
 
-def shot(page: Any, name: str, top: str | None = None) -> None:
+def shot(page: Any, name: str, top: str | None = None, prefix: str = "companion-warfare-") -> None:
     """Save the phone's screen, scrolled so that the element `top` starts at the top, when MUSTER_SHOTS is set."""
     if SHOTS:
         settle(page)
         if top:
             page.locator(top).first.evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.screenshot(path=str(Path(SHOTS) / f"companion-warfare-{name}.png"))
+        page.screenshot(path=str(Path(SHOTS) / f"{prefix}{name}.png"))
 
 
 class Taps:

@@ -44,6 +44,8 @@ def test_table_page_for_seats_and_spectator(service: Tables, game: str) -> None:
     table = play(service, game, 25)
     for seat in table.seats:
         at = page(table=table.code, seat=seat.token)
+        for onward in [b for b in pad_buttons(at) if b.key == "next"]:  # medieval: past the last battle's result
+            onward.click().run()
         assert panel_ok(at), (at.exception, [e.value for e in at.error])
         assert "Only you can see this" in page_text(at)
     watcher = page(table=table.code)
@@ -60,6 +62,9 @@ def test_a_move_through_the_page(service: Tables, game: str) -> None:
         pytest.skip("the short random game already ended")
     seat = state.players_to_act()[0]
     at = page(table=table.code, seat=table.seats[seat].token)
+    onward = [b for b in pad_buttons(at) if b.key == "next"]
+    if onward:  # medieval: the battle just fought stays on screen until the player moves on
+        onward[0].click().run()
     before = service.store.head(table.id)[0]
     carry_out(at, next(b for b in pad_buttons(at) if b.key.startswith(("move-", "pick-"))))
     assert not at.exception, at.exception
@@ -116,14 +121,50 @@ def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
     assert "2. **Hand 2: Pair**" in text
 
 
-def test_medieval_suggestion_is_a_legal_move(service: Tables) -> None:
+def test_medieval_suggestion_is_a_highlight_among_the_placements(service: Tables) -> None:
+    """The engine's suggestion marks one placement (★, and the primary look) where it stands among all of them;
+    no button plays it for the player, and the marked one is a placement like the others."""
     table = service.create("medieval", ["Ann", "Bob"], {}, seed="advice")
     at = page(table=table.code, seat=table.seats[0].token)
     assert "Suggested:" in page_text(at)
-    offered(at, "medieval-suggested").click().run()
+    placements = [b for b in pad_buttons(at) if b.key.startswith("move-place")]
+    state = service.snapshot(table).seen_by(0)
+    assert len(placements) == len(state.legal_actions(0)) > 1
+    [marked] = [b for b in placements if b.label.startswith("★ Suggested: ")]
+    assert [b for b in placements if b.primary] == [marked]
+    assert not [b for b in pad_buttons(at) if "as suggested" in b.label]
+    carry_out(at, marked)
     assert not at.exception
     assert service.store.head(table.id)[0] == 1
     assert service.snapshot(table).state.view(0)["players"][0]["committed"]
+
+
+def test_medieval_battle_result_stays_until_the_player_moves_on(service: Tables) -> None:
+    """Seed "tie1": battle 1's right column ties and takes one tie card a side. Every phone shows the result with
+    every card named, tie cards marked, and who took each column; the next battle and its placements wait until
+    this phone taps "On to battle 2"."""
+    table = service.create("medieval", ["Ann", "Bob"], {}, seed="tie1")
+    for p in (0, 1):
+        service.act(table, p, service.snapshot(table).state.legal_actions(p)[0])
+    report = service.snapshot(table).state.view(None)["battles"][-1]
+    names = {c.id: c.design.name for c in service.entries()["medieval"].data.card_index.values()}
+    ties = [names[e["card"]] for c in report["columns"] for side in c["cards"] for e in side if e["tie"]]
+    assert ties == ["Archer", "Rain of Arrows"]
+    for token in (table.seats[0].token, table.seats[1].token, None):
+        at = page(table=table.code, **({"seat": token} if token else {}))
+        text = page_text(at)
+        assert "Battle 1: the result" in text and "Battle 2:" not in text
+        assert "Archer (tie card)" in text and "Rain of Arrows (tie card)" in text
+        assert "Taken by" in text and "Ann after 1 tie round" in text
+        for column in report["columns"]:
+            for side in column["cards"]:
+                assert all(names[e["card"]] in text for e in side), "every card that decided it is named"
+        assert [b.label for b in pad_buttons(at) if b.key == "next"] == ["On to battle 2"]
+        assert not [b for b in pad_buttons(at) if b.key.startswith("move-")], "the next battle waits"
+        next(b for b in pad_buttons(at) if b.key == "next").click().run()
+        assert "Battle 2:" in page_text(at) and not [b for b in pad_buttons(at) if b.key == "next"]
+        if token:
+            assert [b for b in pad_buttons(at) if b.key.startswith("move-place")], "now the placements"
 
 
 def test_imperial_options_form_creates_the_battle(service: Tables) -> None:

@@ -148,7 +148,8 @@ def test_r4_an_event_placed_as_a_reenforcement_counts_zero() -> None:
     place(match, 0, "ambush-1", "peasant-levy-1", "peasant-levy-2")
     state = place(match, 1, *PEASANTS)
     assert last(state, 0)["totals"] == [3, 4] and last(state, 0)["winner"] == 1
-    assert last(state, 0)["cards"][0] == [{"card": "archer-1", "counts": True}, {"card": "ambush-1", "counts": False}]
+    assert last(state, 0)["cards"][0] == [{"card": "archer-1", "counts": True, "tie": False},
+                                             {"card": "ambush-1", "counts": False, "tie": False}]
     assert "ambush-1" in ids(state.graveyard[0])
 
 
@@ -199,6 +200,8 @@ def test_r8_a_tie_adds_a_card_from_each_deck() -> None:
     col = last(state, 0)
     assert col["tie_rounds"] == 1 and col["totals"] == [11, 5] and col["winner"] == 0
     assert [c["card"] for c in col["cards"][0]] == ["archer-1", "peasant-levy-1", "knight-3"]
+    assert [c["tie"] for c in col["cards"][0]] == [False, False, True], "the report names the tie card as one"
+    assert [c["tie"] for c in col["cards"][1]] == [False, False, True]
 
 
 def test_r5_an_event_drawn_as_a_tie_card_counts_zero() -> None:
@@ -245,7 +248,7 @@ def test_r10_an_unopposed_column_wins_even_with_zero() -> None:
     # Battle 1: Desertion (0) loses to the Knight (7-3); Rain of Arrows (0) faces nobody and survives.
     # Battle 2: Rain of Arrows (0) loses to the Knight (7-4), and Crimson has nothing left.
     assert state.battle == 2 and state.over and state.winner == 1
-    assert last(state, 0)["cards"][0] == [{"card": "rain-of-arrows-1", "counts": True}]
+    assert last(state, 0)["cards"][0] == [{"card": "rain-of-arrows-1", "counts": True, "tie": False}]
     assert last(state, 0)["totals"] == [0, 3] and last(state, 1)["outcome"] == "empty"
 
 

@@ -45,12 +45,13 @@ def news(ctx: Any) -> None:
     if not fresh:
         return
     names = [s.name for s in ctx.table.seats]
-    movepad.show([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(_seen, key),
+    movepad.show([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(mark_seen, key),
                  title="What just happened", lines=[one_line(line.format(names)) for line in fresh], boxed=True)
 
 
-def _seen(key: str, tap: movepad.Tap) -> None:
-    """"Seen" clears the lines up to the one the phone showed as the latest (never later ones it had not shown)."""
+def mark_seen(key: str, tap: movepad.Tap) -> None:
+    """"Seen" clears the lines up to the one the phone showed as the latest (never later ones it had not shown);
+    a panel's own "seen" button (medieval's battle result) keeps its mark the same way."""
     if type(tap.value) is int:
         st.session_state[key] = max(st.session_state.get(key, 0), tap.value)
 

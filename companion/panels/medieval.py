@@ -3,19 +3,18 @@ engine's suggested placement of your face-down reenforcements (`engine.medieval.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from companion import context
-from companion.panels.common import card_label, card_names, named, news
+from companion.components import movepad
+from companion.panels.common import card_label, card_names, mark_seen, named, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
+from companion.table_page import move_key
 from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
-
-OUTCOMES = {"won": "won", "unopposed": "won unopposed", "deadlock": "deadlock (both lose their cards)",
-            "empty": "empty"}
-
 
 def render(ctx: Any) -> None:
     news(ctx)
@@ -24,10 +23,13 @@ def render(ctx: Any) -> None:
     players = view["players"]
     decks = [f"{ctx.name(p)} ({players[p]['deck_name']})" for p in (0, 1)]
     me = ctx.player
+    if _result_first(ctx, view):  # the next battle waits until this viewer has taken in the last one
+        ctx.moves(lambda ctx, legal: None)
+        return
     with Sheet() as sheet:  # what no one taps, as one element
         with sheet.box():
             sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
-            _field(ctx, view, sheet)
+            _grid(ctx, view["columns"], sheet)
         rows = []
         for p in (0, 1):
             pl = players[p]
@@ -45,10 +47,52 @@ def render(ctx: Any) -> None:
                     f"{names.get(c, c)} {view['columns'][i]['name']}" for i, c in enumerate(mine["placement"]) if c)
             render_private(me, secret, ctx.names, sheet=sheet)
         best = _advice(ctx, me, view, sheet) if me is not None else None
-    if best is not None:
-        ctx.button("Place as suggested", best.action, key="medieval-suggested")
-    ctx.moves()
-    _last_battle(view, decks)
+    ctx.moves(partial(_placements, best.action if best is not None else None))
+    if view["battles"] and not view["over"]:
+        with Sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {view['battles'][-1]['battle']} result"):
+            _results(ctx, view, sheet)
+
+
+def _result_first(ctx: Any, view: dict[str, Any]) -> bool:
+    """The battle(s) just fought, at the top with every card that decided them, until this viewer moves on
+    ("On to battle N", kept per browser session and seat as the news strip's "Seen" is, or a placement already
+    made for the next battle); True while the next battle is held back. The war's last battle stays there for good; a replay shows its step as it stands."""
+    if not view["battles"]:
+        return False
+    key = f"medieval-result-{ctx.table.id}-{ctx.player}"
+    last = view["battles"][-1]["battle"]
+    moved_on = ctx.player is not None and view["players"][ctx.player]["committed"]  # placed for the next battle
+    held = ctx.table.playing and not view["over"] and not moved_on and st.session_state.get(key, 0) < last
+    if not (held or view["over"]):
+        return False
+    with Sheet() as sheet, sheet.box(key="battle-result"):
+        _results(ctx, view, sheet)
+    if held:
+        movepad.show([movepad.Choice("next", f"On to battle {view['battle']}", last, primary=True)],
+                     "medieval-result", ctx.snap.head, partial(mark_seen, key))
+    return held
+
+
+def _results(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+    """Each battle fought since the last decision: its columns as laid, every card named (tie cards and inert
+    Events marked), each column's total and who took it, and the Events that stood beside the field."""
+    names = card_names(ctx.data)
+    for report in view["battles"]:
+        sheet.markdown(f"**Battle {report['battle']}: the result**")
+        _grid(ctx, report["columns"], sheet, outcome=True)
+        beside = [f"{names.get(c, c)} ({ctx.name(p)})" for p in (0, 1) for c in report["beside"][p]]
+        if beside:
+            sheet.markdown(f"Beside the field: {', '.join(beside)}")
+    sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
+
+
+def _placements(suggested: Any, ctx: Any, legal: list[Any]) -> None:
+    """Every placement as a button of its own, the engine's suggestion marked ★ where it stands in the list:
+    a highlight, never a move made for the player."""
+    state = ctx.state
+    items = [ctx.choice(("★ Suggested: " if action == suggested else "") + state.label(action), action,
+                        move_key(action), primary=action == suggested) for action in legal]
+    ctx.pad(items, "move-list", title="Place your reenforcements face down")
 
 
 def tools(game: Any, data: Any) -> None:
@@ -57,7 +101,7 @@ def tools(game: Any, data: Any) -> None:
 
 
 def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
-    """The engine's best placement for this seat, in words (the page offers it as a button below)."""
+    """The engine's best placement for this seat, in words (marked ★ among the placements below)."""
     state = ctx.state
     if state.is_terminal or me not in state.players_to_act():
         return None
@@ -69,41 +113,36 @@ def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
     with sheet.box():
         sheet.markdown(f"**Suggested:** {state.label(best.action)}  \n"
                        f"expected columns won {best.expected_columns:.1f} · chance per column: {chances}")
-        sheet.caption("A suggestion: the button right below places them so; your moves offer every other placement.")
+        sheet.caption("A suggestion, marked ★ among your placements below; the choice is yours.")
     return best
 
 
-def _field(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
-    """The columns as two rows of cards facing each other: the opponent's row on top, this phone's below
-    (a spectator sees the first seat below), each cell with its cards and the column's total."""
+def _grid(ctx: Any, columns: list[dict[str, Any]], sheet: Sheet, outcome: bool = False) -> None:
+    """Columns as two rows of cards facing each other: the opponent's row on top, this phone's below (a
+    spectator sees the first seat below), each cell with its total and cards; with `outcome`, a last row
+    says who took each column."""
     me = ctx.player if ctx.player is not None else 0
     index = ctx.data.card_index
 
+    def card(e: dict[str, Any]) -> str:
+        name = plain(index[e["card"]].name if e["card"] in index else e["card"])
+        return name + (" (tie card)" if e.get("tie") else "") + ("" if e["counts"] else " (event, counts 0)")
+
     def cell(column: dict[str, Any], p: int) -> str:
-        cards = ", ".join(plain(index[e["card"]].name if e["card"] in index else e["card"])
-                          + ("" if e["counts"] else " (event)") for e in column["cards"][p]) or "—"
         total = column["totals"][p]
-        return f"**{'—' if total is None else total}** {cards}"
+        return f"**{'—' if total is None else total}** {', '.join(card(e) for e in column['cards'][p]) or '—'}"
 
-    head = "| | " + " | ".join(c["name"].capitalize() for c in view["columns"]) + " |"
-    rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in view["columns"]) + " |" for p in (1 - me, me)]
-    sheet.markdown("\n".join([head, "|---" * (len(view["columns"]) + 1) + "|", *rows]))
+    def took(column: dict[str, Any]) -> str:
+        ties = f" after {column['tie_rounds']} tie round{'s' * (column['tie_rounds'] > 1)}" if column["tie_rounds"] else ""
+        if column["winner"] is None:
+            return ("deadlock: both lose their cards" if column["outcome"] == "deadlock" else "empty") + ties
+        return f"**{ctx.name(column['winner'])}**" + (" unopposed" if column["outcome"] == "unopposed" else "") + ties
 
-
-def _last_battle(view: dict[str, Any], decks: list[str]) -> None:
-    if not view["battles"]:
-        return
-    report = view["battles"][-1]
-    with Sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {report['battle']} result"):
-        lines = []
-        for column in report["columns"]:
-            winner = decks[column["winner"]] if column["winner"] is not None else "nobody"
-            totals = " vs ".join("—" if t is None else str(t) for t in column["totals"])
-            ties = f", after {column['tie_rounds']} tie round(s)" if column["tie_rounds"] else ""
-            lines.append(f"- **{column['name'].capitalize()}** {totals}: {winner} "
-                         f"{OUTCOMES.get(column['outcome'], column['outcome'])}{ties}")
-        sheet.markdown("\n".join(lines))
-        sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
+    head = "| | " + " | ".join(c["name"].capitalize() for c in columns) + " |"
+    rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in columns) + " |" for p in (1 - me, me)]
+    if outcome:
+        rows.append("| Taken by | " + " | ".join(took(c) for c in columns) + " |")
+    sheet.markdown("\n".join([head, "|---" * (len(columns) + 1) + "|", *rows]))
 
 
 PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)", "tie": "tie card",
