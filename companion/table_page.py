@@ -70,6 +70,7 @@ class TableContext:
     acting: bool = True  # False when another phone holds this seat now
 
     moves_drawn: bool = False
+    tools_drawn: bool = False
     typed_moves: list[Action] | None = None  # the moves listed as a pad, which may also be typed in (`_other_move`)
 
     @property
@@ -85,6 +86,15 @@ class TableContext:
         if not self.moves_drawn and self.table.playing and self.seat is not None and self.acting:
             self.moves_drawn = True
             _moves(self, layout or _move_buttons)
+
+    def seat_tools(self, title: str | None = None) -> bool:
+        """Draw this seat's undo and concede here, under `title` (a panel's top bar, as the seed's online
+        hexbattle has Concede); the page draws them after the moves otherwise. Whether they were drawn."""
+        if (not self.tools_drawn and self.table.playing and self.seat is not None and self.acting
+                and self.service.seated(self.table, self.seat.seat)):
+            self.tools_drawn = True
+            _seat_tools(self, title)
+        return self.tools_drawn
 
     @property
     def player(self) -> int | None:
@@ -420,8 +430,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     else:
         _generic_view(ctx)
     ctx.moves()
-    if table.playing and seat is not None and acting and service.seated(table, seat.seat):
-        _seat_tools(ctx)
+    ctx.seat_tools()
     context.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
     _log(ctx, history)
     if ctx.typed_moves is not None and os.environ.get(DEBUG_ENV) == "1":  # last: a form of its own
@@ -582,7 +591,7 @@ def _forget() -> None:
     st.session_state.pop(CONFIRM, None)
 
 
-@st.dialog(DIALOG_TITLE, on_dismiss=_forget)
+@st.dialog(DIALOG_TITLE, dismissible=False)  # a tap beside it must not drop the move unsaid: Cancel says no
 def _ask(service: Tables, pending: dict[str, Any], state_id: str) -> None:
     label = pending["label"] or "This move"
     st.markdown(f"**{plain(label)}**")
@@ -654,7 +663,7 @@ def _other_move(ctx: TableContext, legal: list[Action]) -> None:
     context.show_beside("other-move")
 
 
-def _seat_tools(ctx: TableContext) -> None:
+def _seat_tools(ctx: TableContext, title: str | None = None) -> None:
     """Undo (when the engine allows it for this seat now) and concede (asked about first), as one pad; where the
     table allows hints and the seat is to act, "What would the bot do?" too, with its answer under the pad."""
     refusal = ctx.snap.match.undo_refusal(ctx.player)
@@ -667,7 +676,7 @@ def _seat_tools(ctx: TableContext) -> None:
     if hinting:
         tools.append(movepad.Choice("hint", "What would the bot do?", "hint"))
     movepad.show(tools, "seat-tools", ctx.snap.head, partial(_tool, ctx.service, ctx.table.id, ctx.player),
-                 columns=2, notices=context.take_beside("seat-tools"))
+                 title=title, columns=2, notices=context.take_beside("seat-tools"))
     answer = st.session_state.get(HINT)
     if hinting and answer and answer[0] == (ctx.table.id, ctx.snap.head, ctx.player):
         with draw.Sheet() as sheet, sheet.box(key="hint", summary="What the bot would do"):

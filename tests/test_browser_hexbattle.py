@@ -52,6 +52,11 @@ class Phone:
         self.page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')")
 
     def tap_hex(self, hex_ref: str) -> None:
+        self.received.clear()
+        self.page.mouse.click(*self.point(hex_ref))
+
+    def point(self, hex_ref: str) -> tuple[float, float]:
+        """Where on the screen a hex is drawn, brought into view first."""
         x, y = GEO.centre(*(int(v) for v in hex_ref.split(",")))
         frame = self.page.locator(".hb-scroll")
         frame.scroll_into_view_if_needed()
@@ -61,8 +66,7 @@ class Phone:
             box.scrollTop = fy * art.height - box.clientHeight / 2; }""", [x / GEO.width, y / GEO.height])
         box = self.page.locator(".hb-svg").bounding_box()
         scale = box["width"] / GEO.width
-        self.received.clear()
-        self.page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+        return box["x"] + x * scale, box["y"] + y * scale
 
     def tap_button(self, label: str) -> None:
         self.received.clear()
@@ -151,19 +155,48 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     assert "Dice: attacker ⚅ 6, ⚅ 6, ⚀ 1, ⚀ 1, defender ⚀ 1, ⚀ 1" in bob.page.locator(".st-key-hx-combat").inner_text()
     told = tables.snapshot(table).history(1)[-1].format(["Ann", "Bob"])  # the charge, as Bob's side reads it
     bob.page.locator(".st-key-news", has_text=told).wait_for()  # announced on the opponent's phone
+    # and at the top, in each viewer's words, as a result banner: the opponent's, the player's, a spectator's
+    watcher = Phone(new_phone, f"{server.url}/?table={table.code}")
+    for phone, theirs, mine in ((bob, "Ann's", "your"), (ann, "your", "Bob's"), (watcher, "Ann's", "Bob's")):
+        result = phone.page.locator(".st-key-hx-result")
+        result.get_by_text(f"Close combat: {theirs} Blue Infantry 2 charged {mine} Red Infantry 1.").wait_for()
+        assert f"{mine[:1].upper() + mine[1:]} Red Infantry 1 is broken." in result.inner_text()
+    if SHOTS:  # at the top of each phone: the banner, what just happened, the board (docs/img)
+        for phone, name in ((ann, "player"), (bob, "opponent"), (watcher, "spectator")):
+            phone.page.locator(".st-key-hx-result").evaluate("el => el.scrollIntoView({block: 'end'})")
+            phone.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
+    watcher.page.close()
     if SHOTS:  # the defender's phone: what just happened, the broken unit's ⚠, then the dice as dice (docs/img)
         for name, where in (("news", ".st-key-news"), ("broken", ".hb-scroll"), ("dice", ".st-key-hx-combat")):
             bob.page.locator(where).first.evaluate("el => el.scrollIntoView({block: 'start'})")
             bob.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
 
-    # Zoomed in to 2x, a ranged attack by the guns (fire is all they can do: one tap on the target) wins.
+    # Zoomed in, a ranged attack by the guns (fire is all they can do: one tap on the target) wins. At 1.5x every
+    # hex is at least 44 px, a finger's width.
     ann.page.get_by_role("button", name="Zoom in").click()
+    ann.page.locator(".hb-zoom", has_text="1.5×").wait_for()
+    scale = ann.page.locator(".hb-svg").bounding_box()["width"] / GEO.width
+    assert min(GEO.hex_w, GEO.hex_h) * scale >= 44, (GEO.hex_w * scale, GEO.hex_h * scale)
     ann.page.get_by_role("button", name="Zoom in").click()
     ann.page.locator(".hb-zoom", has_text="2×").wait_for()
     assert ann.page.locator(".hb-svg").bounding_box()["width"] > 1.9 * ann.page.locator(".hb-scroll").bounding_box()["width"]
     ann.tap_hex("7,6")
     ann.hint("Green: move")
+    facts = ann.page.locator(".hb-facts")  # the selected unit's facts, in view over the zoomed board
+    assert facts.inner_text().startswith("Blue Light Artillery (Light Artillery) · strength 2/2 · facing N")
+    assert 0 <= facts.bounding_box()["y"] and sum(facts.bounding_box()[k] for k in ("y", "height")) <= 844
+    if SHOTS:
+        ann.page.screenshot(path=str(Path(SHOTS) / "companion-hexbattle-zoomed.png"))
     ann.tap_hex("5,4")
+    # The question names the move, and a tap on the board under it neither drops it nor does it.
+    asked = ann.page.get_by_role("dialog")
+    asked.get_by_text("Fire at Red Infantry 1 at 5,4 with Blue Light Artillery").wait_for()
+    if SHOTS:
+        ann.page.screenshot(path=str(Path(SHOTS) / "companion-hexbattle-asked.png"))
+    made = len(tables.snapshot(table).entries)
+    ann.page.mouse.click(*ann.point("7,6"))
+    ann.page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+    assert asked.is_visible() and len(tables.snapshot(table).entries) == made
     ann.confirm()
     wait_for(lambda: tables.snapshot(table).state.is_terminal, ann.page)
     ann.shows("The game is over: you won.")

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from apptest_helpers import page, page_text, tap_element
+from apptest_helpers import html_bodies, html_text, pad_buttons, pads, page, page_text, tap_element
 
 from companion.components.hexboard import ZOOMS, hex_at
 from companion.panels import hexbattle_board as board
+from companion.panels import hexbattle_result as results
 from companion.panels.hexbattle_board import Selection
 from companion.tables import STALE, Tables, catalogue
 from engine.core import Match, act
@@ -205,3 +206,81 @@ def test_a_tap_on_a_board_the_table_has_moved_on_from_does_nothing(service: Tabl
     tap_element(bob, board_id, {"x": x, "y": y, "w": width, "n": 1, "head": drawn[1]["head"]})
     assert not bob.exception and [w.value for w in bob.warning] == []
     assert [e.action["kind"] for e in service.snapshot(table).entries] == ["deploy", "deploy"]
+
+
+def test_a_move_is_named_in_words_and_the_selected_units_facts_show_over_the_board() -> None:
+    """The question before a move that cannot be taken back names it ("Fire at … at 5,4 with …"), and the
+    selected unit's facts stand over the board: type, formation, strength, facing, what it can do now."""
+    state = position()
+    fire = next(a for a in state.legal_actions(0) if a.kind == "attack" and a["unit"] == "french-light-artillery"
+                and a["target"] == "british-infantry-1")
+    assert board.words(state, fire) == "Fire at Red Infantry 1 at 5,4 with Blue Light Artillery"
+    charge = next(a for a in state.legal_actions(0) if a.kind == "attack" and a["mode"] == "melee")
+    assert board.words(state, charge) == "Charge Red Infantry 1 at 5,4 with Blue Infantry 2"
+    mine = board.overlay(state, GEO, 0, Selection(unit="french-infantry-2"), 1.0)["facts"]
+    assert mine == ("Blue Infantry 2 (Infantry) · Column · strength 4/4 · facing N · 2 movement points · "
+                    "can move to 3 hexes, attack 1 enemy")
+    theirs = board.overlay(state, GEO, 0, Selection(unit="british-infantry-1"), 1.0)["facts"]
+    assert theirs == "Red Infantry 1 (Infantry) · Column · strength 2/4 · facing S · 2 movement points"
+    assert board.overlay(state, GEO, 0, Selection(), 1.0)["facts"] == ""
+
+
+POINT_BLANK = {"fill": "open", "terrain": {}, "current_player": 0,
+               "units": {"french-light-artillery": {"hex": "5,5", "facing": 0},
+                         "french-infantry-1": {"hex": "2,8", "facing": 0},
+                         "british-infantry-1": {"hex": "5,4", "facing": 3, "strength": 2},
+                         "british-infantry-2": {"hex": "9,1", "facing": 3}}}
+
+
+def banner(at: Any) -> list[str]:
+    """The result banner's lines (`hexbattle._banner`), or [] when the page shows none."""
+    return next((html_text(body).splitlines() for body in html_bodies(at) if "st-key-hx-result" in body), [])
+
+
+def test_the_result_banner_tells_each_viewer_until_they_move_on(service: Tables) -> None:
+    """Ann's guns fire point-blank (range 1: double damage, the seed's banner) and break Bob's infantry: every
+    phone reads it at the top, in its own words, until its viewer moves on (Ann by her next move, Bob by his,
+    the spectator once Bob has answered)."""
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": POINT_BLANK, "dice": [1, 6]},
+                           seed="point-blank", scripted=True)
+    service.act(table, 0, act("attack", 0, unit="french-light-artillery", target="british-infantry-1", mode="fire"))
+    told = ["◎ Ranged fire: {a} Blue Light Artillery fired at {b} Red Infantry 1.",
+            "💥Point-Blank Fire — Double Damage Hit!",
+            "Dice ⚀ 1, ⚅ 6, hit on 3 or less: 1 hit × 2, {b} Red Infantry 1 loses 2.",
+            "⚠{B} Red Infantry 1 is broken.", "Every die and modifier: Last combat, under the board."]
+
+    def words(a: str, b: str) -> list[str]:
+        return [line.format(a=a, b=b, B=b[:1].upper() + b[1:]) for line in told]
+
+    ann, bob, watcher = (page(table=table.code, seat=table.seats[0].token),
+                         page(table=table.code, seat=table.seats[1].token), page(table=table.code))
+    assert (banner(ann), banner(bob), banner(watcher)) == (words("your", "Bob's"), words("Ann's", "your"),
+                                                           words("Ann's", "Bob's"))
+    service.act(table, 0, act("end_turn", 0))
+    assert banner(ann.run()) == []  # she moved on; Bob and the spectator have not (`moved_on`, below)
+
+
+def test_a_viewer_moves_on_from_a_combat_by_a_move_of_their_own() -> None:
+    """A player by their own next move; a spectator once the other side has moved (the turn has passed)."""
+    assert [results.moved_on(after, 0, viewer) for after in ([0], [0, 1]) for viewer in (0, 1, None)] == [
+        True, False, False, True, True, True]
+    assert not any(results.moved_on([], 0, viewer) for viewer in (0, 1, None))
+
+
+def test_a_bonus_card_is_played_or_discarded_by_name_after_asking(service: Tables) -> None:
+    """The card panel: ▶ plays the card, ✕ discards it, each asked about first by the card's name."""
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": {**POINT_BLANK, "hands": [["charge"], []]}},
+                           seed="card-panel", scripted=True)
+    [card] = service.snapshot(table).state.hands[0]
+    ann = page(table=table.code, seat=table.seats[0].token)
+    text = "This turn your cavalry roll 2 extra dice when they attack in close combat."
+    played, dropped = (next(b for b in pad_buttons(ann) if b.pad_id == f"hx-card-{card}" and b.key == key)
+                       for key in ("play-0", "discard"))
+    assert (played.label, played.ask) == ("▶ Play Charge!", {
+        "question": f"Play Charge!? {text} The card is spent once played.", "yes": "▶ Yes, play it"})
+    assert (dropped.label, dropped.ask) == ("✕ Discard Charge!", {
+        "question": "Discard Charge! with no effect? It goes to the discard pile.", "yes": "✕ Yes, discard it"})
+    assert pads(ann)[f"hx-card-{card}"][1]["note"] == text
+    played.run()  # the phone sends it once its player said yes: it is not asked a second time
+    assert [e.action["kind"] for e in service.snapshot(table).entries] == ["play_card"]
+    assert not any(b.pad_id.startswith("hx-card-") for b in pad_buttons(ann))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 import threading
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -21,6 +22,8 @@ from cards import markup
 from companion import context
 from companion.components import hexboard, movepad, surface
 from companion.panels import hexbattle_board as board
+from companion.panels import hexbattle_result as results
+from companion.panels.hexbattle_result import dice
 from companion.panels.common import news
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import Sheet
@@ -42,18 +45,12 @@ SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
 
 def render(ctx: Any) -> None:
-    news(ctx)  # what the other side just did, written for this viewer, at the top as in the card games
     view = ctx.view()
     data = ctx.data
     state = ctx.state
-    limit = f" of {view['turn_limit']}" if view["turn_limit"] else ""
-    with Sheet() as sheet:
-        sheet.markdown(f"Turn {view['turn']}{limit} · {view['phase']}"
-                       + (f" · **{view['actions_left']} of {view['actions_this_turn']} actions left**"
-                          if view["phase"] == "battle" else ""))
-        if view.get("last_unit"):
-            last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
-            sheet.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
+    _top_bar(ctx, view)
+    _banner(ctx)  # the last combat's result, until this viewer moves on
+    news(ctx)  # what the other side just did, written for this viewer, at the top as in the card games
     if view["pending_tile"]:
         _drawn_tile(data, view["pending_tile"])
     sel = _selection(ctx.table.id)
@@ -64,19 +61,33 @@ def render(ctx: Any) -> None:
     context.show_beside("hexboard")  # a refused tap on the board, just under it
     if ctx.table.playing:
         _controls(ctx, sel)
+    hand_shown = _card_plays(ctx, view)
     with Sheet() as sheet:  # what no one taps, as one element
         sheet.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
                       "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
-                      "the line of sight is split (a die decides). The badge is the unit's strength (grey: broken).")
+                      "the line of sight is split (a die decides). The badge is the unit's strength; ⚠ and grey: broken.")
         _last_combat(ctx, sheet)
         if view["result"]:
             sheet.caption(f"How the battle ended: {view['result']}")
-        _cards(ctx, view, sheet)
-    _card_plays(ctx, view)
+        _cards(ctx, view, sheet, hand_shown)
     _units(ctx, view)
     if ctx.table.playing and ctx.seat is not None:
         _all_moves(ctx)
     _roller(ctx, view)
+
+
+def _top_bar(ctx: Any, view: dict[str, Any]) -> None:
+    """The turn, and this seat's undo and concede (the seed's online version has Concede in its top bar)."""
+    limit = f" of {view['turn_limit']}" if view["turn_limit"] else ""
+    turn = f"Turn {view['turn']}{limit} · {view['phase']}" + (
+        f" · {view['actions_left']} of {view['actions_this_turn']} actions left" if view["phase"] == "battle" else "")
+    drawn = ctx.seat_tools(title=turn)
+    with Sheet() as sheet:
+        if not drawn:
+            sheet.markdown(f"**{turn}**")
+        if view.get("last_unit"):
+            last = next((u["name"] for u in view["units"] if u["id"] == view["last_unit"]), view["last_unit"])
+            sheet.caption(f"{last} acted last: it cannot act again until another unit or a non-unit action has.")
 
 
 def prepare(data: Any) -> None:
@@ -104,12 +115,12 @@ def _select(table_id: int, sel: Selection) -> None:
 
 
 def _send(service: Any, table_id: int, seat: int | None, action: Action, offered: tuple[int, int],
-          where: str = "hexboard") -> None:
-    """Every action this panel makes goes through the table page's own action path, here only, with the
-    log head the phone saw when it was offered (a tap on an outdated board is refused as stale); a refusal
-    shows beside the control `where` (the tapped button, or the board)."""
+          label: str) -> None:
+    """A board tap's action goes through the table page's own action path, with the log head the phone saw
+    when it was offered (a tap on an outdated board is refused as stale) and the move in words (`label`: a
+    move that cannot be taken back is asked about by name); a refusal shows under the board."""
     _select(table_id, Selection())
-    act(service, table_id, seat, action.to_json(), offered, where=where)
+    act(service, table_id, seat, action.to_json(), offered, label, where="hexboard")
 
 
 @context.calmly
@@ -135,7 +146,7 @@ def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, A
     where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
     sel, action = board.tap(state, seat, _selection(table_id), f"{where[0]},{where[1]}" if where else None)
     if action is not None:
-        _send(service, table_id, seat, action, offered)
+        _send(service, table_id, seat, action, offered, board.words(state, action))
     else:
         _select(table_id, sel)
 
@@ -144,9 +155,10 @@ def _pick(table_id: int, uid: str) -> None:
     _select(table_id, Selection(unit=uid))
 
 
-def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1, title: str | None = None) -> None:
+def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1, title: str | None = None,
+         note: str | None = None) -> None:
     """Buttons as one pad (the table page's); a tap forgets this phone's selection, then plays its move."""
-    ctx.pad(items, key, columns=columns, title=title, before=partial(_select, ctx.table.id, Selection()))
+    ctx.pad(items, key, columns=columns, title=title, note=note, before=partial(_select, ctx.table.id, Selection()))
 
 
 def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str, title: str) -> None:
@@ -168,12 +180,10 @@ def _controls(ctx: Any, sel: Selection) -> None:
     with st.container(key="hx-controls"):
         if unit is not None and unit.player == me and unit.on_board:
             if sel.dest is not None and sel.dest in opts.moves:
-                _unit_sheet(state, unit)
                 _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")
             elif sel.target is not None and sel.target in opts.attacks:
                 _attack_choice(ctx, unit, state.units[sel.target], opts.attacks[sel.target])
             else:
-                _unit_sheet(state, unit)
                 if opts.pivots:
                     _compass(ctx, opts.pivots, "hx-pivot", "", "Pivot in place (1 action)")
                 others = [ctx.choice(f"Form {state.game.formations[a['formation']].name}", a,
@@ -193,33 +203,27 @@ def _controls(ctx: Any, sel: Selection) -> None:
             _pad(ctx, turn, "hx-turn", columns=len(turn))
 
 
-def _unit_sheet(state: Any, unit: Any) -> None:
-    with Sheet() as sheet:
-        _unit_line(state, unit, sheet)
-
-
-def _unit_line(state: Any, unit: Any, sheet: Sheet) -> None:
-    unit_type = state.unit_type(unit)
-    formation = (f" · {state.game.formations[unit.formation].name}" if unit_type.uses_formations else "")
-    broken = " · ⚠ **broken**" if unit.strength == 0 else ""
-    sheet.markdown(f"**{state.unit_name(unit)}** · strength {unit.strength}/{unit_type.strength}{formation} · "
-                   f"facing {FACING_NAMES[unit.facing]} · {state.movement_points(unit)} movement points{broken}")
-
-
 def _attack_choice(ctx: Any, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
     """The attacking unit, what each kind of attack would roll, then one button for each."""
     state = ctx.state
     with Sheet() as sheet:
-        _unit_line(state, unit, sheet)
-        sheet.markdown(f"**Attack {state.unit_name(enemy)}: close combat or ranged fire?**")
+        sheet.markdown(f"**{state.unit_name(unit)} attacks {state.unit_name(enemy)}: close combat or ranged fire?**")
         if "melee" in modes:
             sheet.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
         if "fire" in modes:
             sheet.caption(_fire_text(state.fire_modifiers(unit, enemy), None, state.game.rules)
                           + _sight_text(state, unit, enemy))
-    _pad(ctx, [ctx.choice(label, modes[mode], key=f"hx-{mode}", primary=True)
+    _pad(ctx, [_named(ctx.choice(label, modes[mode], key=f"hx-{mode}", primary=True), state, modes[mode])
                for mode, label in (("melee", "⚔ Close combat"), ("fire", "◎ Ranged fire")) if mode in modes],
          "hx-attack", columns=len(modes))
+
+
+def _named(item: movepad.Choice, state: Any, action: Action) -> movepad.Choice:
+    """A button whose question names its move in full ("Charge Red Infantry 1 at 5,4 with …?"), not only
+    its short label."""
+    if item.ask is None:
+        return item
+    return replace(item, ask=(f"{board.words(state, action)}? {item.ask[0]}", item.ask[1]))
 
 
 def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
@@ -245,12 +249,22 @@ def _drawn_tile(data: Any, terrain_id: str) -> None:
 
 # ----- the last combat, kept on every phone until the next --------------------------------------------
 
-_COMBATS: dict[int, tuple[list[tuple[str, int, Any]], Match[Any], dict[int | None, list[dict[str, Any]]] | None]] = {}
+@dataclass(frozen=True)
+class Combat:
+    """The last action that held a combat: its events as each viewer may see them (the engine's `view`), its
+    place in the match's record and who made it (for `hexbattle_result.moved_on`)."""
+
+    events: dict[int | None, list[dict[str, Any]]]
+    at: int
+    actor: int
+
+
+_COMBATS: dict[int, tuple[list[tuple[str, int, Any]], Match[Any], Combat | None]] = {}
 _COMBATS_LOCK = threading.Lock()
 
 
-def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
-    """The events of the last action that held a combat, as this phone may see them.
+def combat(ctx: Any) -> Combat | None:
+    """The last action that held a combat.
 
     The match's own record of what it applied (actions with their steps, undos, notices) is replayed
     once per table and extended as it grows; each viewer's events come from the engine's `view`."""
@@ -258,22 +272,59 @@ def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
     with _COMBATS_LOCK:
         cached = _COMBATS.get(ctx.table.id)
     if cached is not None and applied[:len(cached[0])] == cached[0]:
-        done, match, combat = cached
+        done, match, found = cached
     else:
-        done, match, combat = [], Match(ctx.game, ctx.table.seed, ctx.snap.match.options), None
+        done, match, found = [], Match(ctx.game, ctx.table.seed, ctx.snap.match.options), None
     if len(applied) > len(done):
         match = copy.copy(match)
-        for kind, step, what in applied[len(done):]:
+        for at, (kind, step, what) in enumerate(applied[len(done):], start=len(done)):
             entry = what.to_json() if kind == "action" else {"kind": kind, "args": {"text": what}}
             match.replay(entry, step)
             if kind == "action" and any(e.get("event") in ("melee", "fire") for e in match.state.events):
-                combat = {viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}
+                found = Combat({viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}, at,
+                               what.player)
         with _COMBATS_LOCK:
             _COMBATS.pop(ctx.table.id, None)
-            _COMBATS[ctx.table.id] = (list(applied), match, combat)
+            _COMBATS[ctx.table.id] = (list(applied), match, found)
             while len(_COMBATS) > CACHED_TABLES:  # the least recently changed table goes first
                 _COMBATS.pop(next(iter(_COMBATS)))
-    return None if combat is None else combat.get(ctx.player, combat[None])
+    return found
+
+
+def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
+    """The events of the last action that held a combat, as this phone may see them."""
+    found = combat(ctx)
+    return None if found is None else found.events.get(ctx.player, found.events[None])
+
+
+def _banner(ctx: Any) -> None:
+    """The last combat's result at the top of the table, in a few words, until this viewer moves on."""
+    found = combat(ctx)
+    if found is None:
+        return
+    later = [what.player for kind, _, what in ctx.snap.match.events[found.at + 1:] if kind == "action"]
+    if results.moved_on(later, found.actor, ctx.player):
+        return
+    state, me = ctx.state, ctx.player
+    units = state.units
+
+    def name(uid: str) -> str:
+        unit = units.get(uid)
+        if unit is None:
+            return uid
+        owner = "your" if unit.player == me else f"{ctx.name(unit.player)}'s"
+        return f"{owner} {state.unit_name(unit)}"
+
+    cards = ctx.data.card_index
+    lines = results.banner(found.events.get(me, found.events[None]), name,
+                          lambda card: cards[card].design.name if card in cards else "A card")
+    with Sheet() as sheet, sheet.box(key="hx-result"):
+        for line in lines:
+            if line.kind == "text":
+                sheet.markdown(f"{line.icon} {line.text}".strip())
+            else:
+                sheet.note(line.kind, line.text, icon=line.icon)
+        sheet.caption("Every die and modifier: *Last combat*, under the board.")
 
 
 def _last_combat(ctx: Any, sheet: Sheet) -> None:
@@ -323,8 +374,9 @@ def _fire_extras(event: dict[str, Any]) -> str:
 
 # ----- bonus cards and units ---------------------------------------------------------------------------
 
-def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
-    """How many bonus cards and guards each other seat holds, and this seat's own, boxed as private."""
+def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet, hand_shown: bool) -> None:
+    """How many bonus cards and guards each other seat holds, and this seat's own, boxed as private (its hand
+    only when its card panel, `hand_shown`, is not drawn)."""
     me = ctx.player
     cards = ctx.data.card_index
     for p in view["players"]:
@@ -336,37 +388,49 @@ def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     player = view["players"][me]
     secret: dict[str, Any] = {}
     hand = player["hand"] or []
-    secret["bonus_cards"] = [f"{cards[c].design.name}: {markup.plain(ctx.data, cards[c].design.text)}" for c in hand] or "none"
+    if not hand_shown:
+        secret["bonus_cards"] = [f"{cards[c].design.name}: {markup.plain(ctx.data, cards[c].design.text)}"
+                                 for c in hand] or "none"
     if player["guards"]:
         secret["guards_in_play"] = [
             f"{cards[g['card']].design.name}" + (f" on {ctx.state.unit_name(ctx.state.units[g['unit']])}"
                                                  if g["unit"] else "") + f": {markup.plain(ctx.data, cards[g['card']].design.text)}"
             for g in player["guards"]]
-    render_private(me, secret, ctx.names, sheet=sheet)
+    if secret:
+        render_private(me, secret, ctx.names, sheet=sheet)
 
 
-def _card_plays(ctx: Any, view: dict[str, Any]) -> None:
-    """Each bonus card in this seat's hand, folded, with the ways the engine lets it be played now."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+def _card_plays(ctx: Any, view: dict[str, Any]) -> bool:
+    """This seat's bonus cards as its panel, on its turn: each card named with its text, ▶ to play it (a button
+    for each way the engine allows now) and ✕ to discard it, each asked about first by the card's name (the
+    seed's "a popup confirms each card played"). Whether the panel was drawn."""
     me = ctx.player
     state = ctx.state
-    if me is None:
-        return
+    if me is None or not ctx.acting:
+        return False
     hand = view["players"][me]["hand"] or []
     if not hand or me not in state.players_to_act():
-        return
+        return False
     cards = ctx.data.card_index
     legal = [a for a in state.legal_actions(me) if a.kind in ("play_card", "discard_card")]
     for card in hand:
         design = cards[card].design
-        plays = [a for a in legal if a.get("card") == card]
-        with st.expander(f"Play {design.name}"):
-            st.caption(markup.plain(ctx.data, design.text))
-            if not plays:
-                st.caption("It cannot be played now.")
-                continue
-            _pad(ctx, [movepad.Pick(f"hx-card-go-{card}", "How", "", [(state.label(a), a.to_json()) for a in plays])],
-                 f"hx-card-{card}")
+        text = markup.plain(ctx.data, design.text)
+        items: list[movepad.Item] = []
+        for i, play in enumerate(a for a in legal if a.kind == "play_card" and a.get("card") == card):
+            said = board.words(state, play)
+            items.append(movepad.Choice(f"play-{i}", f"▶ {said}", play.to_json(), ask=(
+                f"{said}? {text} The card is spent once played.", "▶ Yes, play it")))
+        if not items:
+            items.append(movepad.Choice("play", f"▶ Play {design.name}", None, disabled=True,
+                                        help=f"{design.name} cannot be played now."))
+        discard = next((a for a in legal if a.kind == "discard_card" and a.get("card") == card), None)
+        items.append(movepad.Choice("discard", f"✕ Discard {design.name}", discard.to_json() if discard else None,
+                                    disabled=discard is None, ask=(
+            f"Discard {design.name} with no effect? It goes to the discard pile.", "✕ Yes, discard it")))
+        icon = "🛡" if design.kind == "defensive" else "⚔"
+        _pad(ctx, items, f"hx-card-{card}", title=f"{icon} {design.name} ({design.kind})", note=text)
+    return True
 
 
 def _units(ctx: Any, view: dict[str, Any]) -> None:
@@ -438,14 +502,6 @@ def _melee_text(mods: dict[str, Any], result: dict[str, Any] | None) -> str:
 
 def _modified(rolled: list[int], modifier: int) -> str:
     return ", ".join(f"{d}{modifier:+d}={d + modifier}" for d in sorted(rolled, reverse=True))
-
-
-DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-
-
-def dice(rolled: list[int]) -> str:
-    """Dice as dice: each die's face and its number ("⚅ 6, ⚀ 1"), never a Python list."""
-    return ", ".join(f"{DIE_FACES[d - 1]} {d}" if 1 <= d <= 6 else str(d) for d in rolled) or "none"
 
 
 def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) -> str:

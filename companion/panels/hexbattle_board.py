@@ -82,6 +82,51 @@ def default_move(state: Any, uid: str, moves: dict[int, Action]) -> Action:
     return min(moves.values(), key=lambda a: (cost.get((parse_hex(a["to"]), a["facing"]), 99), a["facing"]))
 
 
+def facts(state: Any, unit: Any, opts: Options | None) -> str:
+    """The selected unit's facts in one line, shown over the board (readable however far it is zoomed):
+    what it is, its formation (infantry), strength (and broken), facing, movement points, and with `opts`
+    (its side's legal actions now) how many hexes it can move to and enemies it can attack."""
+    kind = state.unit_type(unit)
+    parts = [f"{state.unit_name(unit)} ({kind.name})"]
+    if kind.uses_formations:
+        parts.append(state.game.formations[unit.formation].name)
+    parts.append(f"strength {unit.strength}/{state.max_strength(unit)}" + (" ⚠ broken" if state.is_broken(unit) else ""))
+    parts += [f"facing {FACING_NAMES[unit.facing]}", f"{state.movement_points(unit)} movement points"]
+    if opts is not None:
+        if unit.id == state.last_unit and not opts.any:
+            parts.append("acted last: another unit or action first")
+        elif opts.any:
+            n, m = len(opts.moves), len(opts.attacks)
+            parts.append(f"can move to {n} hex{'es' if n != 1 else ''}, attack {m} "
+                         f"{'enemies' if m != 1 else 'enemy'}")
+        else:
+            parts.append("cannot act now")
+    return " · ".join(parts)
+
+
+def words(state: Any, action: Action) -> str:
+    """A move in words, naming what it does, with what and where: the question asked before a move that cannot
+    be taken back ("Are you sure?") or a card played says this, never "this move"."""
+    units = state.units
+    if action.kind == "attack":
+        enemy = units[action["target"]]
+        verb = "Charge" if action["mode"] == "melee" else "Fire at"
+        return (f"{verb} {state.unit_name(enemy)} at {hex_id(enemy.hex)} "
+                f"with {state.unit_name(units[action['unit']])}")
+    if action.kind == "move":
+        return (f"Move {state.unit_name(units[action['unit']])} to {action['to']}, "
+                f"facing {FACING_NAMES[action.get('facing', 0)]}")
+    if action.kind == "deploy":
+        return f"Deploy {state.unit_name(units[action['unit']])} at {action['hex']}"
+    if action.kind == "place_tile":
+        return f"Lay the {state.game.terrain[state.pending_tile].name} tile at {action['hex']}"
+    if action.kind == "play_card":  # every way to play a card reads differently (Supply Run's pairs, Regroup's forms)
+        on = [state.unit_name(units[u]) for u in ([action["unit"]] if action.get("unit") else action.get("units") or [])]
+        form = f", forming {state.game.formations[action['formation']].name}" if action.get("formation") else ""
+        return f"Play {state.game.bonus[action['card']].name}" + (f" on {' and '.join(on)}" if on else "") + form
+    return str(state.label(action))
+
+
 def tap(state: Any, player: int | None, sel: Selection, hex_tapped: str | None) -> tuple[Selection, Action | None]:
     """A tap on `hex_tapped` (None: off the map) with `sel` in progress: the next selection, and the action to send."""
     if hex_tapped is None:
@@ -166,9 +211,11 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
             marks += [[*centre[parse_hex(h)], "deploy"] for h in hexes]
             hint = f"Tap a green hex to deploy {state.unit_name(state.units[uid])}."
     unit = state.units.get(sel.unit) if sel.unit else None
+    facts_line = ""
     if unit is not None and unit.on_board and not placing:
         focus = list(centre[unit.hex])
         opts = options(legal, unit.id)
+        facts_line = facts(state, unit, opts if mine and unit.player == player else None)
         marks += [[*centre[h], "arc"] for h in sorted(state.fire_arc(unit) - {unit.hex})]
         cost = state.move_costs(unit) if opts.moves else {}
         for hid in opts.moves:
@@ -197,16 +244,16 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
         elif mine:
             hint = f"{state.unit_name(unit)} cannot act now."
         else:
-            hint = f"{state.unit_name(unit)}: {unit.strength} strength, facing {FACING_NAMES[unit.facing]}."
+            hint = "Tap another unit to see its facts."
     elif not hint and mine and state.phase == "battle":
         hint = "Tap one of your units."
     colours = {p: army.colour_hex for p, army in enumerate(game.armies)}
     units = [{"id": u.id, "x": centre[u.hex][0], "y": centre[u.hex][1], "art": f"{game.armies[u.player].id}-{u.type}",
-              "facing": u.facing, "strength": u.strength, "colour": colours[u.player], "broken": u.strength == 0,
+              "facing": u.facing, "strength": u.strength, "colour": colours[u.player], "broken": state.is_broken(u),
               "selected": u.id == sel.unit, "aspect": aspect}
              for u in state.units.values() if u.on_board]
     return {"size": [geo.width, geo.height], "hex": [geo.hex_w, geo.hex_h], "tiles": tiles, "units": units,
-            "marks": marks, "labels": labels, "arrows": arrows, "hint": hint, "focus": focus}
+            "marks": marks, "labels": labels, "arrows": arrows, "hint": hint, "facts": facts_line, "focus": focus}
 
 
 def _offset(h: tuple[int, int]) -> tuple[int, int]:

@@ -13,6 +13,26 @@ const FETCHING = "__musterHexboardArtFetching";  // the version on its way
 const MISSING = "__musterHexboardArtMissing";  // why the artwork could not be had: shown where the board goes
 const NO_ART = "The board's artwork could not be loaded; reload the page.";
 const ZOOMS = [1, 1.5, 2];
+// The zoom a player chose stays for this tab, through a redraw of the whole page (a question asked in a dialog
+// draws the board anew) and a reload: a player who needs 44 px hexes zooms once.
+const ZOOM_KEY = "muster-hexboard-zoom";
+
+function savedZoom() {
+  try {
+    const zoom = Number(window.sessionStorage.getItem(ZOOM_KEY));
+    return ZOOMS.includes(zoom) ? zoom : null;
+  } catch {
+    return null;  // storage refused (a private window): the zoom lasts as long as the board
+  }
+}
+
+function saveZoom(zoom) {
+  try {
+    window.sessionStorage.setItem(ZOOM_KEY, String(zoom));
+  } catch {
+    // as above
+  }
+}
 const NS = "http://www.w3.org/2000/svg";
 const views = (window.__musterHexboardViews = window.__musterHexboardViews || {});
 
@@ -43,9 +63,10 @@ function skeleton(root, key) {
   box = document.createElement("div");
   box.className = "hb";
   box.innerHTML =
-    '<div class="hb-top"><div class="hb-hint" role="status"></div><div class="hb-bar">' +
+    '<div class="hb-sticky"><div class="hb-facts" role="status"></div><div class="hb-top">' +
+    '<div class="hb-hint" role="status"></div><div class="hb-bar">' +
     '<button class="hb-out" aria-label="Zoom out">−</button><span class="hb-zoom"></span>' +
-    '<button class="hb-in" aria-label="Zoom in">+</button></div></div><div class="hb-scroll"></div>';
+    '<button class="hb-in" aria-label="Zoom in">+</button></div></div></div><div class="hb-scroll"></div>';
   root.appendChild(box);
   const svg = el("svg", { class: "hb-svg", role: "img", "aria-label": "Battle map" }, box.querySelector(".hb-scroll"));
   el("g", { class: "hb-layer" }, svg);
@@ -56,6 +77,7 @@ function skeleton(root, key) {
     const cx = (scroll.scrollLeft + scroll.clientWidth / 2) / view.zoom;
     const cy = (scroll.scrollTop + scroll.clientHeight / 2) / view.zoom;
     view.zoom = ZOOMS[at];
+    saveZoom(view.zoom);
     size(box, view);
     scroll.scrollLeft = cx * view.zoom - scroll.clientWidth / 2;
     scroll.scrollTop = cy * view.zoom - scroll.clientHeight / 2;
@@ -158,9 +180,13 @@ export default function draw(component) {
     return;
   }
   if (!data || !data.board) return;
-  const view = (views[key] = views[key] || { zoom: data.board.zoom || 1, taps: 0, focus: null });
+  const view = (views[key] = views[key] || { zoom: savedZoom() || 1, taps: 0, focus: null });
   const box = skeleton(parentElement, key);
   box.querySelector(".hb-hint").textContent = data.board.hint || "";
+  // the selected unit's facts over the board, however far it is zoomed and panned
+  const facts = box.querySelector(".hb-facts");
+  facts.textContent = data.board.facts || "";
+  facts.hidden = !data.board.facts;
   const svg = box.querySelector(".hb-svg");
   svg.onclick = (event) => {
     const rect = svg.getBoundingClientRect();
