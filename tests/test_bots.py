@@ -117,6 +117,16 @@ def test_a_duel_rotates_seats_and_is_reproducible() -> None:
     assert first.tallies["random"].wins + first.tallies["greedy"].wins + first.draws == 4
 
 
+def test_a_duel_played_in_blocks_is_the_same_games_as_one_duel() -> None:
+    """bench/bench_bots.py's shards: games 0-1 and 2-3 played apart are games 0-3 of the one duel, seat for seat."""
+    whole = play_duel(GAMES["medieval"], ["random", "greedy"], 4, 9)
+    blocks = [play_duel(GAMES["medieval"], ["random", "greedy"], 2, 9, first=k) for k in (0, 2)]
+    for name in ("random", "greedy"):
+        assert whole.tallies[name].wins == sum(b.tallies[name].wins for b in blocks)
+        assert len(whole.tallies[name].times) == sum(len(b.tallies[name].times) for b in blocks)
+        assert blocks[1].tallies[name].seats == {0: 1, 1: 1}
+
+
 # -- muster duel -------------------------------------------------------------------------------------------
 def test_muster_duel_prints_and_writes_the_same_result_for_the_same_seed(tmp_path: Path) -> None:
     runs = []

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import scores
-from engine.bots.greedy import greedy, rollout
+from engine.bots.greedy import greedy, prior, rollout
 from engine.bots.search import Reveal, choices, estimates, search
 from engine.core import Action, Match, Refusal, State
 
@@ -89,7 +89,8 @@ class Bot:
         iterations, depth = self.budget or LEVELS[self.game_id][level]
         reveal: Reveal = all_seeing if self.name == "ceiling" else resampled
         nodes = search(state, seat, rng, reveal=reveal, evaluate=self._evaluate,
-                       iterations=iterations, depth=depth, policy=rollout(self.game_id))
+                       iterations=iterations, depth=depth, policy=rollout(self.game_id),
+                       prior=prior(self.game_id, self.seats))
         return estimates(nodes)
 
     def _evaluate(self, state: State) -> list[float]:

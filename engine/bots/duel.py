@@ -93,12 +93,15 @@ def check_players(game: Game[Any], players: Sequence[str]) -> dict[str, Any]:
 
 
 def play_duel(game: Game[Any], players: Sequence[str], games: int, seed: int,
-              progress: Callable[[int], None] | None = None) -> Duel:
-    """Play `games` games between `players` (names), seats rotated; `progress(k)` after game k."""
+              progress: Callable[[int], None] | None = None, first: int = 0) -> Duel:
+    """Play `games` games between `players` (names), seats rotated; `progress(k)` after the k-th.
+
+    The games are numbers `first` to `first + games - 1` of the duel with this seed: a long duel played in
+    blocks (bench/bench_bots.py's shards) plays exactly the games it would have played in one go."""
     options = check_players(game, players)
     seats = len(players)
     duel = Duel(game.id, games, seed, list(players), {name: Tally() for name in players})
-    for k in range(games):
+    for k in range(first, first + games):
         names = [players[(s + k) % seats] for s in range(seats)]
         bots = [make_bot(name, game.id, seats, seed=f"{seed}:{k}:{s}") for s, name in enumerate(names)]
         for s, name in enumerate(names):
@@ -110,7 +113,7 @@ def play_duel(game: Game[Any], players: Sequence[str], games: int, seed: int,
         else:
             duel.tallies[names[winner]].wins += 1
         if progress is not None:
-            progress(k + 1)
+            progress(k - first + 1)
     return duel
 
 

@@ -36,6 +36,14 @@ def look_ahead(game_id: str, seats: int, world: State, seat: int, legal: list[Ac
     return best[rng.randrange(len(best))]
 
 
+def _best(legal: list[Action], worth: Callable[[Action], float], rng: random.Random) -> Action:
+    """The move `worth` rates highest, ties at random (each move rated once: playouts call this at every move)."""
+    values = [worth(a) for a in legal]
+    top = max(values)
+    best = [a for a, v in zip(legal, values) if v == top]
+    return best[rng.randrange(len(best))]
+
+
 def warfare(world: WarfareState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Attack whenever there is a unit to attack with, with the most force and every support card; always
     reply (Blunder, counter the strongest unit, Morale); exchange nothing; discard the weakest card."""
@@ -60,9 +68,7 @@ def warfare(world: WarfareState, seat: int, legal: list[Action], rng: random.Ran
             return 1.0
         return 0.0  # hold, allow, stand, take, yield, scout, harass
 
-    top = max(map(worth, legal))
-    best = [a for a in legal if worth(a) == top]
-    return best[rng.randrange(len(best))]
+    return _best(legal, worth, rng)
 
 
 def imperial(world: ImperialState, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -88,9 +94,7 @@ def imperial(world: ImperialState, seat: int, legal: list[Action], rng: random.R
             return held[action["type"]]
         return 0.0  # pass, exchange, discard_infantry
 
-    top = max(map(worth, legal))
-    best = [a for a in legal if worth(a) == top]
-    return best[rng.randrange(len(best))]
+    return _best(legal, worth, rng)
 
 
 def medieval(world: MedievalState, seat: int, legal: list[Action], rng: random.Random) -> Action:
@@ -128,3 +132,10 @@ def greedy(game_id: str, seats: int, world: State, seat: int, legal: list[Action
     if rule is not None:
         return rule(world, seat, legal, rng)
     return look_ahead(game_id, seats, world, seat, legal, rng)
+
+
+def prior(game_id: str, seats: int) -> Policy:
+    """The greedy move as a search's prior (engine.bots.search's progressive bias at the root)."""
+    def policy(state: Any, player: int, legal: list[Action], rng: random.Random) -> Action:
+        return greedy(game_id, seats, state, player, legal, rng)
+    return policy

@@ -34,6 +34,9 @@ def uniform(state: State, player: int, legal: list[Action], rng: random.Random) 
     """The plain playout: any legal move, uniformly."""
     return legal[rng.randrange(len(legal))]
 
+PRIOR_BIAS = 1.0
+"""How strongly the root leans on the rule of thumb's move: worth `PRIOR_BIAS / visits` of a win rate."""
+
 NEVER = frozenset({"concede"})
 """Moves a bot never makes or imagines: giving up is a player's decision, and in a search it only adds noise."""
 
@@ -86,11 +89,21 @@ class Node:
 
 
 def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluate: Evaluate,
-           iterations: int, depth: int, policy: Policy = uniform, exploration: float = 0.7) -> list[Node]:
-    """The root's children after `iterations` iterations, most visited first."""
+           iterations: int, depth: int, policy: Policy = uniform, exploration: float = 0.7,
+           prior: Policy | None = None, bias: float = PRIOR_BIAS) -> list[Node]:
+    """The root's children after `iterations` iterations, most visited first.
+
+    `prior`, when given, names one move at the root (chosen on the first re-deal, as a fair player would: the
+    game's rule of thumb): it is tried first and its UCB value gets `bias / visits` more (progressive bias,
+    Chaslot et al. 2008), so a search that finds no clear difference between the moves leans on the rule
+    instead of on noise, and one that finds a better move still overrules it."""
     root = Node(None, seat)
-    for _ in range(iterations):
+    favoured: Hashable = None
+    for iteration in range(iterations):
         world = reveal(state, seat, rng)
+        if prior is not None and iteration == 0:
+            legal = choices(world, seat)
+            favoured = key(prior(world, seat, legal, rng)) if legal else None
         node, path = root, [root]
         while not world.is_terminal:
             player = mover(world, seat if node is root else None)
@@ -108,10 +121,13 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
                 child.offered += 1
                 if not fresh:
                     value = child.total / child.visits + exploration * math.sqrt(math.log(child.offered) / child.visits)
+                    if k == favoured and node is root:
+                        value += bias / child.visits
                     if value > best_value:
                         best, best_value = child, value
             if fresh:
-                k, action = fresh[rng.randrange(len(fresh))]
+                first = next((f for f in fresh if f[0] == favoured), None) if node is root else None
+                k, action = first or fresh[rng.randrange(len(fresh))]
                 child = node.children[k] = Node(action, player)
                 child.offered = 1
                 world.play(action, rng)
