@@ -2,7 +2,8 @@
 
 It reads the balance.json files under $MUSTER_BALANCE_DIR (default `output/balance`, where the README's
 command writes them) and shows, per game, the newest: seat win rates with their intervals, the length
-histogram and the per-card effects sorted by size, the same charts as balance.html.
+histogram and the per-card effects sorted by size, under the same findings and with the same charts as
+balance.html.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from balance.findings import findings
 from balance.html import card_rows
 from companion import context
 
@@ -55,16 +57,41 @@ def _intervals(rows: list[tuple[str, float, float, float, bool]], title: str, ba
     return bars + dots + rule
 
 
+BINS = 30
+"""Bars in the length histogram at most (a game's lengths are mostly distinct numbers: one bar each tells nothing)."""
+
+
+def _histogram(counts: list[list[int]]) -> alt.Chart:
+    """Games per band of decisions, in at most BINS equal bands from the shortest game to the longest."""
+    low, high = (counts[0][0], counts[-1][0]) if counts else (0, 0)
+    width = max(1, -(-(high - low + 1) // BINS))
+    bands: dict[int, int] = {}
+    for value, games in counts:
+        start = low + (value - low) // width * width
+        bands[start] = bands.get(start, 0) + games
+    frame = pd.DataFrame([{"from": b, "to": b + width, "games": n} for b, n in sorted(bands.items())])
+    return alt.Chart(frame, height=200).mark_bar(color="#1f2a44").encode(
+        x=alt.X("from:Q", bin=alt.Bin(binned=True), title="decisions per game"), x2="to:Q",
+        y=alt.Y("games:Q", title="games"), tooltip=["from", "to", "games"])
+
+
+def _tall(rows: list[Any]) -> int:
+    """An interval chart's height in pixels: room for each row's label, and for the axis under a short chart."""
+    return 72 + 28 * len(rows)
+
+
 def _show(report: dict[str, Any]) -> None:
-    st.caption(f"{report['games']:,} games, {', '.join(report['players'])}, seats rotated, seed {report['seed']}, "
-               f"data {report['data']}. Bars are 95% intervals; red: the interval excludes no effect.")
+    st.caption(f"{report['games']:,} games, {', '.join(report['players'])}, seats rotated, seed {report['seed']}. "
+               "Bars are 95% intervals; red: the interval excludes no effect.")
+    with st.container(border=True):
+        st.markdown("\n".join(f"- **{topic}.** {text}" for topic, text in findings(report)))
     st.subheader("Seat advantage")
     seats = [(f"seat {s['seat']}", s["rate"], s["low"], s["high"], s["flag"]) for s in report["seats"]]
-    st.altair_chart(_intervals(seats, "wins, % of the games with a winner", 1 / len(seats)), width="stretch")
+    st.altair_chart(_intervals(seats, "wins, % of the games with a winner", 1 / len(seats)), width="stretch",
+                    height=_tall(seats))
     st.write(f"A 1-point seat edge needs about {report['edge_games']:,} games to be seen.")
     st.subheader("Game length")
-    counts = report["length"]["decisions"].get("counts", [])
-    st.bar_chart(pd.DataFrame(counts, columns=["decisions", "games"]), x="decisions", y="games", height=220)
+    st.altair_chart(_histogram(report["length"]["decisions"].get("counts", [])), width="stretch")
     d = report["length"]["decisions"]
     if d.get("n"):
         st.write(f"Median {d['p50']} decisions; 5–95%: {d['p5']}–{d['p95']} (n={d['n']}).")
@@ -72,7 +99,7 @@ def _show(report: dict[str, Any]) -> None:
     label, rows = card_rows(report)
     if rows:
         st.caption(label)
-        st.altair_chart(_intervals(rows, "points", 0.0), width="stretch")
+        st.altair_chart(_intervals(rows, "points", 0.0), width="stretch", height=_tall(rows))
 
 
 def render() -> None:

@@ -165,6 +165,7 @@ def test_cli_writes_report_prints_summary_and_replays_a_game(tmp_path: Path) -> 
 
 
 def test_html_opens_offline_with_every_chart_drawn(tmp_path: Path, launch_chromium: Any) -> None:
+    """Offline, every chart has its marks and labels, the findings come first, and a phone's width holds the page."""
     run = plan("waterloo", "random,random", 6, 0, None, 0, None)
     execute(run, tmp_path, 1, None)
     browser = launch_chromium()
@@ -183,8 +184,12 @@ def test_html_opens_offline_with_every_chart_drawn(tmp_path: Path, launch_chromi
     for chart in ("seats", "length", "cards-dealt", "combos"):
         assert page.locator(f"figure#{chart} svg path").count() > 3, chart
         assert page.locator(f"figure#{chart} svg text").count() > 3, chart
-    assert page.locator("h1").inner_text() == "Waterloo: balance report"
+    assert page.title() == "Waterloo: balance report"
+    assert page.locator("h1").inner_text() == "Waterloo"
+    assert page.locator(".findings dt").all_inner_texts() == ["Seats", "Length", "Drama", "Cards", "Rules gaps"]
     assert outside == []
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: wide tables scroll in their box, not the page
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
     page.close()
 
 
@@ -210,7 +215,7 @@ def test_removal_finds_a_unit_made_strong_on_purpose(tmp_path: Path) -> None:
 def test_companion_page_shows_each_games_latest_report_with_streamlit_charts(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race: Any) -> None:
     """Two imperial reports (the newer one wins) and one medieval report: a tab per game, three charts each
-    (seat intervals and card effects through st.altair_chart, the length histogram through st.bar_chart)."""
+    (seat intervals, the length histogram and card effects, each through st.altair_chart)."""
     from apptest_helpers import page, page_text
 
     older, newer = tmp_path / "imperial-old", tmp_path / "imperial"
