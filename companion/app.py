@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from companion import context, front_page, lobby, lookup_page, replay, table_page
+from companion import context, faults, front_page, links, lobby, lookup_page, replay, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -26,23 +26,23 @@ def main() -> None:
     try:
         service = context.tables()
     except StoreUnavailable as err:  # logged where it arose, with the path or URL the phone is not shown
-        st.error(f"The table store cannot be opened. {context.trouble(err)}")
+        st.error(f"The table store cannot be opened. {faults.trouble(err)}")
         st.button("Try again", key="store-retry", width="stretch")
-        context.until_back()
+        faults.until_back()
         return
     except (OSError, StoreError) as err:
         LOG.warning("the table store cannot be opened: %s", getattr(err, "full", err))
-        st.error(f"The table store cannot be opened: {context.trouble(err)}")
+        st.error(f"The table store cannot be opened: {faults.trouble(err)}")
         st.button("Try again", key="store-retry", width="stretch")
         return
     if service.store.notice:
         st.warning(for_phones(service.store.notice, service.store.location))
-    context.shielded(lambda: route(service))  # busy, full, deleted, a bug: a plain message and a retry
+    faults.shielded(lambda: route(service))  # busy, full, deleted, a bug: a plain message and a retry
 
 
 def route(service: Tables) -> None:
     """The page a link asks for (see the module docstring)."""
-    params = context.query()
+    params = links.query()
     if "table" in params:
         table_page.render(service, params["table"], params.get("seat"), params.get("host"), "join" in params)
     elif "game" in params and lookup_page.is_deep_link(params):

@@ -19,7 +19,7 @@ import streamlit as st
 
 from balance.findings import findings
 from balance.html import card_rows
-from companion import context
+from companion import links
 
 BALANCE_ENV = "MUSTER_BALANCE_DIR"
 
@@ -104,7 +104,7 @@ def _show(report: dict[str, Any]) -> None:
 
 def render() -> None:
     st.title("Balance")
-    st.button("Back to the tables", on_click=context.go, kwargs={}, key="balance-back")
+    st.button("Back to the tables", on_click=links.go, kwargs={}, key="balance-back")
     reports = latest_reports(reports_dir())
     if not reports:
         st.info(f"No balance report yet in {reports_dir()}/. Make one with "

@@ -1,7 +1,7 @@
 """Bot seats: a seat of a table played by a bot (`engine.bots`) on the server, not on any phone.
 
 A seat is a bot's while its holder (the `device` of its row in `seats`) is `bot:LEVEL`. A phone's device id never
-holds a colon (`context.DEVICE_ID`), so no phone can pass for a bot, and a phone tapping for a bot's seat is refused
+holds a colon (`devices.DEVICE_ID`), so no phone can pass for a bot, and a phone tapping for a bot's seat is refused
 as for any seat another phone holds (`tables._holder`). A bot's seat counts as claimed, so joining by code never
 offers it; the host takes it back by re-issuing it (a new link, held by no one).
 

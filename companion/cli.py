@@ -188,7 +188,7 @@ def cmd_app(args: argparse.Namespace) -> int:
     url = _public_url(args.public_url, port, args.address)
     _use_cards(args.cards)
     if args.debug:
-        os.environ["MUSTER_DEBUG"] = "1"  # companion.table_page.DEBUG_ENV, read by the server it starts
+        os.environ["MUSTER_DEBUG"] = "1"  # companion.context.DEBUG_ENV, read by the server it starts
     return run_app(port, data_dir, url, args.address)
 
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import streamlit as st
 
 from cards import options as table_options
-from companion import bot_seats, context, options_form, your_tables
+from companion import bot_seats, context, devices, flashes, links, options_form, your_tables
 from companion.names import NAME_LIMIT
-from companion.render import plain
+from companion.render import ago, plain
 from companion.store import StoreError
-from companion.table_page import DEBUG_ENV
 from companion.tables import TABLE_OPTIONS, Tables
 from engine.core import Refusal
 
@@ -29,19 +27,19 @@ OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are
 
 def render(service: Tables) -> None:
     st.title("⚔️ Muster")
-    context.show_flashes()
+    flashes.show_flashes()
     mine = your_tables.render(service)
     _join_form(service)
-    st.button("Look up a card, combo or rule", on_click=context.go, kwargs={"page": "lookup"}, width="stretch",
+    st.button("Look up a card, combo or rule", on_click=links.go, kwargs={"page": "lookup"}, width="stretch",
               key="to-lookup")
-    st.button("Balance reports", on_click=context.go, kwargs={"page": "balance"}, width="stretch", key="to-balance")
-    st.button("Replay a game record", on_click=context.go, kwargs={"page": "record"}, width="stretch",
+    st.button("Balance reports", on_click=links.go, kwargs={"page": "balance"}, width="stretch", key="to-balance")
+    st.button("Replay a game record", on_click=links.go, kwargs={"page": "record"}, width="stretch",
               key="to-record")
     _tables_in_progress(service, mine)
     _finished_tables(service, mine)
     _records(service)
     _new_table_form(service)
-    context.device_probe()  # last: which seats are this phone's (`your_tables`); its report redraws the lobby
+    devices.device_probe()  # last: which seats are this phone's (`your_tables`); its report redraws the lobby
 
 
 def _join_form(service: Tables) -> None:
@@ -53,7 +51,7 @@ def _join_form(service: Tables) -> None:
                 st.error(f"No table has the code '{code.strip()}'. Codes are five letters and digits, "
                          "shown on the table's page.")
             else:
-                context.go(table=table.code, join=1)
+                links.go(table=table.code, join=1)
                 st.rerun()
 
 
@@ -65,8 +63,8 @@ def _tables_in_progress(service: Tables, mine: set[int]) -> None:
     for table in playing:
         players = ", ".join(s.name for s in table.seats)
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · "
-                        f"active {context.ago(table.last_activity)}"),
-                  key=f"watch-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
+                        f"active {ago(table.last_activity)}"),
+                  key=f"watch-{table.code}", on_click=links.go, kwargs={"table": table.code}, width="stretch",
                   help="Watch this table, or take a seat nobody has claimed yet")
 
 
@@ -79,7 +77,7 @@ def _finished_tables(service: Tables, mine: set[int]) -> None:
     for table in ended:
         players = ", ".join(s.name for s in table.seats)
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · {your_tables.result(table)}"),
-                  key=f"ended-{table.code}", on_click=context.go, kwargs={"table": table.code}, width="stretch",
+                  key=f"ended-{table.code}", on_click=links.go, kwargs={"table": table.code}, width="stretch",
                   help="Open this finished table")
 
 
@@ -124,7 +122,7 @@ def _new_table_form(service: Tables) -> None:
         own = {key: st.toggle(label, value=False, key=f"opt-{key}-{game.id}", help=about)  # the table's own switches
                for key, (label, about) in TABLE_OPTIONS.items()}
         raw = "{}"
-        if os.environ.get(DEBUG_ENV) == "1":  # developers only (`muster app --debug`): players use the fields above
+        if context.debugging():  # developers only (`muster app --debug`): players use the fields above
             with st.expander("Debug: options (JSON)"):
                 raw = st.text_area("Options (JSON)", value="{}", key=f"opts-{game.id}", max_chars=OPTIONS_LIMIT,
                                    help="Engine options, merged over the fields above. Leave {} for the standard game.")
@@ -165,7 +163,7 @@ def _create(service: Tables, game_id: str, names: list[str], raw: str, count: in
         return
     people = [s for s in table.seats if not bot_seats.level_of(s)]
     if len(people) == 1 and len(table.seats) > 1:  # solo play: the creator's phone goes straight to its seat
-        context.go(table=table.code, seat=people[0].token, host=table.host_token)
+        links.go(table=table.code, seat=people[0].token, host=table.host_token)
     else:
-        context.go(table=table.code, host=table.host_token)
+        links.go(table=table.code, host=table.host_token)
     st.rerun()

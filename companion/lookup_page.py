@@ -13,7 +13,8 @@ from functools import lru_cache
 
 import streamlit as st
 
-from companion import context, lookup
+from companion import links, lookup
+from companion.render import pretty
 from companion.tables import catalogue
 from generator.build import preview_svg
 
@@ -53,8 +54,8 @@ def render_search() -> None:
             st.info("Nothing matches every word. Try fewer or shorter words.")
     for i, entry in enumerate(hits):
         label = f"{entry.title} · {KIND_NAMES.get(entry.kind, entry.kind)} · {_game_name(entry.game)}"
-        st.button(label, key=f"hit-{i}", on_click=context.go, kwargs=entry.params, width="stretch")
-    st.button("⬅ Lobby", on_click=context.go, width="stretch", key="lookup-back")
+        st.button(label, key=f"hit-{i}", on_click=links.go, kwargs=entry.params, width="stretch")
+    st.button("⬅ Lobby", on_click=links.go, width="stretch", key="lookup-back")
 
 
 def render_entry(params: Mapping[str, str]) -> None:
@@ -70,8 +71,8 @@ def render_entry(params: Mapping[str, str]) -> None:
         else:
             _entry(entry)
     c1, c2 = st.columns(2)
-    c1.button("Search", on_click=context.go, kwargs={"page": "lookup"}, width="stretch", key="entry-search")
-    c2.button("⬅ Lobby", on_click=context.go, width="stretch", key="entry-lobby")
+    c1.button("Search", on_click=links.go, kwargs={"page": "lookup"}, width="stretch", key="entry-search")
+    c2.button("⬅ Lobby", on_click=links.go, width="stretch", key="entry-lobby")
 
 
 @lru_cache(maxsize=256)
@@ -97,13 +98,13 @@ def _entry(entry: lookup.Entry) -> None:
     if entry.text:
         st.markdown(entry.text)
     if entry.extra:
-        st.markdown("\n".join(f"- **{context.pretty(k)}**: {v}" for k, v in entry.extra))
+        st.markdown("\n".join(f"- **{pretty(k)}**: {v}" for k, v in entry.extra))
     if entry.kind == "card":
         _rulings_about(entry)
     with st.expander("Link and QR code"):
-        url = context.link(**entry.params)
+        url = links.link(**entry.params)
         st.code(url, language=None)
-        st.image(context.qr_png(url, box=5), width=180)
+        st.image(links.qr_png(url, box=5), width=180)
 
 
 def _rulings_about(card: lookup.Entry) -> None:
@@ -112,13 +113,13 @@ def _rulings_about(card: lookup.Entry) -> None:
     if hits:
         st.markdown("**Rulings that mention it**")
     for i, ruling in enumerate(hits):
-        st.button(ruling.title, key=f"card-rule-{i}", on_click=context.go, kwargs=ruling.params, width="stretch")
+        st.button(ruling.title, key=f"card-rule-{i}", on_click=links.go, kwargs=ruling.params, width="stretch")
 
 
 def _sheet(game: str, sheet: str) -> None:
     """A printed reference sheet's page: its rules sections, since the sheet itself is on paper."""
     st.caption(f"{_game_name(game)} · sheet")
-    st.markdown(f"## {context.pretty(sheet)}")
+    st.markdown(f"## {pretty(sheet)}")
     sections = [e for e in lookup.index() if e.game == game and e.kind in ("section", "rule")]
     if not sections:
         st.info(f"No rules are on file for {_game_name(game)}.")
@@ -126,5 +127,5 @@ def _sheet(game: str, sheet: str) -> None:
         return
     st.write("The rules this sheet summarises, in full:")
     for i, entry in enumerate(sections):
-        st.button(f"{entry.title} ({KIND_NAMES[entry.kind]})", key=f"sheet-{i}", on_click=context.go,
+        st.button(f"{entry.title} ({KIND_NAMES[entry.kind]})", key=f"sheet-{i}", on_click=links.go,
                   kwargs=entry.params, width="stretch")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -13,7 +14,6 @@ import streamlit as st
 from markdown_it import MarkdownIt
 
 from companion.components import surface
-from companion.context import pretty
 
 MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
 """Markdown as Streamlit reads it (CommonMark, tables, ~~strikethrough~~), but with raw HTML shown as text,
@@ -141,6 +141,22 @@ class Sheet:
         if markup and not surface.add({"html": markup}):
             st.html(markup)
         self._open = [[]]
+
+
+def ago(when: float, now: float | None = None) -> str:
+    """'just now', '5 min ago', '3 h ago', '2 days ago'."""
+    seconds = max(0, (now or time.time()) - when)
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+def pretty(key: str) -> str:
+    return key.replace("_", " ").strip().capitalize()
 
 
 def scalar(value: Any) -> str:

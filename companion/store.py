@@ -275,7 +275,7 @@ class Store(ABC):
 
     def answers(self) -> None:
         """Return when the store would take a tap now, else raise StoreUnavailable: a page that met a fault asks
-        this every few seconds to know when to draw itself again (`context.until_back`). One small read (a join
+        this every few seconds to know when to draw itself again (`faults.until_back`). One small read (a join
         code no table has: codes never hold an O)."""
         self._read(lambda conn: self._x(conn, "SELECT 1 FROM tables WHERE code='PROBE'").fetchone())
 

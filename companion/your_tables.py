@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from companion import context
-from companion.render import plain
+from companion import devices, links
+from companion.render import ago, plain
 from companion.store import Seat, TableInfo
 from companion.tables import Tables
 
@@ -19,7 +19,7 @@ YOUR_TABLES = 20  # the most recently active tables where this phone holds a sea
 
 def render(service: Tables) -> set[int]:
     """Draw this phone's tables, playing ones first; the ids drawn, so the lobby's other lists skip them."""
-    device = context.device()
+    device = devices.device()
     if device is None:
         return set()
     held = [(table, seat) for table in service.store.held_by(device, YOUR_TABLES)
@@ -30,7 +30,7 @@ def render(service: Tables) -> set[int]:
     for table, seat in sorted(held, key=lambda pair: not pair[0].playing):
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — you are {seat.name} · "
                         f"{_where(service, table, seat)}"),
-                  key=f"yours-{table.code}-{seat.seat}", on_click=context.go,
+                  key=f"yours-{table.code}-{seat.seat}", on_click=links.go,
                   kwargs={"table": table.code, "seat": seat.token}, width="stretch",
                   type="primary" if table.playing else "secondary",
                   help="Open this table at your seat")
@@ -43,7 +43,7 @@ def _where(service: Tables, table: TableInfo, seat: Seat) -> str:
         return "ended, " + result(table)
     if seat.seat in service.snapshot(table).state.players_to_act():
         return "your move"
-    return f"active {context.ago(table.last_activity)}"
+    return f"active {ago(table.last_activity)}"
 
 
 def result(table: TableInfo) -> str:

@@ -21,7 +21,7 @@ from companion.store import open_store
 from companion.tables import Tables
 
 APP = str(Path(context.__file__).with_name("app.py"))
-# The folded boxes whose contents a page builds only while they are open (`context.folded`). Page
+# The folded boxes whose contents a page builds only while they are open (`folds.folded`). Page
 # tests read what a player who opened every one of them sees; `test_folded_boxes_*` checks the folding.
 FOLDED = ("other-move-box", "resolver-box", "scorer-box", "combo-box", "units-box", "all-moves-box",
           "roller-box", "seat-move-box", "share-box")

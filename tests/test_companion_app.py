@@ -375,7 +375,7 @@ def test_app_prints_its_address_and_qr_and_nothing_of_streamlits(tmp_path: Path)
 
 def test_folded_boxes_send_nothing_until_opened(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
     """The typed-move form exists only in debug mode (off by default); built only while open, so a tap redraws
-    less on every phone (`context.folded`); opening it shows it at once, and it stays open while moves come in."""
+    less on every phone (`folds.folded`); opening it shows it at once, and it stays open while moves come in."""
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     at = page(folded=True, table=table.code, seat=table.seats[0].token)
     assert not at.exception and not any("type its details" in e.label for e in at.expander), "off by default"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 
-from companion.table_page import TableContext
+from companion.table_context import TableContext
 from companion.store import TableInfo
 from companion.tables import Tables
 from engine.core import Match

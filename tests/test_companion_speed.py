@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from companion_game import TallyGame  # noqa: E402
 
-from companion import context, launch, server  # noqa: E402
+from companion import launch, links, server  # noqa: E402
 from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine import GAME_IDS  # noqa: E402
@@ -40,11 +40,11 @@ def test_lobby_reads_the_newest_tables_in_progress_with_their_seats(store_target
 
 
 def test_qr_images_are_made_once_per_link() -> None:
-    context.qr_png.cache_clear()
-    first = context.qr_png("http://example.test/?table=ABCDE", box=5)
-    again = context.qr_png("http://example.test/?table=ABCDE", box=5)
+    links.qr_png.cache_clear()
+    first = links.qr_png("http://example.test/?table=ABCDE", box=5)
+    again = links.qr_png("http://example.test/?table=ABCDE", box=5)
     assert first is again and first.startswith(b"\x89PNG")
-    assert context.qr_png.cache_info().hits == 1
+    assert links.qr_png.cache_info().hits == 1
 
 
 def test_server_turns_off_the_collection_after_every_script_run() -> None:

@@ -269,7 +269,7 @@ def test_a_store_fault_in_the_table_part_shows_musters_words_and_the_page_comes_
     """Issue 29: the table part is a fragment, and a store fault there escaped to Streamlit's own error box. Now the
     part shows Muster's message (what happened, that nothing acknowledged is lost, what to do) with no path, and
     the page draws again once the store answers."""
-    from companion.context import FAULT, KEPT
+    from companion.faults import FAULT, KEPT
 
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)

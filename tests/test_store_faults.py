@@ -321,7 +321,7 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
 
     from apptest_helpers import APP
 
-    from companion.context import KEPT
+    from companion.faults import KEPT
 
     path = tmp_path / "muster.sqlite3"
     before = healthy_store(path)

@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context
+from companion import links
 from companion.components import movepad, surface
 from companion.render import one_line, plain
 from generator.links import parse_link
@@ -71,7 +71,7 @@ def card_label(card: Any, data: Any) -> str:
 def card_links(ids: Iterable[str], data: Any, game: str) -> str:
     """Cards as plain-text labels, each linking to its look-up page (opens beside the table)."""
     index = data.card_index
-    items = [f"[{plain(card_label(index[c], data))}]({context.link(game=game, card=index[c].design.id)})"
+    items = [f"[{plain(card_label(index[c], data))}]({links.link(game=game, card=index[c].design.id)})"
              if c in index else plain(c) for c in ids]
     return " · ".join(items) if items else "none"
 

@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 from cards import markup
-from companion import context
+from companion import faults, flashes, folds
 from companion.components import hexboard, movepad, surface
 from companion.panels import hexbattle_board as board
 from companion.panels import hexbattle_result as results
@@ -28,7 +28,7 @@ from companion.panels.common import news
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import Sheet
 from companion.render import private as render_private
-from companion.table_page import act
+from companion.taps import act
 from companion.tables import CACHED_TABLES, STALE
 from engine.core import Action, Match, Refusal
 from engine.hexbattle_combat import (
@@ -58,7 +58,7 @@ def render(ctx: Any) -> None:
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
     overlay["head"] = list(ctx.snap.head)  # reported back with each tap
     hexboard.show(data, overlay, on_tap=partial(_on_tap, ctx.service, ctx.table.id, ctx.player))
-    context.show_beside("hexboard")  # a refused tap on the board, just under it
+    flashes.show_beside("hexboard")  # a refused tap on the board, just under it
     if ctx.table.playing:
         _controls(ctx, sel)
     hand_shown = _card_plays(ctx, view)
@@ -123,7 +123,7 @@ def _send(service: Any, table_id: int, seat: int | None, action: Action, offered
     act(service, table_id, seat, action.to_json(), offered, label, where="hexboard")
 
 
-@context.calmly
+@faults.calmly
 def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, Any] | None) -> None:
     """The board reported a tap: find the hex, then select, or act, on the board as the phone showed it
     (a tap on a board the table has moved on from does nothing but say so)."""
@@ -140,7 +140,7 @@ def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, A
     snap = service.snapshot(table)
     if snap.moved_on_since(offered):
         _select(table_id, Selection())
-        context.flash("warning", STALE, "hexboard")
+        flashes.flash("warning", STALE, "hexboard")
         return
     state = snap.seen_by(seat)
     where = hexboard.hex_at(board_geometry(state.game.data), x, y, width)
@@ -437,7 +437,7 @@ def _units(ctx: Any, view: dict[str, Any]) -> None:
     """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
     surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state
-    box, opened = context.folded("Units", "units-box")
+    box, opened = folds.folded("Units", "units-box")
     if not opened:
         return
     with box:
@@ -466,7 +466,7 @@ def _all_moves(ctx: Any) -> None:
     me = ctx.player
     if me is None or me not in state.players_to_act():
         return
-    box, opened = context.folded("All legal moves (by unit)", "all-moves-box")
+    box, opened = folds.folded("All legal moves (by unit)", "all-moves-box")
     if not opened:
         return
     groups: dict[str, list[Action]] = {}
@@ -523,7 +523,7 @@ def _roller(ctx: Any, view: dict[str, Any]) -> None:
     on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
     if len(on_board) < 2:
         return
-    box, opened = context.folded("Combat roller", "roller-box")
+    box, opened = folds.folded("Combat roller", "roller-box")
     if not opened:
         return
     with box:

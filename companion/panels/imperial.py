@@ -12,7 +12,7 @@ from companion.components import surface
 from companion.panels.common import news
 from companion.render import Sheet
 from companion.render import private as render_private
-from companion.table_page import move_key
+from companion.table_context import move_key
 from engine.core import Action
 
 PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down", "over": "Battle over"}

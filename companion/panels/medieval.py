@@ -8,12 +8,12 @@ from typing import Any
 
 import streamlit as st
 
-from companion import context
+from companion import folds
 from companion.components import movepad
 from companion.panels.common import card_label, card_names, mark_seen, named, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
-from companion.table_page import move_key
+from companion.table_context import move_key
 from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
 
 def render(ctx: Any) -> None:
@@ -158,7 +158,7 @@ def resolver(game: Any, names: dict[str, str], data: Any) -> None:
     kept round by round and handed to `resolve_laid`, which re-counts, keeps decided columns
     decided and, once every column is decided, clears the field into Survivors and Graveyards.
     """
-    box, opened = context.folded("Battle resolver (printed cards)", "resolver-box")
+    box, opened = folds.folded("Battle resolver (printed cards)", "resolver-box")
     if not opened:
         return
     with box:

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import clock, context, live, lookup
+from companion import clock, devices, faults, flashes, folds, live, lookup
 from companion.components import movepad, surface
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
 from companion.render import Sheet, plain
@@ -256,7 +256,7 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
                 with st.container(width=150):
                     movepad.show([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
                                  partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
-                                 notices=context.take_beside("timer"))
+                                 notices=flashes.take_beside("timer"))
         who = ctx.name(timer.by)
         st.caption(f"Round timer, hand {view['hand_number']}: " + (
             f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
@@ -264,16 +264,16 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
 
 
 @live.waking
-@context.calmly
+@faults.calmly
 def _tap_timer(service: Any, table_id: int, seat: int, tap: movepad.Tap) -> None:
     """Pad callback: start (value true) or pause the shared timer as the phone showed it (a logged tap, never
     an undoable move)."""
     if tap.head is None or not isinstance(tap.value, bool):
         return
     try:
-        service.timer(service.store.table(table_id), seat, tap.value, tap.head, context.this_device())
+        service.timer(service.store.table(table_id), seat, tap.value, tap.head, devices.this_device())
     except Refusal as err:
-        context.flash("error", str(err), "timer")
+        flashes.flash("error", str(err), "timer")
 
 
 def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
@@ -371,7 +371,7 @@ def _scorer(ctx: Any, names: dict[str, str]) -> None:
     from engine.waterloo import explain
 
     game = ctx.game
-    box, opened = context.folded("Showdown scorer (printed cards)", "scorer-box")
+    box, opened = folds.folded("Showdown scorer (printed cards)", "scorer-box")
     if not opened:
         return
     with box:
@@ -386,7 +386,7 @@ def _scorer(ctx: Any, names: dict[str, str]) -> None:
                 st.pills(f"Add a card to hand {h + 1}", [d.id for d in designs], key=f"{key}-pick",
                          format_func=lambda d: _design_label(d, designs), on_change=_add_card,
                          args=(key, f"{key}-pick", ctx.data))
-                context.show_beside(f"{key}-pick")
+                flashes.show_beside(f"{key}-pick")
                 if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
                     scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
                     if scanned and not _take(hand, scanned, ctx.data):
@@ -429,12 +429,12 @@ def _add_card(key: str, pick: str, data: Any) -> None:
     if design:
         hand = st.session_state.setdefault(key, [])
         if len(hand) < 5 and not _take(hand, design, data):
-            context.flash("warning", "Every copy of that card is already in this hand.", pick)
+            flashes.flash("warning", "Every copy of that card is already in this hand.", pick)
     st.session_state[pick] = None
 
 
 def _combo_table(ctx: Any) -> None:
-    box, opened = context.folded("Combo table with exact odds", "combo-box")
+    box, opened = folds.folded("Combo table with exact odds", "combo-box")
     if not opened:
         return
     with box:

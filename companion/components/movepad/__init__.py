@@ -128,7 +128,7 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
 
 def forget() -> None:
     """Drop every pad's kept refusals: at this phone's next tap, or when the store answers again after a fault
-    (`context.back_again`), as they said it could not be reached."""
+    (`faults.back_again`), as they said it could not be reached."""
     st.session_state.pop(NOTICES, None)
 
 

@@ -1,0 +1,98 @@
+"""Asking "are you sure?" before a move that cannot be taken back (it reveals, draws chance or ends the game).
+
+The question is the engine's (`Tables.consequence`), asked once, in one of two places by what the player
+tapped: a move button asks on the phone itself, under the button (`question`, a pad's `ask`), so the tap
+that reaches the server is already the "yes"; a move that reaches the server unasked (a list's pick, a
+board's tap, a typed move) is parked (`park`) and asked in a dialog (`confirm`), whose "yes" carries it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from companion import flashes, streamlit_adapter
+from companion.components import surface
+from companion.render import plain
+from companion.tables import STALE, Snapshot, Tables
+from engine.core import Action
+
+CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
+ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
+DIALOG_TITLE = "Are you sure?"
+CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
+TABLE_FRAGMENT = "table"  # the part of the page a move redraws (`table_page._table`), which an answer reruns
+
+Pending = dict[str, Any]  # the parked move: table, seat, action, where, offered, label, reason
+
+
+def question(service: Tables, table: Any, player: int | None, action: Action | None) -> str | None:
+    """The engine's words for what `action` would do that cannot be taken back, or None (nothing to ask)."""
+    if player is None or action is None:
+        return None
+    return service.consequence(table, player, action)
+
+
+def park(pending: Pending) -> None:
+    """Keep a move to ask about in the dialog at the next draw (`confirm`)."""
+    st.session_state[CONFIRM] = pending
+
+
+def drop() -> None:
+    """No move waits for an answer any more (it was carried out, or the player said no)."""
+    st.session_state.pop(CONFIRM, None)
+
+
+def waiting() -> bool:
+    """Whether a move waits for an answer (the page is then redrawn whole, which closes the dialog)."""
+    return bool(st.session_state.get(CONFIRM))
+
+
+def confirm(table_id: int, player: int | None, snap: Snapshot, state_id: str,
+            carry_out: Callable[[Pending], None]) -> None:
+    """The parked move of this table and seat, asked about in a dialog (seen wherever the page is scrolled);
+    `carry_out` does it when the player says yes."""
+    pending = st.session_state.get(CONFIRM)
+    if not pending or pending["table"] != table_id or pending["seat"] != player:
+        _close_dialog()
+        return
+    if snap.moved_on_since(tuple(pending["offered"])):  # the table moved on while the question was open
+        drop()
+        _close_dialog()
+        flashes.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
+        flashes.show_flashes()  # (at the top when the move has no place of its own)
+        return
+    st.session_state[ASKED] = True
+    surface.flush()
+    _ask(pending, state_id, carry_out)
+
+
+def _close_dialog() -> None:
+    """Close the dialog this page left open, when only the table part redraws: Streamlit keeps a dialog open
+    across reruns of the fragment that opened it (`streamlit_adapter.close_dialog`); where it cannot be closed
+    in place, the whole page is redrawn instead."""
+    if st.session_state.pop(ASKED, False) and not streamlit_adapter.close_dialog(DIALOG_TITLE):
+        st.rerun(scope="app")
+
+
+@st.dialog(DIALOG_TITLE, dismissible=False)  # a tap beside it must not drop the move unsaid: Cancel says no
+def _ask(pending: Pending, state_id: str, carry_out: Callable[[Pending], None]) -> None:
+    label = pending["label"] or "This move"
+    st.markdown(f"**{plain(label)}**")
+    st.write(plain(pending["reason"]))
+    yes, no = st.columns(2)
+    yes.button(CONFIRM_YES, key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(pending, carry_out))
+    no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch", on_click=_cancel)
+
+
+def _yes(pending: Pending, carry_out: Callable[[Pending], None]) -> None:
+    """Carry out the confirmed move, then redraw the table part (which closes the dialog)."""
+    carry_out(pending)
+    st.rerun(TABLE_FRAGMENT)
+
+
+def _cancel() -> None:
+    drop()
+    st.rerun(TABLE_FRAGMENT)
