@@ -63,7 +63,11 @@ class Phone:
         # Zoomed in, the board pans: bring the hex to the middle of the board's box, as a finger would.
         frame.evaluate("""(box, [fx, fy]) => { const art = box.querySelector('svg').getBoundingClientRect();
             box.scrollLeft = fx * art.width - box.clientWidth / 2;
-            box.scrollTop = fy * art.height - box.clientHeight / 2; }""", [x / GEO.width, y / GEO.height])
+            box.scrollTop = fy * art.height - box.clientHeight / 2;
+            return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))); }""",
+                       [x / GEO.width, y / GEO.height])
+        # A tap is taken where the board has stood a moment (companion/components/sight.js), as a finger waits.
+        self.page.locator(".hb-svg:not([aria-busy])").wait_for()
         box = self.page.locator(".hb-svg").bounding_box()
         scale = box["width"] / GEO.width
         return box["x"] + x * scale, box["y"] + y * scale

@@ -30,8 +30,8 @@ def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) ->
     """Whichever seat is offered a move taps the first one, confirming it if the page asks (again if a
     redraw swallowed the tap, as a player would; a stale tap is refused by the page); that page, and
     when the move was committed."""
-    deadline = time.time() + 120
-    while time.time() < deadline:
+    deadline = time.monotonic() + 120  # monotonic: a step of the wall clock (a VM's clock sync) is no timeout
+    while time.monotonic() < deadline:
         for page in pages:
             settle(page)
             yes = page.get_by_role("button", name="Yes, do it")  # type: ignore[attr-defined]
@@ -90,8 +90,8 @@ def test_postgres_two_app_servers_phones_follow_and_survive_kill_9(
         ann.get_by_text("You are").first.wait_for(timeout=TIMEOUT)
         # Server B's origin is a new browser to the seat: it takes the seat over, and the log gets
         # that notice as an entry of its own. It is not a move: the page shows it, the count stays.
-        deadline = time.time() + 30
-        while time.time() < deadline and len(store.log(table.id)) == entries:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(store.log(table.id)) == entries:
             time.sleep(0.2)
         assert [e.action["kind"] for e in store.log(table.id)[entries:]] == ["notice"]
         entries += 1

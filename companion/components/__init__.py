@@ -1,1 +1,17 @@
 """Streamlit custom components of the companion (their frontends ship with them; no build step)."""
+
+import re
+from pathlib import Path
+
+SIGHT = Path(__file__).parent / "sight.js"
+"""The rule every control that takes taps follows (a tap decides only what its player saw): set before each
+component's own code, so the surface's pads and the hexbattle board share one implementation of it."""
+COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
+
+
+def frontend(script: Path) -> str:
+    """A component's JavaScript as the browser gets it: the shared tap rule (`SIGHT`), then its own code, without
+    the lines that are only comments. Streamlit sends a component's code inside every element it draws, at every
+    redraw: the comments, which say why in the files, would be a third of each message."""
+    code = SIGHT.read_text(encoding="utf-8") + "\n" + script.read_text(encoding="utf-8")
+    return COMMENT_LINE.sub("", code)

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import paths
+from companion import components, paths
 from companion.components import surface
 from generator.canvas import SvgDocument
 from generator.hexbattle_parts import (
@@ -42,7 +42,7 @@ ZOOMS = (1.0, 1.5, 2.0)
 
 _board = st.components.v2.component(
     "muster_hexboard", html="", css=(HERE / "board.css").read_text(encoding="utf-8"),
-    js=(HERE / "board.js").read_text(encoding="utf-8"))
+    js=components.frontend(HERE / "board.js"))
 
 
 def _unique_ids(svg: str, prefix: str) -> str:

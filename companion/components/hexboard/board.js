@@ -35,6 +35,61 @@ function saveZoom(zoom) {
 }
 const NS = "http://www.w3.org/2000/svg";
 const views = (window.__musterHexboardViews = window.__musterHexboardViews || {});
+const sights = {};  // board key -> its Sight (sight.js): what stood where on the board over the last moments
+
+// A look at the board (sight.js): where it lies on the page and, at a point, what is drawn there (the tiles,
+// marks, units and labels about the hex under the finger) with the position it was drawn at. A tap is taken
+// only where that has stood for a human moment: a unit or a mark drawn under the finger by the move just made,
+// or a board zoomed or panned under it, waits its moment.
+function boardLook(svg, board, drawn) {
+  const [x, y, w, h] = pagePlace(svg);
+  const scale = w / board.size[0];
+  const near = board.hex[0] * 0.75;
+  return {
+    key: JSON.stringify([x, y, w, h].map(Math.round)) + drawn,
+    at: (px, py) => {
+      if (!(w > 0) || px < x || py < y || px >= x + w || py >= y + h) return null;
+      const bx = (px - x) / scale, by = (py - y) / scale;
+      const close = (cx, cy) => Math.hypot(cx - bx, cy - by) <= near;
+      return JSON.stringify([board.head, board.tiles.filter(([cx, cy]) => close(cx, cy)),
+        board.marks.filter(([cx, cy]) => close(cx, cy)), board.units.filter((u) => close(u.x, u.y)),
+        board.labels.filter(([cx, cy]) => close(cx, cy)),
+        board.arrows.filter(([x1, y1, x2, y2]) => close(x1, y1) || close(x2, y2))]);
+    },
+  };
+}
+
+// Looks at the board; while what it shows has changed within the moment, it says so (aria-busy).
+function watchBoard(sight) {
+  const now = performance.now();
+  const look = sight.see(now);
+  const svg = sight.box.querySelector(".hb-svg");
+  clearTimeout(sight.timer);
+  if (now - look.t < SETTLE_MS) {
+    svg.setAttribute("aria-busy", "true");
+    sight.timer = setTimeout(() => watchBoard(sight), sight.waitMs(now));
+  } else {
+    svg.removeAttribute("aria-busy");
+  }
+}
+
+// The board's Sight: looks at what it last drew (none before its first drawing); a pan, a zoom or a move of
+// the page around it is a change too.
+function boardSight(key, box) {
+  let sight = sights[key];
+  if (!sight) {
+    sight = sights[key] = new Sight(() =>
+      sight.board ? boardLook(sight.box.querySelector(".hb-svg"), sight.board, sight.drawn) : { key: "", at: () => null });
+  }
+  if (sight.box !== box) {
+    sight.box = box;
+    const again = () => watchBoard(sight);
+    box.querySelector(".hb-scroll").addEventListener("scroll", again, { passive: true });
+    new ResizeObserver(again).observe(box.querySelector(".hb-svg"));
+    new ResizeObserver(again).observe(document.body);
+  }
+  return sight;
+}
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
@@ -188,7 +243,15 @@ export default function draw(component) {
   facts.textContent = data.board.facts || "";
   facts.hidden = !data.board.facts;
   const svg = box.querySelector(".hb-svg");
+  const sight = boardSight(key, box);
   svg.onclick = (event) => {
+    const now = performance.now();
+    sight.see(now);
+    const [px, py] = tapPoint(event, svg);
+    if (!sight.settled(px, py, now)) {  // drawn, zoomed or panned under the finger a moment ago: ignored
+      watchBoard(sight);
+      return;
+    }
     const rect = svg.getBoundingClientRect();
     view.taps += 1;
     // With the position the board was drawn at: a tap means what the player saw (Python refuses it if the
@@ -225,6 +288,8 @@ export default function draw(component) {
     }
     size(box, view);
     drawBoard(box, data.board);
+    sight.board = data.board;
+    sight.drawn = JSON.stringify(data.board);
     const focus = data.board.focus;
     if (focus && JSON.stringify(focus) !== JSON.stringify(view.focus) && view.zoom > 1) {
       const scroll = box.querySelector(".hb-scroll");
@@ -233,6 +298,7 @@ export default function draw(component) {
       scroll.scrollTop = focus[1] * scale - scroll.clientHeight / 2;
     }
     view.focus = focus;
+    watchBoard(sight);
     box.dataset.ready = "1";
     return true;
   };

@@ -35,7 +35,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import courier, paths, streamlit_adapter
+from companion import components, courier, paths, streamlit_adapter
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -43,7 +43,7 @@ MISORDERED: list[str] = []  # what was drawn out of order (a surface's key and i
 
 _component = st.components.v2.component(
     "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"),
-    js=(HERE / "surface.js").read_text(encoding="utf-8"))
+    js=components.frontend(HERE / "surface.js"))
 
 TapHandler = Callable[[dict[str, Any]], None]
 TAPS = "_surface-taps"  # session state: each drawing's elements last drawn that take posted taps, key -> handler

@@ -21,66 +21,53 @@
 // and refuses a stale one in any case.
 
 const PENDING_MS = 1000;
-// A tap decides only what its player saw: a button takes taps once it has been on screen, in one place, for
-// SETTLE_MS (a human moment). Until then it is marked aria-disabled (data-settling) and a tap on it is ignored,
-// so a double tap can never reach a button that appeared, or moved, under the finger (waterloo's "Draw a
-// card" then "Keep it" 166 ms later). Its place is measured within what scrolls, so scrolling moves nothing.
-const SETTLE_MS = 300;
-const placed = new WeakMap(); // button -> {x, y, since}: where it was last seen and since when
-const settling = new Set();
+// A tap decides only what its player saw (sight.js, set before this code): a button takes a tap once the same
+// button (its pad, item id and the position it was drawn at) has stood under the finger for a human moment.
+// Until then it is marked aria-disabled (data-settling) and a tap on it is ignored. A redraw that draws the
+// same buttons in their places keeps their time; a button newly drawn, or moved, under the finger waits.
+const buttons = new Sight(() => {
+  const boxes = [];
+  for (const b of document.querySelectorAll(".mp-btn[data-sight]")) {
+    if (!b.isConnected) continue;
+    const [x, y, w, h] = pagePlace(b).map(Math.round);
+    if (w > 0 && h > 0) boxes.push([b.dataset.sight, x, y, w, h]);
+  }
+  return {
+    key: JSON.stringify(boxes),
+    at: (px, py) => {
+      const hit = boxes.find(([, x, y, w, h]) => px >= x && px < x + w && py >= y && py < y + h);
+      return hit ? hit[0] : null;
+    },
+  };
+});
 let settleTimer = null;
 
-function scroller(el) {
-  for (let p = el.parentElement; p; p = p.parentElement) {
-    const o = getComputedStyle(p).overflowY;
-    if ((o === "auto" || o === "scroll") && p.scrollHeight > p.clientHeight) return p;
-  }
-  return document.scrollingElement || document.documentElement;
-}
-
-// Whether the button has stood still, where it is now, for SETTLE_MS; notes its place when it has moved.
-function settled(b, now) {
-  const r = b.getBoundingClientRect();
-  const s = scroller(b);
-  const x = r.left + s.scrollLeft, y = r.top + s.scrollTop;
-  const was = placed.get(b);
-  if (!was || r.width === 0 || Math.abs(was.x - x) > 2 || Math.abs(was.y - y) > 2) {
-    placed.set(b, { x, y, since: now });
-    return false;
-  }
-  return now - was.since >= SETTLE_MS;
-}
-
-function unsettle(b) {
-  b.dataset.settling = "1";
-  b.setAttribute("aria-disabled", "true");
-  settling.add(b);
-  if (settleTimer === null) settleTimer = setTimeout(settleAll, 50);
-}
-
-function settleAll() {
-  settleTimer = null;
+// Looks at the page and marks each button settled or settling (then looks again when it may have settled).
+function watchButtons() {
   const now = performance.now();
-  for (const b of settling) {
-    if (!b.isConnected) {
-      settling.delete(b);
-    } else if (settled(b, now)) {
-      delete b.dataset.settling;
-      b.removeAttribute("aria-disabled");
-      settling.delete(b);
+  buttons.see(now);
+  let waiting = false;
+  for (const b of document.querySelectorAll(".mp-btn[data-sight]")) {
+    const [x, y, w, h] = pagePlace(b);
+    if (buttons.settled(x + w / 2, y + h / 2, now)) {
+      if (b.dataset.settling) {
+        delete b.dataset.settling;
+        b.removeAttribute("aria-disabled");
+      }
+    } else {
+      b.dataset.settling = "1";
+      b.setAttribute("aria-disabled", "true");
+      waiting = true;
     }
   }
-  if (settling.size) settleTimer = setTimeout(settleAll, 60);
+  clearTimeout(settleTimer);
+  settleTimer = waiting ? setTimeout(watchButtons, buttons.waitMs(now)) : null;
 }
 
-// Anything that changes the page's size may have moved a settled button: it waits its moment again.
-if (!window.musterSettleWatch) {
-  window.musterSettleWatch = new ResizeObserver(() => {
-    const now = performance.now();
-    document.querySelectorAll(".mp-btn:not([data-settling])").forEach((b) => { if (!settled(b, now)) unsettle(b); });
-  });
-  window.musterSettleWatch.observe(document.body);
-}
+// Anything that changes the size of the page or of a part of it may have moved a button: a look (and each
+// surface's own box is watched, as what scrolls may keep the page's size while its content grows).
+const resized = new ResizeObserver(() => watchButtons());
+resized.observe(document.body);
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 // A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
@@ -93,20 +80,26 @@ function node(tag, cls, text) {
   return el;
 }
 
-function button(item, onTap) {
+// A button of pad `key` drawn at position `head`: its identity is the pad, the item id and that position.
+function button(key, head, item, onTap) {
   const b = node("button", "mp-btn" + (item.primary ? " mp-primary" : ""), item.label);
   b.type = "button";
   b.dataset.id = item.id;
+  b.dataset.sight = JSON.stringify([key, item.id, head]);
+  b.dataset.settling = "1";  // until a look says otherwise
+  b.setAttribute("aria-disabled", "true");
   b.disabled = !!item.disabled;
   if (item.help) b.title = item.help;
-  b.addEventListener("click", () => {
-    if (b.dataset.settling || !settled(b, performance.now())) {  // appeared or moved under the finger: ignored
-      if (!b.dataset.settling) unsettle(b);
+  b.addEventListener("click", (event) => {
+    const now = performance.now();
+    buttons.see(now);
+    const [x, y] = tapPoint(event, b);
+    if (!buttons.settled(x, y, now)) {  // appeared or moved under the finger: ignored
+      watchButtons();
       return;
     }
     onTap(item, b);
   });
-  unsettle(b);
   return b;
 }
 
@@ -121,11 +114,16 @@ function drawPad(box, key, data, tap) {
     asking.set(key, { head: JSON.stringify(data.head), id: item.id, withdrawn: data.withdrawn });
     const panel = node("div", "mp-ask");
     panel.append(node("p", "mp-ask-what", item.label), node("p", "", item.ask.question)); // what, then why
-    const yes = button({ id: item.id + "-yes", label: item.ask.yes, primary: false }, () => send(item, item.value));
-    const no = button({ id: item.id + "-no", label: "Cancel" }, () => { asking.delete(key); panel.replaceWith(b); });
+    const yes = button(key, data.head, { id: item.id + "-yes", label: item.ask.yes, primary: false }, () => send(item, item.value));
+    const no = button(key, data.head, { id: item.id + "-no", label: "Cancel" }, () => {
+      asking.delete(key);
+      panel.replaceWith(b);
+      watchButtons();
+    });
     panel.append(yes, no);
     b.replaceWith(panel);
     yes.focus();
+    watchButtons();
   };
   const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
   box.className = "mp" + (data.boxed ? " mp-boxed" : "");
@@ -148,7 +146,7 @@ function drawPad(box, key, data, tap) {
       // Nothing is chosen for the player: the list opens on "Choose…" and its button waits for a choice.
       select.appendChild(Object.assign(node("option", "", "Choose…"), { value: "", disabled: true, selected: true }));
       item.options.forEach((o, i) => select.appendChild(Object.assign(node("option", "", o.label), { value: String(i) })));
-      const go = button({ id: item.id, label: "Choose one above first", disabled: true }, () => {
+      const go = button(key, data.head, { id: item.id, label: "Choose one above first", disabled: true }, () => {
         if (select.value === "") return;
         const o = item.options[Number(select.value)];
         send({ id: item.id, label: o.label }, o.value);
@@ -161,7 +159,7 @@ function drawPad(box, key, data, tap) {
       group.append(label, go);
       grid.appendChild(group);
     } else {
-      grid.appendChild(button(item, onTap));
+      grid.appendChild(button(key, data.head, item, onTap));
     }
   }
   box.appendChild(grid);
@@ -301,7 +299,10 @@ export default function (component) {
   if (address) {
     courier.shown.set(address.element, (drawn) => {
       if (root.isConnected) place(root, split(drawn)[0], tap);
+      watchButtons();
     });
   }
   place(root, blocks, tap);
+  resized.observe(root);
+  watchButtons();
 }
