@@ -83,6 +83,8 @@ class GameHeader(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     layout: dict[str, Any] = Field(default_factory=dict)
     options: dict[str, Any] = Field(default_factory=dict)
+    facts: dict[str, str] = Field(default_factory=dict)
+    """A card field -> the words its look-up page shows it under (companion/lookup.py); fields not named are not shown."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,8 @@ class GameData:
     """Table -> row id -> its line in the CSV, so later checks can point at a row."""
     options: TableOptions = field(default_factory=TableOptions)
     """How the companion's new-table form asks for the engine's options (`cards/options.py`)."""
+    facts: dict[str, str] = field(default_factory=dict)
+    """`[facts]`: a card field -> the words a look-up page shows it under, in order (`GameHeader.facts`)."""
 
     def problem(self, table: str, row_id: str, message: str, field: str | None = None,
                 value: Any = None) -> Problem:
@@ -300,6 +304,9 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
         tables[name] = rows
         problems.extend(table_problems)
     problems.extend(_shared_ids(tables, files))
+    fields = {name for name in header.facts if any(name in model.model_fields for model in schema.TABLES.values())}
+    problems.extend(Problem(str(game_file), "[facts] names a field no table of this game has",
+                            _line_of(text, name), f"facts.{name}", name) for name in header.facts if name not in fields)
     pieces = sum(getattr(row, "copies", 0) for rows in tables.values() for row in rows)
     if pieces > MAX_PIECES:
         problems.append(Problem(str(game_file), f"the tables print {pieces} pieces; a game prints at most {MAX_PIECES}",
@@ -311,7 +318,7 @@ def load_game(game_id: str, root: Path | None = None) -> GameData:
     if problems:
         raise DataError(problems)
     data = GameData(header.id, header.name, header.min_players, header.max_players,
-                    rules, tables, header.layout, folder, files, lines, options)
+                    rules, tables, header.layout, folder, files, lines, options, header.facts)
     check = getattr(schema, "check", None)
     if check is not None:
         problems.extend(_located(p, game_file, text) for p in check(data))

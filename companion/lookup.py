@@ -83,7 +83,7 @@ def card_entries(data: GameData) -> list[Entry]:
         for row in rows:
             if not isinstance(row, CardRow):
                 continue
-            extra = _facts(row)
+            extra = _facts(data, row)
             if face is not None:
                 f = face(row)
                 # A game whose card text names its phases (warfare's `roles`) is shown phase by phase, not twice.
@@ -95,22 +95,21 @@ def card_entries(data: GameData) -> list[Entry]:
     return out
 
 
-HIDDEN_FIELDS = ("id", "name", "text", "icon", "effect", "amount", "type", "kind")  # the title, kind and text say these
-
-
-def _facts(row: CardRow) -> tuple[tuple[str, str], ...]:
-    """A card's data as a player reads it: a yes/no field only when it holds (as its name), codes spelled out
-    by the face; file-only fields (icon, effect codes already in the text) left out."""
+def _facts(data: GameData, row: CardRow) -> tuple[tuple[str, str], ...]:
+    """A card's data as a rulebook states it: only the fields the game's `[facts]` names, in its order and its
+    words; a yes/no field as its words when it holds, a number unless 0, another row's id as that row's name."""
+    names = {r.id: r.name for rows in data.tables.values() for r in rows}
+    values = row.model_dump()
     out: list[tuple[str, str]] = []
-    for key, value in row.model_dump().items():
-        if key in HIDDEN_FIELDS or value in (None, "", [], {}, False):
+    for key, words in data.facts.items():
+        value = values.get(key)
+        if value in (None, "", [], {}, False, 0):
             continue
         if value is True:
-            out.append(("also", key.replace("_", " ").capitalize()))
-        elif key == "copies":
-            out.append(("copies in the deck", str(value)))
+            out.append(("", words))
         else:
-            out.append((key, str(value).replace("_", " ")))
+            out.append((words, names.get(value, str(value).replace("_", " ").capitalize())
+                        if isinstance(value, str) else str(value)))
     return tuple(out)
 
 
@@ -156,12 +155,21 @@ def _combo_descriptions(game_id: str) -> dict[str, str]:
     return found
 
 
+DEVELOPER_NOTE = re.compile(r"[ \t]*<!--.*?-->", re.DOTALL)
+"""A rules document keeps where a rule lives in the code and data (option keys, `game.toml` constants) in HTML
+comments: the look-up reads as a rulebook, the file still tells a developer where to look."""
+FOR_DESIGNERS = "(for card designers)"
+"""A section headed so (the data's vocabulary) is for whoever edits the card files, not for players: not looked up."""
+
+
 def rule_entries(game_id: str, text: str) -> list[Entry]:
     """Sections of a rules document (by heading) and each numbered ruling as its own entry.
 
     A ruling is a heading that starts with `R<n>` or a line that starts with a bold `**R<n>…**`;
-    its text runs to the next heading or ruling.
+    its text runs to the next heading or ruling. Developer notes (`DEVELOPER_NOTE`) are left out, and so are
+    sections for card designers (`FOR_DESIGNERS`).
     """
+    text = DEVELOPER_NOTE.sub("", text)
     sections: list[tuple[str, list[str]]] = []
     rulings: dict[str, tuple[str, list[str]]] = {}
     current: str | None = None
@@ -188,7 +196,8 @@ def rule_entries(game_id: str, text: str) -> list[Entry]:
         if in_section and sections:
             sections[-1][1].append(line)
     out = [Entry("section", game_id, _slug(title), title, "Rules", "\n".join(body).strip(),
-                 {"game": game_id, "section": _slug(title)}) for title, body in sections]
+                 {"game": game_id, "section": _slug(title)}) for title, body in sections
+           if not title.endswith(FOR_DESIGNERS)]
     out += [Entry("rule", game_id, key, f"{key} {name}".strip(), "Ruling", "\n".join(lines).strip(),
                   {"game": game_id, "rule": key}) for key, (name, lines) in rulings.items()]
     return out

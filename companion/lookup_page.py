@@ -8,6 +8,7 @@ rule sections.
 from __future__ import annotations
 
 import base64
+import html
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -76,14 +77,15 @@ def render_entry(params: Mapping[str, str]) -> None:
 
 
 @lru_cache(maxsize=256)
-def _card_picture(game: str, design: str) -> str | None:
-    """The card as printed (drawn by the generator), as an <img> a phone can show; None if not drawable."""
+def _card_picture(game: str, design: str, title: str) -> str | None:
+    """The card as printed (drawn by the generator), as an <img> a phone can show, read out by its title; None if
+    not drawable."""
     entry = catalogue().get(game)
     svg = preview_svg(entry.data, design) if entry and entry.data is not None else None
     if svg is None:
         return None
     data = base64.b64encode(svg.encode()).decode()
-    return (f'<img alt="{design}" style="display:block;margin:0 auto;width:60%;max-width:240px;height:auto" '
+    return (f'<img alt="{html.escape(title)}" style="display:block;margin:0 auto;width:60%;max-width:240px;height:auto" '
             f'src="data:image/svg+xml;base64,{data}"/>')
 
 
@@ -92,13 +94,13 @@ def _entry(entry: lookup.Entry) -> None:
     st.markdown(f"## {entry.title}")
     if entry.subtitle:
         st.markdown(f"*{entry.subtitle}*")
-    picture = _card_picture(entry.game, entry.key) if entry.kind == "card" else None
+    picture = _card_picture(entry.game, entry.key, entry.title) if entry.kind == "card" else None
     if picture:
         st.html(picture)
     if entry.text:
         st.markdown(entry.text)
     if entry.extra:
-        st.markdown("\n".join(f"- **{pretty(k)}**: {v}" for k, v in entry.extra))
+        st.markdown("\n".join(f"- **{k[:1].upper()}{k[1:]}**: {v}" if k else f"- {v}" for k, v in entry.extra))
     if entry.kind == "card":
         _rulings_about(entry)
     with st.expander("Link and QR code"):

@@ -194,7 +194,7 @@ def test_card_deep_link_from_a_printed_qr_code(service: Tables) -> None:
     assert not at.exception
     assert "Knight" in page_text(at)
     [picture] = [h for h in html_bodies(at) if "<img" in h]
-    assert picture.startswith('<img alt="knight"') and "data:image/svg+xml;base64," in picture
+    assert picture.startswith('<img alt="Knight"') and "data:image/svg+xml;base64," in picture
 
 
 def test_card_page_lists_the_rulings_that_name_it(service: Tables) -> None:

@@ -15,8 +15,10 @@ from companion.render import private as render_private
 from companion.table_context import move_key
 from engine.core import Action
 
-PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down", "over": "Battle over"}
-RESULTS = {"rout": "rout", "automatic": "automatic win (twice the Imperial Power)", "draw": "draw"}
+PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down",
+          "infantry_loss": "Losing infantry", "rifling": "Advanced Rifling: naming a unit type", "over": "Battle over"}
+"""Each of the engine's phases in words (tests/test_lookup_words.py checks every phase has them)."""
+RESULTS = {"rout": "rout", "automatic": "automatic win (twice the Imperial Power)", "inconclusive": "inconclusive"}
 
 
 def _counts(pile: dict[str, int] | None) -> str:
@@ -32,7 +34,7 @@ def render(ctx: Any) -> None:
     rifling = " · **Advanced Rifling**" if view["advanced_rifling"] else ""
     with Sheet() as sheet:  # what no one taps, as one element
         sheet.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "
-                       f"{PHASES.get(view['phase'], view['phase'])} · supply {view['supply_count']}")
+                       f"{PHASES[view['phase']]} · supply {view['supply_count']}")
         for p, side in enumerate(view["sides"]):
             pick = "picked face down" if side["has_chosen"] else ("choosing" if p in view["to_act"] else "")
             with sheet.box():
@@ -47,7 +49,7 @@ def render(ctx: Any) -> None:
         _last_round(ctx, view, sheet)
         if view["result"]:
             routed = ", ".join(ctx.name(p) for p in view["routed"])
-            sheet.note("success", f"{RESULTS.get(view['result'], view['result']).capitalize()}"
+            sheet.note("success", f"{RESULTS[view['result']].capitalize()}"
                        + (f": {routed} routed" if routed else "")
                        + (f" — {ctx.name(view['winner'])} wins." if view["winner"] is not None else "."))
         me = ctx.player
