@@ -28,16 +28,19 @@ def test_seat_links_and_qr_codes_use_the_public_url(tmp_path: Path, new_phone: C
     try:
         host = new_phone()
         host.goto(f"{server.url}/?table={table.code}&host={table.host_token}")  # type: ignore[attr-defined]
-        link = host.locator("a", has_text="open this seat").first  # type: ignore[attr-defined]
-        link.wait_for()
-        seat_url = f"{PUBLIC}/?table={table.code}&seat={table.seats[0].token}"
-        assert link.get_attribute("href") == seat_url
-        qr = host.locator("img").first  # type: ignore[attr-defined]  # the first seat's QR code, below its link
-        with urllib.request.urlopen(urljoin(host.url, qr.get_attribute("src"))) as answer:  # type: ignore[attr-defined]
-            (tmp_path / "seat.png").write_bytes(answer.read())
-        decoded = subprocess.run(["zbarimg", "--quiet", "--raw", str(tmp_path / "seat.png")],
-                                 capture_output=True, text=True, check=True).stdout.strip()
-        assert decoded == seat_url
+        links = host.locator("a", has_text="open this seat")  # type: ignore[attr-defined]
+        qrs = host.locator("img")  # type: ignore[attr-defined]  # each seat's QR code, below its link
+        links.nth(1).wait_for()
+        qrs.nth(1).wait_for()
+        seat_urls = [f"{PUBLIC}/?table={table.code}&seat={s.token}" for s in table.seats]
+        assert [a.get_attribute("href") for a in links.all()] == seat_urls
+        decoded = []
+        for n, qr in enumerate(qrs.all()):
+            with urllib.request.urlopen(urljoin(host.url, qr.get_attribute("src"))) as answer:
+                (tmp_path / f"seat{n}.png").write_bytes(answer.read())
+            decoded.append(subprocess.run(["zbarimg", "--quiet", "--raw", str(tmp_path / f"seat{n}.png")],
+                                          capture_output=True, text=True, check=True).stdout.strip())
+        assert decoded == seat_urls
     finally:
         server.stop()
         store.close()
