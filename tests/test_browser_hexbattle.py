@@ -3,7 +3,10 @@
 Two phones (Ann and Bob). A fresh table: Ann deploys a unit by tapping a starting hex, then both
 press Quick Start. A scripted battle (scenario and dice as table options): Ann moves with a turn
 (unit, hex, neighbouring hex), draws a terrain tile and lays it by a tap, charges (choosing close
-combat over fire), Bob's phone shows the dice, and a ranged shot wins the battle on both phones.
+combat over fire), Bob's phone shows the dice and a result banner at the top (so do Ann's and a spectator's),
+two fingers zoom the board until every hex is at least 44 px, the selected gun's facts stand over it, and a
+ranged shot tapped on the board is asked about by name (a tap on the board under the question neither drops
+nor makes it) and wins the battle on both phones.
 The artwork is fetched once per page load, never sent by websocket; a redraw after a tap carries the overlay.
 """
 
@@ -27,6 +30,7 @@ SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save the README's screenshot
 
 GEO = board_geometry(catalogue()["hexbattle"].data)
 SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
+            "hands": [["charge"], []],
             "units": {"french-infantry-1": {"hex": "3,7", "facing": 0},
                       "french-infantry-2": {"hex": "5,5", "facing": 0},
                       "french-light-artillery": {"hex": "7,6", "facing": 0},
@@ -71,6 +75,18 @@ class Phone:
         box = self.page.locator(".hb-svg").bounding_box()
         scale = box["width"] / GEO.width
         return box["x"] + x * scale, box["y"] + y * scale
+
+    def pinch(self, start: float, to: float) -> None:
+        """Two fingers on the board, `start` px either side of its middle, moved to `to` px, then lifted."""
+        self.page.locator(".hb-scroll").scroll_into_view_if_needed()
+        frame = self.page.locator(".hb-scroll").bounding_box()
+        x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+        fingers = self.page.context.new_cdp_session(self.page)
+        fingers.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+        for kind, d in (("touchStart", start), ("touchMove", to)):
+            fingers.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x - d, "y": y},
+                                                                                    {"x": x + d, "y": y}]})
+        fingers.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
     def tap_button(self, label: str) -> None:
         self.received.clear()
@@ -165,19 +181,24 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
         result = phone.page.locator(".st-key-hx-result")
         result.get_by_text(f"Close combat: {theirs} Blue Infantry 2 charged {mine} Red Infantry 1.").wait_for()
         assert f"{mine[:1].upper() + mine[1:]} Red Infantry 1 is broken." in result.inner_text()
+    if SHOTS:  # Ann's bonus card, asked about by name before it is played
+        ann.page.get_by_role("button", name="▶ Play Charge!").click()
+        ann.page.locator(".mp-ask").scroll_into_view_if_needed()
+        ann.page.screenshot(path=str(Path(SHOTS) / "companion-hexbattle-card.png"))
+        ann.page.get_by_role("button", name="Cancel").click()
     if SHOTS:  # at the top of each phone: the banner, what just happened, the board (docs/img)
         for phone, name in ((ann, "player"), (bob, "opponent"), (watcher, "spectator")):
             phone.page.locator(".st-key-hx-result").evaluate("el => el.scrollIntoView({block: 'end'})")
             phone.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
     watcher.page.close()
     if SHOTS:  # the defender's phone: what just happened, the broken unit's ⚠, then the dice as dice (docs/img)
-        for name, where in (("news", ".st-key-news"), ("broken", ".hb-scroll"), ("dice", ".st-key-hx-combat")):
+        for name, where in (("news", ".st-key-news"), ("broken", ".hb"), ("dice", ".st-key-hx-combat")):
             bob.page.locator(where).first.evaluate("el => el.scrollIntoView({block: 'start'})")
             bob.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
 
-    # Zoomed in, a ranged attack by the guns (fire is all they can do: one tap on the target) wins. At 1.5x every
-    # hex is at least 44 px, a finger's width.
-    ann.page.get_by_role("button", name="Zoom in").click()
+    # Zoomed in, a ranged attack by the guns (fire is all they can do: one tap on the target) wins. Two fingers
+    # spread on the board zoom it to 1.5x, where every hex is at least 44 px, a finger's width.
+    ann.pinch(40, 56)
     ann.page.locator(".hb-zoom", has_text="1.5×").wait_for()
     scale = ann.page.locator(".hb-svg").bounding_box()["width"] / GEO.width
     assert min(GEO.hex_w, GEO.hex_h) * scale >= 44, (GEO.hex_w * scale, GEO.hex_h * scale)

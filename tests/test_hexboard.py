@@ -277,7 +277,7 @@ def test_a_bonus_card_is_played_or_discarded_by_name_after_asking(service: Table
     played, dropped = (next(b for b in pad_buttons(ann) if b.pad_id == f"hx-card-{card}" and b.key == key)
                        for key in ("play-0", "discard"))
     assert (played.label, played.ask) == ("▶ Play Charge!", {
-        "question": f"Play Charge!? {text} The card is spent once played.", "yes": "▶ Yes, play it"})
+        "question": f"Play Charge! now? {text} The card is spent once played.", "yes": "▶ Yes, play it"})
     assert (dropped.label, dropped.ask) == ("✕ Discard Charge!", {
         "question": "Discard Charge! with no effect? It goes to the discard pile.", "yes": "✕ Yes, discard it"})
     assert pads(ann)[f"hx-card-{card}"][1]["note"] == text

@@ -419,8 +419,9 @@ def _card_plays(ctx: Any, view: dict[str, Any]) -> bool:
         items: list[movepad.Item] = []
         for i, play in enumerate(a for a in legal if a.kind == "play_card" and a.get("card") == card):
             said = board.words(state, play)
+            why = ctx.service.consequence(ctx.table, me, play)  # what it sets off that cannot be taken back
             items.append(movepad.Choice(f"play-{i}", f"▶ {said}", play.to_json(), ask=(
-                f"{said}? {text} The card is spent once played.", "▶ Yes, play it")))
+                " ".join(filter(None, (f"{said} now?", text, why, "The card is spent once played."))), "▶ Yes, play it")))
         if not items:
             items.append(movepad.Choice("play", f"▶ Play {design.name}", None, disabled=True,
                                         help=f"{design.name} cannot be played now."))

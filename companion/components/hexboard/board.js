@@ -16,6 +16,7 @@ const ZOOMS = [1, 1.5, 2];
 // The zoom a player chose stays for this tab, through a redraw of the whole page (a question asked in a dialog
 // draws the board anew) and a reload: a player who needs 44 px hexes zooms once.
 const ZOOM_KEY = "muster-hexboard-zoom";
+const PINCH_STEP = 1.3;  // fingers this much further apart (or closer) step the zoom once
 
 function savedZoom() {
   try {
@@ -137,6 +138,21 @@ function skeleton(root, key) {
     scroll.scrollLeft = cx * view.zoom - scroll.clientWidth / 2;
     scroll.scrollTop = cy * view.zoom - scroll.clientHeight / 2;
   };
+  // Two fingers spread or pinched on the board step the zoom as the buttons do (the frame pans with one
+  // finger; the page's own pinch zoom is off over the board, which would otherwise scale the whole page).
+  const scroll = box.querySelector(".hb-scroll");
+  const apart = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
+  let pinch = null;  // the fingers' distance at the last zoom step of this gesture
+  scroll.addEventListener("touchstart", (e) => { pinch = e.touches.length === 2 ? apart(e.touches) : null; }, { passive: true });
+  scroll.addEventListener("touchmove", (e) => {
+    if (pinch === null || e.touches.length !== 2) return;
+    const now = apart(e.touches);
+    if (now > pinch * PINCH_STEP || now < pinch / PINCH_STEP) {
+      zoomBy(now > pinch ? 1 : -1);
+      pinch = now;
+    }
+  }, { passive: true });
+  scroll.addEventListener("touchend", () => { pinch = null; }, { passive: true });
   box.querySelector(".hb-out").onclick = () => zoomBy(-1);
   box.querySelector(".hb-in").onclick = () => zoomBy(1);
   return box;
