@@ -454,7 +454,7 @@ def _units(ctx: Any, view: dict[str, Any]) -> None:
                     continue
                 formation = (f" · {state.game.formations[u['formation']].name}"
                              if state.unit_type(unit).uses_formations else "")
-                status = "BROKEN" if u["broken"] else f"{u['strength']}/{u['max_strength']}"
+                status = ("⚠ broken " if u["broken"] else "") + f"{u['strength']}/{u['max_strength']}"  # as the seed
                 where = "" if u["hex"] else " · not deployed"
                 st.button(f"{u['name']} · {status}{formation}{where}", key=f"hx-unit-{u['id']}", width="stretch",
                           on_click=_pick, args=(ctx.table.id, u["id"]))
