@@ -259,7 +259,7 @@ class Combat:
     actor: int
 
 
-_COMBATS: dict[int, tuple[list[tuple[str, int, Any]], Match[Any], Combat | None]] = {}
+_COMBATS: dict[tuple[int, str, str], tuple[list[tuple[str, int, Any]], Match[Any], Combat | None]] = {}
 _COMBATS_LOCK = threading.Lock()
 
 
@@ -269,8 +269,9 @@ def combat(ctx: Any) -> Combat | None:
     The match's own record of what it applied (actions with their steps, undos, notices) is replayed
     once per table and extended as it grows; each viewer's events come from the engine's `view`."""
     applied = ctx.snap.match.events
+    table = (ctx.table.id, ctx.table.code, ctx.table.seed)  # a replayed record file's table is no stored one
     with _COMBATS_LOCK:
-        cached = _COMBATS.get(ctx.table.id)
+        cached = _COMBATS.get(table)
     if cached is not None and applied[:len(cached[0])] == cached[0]:
         done, match, found = cached
     else:
@@ -284,8 +285,8 @@ def combat(ctx: Any) -> Combat | None:
                 found = Combat({viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}, at,
                                what.player)
         with _COMBATS_LOCK:
-            _COMBATS.pop(ctx.table.id, None)
-            _COMBATS[ctx.table.id] = (list(applied), match, found)
+            _COMBATS.pop(table, None)
+            _COMBATS[table] = (list(applied), match, found)
             while len(_COMBATS) > CACHED_TABLES:  # the least recently changed table goes first
                 _COMBATS.pop(next(iter(_COMBATS)))
     return found
