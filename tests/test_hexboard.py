@@ -219,7 +219,7 @@ def test_a_move_is_named_in_words_and_the_selected_units_facts_show_over_the_boa
     assert board.words(state, charge) == "Charge Red Infantry 1 at 5,4 with Blue Infantry 2"
     mine = board.overlay(state, GEO, 0, Selection(unit="french-infantry-2"), 1.0)["facts"]
     assert mine == ("Blue Infantry 2 (Infantry) · Column · strength 4/4 · facing N · 2 movement points · "
-                    "can move to 3 hexes, attack 1 enemy")
+                    "can move to 3 hexes, attack 1 enemy; 6 actions left")
     theirs = board.overlay(state, GEO, 0, Selection(unit="british-infantry-1"), 1.0)["facts"]
     assert theirs == "Red Infantry 1 (Infantry) · Column · strength 2/4 · facing S · 2 movement points"
     assert board.overlay(state, GEO, 0, Selection(), 1.0)["facts"] == ""

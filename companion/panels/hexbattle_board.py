@@ -85,7 +85,8 @@ def default_move(state: Any, uid: str, moves: dict[int, Action]) -> Action:
 def facts(state: Any, unit: Any, opts: Options | None) -> str:
     """The selected unit's facts in one line, shown over the board (readable however far it is zoomed):
     what it is, its formation (infantry), strength (and broken), facing, movement points, and with `opts`
-    (its side's legal actions now) how many hexes it can move to and enemies it can attack."""
+    (its side's legal actions now) how many hexes it can move to and enemies it can attack, and the actions
+    left this turn (the top bar says so too, but it is out of view when the board is zoomed)."""
     kind = state.unit_type(unit)
     parts = [f"{state.unit_name(unit)} ({kind.name})"]
     if kind.uses_formations:
@@ -96,9 +97,9 @@ def facts(state: Any, unit: Any, opts: Options | None) -> str:
         if unit.id == state.last_unit and not opts.any:
             parts.append("acted last: another unit or action first")
         elif opts.any:
-            n, m = len(opts.moves), len(opts.attacks)
+            n, m, left = len(opts.moves), len(opts.attacks), state.actions_left
             parts.append(f"can move to {n} hex{'es' if n != 1 else ''}, attack {m} "
-                         f"{'enemies' if m != 1 else 'enemy'}")
+                         f"{'enemies' if m != 1 else 'enemy'}; {left} action{'s' if left != 1 else ''} left")
         else:
             parts.append("cannot act now")
     return " · ".join(parts)
