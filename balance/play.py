@@ -23,6 +23,10 @@ from engine.bots.scores import SCORES
 from engine.bots.search import choices
 from engine.core import Action, Game, State
 
+MOVE_CAPS = {"hexbattle": 60_000}
+"""Moves after which a balance game is stopped as a rules gap, where a duel's MAX_MOVES is too few: hexbattle's
+random games, with no turn limit, took 4,000 to 18,000 moves (40 measured), so its cap stands well beyond."""
+
 STUCK_SPAN = 1_000
 """A game at the move cap whose lead score has not moved over its last this-many moves is a stuck loop."""
 
@@ -136,6 +140,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     rng = game_rng(seed, k)
     pick = choosers(game, names, seed, k)
     score = SCORES[game.id]
+    cap = MOVE_CAPS.get(game.id, MAX_MOVES)
     try:
         state = game.new_state(rng, options_for(game, seats))
     except Exception as err:  # a deal the rules cannot make is a finding too, at move 0
@@ -149,9 +154,9 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     gap: Gap | None = None
     try:
         while not state.is_terminal:
-            if moves >= MAX_MOVES:
+            if moves >= cap:
                 still = samples[-1][1] == next((v for m, v in reversed(samples) if m <= moves - STUCK_SPAN), None)
-                gap = Gap("stuck loop" if still else "move cap", moves, f"still going after {MAX_MOVES} moves")
+                gap = Gap("stuck loop" if still else "move cap", moves, f"still going after {cap} moves")
                 break
             to_act = state.players_to_act()
             if not to_act:
