@@ -326,3 +326,12 @@ def test_a_game_going_round_in_circles_is_a_stuck_loop_at_the_move_cap(
     lines = _replayed(report["gaps"]["examples"][0]["replay"], cards, capsys)
     assert lines[-2] == f"game 0: stuck loop at move {MAX_MOVES}: still going after {MAX_MOVES} moves"
     assert lines[-3].startswith(f"{MAX_MOVES:5d}  seat ")
+
+
+def test_a_random_hexbattle_game_ends_on_the_board() -> None:
+    """Hexbattle's balance games play the seed's battle, with no turn limit (R28): with the 30-turn limit every
+    random game was a draw, the armies never meeting; game 0 of seed 0 has a winner on the board, on turn 460."""
+    data = load("hexbattle", plan("hexbattle", "random,random", 1, 0, None, 0, None).files)
+    game = make_game(data)
+    record = play(game, observer(game), ["random", "random"], 0, 0, design_map(data))
+    assert (record.winner, record.decisions, record.rounds, record.gap) == (1, 6283, 460, None)
