@@ -102,10 +102,12 @@ class Sheet:
         return self._add(f'<div class="{css_class}">' + "<br>".join(html.escape(one_line(line)) for line in lines)
                          + "</div>")
 
-    def bar(self, fraction: float) -> Sheet:
-        """A progress bar as `st.progress` draws it, filled to `fraction` (clamped to 0..1)."""
+    def bar(self, fraction: float, label: str) -> Sheet:
+        """A progress bar as `st.progress` draws it, filled to `fraction` (clamped to 0..1); `label` names it for a
+        screen reader (what it measures)."""
         width = f"{max(0.0, min(1.0, fraction)) * 100:.1f}%"
-        return self._add(f'<div class="muster-bar" role="progressbar" aria-valuenow="{width[:-1]}"><span '
+        return self._add(f'<div class="muster-bar" role="progressbar" aria-label="{html.escape(label)}" '
+                         f'aria-valuemin="0" aria-valuemax="100" aria-valuenow="{width[:-1]}"><span '
                          f'style="width: {width}"></span></div>')
 
     def html(self, markup: str) -> Sheet:

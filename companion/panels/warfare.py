@@ -45,7 +45,7 @@ def render(ctx: Any) -> None:
         for p in (0, 1):
             troops = view["troops"][p]
             sheet.markdown(f"**{ctx.name(p)}** — {troops} troops · {view['hand_counts'][p]} cards in hand")
-            sheet.bar(troops / start)
+            sheet.bar(troops / start, f"{ctx.name(p)}'s troops")
         phase = STEP_PHASE.get(view["step"], 0)
         track = " → ".join(f"**{name}**" if i == phase else name for i, name in enumerate(PHASES))
         sheet.markdown(f"Turn {view['turn']}, {ctx.name(view['active'])} attacking: {track}  \n"
