@@ -217,16 +217,15 @@ def test_hexbattle_guard_reaches_only_its_owner_until_it_fires(app: Server, new_
                                                                tables: Tables) -> None:
     """A guard is played face down: the others know one is in play, not which card nor on which unit, until it
     fires (R26-R35). The hands come from a scripted scenario (an app-made one may not deal them); Ann plays
-    the guard from her card's panel on her phone; her end of turn and Bob's charge go through the service
+    the guard from her card's panel on her phone (▶, then yes); her end of turn and Bob's charge go through the service
     (the board's taps have their own test), and the charge is what reveals the guard."""
     table = tables.create("hexbattle", SEATS, {"scenario": GUARD_SCENARIO}, seed=SEED, scripted=True)
     phones = ann, bob, watcher = seat_phones(new_phone, app, table, 0)
     before = bob.seen(), watcher.seen()
-    ann.page.get_by_text("Play Entrench", exact=True).click()  # the card's panel opens
-    # Nothing is chosen for her (issue 30): she picks the unit in the card's list, then taps the move it names.
-    ann.page.locator(".mp-select").filter(has_text="Play Entrench on Blue Infantry 1").first.select_option(
-        label="Play Entrench on Blue Infantry 1")
-    tap(ann.page, "Play Entrench on Blue Infantry 1", tables, table, within="body")
+    # Nothing is chosen for her (issue 30): her card's panel has a ▶ for each unit it may go on, and asks once,
+    # naming the card and the unit, before it is played.
+    ann.page.get_by_role("button", name="▶ Play Entrench on Blue Infantry 1", exact=True).click()
+    tap(ann.page, "▶ Yes, play it", tables, table, within="body")
     # "Entrench" alone is on every phone already (the combat roller lists the cards); what is secret is
     # that it is in play, and on which unit.
     secrets = hidden_names(tables, "hexbattle", table, 0)
