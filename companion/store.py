@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DB_NAME = "muster.sqlite3"
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -40,7 +40,7 @@ MAX_REQUEST_ID = 128
 # Rows copied by `copy_store`, in an order that satisfies the foreign keys.
 COPIED = {
     "tables": ("id", "game", "seed", "options", "code", "created", "last_activity", "status", "winner",
-               "ended_by", "host_token", "changed"),
+               "ended_by", "host_token", "changed", "host_device"),
     "seats": ("table_id", "seat", "name", "token", "claimed", "device"),
     "actions": ("id", "table_id", "seq", "seat", "action", "at", "request_id"),
     "results": ("table_id", "seat", "name", "outcome", "at"),
@@ -146,6 +146,7 @@ class TableInfo:
     ended_by: str | None
     seats: tuple[Seat, ...]
     host_token: str | None = None
+    host_device: str | None = None  # the phone that last opened the host link: "Your tables" offers it that link
 
     @property
     def playing(self) -> bool:
@@ -358,12 +359,12 @@ class Store(ABC):
                 "WHERE t.status='playing' AND s.device LIKE ? ORDER BY s.table_id", (pattern,)).fetchall())]
 
     def held_by(self, device: str, limit: int) -> list[TableInfo]:
-        """The tables where phone `device` holds a seat (it opened the seat's link), playing or ended, most
-        recently active first: what the lobby shows that phone as its own tables."""
+        """The tables where phone `device` holds a seat (it opened the seat's link) or hosts (it opened the host
+        link last), playing or ended, most recently active first: what the lobby shows that phone as its own."""
         def fetch(conn: Any) -> list[TableInfo]:
-            ids = [r[0] for r in self._x(conn, "SELECT s.table_id FROM seats s JOIN tables t ON t.id=s.table_id "
-                                               "WHERE s.device=? ORDER BY t.last_activity DESC LIMIT ?",
-                                         (device, int(limit))).fetchall()]
+            ids = [r[0] for r in self._x(conn, "SELECT id FROM tables WHERE host_device=? OR id IN (SELECT table_id "
+                                               "FROM seats WHERE device=?) ORDER BY last_activity DESC LIMIT ?",
+                                         (device, device, int(limit))).fetchall()]
             return [self._table(conn, "id=?", i) for i in dict.fromkeys(ids)]
         return self._read(fetch)
 
@@ -385,6 +386,12 @@ class Store(ABC):
             self._touch(conn, table_id)
             return self._seat(conn, table_id, seat)
         return self._write(run)
+
+    def host_on(self, table_id: int, device: str) -> None:
+        """Phone `device` opened the table's host link (checked by the page): the lobby offers that link to it.
+        Nothing any page shows changes, so the table is not touched."""
+        self._write(lambda conn: self._x(conn, "UPDATE tables SET host_device=? WHERE id=? AND "
+                                               "(host_device IS NULL OR host_device<>?)", (device, table_id, device)))
 
     def mark_claimed(self, table_id: int, token: str) -> None:
         """A seat's link was opened: its holder has the seat, so joining by code stops offering it."""
@@ -620,7 +627,8 @@ class Store(ABC):
         return self._entries(conn, "table_id=? AND seq>?", (table_id, after_seq))
 
 
-TABLE_COLUMNS = "id, game, seed, options, code, created, last_activity, status, winner, ended_by, host_token"
+TABLE_COLUMNS = ("id, game, seed, options, code, created, last_activity, status, winner, ended_by, host_token, "
+                 "host_device")
 SEAT_COLUMNS = "seat, name, token, claimed, device"
 
 
@@ -631,7 +639,7 @@ def _seat_of(row: Any) -> Seat:
 
 def _table_of(row: Any, seats: list[Seat]) -> TableInfo:
     return TableInfo(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6], row[7], row[8], row[9],
-                     tuple(seats), row[10])
+                     tuple(seats), row[10], row[11])
 
 
 def copy_store(source: Store, target: Store) -> dict[str, int]:

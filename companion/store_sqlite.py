@@ -50,7 +50,7 @@ SCHEMA = [
         id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, seed TEXT NOT NULL, options TEXT NOT NULL,
         code TEXT NOT NULL UNIQUE, created REAL NOT NULL, last_activity REAL NOT NULL,
         status TEXT NOT NULL DEFAULT 'playing', winner INTEGER, ended_by TEXT, host_token TEXT,
-        changed INTEGER NOT NULL DEFAULT 0)""",
+        changed INTEGER NOT NULL DEFAULT 0, host_device TEXT)""",
     """CREATE TABLE seats (
         table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL, name TEXT NOT NULL,
         token TEXT NOT NULL UNIQUE, claimed INTEGER NOT NULL DEFAULT 0, device TEXT, PRIMARY KEY (table_id, seat))""",
@@ -89,6 +89,8 @@ UPGRADES: dict[int, list[str]] = {
         "ALTER TABLE tables ADD COLUMN changed INTEGER NOT NULL DEFAULT 0"],
     # 3 -> 4: the lobby's newest tables in progress come from an index, not a scan of every table ever played.
     3: ["CREATE INDEX tables_lobby ON tables (status, last_activity)"],
+    # 4 -> 5: the phone that opened a table's host link, so its lobby offers that link again.
+    4: ["ALTER TABLE tables ADD COLUMN host_device TEXT"],
 }
 
 T = TypeVar("T")

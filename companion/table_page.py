@@ -66,6 +66,9 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         st.button("Play this seat on this phone again", key="hold-again", on_click=taps.hold, width="stretch",
                   args=(service, table.id, seat.token))
     host = host if hosting else None
+    hosted_here = devices.device() if hosting else None
+    if hosted_here is not None and table.host_device != hosted_here:
+        service.store.host_on(table.id, hosted_here)  # the lobby's "Your tables" offers this phone the host link
     if seat is None and table.playing and not hosting:
         table_tools.take_seat(service, table, joining or bool(token))  # a dead seat link goes straight to the free seats
     if hosting:
@@ -87,7 +90,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         table_tools.move_seat(table, seat)
     table_tools.share(table)
     st.button("⬅ Lobby", on_click=links.go, width="stretch", key="to-lobby")
-    if seat is not None:
+    if seat is not None or hosting:
         devices.device_probe()
 
 

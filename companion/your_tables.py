@@ -1,8 +1,10 @@
-"""The lobby's "Your tables": the seats this phone holds, first, each opened at its seat.
+"""The lobby's "Your tables": the seats this phone holds and the tables it hosts, first, each opened as this
+phone had it (at its seat, with the host's tools when it hosts).
 
 A phone holds a seat once it opened the seat's link (`Tables.hold` stores the browser's id with the
-seat), so the store already knows which seats are this phone's: nothing but that random id is kept
-in the browser. Going to the lobby, or Back, therefore never loses a seat: the lobby offers it again.
+seat), and hosts a table once it opened the host link (`Store.host_on`), so the store already knows
+which tables are this phone's: nothing but that random id is kept in the browser. Going to the lobby,
+or Back, therefore never loses a seat or the host link: the lobby offers them again.
 """
 
 from __future__ import annotations
@@ -22,25 +24,32 @@ def render(service: Tables) -> set[int]:
     device = devices.device()
     if device is None:
         return set()
-    held = [(table, seat) for table in service.store.held_by(device, YOUR_TABLES)
-            for seat in table.seats if seat.device == device]
+    held: list[tuple[TableInfo, Seat | None]] = []
+    for table in service.store.held_by(device, YOUR_TABLES):
+        seats = [s for s in table.seats if s.device == device]
+        held += [(table, s) for s in seats] or [(table, None)]  # hosted only: the host link
     if not held:
         return set()
     st.subheader("Your tables")
     for table, seat in sorted(held, key=lambda pair: not pair[0].playing):
-        st.button(plain(f"{service.game_name(table.game)} · {table.code} — you are {seat.name} · "
-                        f"{_where(service, table, seat)}"),
-                  key=f"yours-{table.code}-{seat.seat}", on_click=links.go,
-                  kwargs={"table": table.code, "seat": seat.token}, width="stretch",
-                  type="primary" if table.playing else "secondary",
-                  help="Open this table at your seat")
+        hosting = table.host_device == device and table.host_token is not None
+        link = {"table": table.code, **({"seat": seat.token} if seat else {}),
+                **({"host": table.host_token} if hosting else {})}
+        who = f"you are {seat.name}" + (", the host" if hosting else "") if seat else "you host"
+        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {who} · {_where(service, table, seat)}"),
+                  key=f"yours-{table.code}-{seat.seat if seat else 'host'}", on_click=links.go, kwargs=link,
+                  width="stretch", type="primary" if table.playing else "secondary",
+                  help="Open this table at your seat" if seat else "Open this table's host page: its seats' links")
     return {table.id for table, _ in held}
 
 
-def _where(service: Tables, table: TableInfo, seat: Seat) -> str:
-    """How the table stands for this seat, in a few words: its turn, waiting, or how it ended."""
+def _where(service: Tables, table: TableInfo, seat: Seat | None) -> str:
+    """How the table stands for this seat (or its host), in a few words: its turn, waiting, or how it ended."""
     if not table.playing:
         return "ended, " + result(table)
+    if seat is None:
+        free = len(table.free_seats)
+        return f"{free} seat{'s' * (free != 1)} not taken yet" if free else f"active {ago(table.last_activity)}"
     if seat.seat in service.snapshot(table).state.players_to_act():
         return "your move"
     return f"active {ago(table.last_activity)}"

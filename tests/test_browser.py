@@ -197,6 +197,8 @@ def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callab
     assert len(links) == 2
     code = re.search(r"table=([A-Z0-9]+)", links[0]).group(1)  # type: ignore[union-attr]
     assert "host=" in host.url
+    host.locator('[data-testid="stImage"]').first.hover()  # a seat's QR code: no full-screen icon over it
+    assert not host.locator('[data-testid="stElementToolbarButton"]').first.is_visible()
 
     ann = host
     settle(ann)

@@ -87,3 +87,22 @@ def test_a_finished_table_replays_as_this_phones_seat_or_the_spectator_only(serv
     watcher = page(table=ended.code)
     assert "· seen as the spectator" in page_text(watcher)
     assert not [b for b in watcher.button if b.key and "-as-" in b.key], "a spectator's phone has no one to choose"
+
+
+def test_the_host_link_is_in_your_tables(service: Tables) -> None:
+    """A phone that opened a table's host link finds it under "Your tables" (with its seats' links), as a seat
+    is: the lobby or Back never loses the host's page; another phone is not offered it."""
+    from apptest_helpers import literal, page
+
+    table = service.create("warfare", ["Ann", "Bob"], {}, seed="h")
+    page(device="phone-h", table=table.code, host=table.host_token)
+    assert service.store.table(table.id).host_device == "phone-h"
+    lobby = page(device="phone-h")
+    [mine] = [b for b in lobby.button if b.key == f"yours-{table.code}-host"]
+    assert literal(mine.label) == f"Napoleonic Warfare · {table.code} — you host · 2 seats not taken yet"
+    mine.click().run()
+    assert dict(lobby.query_params) == {"table": table.code, "host": table.host_token}
+    assert not [b for b in page(device="phone-x").button if b.key and b.key.startswith("yours-")]
+    service.hold(table, table.seats[0], "phone-h")  # the host takes Ann's seat on the same phone
+    [both] = [b for b in page(device="phone-h").button if b.key and b.key.startswith("yours-")]
+    assert literal(both.label).startswith(f"Napoleonic Warfare · {table.code} — you are Ann, the host · ")

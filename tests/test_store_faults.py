@@ -375,7 +375,7 @@ def test_a_newer_schema_with_its_wal_is_refused_and_no_byte_changes(tmp_path: Pa
         with pytest.raises(StoreUnavailable) as refused:
             open_store(path)
         assert str(refused.value) == ("The table store was written by a newer Muster (schema version 99; this one "
-                                      "knows up to 4). Upgrade Muster to use it; the file was not changed.")
+                                      "knows up to 5). Upgrade Muster to use it; the file was not changed.")
     after = _digests(tmp_path)
     assert {k: v for k, v in after.items() if k != "muster.sqlite3-shm"} == {
         k: v for k, v in before.items() if k != "muster.sqlite3-shm"}  # the -shm is SQLite's scratch index
