@@ -64,3 +64,26 @@ def test_r30_leaving_at_any_moment_keeps_cards_and_the_game_ends_with_one_player
     assert state.is_terminal, "the game ends"
     assert state.winner is not None and not state.left[state.winner]
     assert [p for p in range(players) if not state.out[p]] == [state.winner]
+
+
+def test_every_game_for_more_than_two_lets_a_player_leave_and_the_others_play_on(tmp_path) -> None:
+    """Issue 30: which of the five seeds seat more than two? Waterloo only (2-6; warfare, hexbattle, imperial and
+    medieval are two-sided). Every such game must let a conceding player drop out (`LEAVE`), so the store never
+    ends a table of three for everyone; at a table of three a concede plays on and every seat gets a result."""
+    from companion.store import open_store
+    from companion.tables import Tables, catalogue
+    from engine.core import LEAVE
+
+    many = {gid: e for gid, e in catalogue().items() if e.data is not None and e.data.max_players > 2}
+    assert sorted(many) == ["waterloo"]
+    service = Tables(open_store(tmp_path / "m.sqlite3"))
+    for gid, entry in many.items():
+        table = service.create(gid, ["Ann", "Bob", "Cy"], {"players": 3}, seed="three")
+        assert LEAVE in service.snapshot(table).state.ARGS and service.plays_on(table)
+        service.concede(table, 0)
+        assert service.store.table(table.id).playing, "Bob and Cy play on"
+        service.concede(service.store.table(table.id), 2)
+        ended = service.store.table(table.id)
+        assert not ended.playing and ended.winner == 1
+        assert sorted((r.name, r.wins, r.losses) for r in service.store.records()) == [
+            ("Ann", 0, 1), ("Bob", 1, 0), ("Cy", 0, 1)], "every player gets a result"
