@@ -77,7 +77,7 @@ def _histogram(counts: list[list[int]]) -> alt.Chart:
 
 def _tall(rows: list[Any]) -> int:
     """An interval chart's height in pixels: room for each row's label, and for the axis under a short chart."""
-    return 72 + 28 * len(rows)
+    return 100 + 32 * len(rows)
 
 
 def _show(report: dict[str, Any]) -> None:
@@ -94,7 +94,7 @@ def _show(report: dict[str, Any]) -> None:
     st.altair_chart(_histogram(report["length"]["decisions"].get("counts", [])), width="stretch")
     d = report["length"]["decisions"]
     if d.get("n"):
-        st.write(f"Median {d['p50']} decisions; 5–95%: {d['p5']}–{d['p95']} (n={d['n']}).")
+        st.write(f"Median {d['p50']:,} decisions; 5–95%: {d['p5']:,}–{d['p95']:,} (n={d['n']:,}).")
     st.subheader("Cards")
     label, rows = card_rows(report)
     if rows:
