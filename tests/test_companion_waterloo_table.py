@@ -119,3 +119,22 @@ def test_the_new_table_form_offers_printed_cards(service: Tables) -> None:
     assert not at.exception, at.exception
     created = service.store.tables()[0]
     assert created.game == "waterloo" and created.options["cards"] == "table"
+
+
+def test_the_showdown_says_who_won_before_the_scout_decisions(service: Tables) -> None:
+    """App-dealt cards: once the hands are shown and a loser still decides about a Scout (R28), every phone already
+    reads who won and with what, the winner's hand first (issue 30: it said so only after the decisions)."""
+    import random
+
+    table = service.create("waterloo", ["Ann", "Bob"], {"players": 2}, seed="sc0")
+    rng = random.Random(0)
+    state = service.snapshot(table).state
+    while state.phase != "scout":  # pass, call, draw, keep and swap at random, to the showdown
+        p = state.players_to_act()[0]
+        state = service.act(table, p, rng.choice([a for a in state.legal_actions(p)
+                                                  if a.kind not in ("concede", "fold", "raise")])).state
+    assert state.players_to_act() == [1] and state.showdown["winners"] == [0]
+    for token in (table.seats[0].token, table.seats[1].token, None):
+        text = page_text(page(table=table.code, **({"seat": token} if token else {})))
+        assert "Showdown: Ann won the showdown with Pair." in text.splitlines()
+        assert text.index("Ann: Pair") < text.index("Bob: High Card")

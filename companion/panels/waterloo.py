@@ -320,9 +320,18 @@ def _showdown(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     if not showdown:
         return
     index = ctx.data.card_index
-    sheet.markdown("**Showdown:**  \n" + "  \n".join(
-        f"{ctx.name(int(p))}: {h['name']} — " + plain(", ".join(card_label(index[c], ctx.data) for c in h["by_weight"]))
-        for p, h in showdown["hands"].items()))
+    winners = showdown["winners"]
+    hands = sorted(showdown["hands"].items(), key=lambda item: int(item[0]) not in winners)  # the winner's first
+    sheet.markdown(f"**Showdown: {_outcome(ctx, winners, showdown['hands'][str(winners[0])]['name'])}.**  \n"
+                   + "  \n".join(f"{ctx.name(int(p))}: {h['name']} — "
+                                  + plain(", ".join(card_label(index[c], ctx.data) for c in h["by_weight"]))
+                                  for p, h in hands))
+
+
+def _outcome(ctx: Any, winners: list[int], combo: str) -> str:
+    """Who won a showdown with what, or who tie and split the bets: said before any Scout is burned."""
+    who = " and ".join(ctx.name(p) for p in winners)
+    return f"{who} tie with {combo} and split the bets" if len(winners) > 1 else f"{who} won the showdown with {combo}"
 
 
 def _latest_hand(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
@@ -351,10 +360,8 @@ def _hand_text(ctx: Any, hand: dict[str, Any]) -> str:
     who = " and ".join(ctx.name(p) for p in winners)
     if not shown:
         head = f"{who} won: everyone else folded"
-    elif len(winners) > 1:
-        head = f"{who} tie with {shown[winners[0]]['name']} and split the bets"
     else:
-        head = f"{who} won the showdown with {shown[winners[0]]['name']}"
+        head = _outcome(ctx, winners, shown[winners[0]]["name"])
     moved = ", ".join(f"{ctx.name(int(p))} {'+' if n > 0 else '±' if n == 0 else '−'}{abs(n)}"
                       for p, n in hand["moved"].items())
     lines = [f"**Hand {hand['hand']}:** {head} · chips: {moved}"]
