@@ -35,6 +35,12 @@ def play(service: Tables, game: str, moves: int, seed: int = 5):
     return table
 
 
+def no_raw_ids(at: AppTest) -> list[str]:
+    """The page's words (text and move buttons) that are an engine's or a file's ids (`infantry_loss`): none."""
+    words = page_text(at) + "\n" + "\n".join(b.label for b in pad_buttons(at))
+    return re.findall(r"\b[a-z]+(?:_[a-z0-9]+)+\b", words)
+
+
 def test_every_game_is_playable_here() -> None:
     assert all(entry.playable for entry in catalogue().values()), {g: e.problem for g, e in catalogue().items()}
 
@@ -48,9 +54,11 @@ def test_table_page_for_seats_and_spectator(service: Tables, game: str) -> None:
             onward.click().run()
         assert panel_ok(at), (at.exception, [e.value for e in at.error])
         assert "Only you can see this" in page_text(at)
+        assert no_raw_ids(at) == []
     watcher = page(table=table.code)
     assert panel_ok(watcher), (watcher.exception, [e.value for e in watcher.error])
     assert "Only you can see this" not in page_text(watcher)
+    assert no_raw_ids(watcher) == []
     assert not any(b.key and (b.key.startswith(("move-", "do-", "build-go", "medieval-"))) for b in watcher.button)
 
 
