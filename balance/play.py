@@ -141,13 +141,13 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     pick = choosers(game, names, seed, k)
     score = SCORES[game.id]
     cap = MOVE_CAPS.get(game.id, MAX_MOVES)
-    try:
+    try:  # a deal the rules cannot make, or an opening position they cannot read, is a finding too, at move 0
         state = game.new_state(rng, options_for(game, seats))
-    except Exception as err:  # a deal the rules cannot make is a finding too, at move 0
+        dealt = _most([Counter(obs.held(state, p)) for p in range(seats)])
+        samples: list[tuple[int, list[float]]] = [(0, score(state, seats))]
+    except Exception as err:
         return Record(None, 0, 0, 0, 0, None, gap=Gap("exception", 0, f"setting up: {type(err).__name__}: {err}"))
-    dealt = _most([Counter(obs.held(state, p)) for p in range(seats)])
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
-    samples: list[tuple[int, list[float]]] = [(0, score(state, seats))]
     shows: list[tuple[dict[int, str], list[int]]] = []
     seen_show: object = None
     moves, turns, last_mover = 0, 0, -1
@@ -186,12 +186,17 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 shows.append(({p: h["combo"] for p, h in shown["hands"].items()}, list(shown["winners"])))
     except Exception as err:  # a crash in the rules is a finding of the report, with the move that caused it
         gap = Gap("exception", moves + 1, f"{type(err).__name__}: {err}")
-    if gap is None and obs.capped(state):
-        gap = Gap("turn limit", moves, "the game ended on its turn or action limit")
-    samples.append((moves, score(state, seats)))
-    decided = state.is_terminal and (gap is None or gap.kind == "turn limit")  # a limit is the rules deciding
-    winner = state.winner if decided else None
-    return Record(winner, moves, turns, obs.round(state), _changes(samples), _trailed(samples, winner, moves),
+    try:  # the final position read as the moves were: a rules bug showing only here is a finding too
+        if gap is None and obs.capped(state):
+            gap = Gap("turn limit", moves, "the game ended on its turn or action limit")
+        samples.append((moves, score(state, seats)))
+        decided = state.is_terminal and (gap is None or gap.kind == "turn limit")  # a limit is the rules deciding
+        winner = state.winner if decided else None
+        rounds = obs.round(state)
+    except Exception as err:
+        found = Gap("exception", moves, f"reading the final position: {type(err).__name__}: {err}")
+        return Record(None, moves, turns, 0, _changes(samples), None, dealt, _most(played), shows, gap or found)
+    return Record(winner, moves, turns, rounds, _changes(samples), _trailed(samples, winner, moves),
                   dealt, _most(played), shows, gap)
 
 

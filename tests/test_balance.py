@@ -7,8 +7,10 @@ Imperial (a battle is 14 decisions) keeps the runs short; the removal test uses 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -22,7 +24,7 @@ import pytest
 
 from balance.command import execute, plan
 from balance.observe import observer
-from balance.play import MAX_MOVES, POLICIES, play
+from balance.play import MAX_MOVES, POLICIES, Gap, play
 from balance.run import play_run
 from balance.shard import design_map
 from balance.variants import load
@@ -304,6 +306,44 @@ def test_an_exception_and_a_seat_with_no_move_are_gaps_the_run_goes_on_and_repla
         assert lines[-2] == f"game {gap['game']}: {gap['kind']} at move {gap['move']}: {gap['detail']}"
         assert lines[-1] == f"game {gap['game']}: no winner after {gap['move'] - 1} moves"
         assert lines[-3].startswith(f"{gap['move'] - (gap['kind'] == 'no legal move'):5d}  seat ")
+
+
+def _spoiler(game: Any, seats: int, seed: str) -> Any:
+    """A seat that plays at random, except that in game 2 the move that ends the battle (tried on a copy first) also
+    wipes imperial's reserves behind the rules' back: the rules finish the game, and only reading the final position
+    (its score) fails, as a rules bug showing at the very end would."""
+    game_no = seed.split(":")[1]
+
+    def choose(state: Any, seat: int, legal: list[Action], rng: Any) -> Action:
+        action = legal[rng.randrange(len(legal))]
+        trial, dice = state.clone(), random.Random()
+        dice.setstate(rng.getstate())
+        trial.play(action, dice)
+        if game_no == "2" and trial.is_terminal:
+            state.reserves = None
+        return action
+    return choose
+
+
+def test_a_final_or_opening_position_the_report_cannot_read_is_a_gap_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reads after the last move (score, round, limit) and before the first (the opening hands) are guarded like
+    the moves: a failure is an exception gap with its game and move, the run goes on, and the replay stops there."""
+    monkeypatch.setitem(POLICIES, "spoil", _spoiler)
+    report = execute(plan("imperial", "random,spoil", 4, 0, None, 0, None), tmp_path, 1, None)
+    assert (report["games"], report["left_out"]) == (3, 1)
+    assert report["gaps"] == {"counts": {"exception": 1}, "examples": [
+        {"kind": "exception", "game": 2, "move": 11,
+         "detail": "reading the final position: TypeError: 'NoneType' object is not subscriptable",
+         "replay": "muster balance imperial --seed 0 --players random,spoil --replay 2"}]}
+    lines = _replayed(report["gaps"]["examples"][0]["replay"], None, capsys)
+    assert lines[-2:] == ["game 2: exception at move 11: reading the final position: TypeError: "
+                          "'NoneType' object is not subscriptable", "game 2: no winner after 11 moves"]
+    game = make_game(load("imperial", plan("imperial", "random,random", 1, 0, None, 0, None).files))
+    unreadable = dataclasses.replace(observer(game), held=lambda state, seat: state.no_such_pile[seat])
+    record = play(game, unreadable, ["random", "random"], 0, 0, {})
+    assert (record.winner, record.decisions, record.gap) == (None, 0, Gap(
+        "exception", 0, "setting up: AttributeError: 'ImperialState' object has no attribute 'no_such_pile'"))
 
 
 def test_a_game_going_round_in_circles_is_a_stuck_loop_at_the_move_cap(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections import Counter
@@ -239,3 +240,35 @@ def test_cached_move_options_match_a_fresh_search() -> None:
             state._reach_cache.clear()
             assert cached == {u.id: state.reachable(u) for u in state.alive(state.current)}
             match.apply(aggressive(state, state.legal_actions(), rng))
+
+
+def position_digest(state: HexbattleState) -> str:
+    """Everything a position holds (board, units, piles, counters, turn effects), as one hash."""
+    units = [(u.id, u.hex, u.facing, u.formation, u.strength, u.destroyed) for u in state.units.values()]
+    fx = state.effects
+    parts = (state.phase, state.current, state.turn, state.actions_left, state.actions_granted, state.last_unit,
+             state.last_was_draw, state.double_time_ready, state.result, state.winner, units,
+             sorted(state.terrain.items()), state.tile_deck, state.pending_tile, state.bonus_deck, state.discard,
+             state.hands, [(g.card, g.owner, g.effect, g.amount, g.unit) for g in state.guards], state.fog,
+             sorted(state.moved_points.items()), fx.free_moves, fx.charge, sorted(fx.barrage), sorted(fx.double_time))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def test_a_seeded_battle_to_the_end_is_the_same_move_for_move() -> None:
+    """Pins what a balance game plays (deployment, no turn limit, uniform choices but conceding, through `play`
+    with a clone now and then as the bots take): its length and final position, so a change to how moves are
+    found or carried out that changes any game shows here, not only as a drift in the balance report."""
+    rng = random.Random(2026)
+    state = GAME.new_state(rng, {})
+    chosen = hashlib.sha256()
+    moves = 0
+    while not state.is_terminal:
+        legal = [a for a in state.legal_actions() if a.kind != "concede"]
+        action = legal[rng.randrange(len(legal))]
+        chosen.update(f"{len(legal)} {action}".encode())
+        if moves % 500 == 0:
+            state = state.clone()
+        state.play(action, rng)
+        moves += 1
+    assert (moves, state.turn, state.result, state.winner) == (4823, 355, "breakthrough", 0)
+    assert (chosen.hexdigest()[:16], position_digest(state)) == ("944f08bb538b01a0", "f01450dcdde517a7")
