@@ -138,6 +138,8 @@ def data_problems(options: TableOptions, rules: Any, seats: int, where: str) -> 
             out.append(Problem(where, f"the option '{spec.label}' takes its choices from '{spec.choices_from}', "
                                       "which is not a list of [rules]", field=f"options.fields.{spec.key}"))
             continue
+        if spec.default is None and getattr(getattr(rules, "default_options", None), spec.key, None) is not None:
+            continue  # a default `[rules.default_options]` holds: the game's schema checks it (`check(data)`)
         value = default(spec, rules)
         if value is None and spec.kind != "choice":
             out.append(Problem(where, f"the option '{spec.label}' has no default (give `default`)",
