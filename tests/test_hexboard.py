@@ -227,9 +227,9 @@ def test_a_move_is_named_in_words_and_the_selected_units_facts_show_over_the_boa
 
 POINT_BLANK = {"fill": "open", "terrain": {}, "current_player": 0,
                "units": {"french-light-artillery": {"hex": "5,5", "facing": 0},
-                         "french-infantry-1": {"hex": "2,8", "facing": 0},
+                         "french-infantry-2": {"hex": "8,5", "facing": 0},
                          "british-infantry-1": {"hex": "5,4", "facing": 3, "strength": 2},
-                         "british-infantry-2": {"hex": "9,1", "facing": 3}}}
+                         "british-infantry-2": {"hex": "8,4", "facing": 3}}}
 
 
 def banner(at: Any) -> list[str]:
@@ -238,23 +238,28 @@ def banner(at: Any) -> list[str]:
 
 
 def test_the_result_banner_tells_each_viewer_until_they_move_on(service: Tables) -> None:
-    """Ann's guns fire point-blank (range 1: double damage, the seed's banner) and break Bob's infantry: every
-    phone reads it at the top, in its own words, until its viewer moves on (Ann by her next move, Bob by his,
-    the spectator once Bob has answered)."""
-    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": POINT_BLANK, "dice": [1, 6]},
+    """Ann's guns fire point-blank (range 1: double damage, the seed's banner) and break Bob's infantry, then her
+    infantry's shot misses: Bob's phone and a spectator's read both at the top, in their own words; Ann's the
+    last (her shot moved her on from the first), until she moves on again (Bob and the spectator later:
+    `moved_on` below)."""
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": POINT_BLANK, "dice": [1, 6, 6]},
                            seed="point-blank", scripted=True)
     service.act(table, 0, act("attack", 0, unit="french-light-artillery", target="british-infantry-1", mode="fire"))
+    service.act(table, 0, act("attack", 0, unit="french-infantry-2", target="british-infantry-2", mode="fire"))
     told = ["◎ Ranged fire: {a} Blue Light Artillery fired at {b} Red Infantry 1.",
             "💥Point-Blank Fire — Double Damage Hit!",
             "Dice ⚀ 1, ⚅ 6, hit on 3 or less: 1 hit × 2, {b} Red Infantry 1 loses 2.",
-            "⚠{B} Red Infantry 1 is broken.", "Every die and modifier: Last combat, under the board."]
+            "⚠{B} Red Infantry 1 is broken.",
+            "◎ Ranged fire: {a} Blue Infantry 2 fired at {b} Red Infantry 2.",
+            "Dice ⚅ 6, hit on 3 or less: 0 hits, {b} Red Infantry 2 loses 0.",
+            "Every die and modifier of the last: Last combat, under the board."]
 
     def words(a: str, b: str) -> list[str]:
         return [line.format(a=a, b=b, B=b[:1].upper() + b[1:]) for line in told]
 
     ann, bob, watcher = (page(table=table.code, seat=table.seats[0].token),
                          page(table=table.code, seat=table.seats[1].token), page(table=table.code))
-    assert (banner(ann), banner(bob), banner(watcher)) == (words("your", "Bob's"), words("Ann's", "your"),
+    assert (banner(ann), banner(bob), banner(watcher)) == (words("your", "Bob's")[4:], words("Ann's", "your"),
                                                            words("Ann's", "Bob's"))
     service.act(table, 0, act("end_turn", 0))
     assert banner(ann.run()) == []  # she moved on; Bob and the spectator have not (`moved_on`, below)

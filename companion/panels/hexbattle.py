@@ -247,24 +247,24 @@ def _drawn_tile(data: Any, terrain_id: str) -> None:
                     + (f"  \n{meanings}." if meanings else ""))
 
 
-# ----- the last combat, kept on every phone until the next --------------------------------------------
+# ----- the combats: a banner until the viewer moves on, the last in full until the next -------------
 
 @dataclass(frozen=True)
 class Combat:
-    """The last action that held a combat: its events as each viewer may see them (the engine's `view`), its
-    place in the match's record and who made it (for `hexbattle_result.moved_on`)."""
+    """An action that held a combat: its events as each viewer may see them (the engine's `view`), its place
+    in the match's record and who made it (for `hexbattle_result.moved_on`)."""
 
     events: dict[int | None, list[dict[str, Any]]]
     at: int
     actor: int
 
 
-_COMBATS: dict[tuple[int, str, str], tuple[list[tuple[str, int, Any]], Match[Any], Combat | None]] = {}
+_COMBATS: dict[tuple[int, str, str], tuple[list[tuple[str, int, Any]], Match[Any], tuple[Combat, ...]]] = {}
 _COMBATS_LOCK = threading.Lock()
 
 
-def combat(ctx: Any) -> Combat | None:
-    """The last action that held a combat.
+def combats(ctx: Any) -> tuple[Combat, ...]:
+    """Every action that held a combat, oldest first.
 
     The match's own record of what it applied (actions with their steps, undos, notices) is replayed
     once per table and extended as it grows; each viewer's events come from the engine's `view`."""
@@ -275,15 +275,15 @@ def combat(ctx: Any) -> Combat | None:
     if cached is not None and applied[:len(cached[0])] == cached[0]:
         done, match, found = cached
     else:
-        done, match, found = [], Match(ctx.game, ctx.table.seed, ctx.snap.match.options), None
+        done, match, found = [], Match(ctx.game, ctx.table.seed, ctx.snap.match.options), ()
     if len(applied) > len(done):
         match = copy.copy(match)
         for at, (kind, step, what) in enumerate(applied[len(done):], start=len(done)):
             entry = what.to_json() if kind == "action" else {"kind": kind, "args": {"text": what}}
             match.replay(entry, step)
             if kind == "action" and any(e.get("event") in ("melee", "fire") for e in match.state.events):
-                found = Combat({viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}, at,
-                               what.player)
+                found += (Combat({viewer: match.state.view(viewer)["events"] for viewer in (None, 0, 1)}, at,
+                                 what.player),)
         with _COMBATS_LOCK:
             _COMBATS.pop(table, None)
             _COMBATS[table] = (list(applied), match, found)
@@ -294,17 +294,27 @@ def combat(ctx: Any) -> Combat | None:
 
 def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
     """The events of the last action that held a combat, as this phone may see them."""
-    found = combat(ctx)
-    return None if found is None else found.events.get(ctx.player, found.events[None])
+    found = combats(ctx)
+    return found[-1].events.get(ctx.player, found[-1].events[None]) if found else None
+
+
+def standing(ctx: Any) -> list[Combat]:
+    """The combats this viewer has not moved on from (`hexbattle_result.moved_on`), oldest first: a player
+    reads every combat of the other side's turn until they move. Having moved on from one, a viewer has
+    moved on from every earlier one too, so the walk back stops there."""
+    actions = [(at, what.player) for at, (kind, _, what) in enumerate(ctx.snap.match.events) if kind == "action"]
+    shown: list[Combat] = []
+    for fought in reversed(combats(ctx)):
+        if results.moved_on([p for at, p in actions if at > fought.at], fought.actor, ctx.player):
+            break
+        shown.insert(0, fought)
+    return shown
 
 
 def _banner(ctx: Any) -> None:
-    """The last combat's result at the top of the table, in a few words, until this viewer moves on."""
-    found = combat(ctx)
-    if found is None:
-        return
-    later = [what.player for kind, _, what in ctx.snap.match.events[found.at + 1:] if kind == "action"]
-    if results.moved_on(later, found.actor, ctx.player):
+    """The results of the combats this viewer has not moved on from, at the top of the table, in a few words."""
+    shown = standing(ctx)
+    if not shown:
         return
     state, me = ctx.state, ctx.player
     units = state.units
@@ -317,15 +327,15 @@ def _banner(ctx: Any) -> None:
         return f"{owner} {state.unit_name(unit)}"
 
     cards = ctx.data.card_index
-    lines = results.banner(found.events.get(me, found.events[None]), name,
-                          lambda card: cards[card].design.name if card in cards else "A card")
     with Sheet() as sheet, sheet.box(key="hx-result"):
-        for line in lines:
-            if line.kind == "text":
-                sheet.markdown(f"{line.icon} {line.text}".strip())
-            else:
-                sheet.note(line.kind, line.text, icon=line.icon)
-        sheet.caption("Every die and modifier: *Last combat*, under the board.")
+        for fought in shown:
+            for line in results.banner(fought.events.get(me, fought.events[None]), name,
+                                       lambda card: cards[card].design.name if card in cards else "A card"):
+                if line.kind == "text":
+                    sheet.markdown(f"{line.icon} {line.text}".strip())
+                else:
+                    sheet.note(line.kind, line.text, icon=line.icon)
+        sheet.caption("Every die and modifier of the last: *Last combat*, under the board.")
 
 
 def _last_combat(ctx: Any, sheet: Sheet) -> None:
