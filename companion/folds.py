@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from contextlib import AbstractContextManager
 
 import streamlit as st
 
 from companion.components import surface
 
 
-def folded(label: str, key: str) -> Any:
+def folded(label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
     """An expander whose contents are built, sent and laid out only while it is open: `(box, open)`.
 
     A tap redraws the table part of the page, and a phone lays out every element it is sent,

@@ -6,7 +6,7 @@ import functools
 import html
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -71,8 +71,9 @@ class Sheet:
     The styles are the page's (`companion/styles/muster.css`, `.muster-*`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, out: Callable[[str], None] | None = None) -> None:
         self._open: list[list[str]] = [[]]
+        self._out = out  # where the markup goes (a `companion.page.Page`'s); None: the open surface, else st.html
 
     def __enter__(self) -> Sheet:
         return self
@@ -138,9 +139,12 @@ class Sheet:
         return '<div class="muster-sheet">' + "".join(parts) + "</div>" if parts else ""
 
     def draw(self) -> None:
-        """Into the open surface (`companion.components.surface`), else as an `st.html` element."""
+        """To its page (`out`), else into the open surface (`companion.components.surface`), else as an `st.html`
+        element."""
         markup = self.markup()
-        if markup and not surface.add({"html": markup}):
+        if markup and self._out is not None:
+            self._out(markup)
+        elif markup and not surface.add({"html": markup}):
             st.html(markup)
         self._open = [[]]
 

@@ -13,17 +13,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from companion import asking, bot_seats, flashes, taps
-from companion import render as draw
-from companion.components import movepad, surface
+from companion.components import movepad
+from companion.page import Page
 from companion.render import one_line, plain, pretty
 from companion.store import Seat, TableInfo
+from companion.streamlit_page import StreamlitPage
 from companion.tables import Snapshot, Tables, allows_hints
 from engine.core import Action, fill
 
@@ -39,6 +40,7 @@ class TableContext:
     seat: Seat | None
     snap: Snapshot
     acting: bool = True  # False when another phone holds this seat now
+    page: Page = field(default_factory=StreamlitPage)  # where the panel draws (`companion.page`)
 
     moves_drawn: bool = False
     tools_drawn: bool = False
@@ -129,7 +131,7 @@ class TableContext:
         position the pad was drawn at, so a tap that lands after the table moved on is refused (`tables.Stale`)
         and a double tap is one action. A refusal shows right under the button tapped. `before` runs first at
         each tap (a panel forgetting its selection)."""
-        movepad.show(items, key, self.snap.head,
+        movepad.show(self.page, items, key, self.snap.head,
                      partial(taps.play_tap, self.service, self.table.id, self.player, key, before=before),
                      title=title, note=note, columns=columns, notices=flashes.take_beside(key))
 
@@ -146,12 +148,11 @@ def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], Non
         return
     legal: list[Action] = state.legal_actions(ctx.player)
     if layout is _move_buttons:  # pads only: a group of the table's surface, keyed as the container was
-        with surface.group("moves"):
+        with ctx.page.group("moves"):
             layout(ctx, legal)
         ctx.typed_moves = legal
         return
-    surface.flush()  # a panel's own layout may draw Streamlit's widgets
-    with st.container(key="moves"):
+    with ctx.page.widgets().container(key="moves"):  # a panel's own layout may draw Streamlit's widgets
         layout(ctx, legal)
 
 
@@ -188,11 +189,11 @@ def _seat_tools(ctx: TableContext, title: str | None = None) -> None:
     hinting = allows_hints(ctx.table) and ctx.player in ctx.snap.state.players_to_act()
     if hinting:
         tools.append(movepad.Choice("hint", "What would the bot do?", "hint"))
-    movepad.show(tools, "seat-tools", ctx.snap.head, partial(taps.seat_tool, ctx.service, ctx.table.id, ctx.player),
+    movepad.show(ctx.page, tools, "seat-tools", ctx.snap.head, partial(taps.seat_tool, ctx.service, ctx.table.id, ctx.player),
                  title=title, columns=2, notices=flashes.take_beside("seat-tools"))
     answer = st.session_state.get(taps.HINT)
     if hinting and answer and answer[0] == (ctx.table.id, ctx.snap.head, ctx.player):
-        with draw.Sheet() as sheet, sheet.box(key="hint", summary="What the bot would do"):
+        with ctx.page.sheet() as sheet, sheet.box(key="hint", summary="What the bot would do"):
             sheet.lines([f"{n}. {fill(label, ctx.typed_names)} — {win:.0%} chance of winning after it"
                          for n, (label, win) in enumerate(answer[1], start=1)], "muster-log")
             sheet.caption("Worked out from what your seat knows only (never the hidden cards); an estimate.")

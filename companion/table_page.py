@@ -29,9 +29,8 @@ from typing import Any
 
 import streamlit as st
 
-from companion import (asking, context, courier, devices, faults, flashes, links, live, panels, replay,
+from companion import (asking, courier, devices, faults, flashes, links, live, panels, replay,
                        table_sections, table_tools, taps)
-from companion import render as draw
 from companion.components import surface
 from companion.render import plain
 from companion.store import Seat, StoreUnavailable, TableInfo
@@ -148,33 +147,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     except Refusal as err:
         st.error(str(err))
         return
-    ctx = TableContext(service, table, seat, snap, acting)
-    history = snap.history(ctx.player)
-    with draw.Sheet() as top:  # one element: the mark, the table's news and the status line
-        top.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')
-        table_sections.news(ctx, history, top)
-        table_sections.status(ctx, top)
-    asking.confirm(table.id, ctx.player, snap, ctx.state_id, partial(taps.answered, service))
-    panel = panels.panel_for(table.game)
-    if panel is not None:
-        try:
-            panel(ctx)
-        except Refusal as err:
-            surface.flush()
-            st.error(str(err))
-        except Exception:  # a panel out of step with its engine must not cost the table its game
-            LOG.exception("the %s panel failed", table.game)
-            surface.flush()
-            st.error("This game's panel could not be drawn; the plain view and moves follow.")
-            table_sections.generic_view(ctx, key="private-plain")
-    else:
-        table_sections.generic_view(ctx)
-    ctx.moves()
-    ctx.seat_tools()
-    flashes.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
-    table_sections.log(ctx, history)
-    if ctx.typed_moves is not None and context.debugging():  # last: a form of its own
-        table_sections.other_move(ctx, ctx.typed_moves)
+    table_sections.part(TableContext(service, table, seat, snap, acting), seen)
 
 
 def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None) -> tuple[TableInfo, Seat]:

@@ -8,18 +8,51 @@ Each draws for one viewer from what the engine writes for that viewer (`State.vi
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
-from companion import bot_seats, flashes, folds, taps
+from companion import asking, bot_seats, context, flashes, panels, taps
 from companion import render as draw
 from companion.render import plain, pretty
 from companion.table_context import TableContext
-from engine.core import Action, Line
+from engine.core import Action, Line, Refusal
 
+LOG = logging.getLogger("muster.companion")
 LOG_LINES = 60
+
+
+def part(ctx: TableContext, seen: tuple[int, int, int]) -> None:
+    """The part of a table's page a move changes, on `ctx.page`: the mark of the log head `seen`, the news and
+    status line, a parked question, the game's panel (or the plain view), the moves, undo and concede, the
+    log, and the developers' typed move."""
+    history = ctx.snap.history(ctx.player)
+    with ctx.page.sheet() as top:  # one element: the mark, the table's news and the status line
+        top.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')
+        news(ctx, history, top)
+        status(ctx, top)
+    asking.confirm(ctx.table.id, ctx.player, ctx.snap, ctx.state_id, partial(taps.answered, ctx.service))
+    panel = panels.panel_for(ctx.table.game)
+    if panel is not None:
+        try:
+            panel(ctx)
+        except Refusal as err:
+            ctx.page.widgets().error(str(err))
+        except Exception:  # a panel out of step with its engine must not cost the table its game
+            LOG.exception("the %s panel failed", ctx.table.game)
+            ctx.page.widgets().error("This game's panel could not be drawn; the plain view and moves follow.")
+            generic_view(ctx, key="private-plain")
+    else:
+        generic_view(ctx)
+    ctx.moves()
+    ctx.seat_tools()
+    flashes.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
+    log(ctx, history)
+    if ctx.typed_moves is not None and context.debugging():  # last: a form of its own
+        other_move(ctx, ctx.typed_moves)
 
 
 def news(ctx: TableContext, history: list[Line], sheet: draw.Sheet) -> None:
@@ -59,7 +92,7 @@ def generic_view(ctx: TableContext, key: str = "private") -> None:
     mine = ctx.view()
     public = ctx.state.view(None)
     secret = {k: v for k, v in mine.items() if k not in public or public[k] != v}
-    with draw.Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         draw.view(mine, ctx.names, skip=list(secret), sheet=sheet)
         draw.private(ctx.player, secret, ctx.names, key=key, sheet=sheet)
 
@@ -70,7 +103,7 @@ def log(ctx: TableContext, history: list[Line]) -> None:
         return
     # A folded box of HTML (a block of the table's surface, which keeps it open or shut as the player left
     # it as moves come in): up to LOG_LINES lines the phone need not parse as Markdown at every move.
-    with draw.Sheet() as sheet, sheet.box(key="log", summary=f"Moves so far ({ctx.snap.moves})", folded=True):
+    with ctx.page.sheet() as sheet, sheet.box(key="log", summary=f"Moves so far ({ctx.snap.moves})", folded=True):
         sheet.lines([f"{f'{line.seq}.' if line.seq else 'Setup:'} {line.format(ctx.typed_names)}"
                      + (" (taken back)" if line.undone else "")
                      for line in reversed(history[-LOG_LINES:])], "muster-log")
@@ -78,7 +111,7 @@ def log(ctx: TableContext, history: list[Line]) -> None:
 
 def other_move(ctx: TableContext, legal: list[Action]) -> None:
     """A move typed in by hand, for actions whose arguments the list above does not spell out."""
-    box, opened = folds.folded("Debug: other move (type its details)", "other-move-box")
+    box, opened = ctx.page.fold("Debug: other move (type its details)", "other-move-box")
     if opened:
         examples: dict[str, Action] = {}
         for action in legal:

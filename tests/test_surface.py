@@ -17,6 +17,7 @@ def _part() -> None:
 
     from companion.components import movepad, surface
     from companion.render import Sheet
+    from companion.streamlit_page import StreamlitPage
 
     def tapped(tap: movepad.Tap) -> None:
         st.session_state.setdefault("taps", []).append((tap.id, tap.value, tap.head, tap.label))
@@ -25,7 +26,7 @@ def _part() -> None:
         with Sheet() as sheet:
             sheet.markdown("**First**")
         with surface.group("moves"):
-            movepad.show([movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7), tapped)
+            movepad.show(StreamlitPage(), [movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7), tapped)
         with Sheet() as sheet:
             sheet.markdown("Second")
         if not st.session_state.get("careless"):

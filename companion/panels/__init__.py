@@ -11,9 +11,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import GAME_IDS
+
+if TYPE_CHECKING:  # a panel's argument; the panels' modules themselves import it
+    from companion.table_context import TableContext
 
 
 def module_for(game_id: str) -> ModuleType | None:
@@ -21,7 +24,7 @@ def module_for(game_id: str) -> ModuleType | None:
     return importlib.import_module(f"companion.panels.{game_id}") if game_id in GAME_IDS else None
 
 
-def panel_for(game_id: str) -> Callable[[Any], None] | None:
+def panel_for(game_id: str) -> Callable[[TableContext], None] | None:
     """The game's `render(ctx)`, or None when the game has no panel (the generic view is used)."""
     return getattr(module_for(game_id), "render", None)
 

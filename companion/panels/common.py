@@ -11,8 +11,10 @@ from typing import Any
 import streamlit as st
 
 from companion import links
-from companion.components import movepad, surface
+from companion.components import movepad
+from companion.page import Page
 from companion.render import one_line, plain
+from companion.table_context import TableContext
 from generator.links import parse_link
 
 NEWS_FIRST = 3  # a phone opening the table sees the last few moves
@@ -24,7 +26,7 @@ def card_names(data: Any) -> dict[str, str]:
     return {cid: card.name for cid, card in data.card_index.items()}
 
 
-def news(ctx: Any) -> None:
+def news(ctx: TableContext) -> None:
     """What just happened, written for this viewer (`Match.history`), at the top of the phone.
 
     A line stays until this browser session has seen it: until the player taps "Seen", or
@@ -45,7 +47,7 @@ def news(ctx: Any) -> None:
     if not fresh:
         return
     names = [s.name for s in ctx.table.seats]
-    movepad.show([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(mark_seen, key),
+    movepad.show(ctx.page, [movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(mark_seen, key),
                  title="What just happened", lines=[one_line(line.format(names)) for line in fresh], boxed=True)
 
 
@@ -97,9 +99,9 @@ def read_card_code(image: Any, game: str) -> tuple[str | None, str | None]:
     return target["card"], None
 
 
-def scan_card(label: str, key: str, game: str) -> str | None:
+def scan_card(page: Page, label: str, key: str, game: str) -> str | None:
     """A card design id read from a phone photo (st.camera_input), once per photo; problems are shown, never raised."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    page.widgets()  # Streamlit's own elements follow: what the page gathered goes first
     photo = st.camera_input(label, key=key)
     if photo is None or st.session_state.get(f"{key}-seen") == photo.file_id:
         return None  # a photo is read once, not again on every redraw

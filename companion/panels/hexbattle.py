@@ -19,8 +19,9 @@ from typing import Any
 import streamlit as st
 
 from cards import markup
-from companion import faults, flashes, folds
-from companion.components import hexboard, movepad, surface
+from companion import faults, flashes
+from companion.components import hexboard, movepad
+from companion.page import Page
 from companion.panels import hexbattle_board as board
 from companion.panels import hexbattle_result as results
 from companion.panels.hexbattle_result import dice
@@ -28,6 +29,7 @@ from companion.panels.common import news
 from companion.panels.hexbattle_board import ARROWS, COMPASS, Selection
 from companion.render import Sheet
 from companion.render import private as render_private
+from companion.table_context import TableContext
 from companion.taps import act
 from companion.tables import CACHED_TABLES, STALE
 from engine.core import Action, Match, Refusal
@@ -44,7 +46,7 @@ from generator.hexbattle_parts import board_geometry, effects, tile_svg
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
 
-def render(ctx: Any) -> None:
+def render(ctx: TableContext) -> None:
     view = ctx.view()
     data = ctx.data
     state = ctx.state
@@ -52,7 +54,7 @@ def render(ctx: Any) -> None:
     _banner(ctx)  # the last combat's result, until this viewer moves on
     news(ctx)  # what the other side just did, written for this viewer, at the top as in the card games
     if view["pending_tile"]:
-        _drawn_tile(data, view["pending_tile"])
+        _drawn_tile(ctx.page, data, view["pending_tile"])
     sel = _selection(ctx.table.id)
     geo = board_geometry(data)
     overlay = board.overlay(state, geo, ctx.player, sel, hexboard.counter_aspect(data))
@@ -62,7 +64,7 @@ def render(ctx: Any) -> None:
     if ctx.table.playing:
         _controls(ctx, sel)
     hand_shown = _card_plays(ctx, view)
-    with Sheet() as sheet:  # what no one taps, as one element
+    with ctx.page.sheet() as sheet:  # what no one taps, as one element
         sheet.caption("Tap a unit to select it. Green: where it can move (the number is the movement points it "
                       "costs); blue tint: its fire arc; red ⚔: close combat; orange ◎: ranged fire, dashed when "
                       "the line of sight is split (a die decides). The badge is the unit's strength; ⚠ and grey: broken.")
@@ -76,13 +78,13 @@ def render(ctx: Any) -> None:
     _roller(ctx, view)
 
 
-def _top_bar(ctx: Any, view: dict[str, Any]) -> None:
+def _top_bar(ctx: TableContext, view: dict[str, Any]) -> None:
     """The turn, and this seat's undo and concede (the seed's online version has Concede in its top bar)."""
     limit = f" of {view['turn_limit']}" if view["turn_limit"] else ""
     turn = f"Turn {view['turn']}{limit} · {view['phase']}" + (
         f" · {view['actions_left']} of {view['actions_this_turn']} actions left" if view["phase"] == "battle" else "")
     drawn = ctx.seat_tools(title=turn)
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         if not drawn:
             sheet.markdown(f"**{turn}**")
         if view.get("last_unit"):
@@ -155,21 +157,21 @@ def _pick(table_id: int, uid: str) -> None:
     _select(table_id, Selection(unit=uid))
 
 
-def _pad(ctx: Any, items: list[Any], key: str, columns: int = 1, title: str | None = None,
+def _pad(ctx: TableContext, items: list[Any], key: str, columns: int = 1, title: str | None = None,
          note: str | None = None) -> None:
     """Buttons as one pad (the table page's); a tap forgets this phone's selection, then plays its move."""
     ctx.pad(items, key, columns=columns, title=title, note=note, before=partial(_select, ctx.table.id, Selection()))
 
 
-def _compass(ctx: Any, actions: dict[int, Action], key: str, verb: str, title: str) -> None:
+def _compass(ctx: TableContext, actions: dict[int, Action], key: str, verb: str, title: str) -> None:
     """Six facing buttons laid out like the hexes around the unit (one pad, three to a row)."""
     _pad(ctx, [ctx.choice(f"{verb}{ARROWS[f]} {FACING_NAMES[f]}", actions.get(f), key=f"{key}-{f}")
                for row in COMPASS for f in row], key, columns=3, title=title)
 
 
-def _controls(ctx: Any, sel: Selection) -> None:
+def _controls(ctx: TableContext, sel: Selection) -> None:
     """The selected unit's choices as large buttons, and the turn's other actions."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state
     me = ctx.player
     if me is None or me not in state.players_to_act():
@@ -203,10 +205,10 @@ def _controls(ctx: Any, sel: Selection) -> None:
             _pad(ctx, turn, "hx-turn", columns=len(turn))
 
 
-def _attack_choice(ctx: Any, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
+def _attack_choice(ctx: TableContext, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
     """The attacking unit, what each kind of attack would roll, then one button for each."""
     state = ctx.state
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         sheet.markdown(f"**{state.unit_name(unit)} attacks {state.unit_name(enemy)}: close combat or ranged fire?**")
         if "melee" in modes:
             sheet.caption(_melee_text(state.melee_modifiers(unit, enemy), None))
@@ -236,9 +238,9 @@ def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
 
 # ----- the drawn tile ------------------------------------------------------------------------------
 
-def _drawn_tile(data: Any, terrain_id: str) -> None:
+def _drawn_tile(page: Page, data: Any, terrain_id: str) -> None:
     """A drawn terrain tile, shown as printed, named and explained, before anyone must place it."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     terrain = data.by_id("terrain")[terrain_id]
     with st.container(border=True, key="hx-drawn-tile", horizontal=True):
         st.image(tile_svg(data, terrain_id), width=110)
@@ -263,7 +265,7 @@ _COMBATS: dict[tuple[int, str, str], tuple[list[tuple[str, int, Any]], Match[Any
 _COMBATS_LOCK = threading.Lock()
 
 
-def combats(ctx: Any) -> tuple[Combat, ...]:
+def combats(ctx: TableContext) -> tuple[Combat, ...]:
     """Every action that held a combat, oldest first.
 
     The match's own record of what it applied (actions with their steps, undos, notices) is replayed
@@ -292,13 +294,13 @@ def combats(ctx: Any) -> tuple[Combat, ...]:
     return found
 
 
-def last_combat(ctx: Any) -> list[dict[str, Any]] | None:
+def last_combat(ctx: TableContext) -> list[dict[str, Any]] | None:
     """The events of the last action that held a combat, as this phone may see them."""
     found = combats(ctx)
     return found[-1].events.get(ctx.player, found[-1].events[None]) if found else None
 
 
-def standing(ctx: Any) -> list[Combat]:
+def standing(ctx: TableContext) -> list[Combat]:
     """The combats this viewer has not moved on from (`hexbattle_result.moved_on`), oldest first: a player
     reads every combat of the other side's turn until they move. Having moved on from one, a viewer has
     moved on from every earlier one too, so the walk back stops there."""
@@ -311,7 +313,7 @@ def standing(ctx: Any) -> list[Combat]:
     return shown
 
 
-def _banner(ctx: Any) -> None:
+def _banner(ctx: TableContext) -> None:
     """The results of the combats this viewer has not moved on from, at the top of the table, in a few words."""
     shown = standing(ctx)
     if not shown:
@@ -327,7 +329,7 @@ def _banner(ctx: Any) -> None:
         return f"{owner} {state.unit_name(unit)}"
 
     cards = ctx.data.card_index
-    with Sheet() as sheet, sheet.box(key="hx-result"):
+    with ctx.page.sheet() as sheet, sheet.box(key="hx-result"):
         for fought in shown:
             for line in results.banner(fought.events.get(me, fought.events[None]), name,
                                        lambda card: cards[card].design.name if card in cards else "A card"):
@@ -338,7 +340,7 @@ def _banner(ctx: Any) -> None:
         sheet.caption("Every die and modifier of the last: *Last combat*, under the board.")
 
 
-def _last_combat(ctx: Any, sheet: Sheet) -> None:
+def _last_combat(ctx: TableContext, sheet: Sheet) -> None:
     events = last_combat(ctx)
     if not events:
         return
@@ -385,7 +387,7 @@ def _fire_extras(event: dict[str, Any]) -> str:
 
 # ----- bonus cards and units ---------------------------------------------------------------------------
 
-def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet, hand_shown: bool) -> None:
+def _cards(ctx: TableContext, view: dict[str, Any], sheet: Sheet, hand_shown: bool) -> None:
     """How many bonus cards and guards each other seat holds, and this seat's own, boxed as private (its hand
     only when its card panel, `hand_shown`, is not drawn)."""
     me = ctx.player
@@ -411,7 +413,7 @@ def _cards(ctx: Any, view: dict[str, Any], sheet: Sheet, hand_shown: bool) -> No
         render_private(me, secret, ctx.names, sheet=sheet)
 
 
-def _card_plays(ctx: Any, view: dict[str, Any]) -> bool:
+def _card_plays(ctx: TableContext, view: dict[str, Any]) -> bool:
     """This seat's bonus cards as its panel, on its turn: each card named with its text, ▶ to play it (a button
     for each way the engine allows now) and ✕ to discard it, each asked about first by the card's name (the
     seed's "a popup confirms each card played"). Whether the panel was drawn."""
@@ -445,11 +447,11 @@ def _card_plays(ctx: Any, view: dict[str, Any]) -> bool:
     return True
 
 
-def _units(ctx: Any, view: dict[str, Any]) -> None:
+def _units(ctx: TableContext, view: dict[str, Any]) -> None:
     """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state
-    box, opened = folds.folded("Units", "units-box")
+    box, opened = ctx.page.fold("Units", "units-box")
     if not opened:
         return
     with box:
@@ -471,14 +473,14 @@ def _units(ctx: Any, view: dict[str, Any]) -> None:
                           on_click=_pick, args=(ctx.table.id, u["id"]))
 
 
-def _all_moves(ctx: Any) -> None:
+def _all_moves(ctx: TableContext) -> None:
     """Every legal move, grouped by unit, for anything the board does not make easy."""
     state = ctx.state
     ctx.moves_drawn = True  # this list replaces the table page's generic one
     me = ctx.player
     if me is None or me not in state.players_to_act():
         return
-    box, opened = folds.folded("All legal moves (by unit)", "all-moves-box")
+    box, opened = ctx.page.fold("All legal moves (by unit)", "all-moves-box")
     if not opened:
         return
     groups: dict[str, list[Action]] = {}
@@ -529,13 +531,13 @@ def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) 
     return "  \n".join(lines)
 
 
-def _roller(ctx: Any, view: dict[str, Any]) -> None:
+def _roller(ctx: TableContext, view: dict[str, Any]) -> None:
     """Roll a combat between two units on the board, with the engine's modifiers for their positions and the cards toggled on."""
     state = ctx.state
     on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
     if len(on_board) < 2:
         return
-    box, opened = folds.folded("Combat roller", "roller-box")
+    box, opened = ctx.page.fold("Combat roller", "roller-box")
     if not opened:
         return
     with box:

@@ -8,11 +8,10 @@ from typing import Any
 
 import streamlit as st
 
-from companion.components import surface
 from companion.panels.common import news
 from companion.render import Sheet
 from companion.render import private as render_private
-from companion.table_context import move_key
+from companion.table_context import TableContext, move_key
 from engine.core import Action
 
 PHASES = {"exchange": "Exchanging", "buy": "Buying", "play": "Choosing face down",
@@ -28,11 +27,11 @@ def _counts(pile: dict[str, int] | None) -> str:
     return ", ".join(shown) or "none"
 
 
-def render(ctx: Any) -> None:
+def render(ctx: TableContext) -> None:
     news(ctx)
     view = ctx.view()
     rifling = " · **Advanced Rifling**" if view["advanced_rifling"] else ""
-    with Sheet() as sheet:  # what no one taps, as one element
+    with ctx.page.sheet() as sheet:  # what no one taps, as one element
         sheet.markdown(f"Game round {view['game_round']}{rifling} · battle round {view['battle_round']} · "
                        f"{PHASES[view['phase']]} · supply {view['supply_count']}")
         for p, side in enumerate(view["sides"]):
@@ -62,23 +61,23 @@ def render(ctx: Any) -> None:
     ctx.moves(_round if view["phase"] == "play" else None)
 
 
-def _round(ctx: Any, legal: list[Action]) -> None:
+def _round(ctx: TableContext, legal: list[Action]) -> None:
     """A round is one tap: a button per card type in hand. A call for reinforcements, when the engine offers
     it (from open information only, ruling R20), waits folded below: not calling costs no tap."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     label = ctx.state.label
     ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in legal if action.kind == "play"],
             "imperial-cards", title="Your card for this round (face down until both have chosen)")
     calls = [a for a in legal if a.kind == "reinforce"]
     if calls:
-        surface.flush()  # the cards' pad goes before the expander under it (unflushed, it showed after it, logged)
+        ctx.page.widgets()  # the cards' pad goes before the expander under it (unflushed, it showed after it, logged)
         with st.expander("Call for reinforcements first (once per battle)"):
             st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
                        "sees which. If their card is already down, they take it back and choose again.")
             ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
 
 
-def _last_round(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+def _last_round(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     rnd = view.get("last_round")
     if not rnd:
         return

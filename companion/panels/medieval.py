@@ -13,10 +13,10 @@ from companion.components import movepad
 from companion.panels.common import card_label, card_names, mark_seen, named, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
-from companion.table_context import move_key
+from companion.table_context import TableContext, move_key
 from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
 
-def render(ctx: Any) -> None:
+def render(ctx: TableContext) -> None:
     news(ctx)
     view = ctx.view()
     names = card_names(ctx.data)
@@ -26,7 +26,7 @@ def render(ctx: Any) -> None:
     if _result_first(ctx, view):  # the next battle waits until this viewer has taken in the last one
         ctx.moves(lambda ctx, legal: None)
         return
-    with Sheet() as sheet:  # what no one taps, as one element
+    with ctx.page.sheet() as sheet:  # what no one taps, as one element
         with sheet.box():
             sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
             _grid(ctx, view["columns"], sheet)
@@ -49,11 +49,11 @@ def render(ctx: Any) -> None:
         best = _advice(ctx, me, view, sheet) if me is not None else None
     ctx.moves(partial(_placements, best.action if best is not None else None))
     if view["battles"] and not view["over"]:
-        with Sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {view['battles'][-1]['battle']} result"):
+        with ctx.page.sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {view['battles'][-1]['battle']} result"):
             _results(ctx, view, sheet)
 
 
-def _result_first(ctx: Any, view: dict[str, Any]) -> bool:
+def _result_first(ctx: TableContext, view: dict[str, Any]) -> bool:
     """The battle(s) just fought, at the top with every card that decided them, until this viewer moves on
     ("On to battle N", kept per browser session and seat as the news strip's "Seen" is, or a placement already
     made for the next battle); True while the next battle is held back. The war's last battle stays there for good; a replay shows its step as it stands."""
@@ -65,15 +65,15 @@ def _result_first(ctx: Any, view: dict[str, Any]) -> bool:
     held = ctx.table.playing and not view["over"] and not moved_on and st.session_state.get(key, 0) < last
     if not (held or view["over"]):
         return False
-    with Sheet() as sheet, sheet.box(key="battle-result"):
+    with ctx.page.sheet() as sheet, sheet.box(key="battle-result"):
         _results(ctx, view, sheet)
     if held:
-        movepad.show([movepad.Choice("next", f"On to battle {view['battle']}", last, primary=True)],
+        movepad.show(ctx.page, [movepad.Choice("next", f"On to battle {view['battle']}", last, primary=True)],
                      "medieval-result", ctx.snap.head, partial(mark_seen, key))
     return held
 
 
-def _results(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+def _results(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     """Each battle fought since the last decision: its columns as laid, every card named (tie cards and inert
     Events marked), each column's total and who took it, and the Events that stood beside the field."""
     names = card_names(ctx.data)
@@ -86,7 +86,7 @@ def _results(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
     sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
-def _placements(suggested: Any, ctx: Any, legal: list[Any]) -> None:
+def _placements(suggested: Any, ctx: TableContext, legal: list[Any]) -> None:
     """Every placement as a button of its own, the engine's suggestion marked ★ where it stands in the list:
     a highlight, never a move made for the player."""
     state = ctx.state
@@ -100,7 +100,7 @@ def tools(game: Any, data: Any) -> None:
     resolver(game, card_names(data), data)
 
 
-def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
+def _advice(ctx: TableContext, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
     """The engine's best placement for this seat, in words (marked ★ among the placements below)."""
     state = ctx.state
     if state.is_terminal or me not in state.players_to_act():
@@ -117,7 +117,7 @@ def _advice(ctx: Any, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
     return best
 
 
-def _grid(ctx: Any, columns: list[dict[str, Any]], sheet: Sheet, outcome: bool = False) -> None:
+def _grid(ctx: TableContext, columns: list[dict[str, Any]], sheet: Sheet, outcome: bool = False) -> None:
     """Columns as two rows of cards facing each other: the opponent's row on top, this phone's below (a
     spectator sees the first seat below), each cell with its total and cards; with `outcome`, a last row
     says who took each column."""

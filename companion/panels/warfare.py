@@ -10,10 +10,10 @@ from typing import Any
 
 import streamlit as st
 
-from companion.components import surface
 from companion.panels.common import card_label, card_links, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
+from companion.table_context import TableContext
 from engine.core import Action, Refusal
 from engine.warfare import casualties, with_morale
 
@@ -36,12 +36,12 @@ REPLY_HINT = ("“Take the attack” answers the whole attack in one tap: no Blu
 DISCARD_SHOWN = 6
 
 
-def render(ctx: Any) -> None:
+def render(ctx: TableContext) -> None:
     news(ctx)
     view = ctx.view()
     data = ctx.data
     start = data.rules.starting_troops
-    with Sheet() as sheet:  # what no one taps, as one element
+    with ctx.page.sheet() as sheet:  # what no one taps, as one element
         for p in (0, 1):
             troops = view["troops"][p]
             sheet.markdown(f"**{ctx.name(p)}** — {troops} troops · {view['hand_counts'][p]} cards in hand")
@@ -103,7 +103,7 @@ def _attack(view: dict[str, Any], data: Any, sheet: Sheet) -> None:
         sheet.markdown(f"Casualties: {_arith(attack['casualties'], data.rules)}")
 
 
-def _last(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+def _last(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     last = view.get("last")
     if last and last.get("event") == "casualties":
         sheet.note("info", f"Last attack by {ctx.name(last['player'])}: {_arith(last['casualties'], ctx.data.rules)}; "
@@ -114,14 +114,14 @@ def _last(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
                    else f"A draw ({why}).")
 
 
-def _builder(ctx: Any, view: dict[str, Any], data: Any) -> None:
+def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
     """The attack builder: the hand laid out as cards, one tap each to choose or un-choose.
 
     The engine says which cards may join the choice (`WarfareState.picks`); the others are
     disabled with its short reason. It is the layout of the moves (`ctx.moves`) at these steps,
     where the generic list would spell out every combination of cards as its own move.
     """
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state, me = ctx.state, ctx.player
     kind = view["step"]
     key = f"build-{ctx.table.id}-{view['turn']}-{kind}"

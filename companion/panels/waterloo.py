@@ -16,11 +16,12 @@ from typing import Any
 
 import streamlit as st
 
-from companion import clock, devices, faults, flashes, folds, live, lookup
-from companion.components import movepad, surface
+from companion import clock, devices, faults, flashes, live, lookup
+from companion.components import movepad
 from companion.panels.common import card_label, card_links, card_names, named, news, scan_card
 from companion.render import Sheet, plain
 from companion.render import private as render_private
+from companion.table_context import TableContext
 from engine.core import Refusal, act
 
 PHASES = {"bet": "Betting", "draw": "Drawing turns", "swap": "Reserve swap", "reveal": "Revealing hands",
@@ -29,7 +30,7 @@ KIND_GROUPS = {"infantry": "Infantry", "cavalry": "Cavalry", "artillery": "Artil
 OTHER_GROUP = "Special and wild"
 
 
-def render(ctx: Any) -> None:
+def render(ctx: TableContext) -> None:
     news(ctx)
     view = ctx.view()
     if view.get("cards") == "table":
@@ -37,11 +38,11 @@ def render(ctx: Any) -> None:
         return
     names = card_names(ctx.data)
     me = ctx.player
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         sheet.markdown(f"**Hand {view['hand_number']}** · {PHASES.get(view['phase'], view['phase'])}"
                        f" · betting round {view['round']} · reserves return in **{view['hands_until_return']}** hand(s)")
     _round_timer(ctx, view)
-    with Sheet() as sheet:  # what no one taps, as one element
+    with ctx.page.sheet() as sheet:  # what no one taps, as one element
         sheet.markdown(f"**Community:** {card_links(view['community'], ctx.data, 'waterloo')}")
         rows = []
         for seat in view["players"]:
@@ -77,7 +78,7 @@ def render(ctx: Any) -> None:
     _combo_table(ctx)
 
 
-def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
+def _render_printed(ctx: TableContext, view: dict[str, Any]) -> None:
     """A table holding printed cards: the app shows chips and bets, takes each seat's reveal and shows the showdown."""
     names = card_names(ctx.data)
     phase = view["phase"]
@@ -87,7 +88,7 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
         step = ("First betting" if view["round"] == 1 else
                 "Final betting (after the drawing turns at the table)" if view["round"] >= rounds else
                 f"Betting round {view['round']} of {rounds} (after a drawing turn at the table)")
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         sheet.markdown(f"**Hand {view['hand_number']}** · {step} · reserves return in "
                        f"**{view['hands_until_return']}** hand(s)")
         if view.get("return_now") and phase == "bet" and view["round"] == 1:
@@ -105,16 +106,16 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
             flags.append("to act")
         tag = f" ({', '.join(flags)})" if flags else ""
         rows.append(f"- **{ctx.name(p)}**{tag}: {seat['chips']} chips, bet {seat['bet']}")
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         sheet.markdown("\n".join(rows) + f"\n\n**At stake: {sum(s['bet'] for s in view['players'])} chips**")
     if phase == "reveal" and view.get("clash"):  # the hands entered clashed and were cleared (R25): every phone
-        with Sheet() as sheet:
+        with ctx.page.sheet() as sheet:
             sheet.note("warning", view["clash"])
     if phase == "reveal" and ctx.player is not None and ctx.table.playing:
         _reveal_entry(ctx, view, names)
     showdown = view.get("showdown")
     if showdown and showdown.get("ranking"):
-        with Sheet() as sheet:
+        with ctx.page.sheet() as sheet:
             sheet.markdown("**Showdown**").markdown(_ranking(ctx, showdown["ranking"], names))
             if phase == "scout" and view.get("scout_saves") is not None:
                 sheet.note("info", f"You lost with a Scout face down: burn it to save {view['scout_saves']} chip(s), "
@@ -128,9 +129,9 @@ def _render_printed(ctx: Any, view: dict[str, Any]) -> None:
     _combo_table(ctx)
 
 
-def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+def _reveal_entry(ctx: TableContext, view: dict[str, Any], names: dict[str, str]) -> None:
     """This seat's five printed cards, tapped by design (or scanned), and the face-down Scout toggle."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     me = ctx.player
     mine = view.get("my_reveal")
     ctx.moves_drawn = True  # the reveal below is this phase's move; the engine lists none to tap
@@ -159,7 +160,7 @@ def _reveal_entry(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None
             st.pills(group, left, key=f"{key}-{group}", format_func=labels.get,
                      on_change=_pick_design, args=(key, f"{key}-{group}", size, copies))
         if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
-            scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
+            scanned = scan_card(ctx.page, "Photograph the card's QR code", f"{key}-cam", "waterloo")
             if scanned and picked.count(scanned) < copies.get(scanned, 0):
                 picked.append(scanned)
             elif scanned:
@@ -190,7 +191,7 @@ def _design_names(data: Any) -> dict[str, str]:
     return {row.id: row.name for row in data.table("cards")}
 
 
-def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> str:
+def _ranking(ctx: TableContext, ranking: list[dict[str, Any]], names: dict[str, str]) -> str:
     """The engine's ranking, as Markdown: each hand's combo, its cards by weight, its wild cards and why it beat
     the next."""
     lines = []
@@ -206,13 +207,13 @@ def _ranking(ctx: Any, ranking: list[dict[str, Any]], names: dict[str, str]) -> 
     return "\n\n".join(lines)
 
 
-def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> None:
+def _printed_result(ctx: TableContext, view: dict[str, Any], names: dict[str, str]) -> None:
     """The last settled hand: its ranking, the Scout choices, each seat's chips and who was knocked out (a box
     that folds, open at the first betting round after it)."""
     result = view.get("last_result")
     if not result:
         return
-    with Sheet() as sheet, sheet.box(key=f"hand-result-{result['hand']}", summary=f"Hand {result['hand']}: result",
+    with ctx.page.sheet() as sheet, sheet.box(key=f"hand-result-{result['hand']}", summary=f"Hand {result['hand']}: result",
                                      folded=not (view["phase"] == "bet" and view["round"] == 1)):
         if result.get("showdown") and result["showdown"].get("ranking"):
             sheet.markdown(_ranking(ctx, result["showdown"]["ranking"], names))
@@ -238,9 +239,9 @@ def _printed_result(ctx: Any, view: dict[str, Any], names: dict[str, str]) -> No
             sheet.caption("Discard your burned Scout and put the top card of the deck face down in its place.")
 
 
-def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
+def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
     """The table's round timer (R22): the same on every phone, kept by the server; any seat starts or pauses it."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     seconds = view["round_timer_minutes"] * 60
     timer = clock.clock(ctx.snap.entries, ctx.state.clock_round(), seconds)
     seat = ctx.player is not None and ctx.table.playing and ctx.acting
@@ -254,7 +255,7 @@ def _round_timer(ctx: Any, view: dict[str, Any]) -> None:
                 label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
                          "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
                 with st.container(width=150):
-                    movepad.show([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
+                    movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
                                  partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
                                  notices=flashes.take_beside("timer"))
         who = ctx.name(timer.by)
@@ -276,35 +277,35 @@ def _tap_timer(service: Any, table_id: int, seat: int, tap: movepad.Tap) -> None
         flashes.flash("error", str(err), "timer")
 
 
-def _your_turn(ctx: Any, view: dict[str, Any]) -> None:
+def _your_turn(ctx: TableContext, view: dict[str, Any]) -> None:
     """Right above this seat's moves: that it is this player's turn, and what for (the engine's task)."""
     me = ctx.player
     if me is None or me not in view["players_to_act"] or not ctx.table.playing or not ctx.acting:
         return
     owed = view.get("to_call", 0)
     extra = f" · {owed} to call" if view["phase"] == "bet" and owed else ""
-    with Sheet() as sheet:
+    with ctx.page.sheet() as sheet:
         sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="▶")
 
 
-def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
+def _drawing_turn(ctx: TableContext, legal: list[Any]) -> None:
     """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
     another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
-    surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
+    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     view = ctx.view()
     me, data = ctx.player, ctx.data
     index = data.card_index
     if view.get("drawn") is None:
         draw = act("draw", me)
         ctx.button("Draw a card", draw, key="waterloo-draw", primary=True, sure=True)
-        surface.flush()  # the pad goes before the caption drawn under it (unflushed, it showed after it, logged)
+        ctx.page.widgets()  # the pad goes before the caption drawn under it (unflushed, it showed after it, logged)
         st.caption("The draw is your only move now, so it is not asked about twice.")
         return
     hand = view["players"][me]["hand"]
     drawn = view["drawn"]
     st.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
-    surface.flush()
+    ctx.page.widgets()
     pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
     give = st.pills("Or exchange this hand card…", hand, key=pick, default=drawn,
                     format_func=lambda c: card_label(index[c], data)) or drawn
@@ -314,7 +315,7 @@ def _drawing_turn(ctx: Any, legal: list[Any]) -> None:
                    key=f"waterloo-take-{c}")
 
 
-def _showdown(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+def _showdown(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     """The hands shown at a showdown still being settled (losers deciding about a Scout), cards in order of weight."""
     showdown = view.get("showdown")
     if not showdown:
@@ -328,31 +329,31 @@ def _showdown(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
                                   for p, h in hands))
 
 
-def _outcome(ctx: Any, winners: list[int], combo: str) -> str:
+def _outcome(ctx: TableContext, winners: list[int], combo: str) -> str:
     """Who won a showdown with what, or who tie and split the bets: said before any Scout is burned."""
     who = " and ".join(ctx.name(p) for p in winners)
     return f"{who} tie with {combo} and split the bets" if len(winners) > 1 else f"{who} won the showdown with {combo}"
 
 
-def _latest_hand(ctx: Any, view: dict[str, Any], sheet: Sheet) -> None:
+def _latest_hand(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     """The last settled hand, shown open (a printed-card table shows it in its own result box)."""
     hands = view.get("hand_history") or []
     if hands:
         sheet.markdown(_hand_text(ctx, hands[-1]))
 
 
-def _hand_history(ctx: Any, view: dict[str, Any]) -> None:
+def _hand_history(ctx: TableContext, view: dict[str, Any]) -> None:
     """Every settled hand but the last (shown open: `_latest_hand`, or a printed-card table's result box), newest
     first: who won with what (the hands shown at the showdown, cards in order of weight; folded hands were never
     shown), and each seat's chips moved."""
     hands = view.get("hand_history") or []
     older = hands[-2::-1]
     if older:
-        with Sheet() as sheet, sheet.box(key="hand-history", summary=f"Hand history ({len(hands)} hands)", folded=True):
+        with ctx.page.sheet() as sheet, sheet.box(key="hand-history", summary=f"Hand history ({len(hands)} hands)", folded=True):
             sheet.markdown("\n\n".join(_hand_text(ctx, h) for h in older))
 
 
-def _hand_text(ctx: Any, hand: dict[str, Any]) -> str:
+def _hand_text(ctx: TableContext, hand: dict[str, Any]) -> str:
     """One settled hand in words, as Markdown (names escaped, cards by label)."""
     data = ctx.data
     winners = hand["winners"]
@@ -373,12 +374,12 @@ def _hand_text(ctx: Any, hand: dict[str, Any]) -> str:
     return "  \n".join(lines[:1]) + ("\n" + "\n".join(lines[1:]) if len(lines) > 1 else "")
 
 
-def _scorer(ctx: Any, names: dict[str, str]) -> None:
+def _scorer(ctx: TableContext, names: dict[str, str]) -> None:
     """Score printed hands: tap (or scan) five cards per player; the engine names and ranks them."""
     from engine.waterloo import explain
 
     game = ctx.game
-    box, opened = folds.folded("Showdown scorer (printed cards)", "scorer-box")
+    box, opened = ctx.page.fold("Showdown scorer (printed cards)", "scorer-box")
     if not opened:
         return
     with box:
@@ -395,7 +396,7 @@ def _scorer(ctx: Any, names: dict[str, str]) -> None:
                          args=(key, f"{key}-pick", ctx.data))
                 flashes.show_beside(f"{key}-pick")
                 if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
-                    scanned = scan_card("Photograph the card's QR code", f"{key}-cam", "waterloo")
+                    scanned = scan_card(ctx.page, "Photograph the card's QR code", f"{key}-cam", "waterloo")
                     if scanned and not _take(hand, scanned, ctx.data):
                         st.warning("Every copy of that card is already in this hand.")
             st.button(f"Clear hand {h + 1}", key=f"{key}-clear", on_click=lambda k=key: st.session_state.update({k: []}))
@@ -440,8 +441,8 @@ def _add_card(key: str, pick: str, data: Any) -> None:
     st.session_state[pick] = None
 
 
-def _combo_table(ctx: Any) -> None:
-    box, opened = folds.folded("Combo table with exact odds", "combo-box")
+def _combo_table(ctx: TableContext) -> None:
+    box, opened = ctx.page.fold("Combo table with exact odds", "combo-box")
     if not opened:
         return
     with box:

@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion.components import surface
+from companion.page import Page
 
 NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
 WITHDRAWN = "The table moved on before you said yes, so nothing was done; here is the new position."
@@ -86,11 +86,11 @@ class Tap:
     sure: bool = False
 
 
-def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
+def show(page: Page, items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
          title: str | None = None, note: str | None = None, columns: int = 1,
          notices: Sequence[tuple[str, str, str | None]] = (), lines: Sequence[str] = (), boxed: bool = False) -> None:
-    """Draw the pad (into the open surface, else as an element of its own, keyed `KEY-0`); a tap runs `on_tap`
-    (in Streamlit's callback, before the page is drawn again).
+    """Draw the pad on `page` (on a phone: into the open surface, else as an element of its own, keyed `KEY-0`);
+    a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again).
 
     `lines` are plain text shown under the title, one per line (a box of news and its "Seen" button is one
     block this way); `boxed` draws a border around the pad, as a bordered container would.
@@ -119,11 +119,7 @@ def show(items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callabl
         kept[key] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
     if key in kept:  # until this phone's next tap: a redraw by a poll or a wake must not take it away unread
         data["notices"] = kept[key]
-    block = {"key": key, "pad": data}
-    handler = partial(_tapped, drawn, labels, sure, on_tap)
-    if not surface.add(block, handler):
-        with surface.drawing(key):
-            surface.add(block, handler)
+    page.pad(key, data, partial(_tapped, drawn, labels, sure, on_tap))
 
 
 def forget() -> None:
