@@ -24,18 +24,25 @@ if TYPE_CHECKING:
 
 
 def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Action, ...]:
-    """The unit's charge and fire actions (cached until a unit or tile is placed near it)."""
+    """The unit's charge and fire actions, cached with exactly what they read (`AttackEntry`), so that a move
+    nearby that cannot change them keeps them: most moves are a friendly unit's, far from any enemy."""
     key = (unit.id, unit.facing, unit.formation, state.is_broken(unit))
     cached = state._attack_cache.get(key)
     if cached is None:
         game, p, uid = state.game, unit.player, unit.id
+        here = state.hex_of(unit)
         target = sight.melee_target(state, unit)
         charge = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
         targets = sight.fire_targets(state, unit, enemies)
         shots = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
-        zone = game.zone(state.hex_of(unit), game.attack_radius[unit.type])
-        cached = state._attack_cache[key] = (zone, charge + shots)
-    return cached[1]
+        arc = sight.fire_arc(state, unit)
+        read = {here, game.around[here][unit.facing]}
+        for enemy in enemies:
+            if enemy.hex in arc:
+                for step in sight_line(here, enemy.hex):
+                    read.update(step)
+        cached = state._attack_cache[key] = (p, read, arc, charge + shots)
+    return cached[3]
 
 
 def _verify_attack(state: HexbattleState, action: Action) -> None:

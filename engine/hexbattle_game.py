@@ -64,9 +64,6 @@ class HexbattleGame(Game["HexbattleState"]):
         self.enter_cost: dict[bool, dict[str, int]] = {
             infantry: {t: row.move_cost for t, row in self.terrain.items()
                        if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
-        # The radius within which a change of unit or tile can change a unit's attacks: its range
-        # (sight lines lie inside it) or its front hex, with a hex to spare.
-        self.attack_radius = {t.id: max(t.range, 1) + 1 for t in data.table("units")}
         # Actions are immutable values, so each distinct one is built once and handed out by every
         # state of this game: building them was most of the cost of `legal_actions`.
         self._actions: dict[tuple[Any, ...], Action] = {}

@@ -81,3 +81,9 @@ class TurnEffects:
 
 Reach = tuple[dict[tuple[Hex, int], int], set[Hex], tuple[Action, ...]]
 
+AttackEntry = tuple[int, set[Hex], frozenset[Hex], tuple[Action, ...]]
+"""A unit's cached attacks: its player; the hexes they read whatever stands there (its own, its front hex, every hex
+on the sight line to an enemy in its arc); its arc of fire, where only an enemy arriving or leaving changes them
+(a friendly unit there blocks no line the first set does not hold, and a tile revealed there holds no enemy);
+and the charge and fire actions."""
+

@@ -66,17 +66,19 @@ def place(state: HexbattleState, unit: Unit, h: Hex | None) -> None:
     unit.hex = h
     if h is not None:
         state.at[h] = unit.id
-    board_changed(state, changed)
+    board_changed(state, changed, unit.player)
 
 
-def board_changed(state: HexbattleState, changed: set[Hex | None]) -> None:
-    """Drop the cached moves whose search looked at a hex that has just changed, and the attacks near it."""
+def board_changed(state: HexbattleState, changed: set[Hex | None], mover: int | None = None) -> None:
+    """Drop the cached moves whose search looked at a hex that has just changed, and the attacks that read it
+    (`AttackEntry`); `mover` is the player whose unit moved (None: a tile was laid)."""
     epoch = state._epoch
     stale = [key for key, (_, looked, _) in state._reach_cache.items() if not looked.isdisjoint(changed)]
     for key in stale:
         del state._reach_cache[key]
         epoch[key[0]] = epoch.get(key[0], 0) + 1
-    near = [spot for spot, (zone, _) in state._attack_cache.items() if not zone.isdisjoint(changed)]
+    near = [spot for spot, (owner, read, arc, _) in state._attack_cache.items()
+            if not read.isdisjoint(changed) or (mover is not None and mover != owner and not arc.isdisjoint(changed))]
     for spot in near:
         del state._attack_cache[spot]
         epoch[spot[0]] = epoch.get(spot[0], 0) + 1

@@ -26,7 +26,7 @@ from engine import hexbattle_victory as victory
 from engine import hexbattle_view as words
 from engine.core import Action, Refusal, State, Told
 from engine.hexbattle_hidden import resample
-from engine.hexbattle_pieces import Guard, Reach, Sight, TurnEffects, Unit
+from engine.hexbattle_pieces import AttackEntry, Guard, Reach, Sight, TurnEffects, Unit
 from engine.hexgrid import Hex
 from engine.kinds import Kind, schema
 
@@ -79,9 +79,8 @@ class HexbattleState(State):
     # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
     # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
     _reach_cache: dict[tuple[str, Hex, int, int], Reach]
-    # Attack actions by (unit, facing, formation, broken), each with the hexes its targets and
-    # sight lines lie within; a unit or tile placed on one of those hexes drops the entry.
-    _attack_cache: dict[tuple[str, int, str | None, bool], tuple[frozenset[Hex], tuple[Action, ...]]]
+    # Attack actions by (unit, facing, formation, broken), as an AttackEntry.
+    _attack_cache: dict[tuple[str, int, str | None, bool], AttackEntry]
     # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
     # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
     # attack entries starts a new epoch for it, so a segment from an older one is not used.

@@ -22,7 +22,10 @@ def start_battle(state: HexbattleState, first: int = 0) -> None:
 
 
 def begin_turn(state: HexbattleState) -> None:
-    state._segments.clear()  # the other army's segments: stale by its next turn, most likely
+    # Segments of an older epoch are never used again: dropped here, so the table stays small (a clone copies it),
+    # while an army's segments still good from its last turn (units whose ground nothing changed) are kept.
+    epoch = state._epoch
+    state._segments = {key: entry for key, entry in state._segments.items() if entry[0] == epoch.get(key[0], 0)}
     state.actions_left = max(0, state.game.rules.actions_per_turn - state.fog[state.current])
     state.actions_granted = state.actions_left
     state.fog[state.current] = 0
