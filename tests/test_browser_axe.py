@@ -13,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from test_browser import Server, server  # noqa: F401  (the fixture: one `muster app` for the test)
+from test_browser_table import shot
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 OPTIONS = {"waterloo": {"players": 2}}  # the rest: each game's defaults
+SHOTS = {"the lobby": ("companion-a11y-lobby-form", "[data-testid=stNumberInput]"),  # with MUSTER_SHOTS set
+         "waterloo as Ann": ("companion-a11y-waterloo", None)}
 IDLE = ("() => !document.querySelector('[data-testid=stStatusWidget]')"  # the page's run is over
         " || !document.querySelector('[data-testid=stStatusWidget]').innerText.includes('Running')")
 SCAN = """async () => {
@@ -60,4 +63,6 @@ def test_browser_every_page_passes_axe_and_has_44px_tap_targets(server: Server, 
         phone.add_script_tag(content=axe)
         problems += [f"{name}: {found}" for found in phone.evaluate(SCAN)]
         problems += [f"{name}: a tap target under 44 x 44 px: {small}" for small in phone.evaluate(SMALL)]
+        if name in SHOTS:
+            shot(phone, *SHOTS[name])
     assert len(pages) == 11 and not problems, "\n".join(problems)
