@@ -6,8 +6,8 @@ with cut playouts ("truncated": the level's iterations and depth) against the sa
 playout to the end ("full"), given as many iterations as fit in the same CPU time: the cost of one iteration
 of each kind is measured first on positions of seeded random games, and the full search gets
 iterations × (truncated cost / full cost), at least one. Seats rotate every game; the report gives wins,
-draws (hexbattle's turn limit) and the mean position score each side ends on, which tells a drawn game's
-leader. Run on a shared machine as
+draws (hexbattle's turn limit) and the mean material score (engine.bots.scores, not the result) each side
+ends on, which tells a drawn game's leader. Run on a shared machine as
 
     nice -n 19 python bench/bench_truncation.py hexbattle --level easy --games 10
 """
@@ -26,7 +26,7 @@ import cards
 from engine import make_game
 from engine.bots import LEVELS, Bot
 from engine.bots.duel import MAX_MOVES, TABLE_OPTIONS, percentile, wilson
-from engine.bots.scores import score
+from engine.bots.scores import SCORES
 from engine.core import Game, Match, State
 
 FULL = 100_000
@@ -55,7 +55,7 @@ def play(game: Game[Any], bots: dict[str, Bot], games: int, seed: int) -> dict[s
             action = bots[order[seat]].decide(match, seat)
             out[order[seat]]["times"].append(time.process_time() - started)
             match.apply(action)
-        final = score(game.id, match.state, seats)
+        final = SCORES[game.id](match.state, seats)  # material, even when the game is over (a draw's leader)
         for s, name in enumerate(order):
             out[name]["score"] += final[s] / games
         winner = match.state.winner if match.state.is_terminal else None
@@ -90,7 +90,7 @@ def main() -> None:
         row = out[name]
         p, low, high = wilson(row["wins"], args.games)
         print(f"{name:9s} wins {row['wins']:3d} of {args.games} ({p:.0%} [{low:.0%}, {high:.0%}]), draws {out['draws']}, "
-              f"mean final score {row['score']:.3f}, decision p50/p95 {1000 * percentile(row['times'], 50):.0f}/"
+              f"mean final material score {row['score']:.3f}, decision p50/p95 {1000 * percentile(row['times'], 50):.0f}/"
               f"{1000 * percentile(row['times'], 95):.0f} ms")
 
 
