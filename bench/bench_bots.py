@@ -6,7 +6,7 @@ A row's games are cut into shards of SHARD_GAMES (an even number, so each shard 
 shard k plays games k·size … of the row's one duel (`play_duel(first=…)`), so a row played in shards, in any
 order, by any number of workers, is the same games as one long duel. Each finished shard is one JSON file,
 
-    DIR/<bots>/<game>/<first>-<second>/s<seed>-<first game>.json
+    DIR/<bots>/<game>/<first>-<second>/s<seed>-<first game>-<games>.json
 
 (the duel's report, its CPU seconds and every decision time), written when it is done; a run started again
 with the same arguments plays only the shards that are missing. `<bots>` hashes the bots' source
@@ -72,7 +72,7 @@ class Shard:
     count: int
 
     def path(self, root: Path) -> Path:
-        return root / self.game / f"{self.first}-{self.second}" / f"s{self.seed}-{self.start:06d}.json"
+        return root / self.game / f"{self.first}-{self.second}" / f"s{self.seed}-{self.start:06d}-{self.count}.json"
 
 
 def plan(game_ids: Iterable[str], rows: list[tuple[str, str]], games: int, seed: int) -> list[Shard]:
@@ -133,8 +133,12 @@ def table(root: Path, seed: int) -> str:
     for game_id in GAME_IDS:
         found = []
         for first, second in ROWS:
-            reports = [json.loads(p.read_text(encoding="utf-8"))
-                       for p in sorted((root / game_id / f"{first}-{second}").glob(f"s{seed}-*.json"))]
+            shards: dict[int, dict[str, Any]] = {}  # by first game: a run of more games replays a short last shard
+            for path in (root / game_id / f"{first}-{second}").glob(f"s{seed}-*.json"):
+                report = json.loads(path.read_text(encoding="utf-8"))
+                if report["games"] > shards.get(report["start"], {"games": 0})["games"]:
+                    shards[report["start"]] = report
+            reports = [shards[start] for start in sorted(shards)]
             if reports:
                 found.append((first, second, reports))
         if not found:
