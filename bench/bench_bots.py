@@ -144,7 +144,7 @@ def table(root: Path, seed: int) -> str:
         if not found:
             continue
         lines += [f"\n**{game_id}**\n", "| first | against | games | first's wins | draws | first's win rate [95%] | "
-                  "first's decision p50 / p95 |", "| --- | --- | --- | --- | --- | --- | --- |"]
+                  "first's decision p50 / p95 | CPU a game |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
         for first, second, reports in found:
             games = sum(r["games"] for r in reports)
             wins = sum(r["players"][first]["wins"] for r in reports)
@@ -152,7 +152,8 @@ def table(root: Path, seed: int) -> str:
             times = [t for r in reports for t in r["times_ms"][first]]
             p, low, high = wilson(wins, games)
             lines.append(f"| {first} | {second} | {games} | {wins} | {draws} | {p:.1%} [{low:.1%}, {high:.1%}] | "
-                         f"{percentile(times, 50):.0f} / {percentile(times, 95):.0f} ms |")
+                         f"{percentile(times, 50):.0f} / {percentile(times, 95):.0f} ms | "
+                         f"{sum(r['cpu_s'] for r in reports) / games:.1f} s |")
     return "\n".join(lines)
 
 
