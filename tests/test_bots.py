@@ -18,8 +18,9 @@ import pytest
 
 import cards
 from engine import GAME_IDS, make_game
-from engine.bots import Bot, hints, make_bot
+from engine.bots import Bot, hints, make_bot, resampled
 from engine.bots.duel import TABLE_OPTIONS, play_duel, wilson
+from engine.bots.search import choices, search
 from engine.core import Match, Refusal, State
 from test_cli import muster
 
@@ -94,6 +95,29 @@ def test_a_bot_never_concedes_and_refuses_a_seat_with_no_move() -> None:
         assert make_bot(name, "hexbattle").decide(match, seat).kind != "concede"
     with pytest.raises(Refusal, match="Seat 2 has no move to make now."):
         make_bot("random", "hexbattle").decide(match, 1 - seat)
+
+
+def test_the_search_tries_the_prior_move_first_and_leans_on_it() -> None:
+    """Progressive bias at the root: the prior's move is expanded first, and with a bias the size of a whole
+    win it stays the most searched of moves that playouts cannot tell apart (every playout scored a draw)."""
+    state, seat = next((s, p) for s, p in positions("warfare", 8) if len(choices(s, p)) > 3)
+    legal = choices(state, seat)  # the seat's own moves: the same on every re-deal
+
+    def last(world: State, player: int, moves: list[Any], rng: random.Random) -> Any:
+        return moves[-1]
+
+    def even(world: State) -> list[float]:
+        return [0.5, 0.5]
+
+    def run(iterations: int, bias: float) -> list[tuple[Any, int]]:
+        nodes = search(state, seat, random.Random(1), reveal=resampled, evaluate=even, iterations=iterations,
+                       depth=0, prior=last, bias=bias)
+        return [(n.action, n.visits) for n in nodes]
+
+    assert run(1, 1.0) == [(legal[-1], 1)]
+    leaning = run(60, 1.0)
+    assert leaning[0][0] == legal[-1] and leaning[0][1] > leaning[1][1] + 2
+    assert {visits for _, visits in run(60, 0.0)} <= {60 // len(legal), 60 // len(legal) + 1}  # no lean: even
 
 
 def test_unknown_players_are_refused_with_the_names_there_are() -> None:
