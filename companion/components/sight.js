@@ -23,6 +23,17 @@ function pageScroller(el) {
   return document.scrollingElement || document.documentElement;
 }
 
+// The content of what scrolls `el`'s page: a change of its size may have moved whatever lies below the change
+// (Streamlit's page scrolls in a box of its own, and the body keeps no size, so watching the body sees nothing).
+// The box that may scroll is taken whether or not it overflows yet (a page grows after its first drawing).
+function pageContent(el) {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if ((o === "auto" || o === "scroll") && p.firstElementChild) return p.firstElementChild;
+  }
+  return document.body;
+}
+
 // An element's box on the page, within what scrolls the page: [x, y, width, height].
 function pagePlace(el, scroller) {
   const r = el.getBoundingClientRect();

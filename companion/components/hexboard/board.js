@@ -87,7 +87,7 @@ function boardSight(key, box) {
     const again = () => watchBoard(sight);
     box.querySelector(".hb-scroll").addEventListener("scroll", again, { passive: true });
     new ResizeObserver(again).observe(box.querySelector(".hb-svg"));
-    new ResizeObserver(again).observe(document.body);
+    new ResizeObserver(again).observe(pageContent(box));
   }
   return sight;
 }

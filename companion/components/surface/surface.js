@@ -64,10 +64,8 @@ function watchButtons() {
   settleTimer = waiting ? setTimeout(watchButtons, buttons.waitMs(now)) : null;
 }
 
-// Anything that changes the size of the page or of a part of it may have moved a button: a look (and each
-// surface's own box is watched, as what scrolls may keep the page's size while its content grows).
+// Anything that changes the size of the page's content or of a surface may have moved a button: a look.
 const resized = new ResizeObserver(() => watchButtons());
-resized.observe(document.body);
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 // A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
@@ -304,5 +302,6 @@ export default function (component) {
   }
   place(root, blocks, tap);
   resized.observe(root);
+  resized.observe(pageContent(root));
   watchButtons();
 }
