@@ -12,6 +12,7 @@ const ART = "__musterHexboardArt";
 const FETCHING = "__musterHexboardArtFetching";  // the version on its way
 const MISSING = "__musterHexboardArtMissing";  // why the artwork could not be had: shown where the board goes
 const NO_ART = "The board's artwork could not be loaded; reload the page.";
+const NO_FACTS = "Tap any unit to see its facts here.";
 const ZOOMS = [1, 1.5, 2];
 // The zoom a player chose stays for this tab, through a redraw of the whole page (a question asked in a dialog
 // draws the board anew) and a reload: a player who needs 44 px hexes zooms once.
@@ -163,6 +164,7 @@ function size(box, view) {
   const width = box.querySelector(".hb-scroll").clientWidth || box.clientWidth || 360;
   svg.style.width = `${width * view.zoom}px`;
   box.querySelector(".hb-zoom").textContent = `${view.zoom}×`;
+  box.classList.toggle("hb-zoomed", view.zoom > 1);  // zoomed, the facts and zoom stay in view (board.css)
   box.querySelector(".hb-out").disabled = view.zoom === ZOOMS[0];
   box.querySelector(".hb-in").disabled = view.zoom === ZOOMS[ZOOMS.length - 1];
 }
@@ -254,10 +256,11 @@ export default function draw(component) {
   const view = (views[key] = views[key] || { zoom: savedZoom() || 1, taps: 0, focus: null });
   const box = skeleton(parentElement, key);
   box.querySelector(".hb-hint").textContent = data.board.hint || "";
-  // the selected unit's facts over the board, however far it is zoomed and panned
+  // the selected unit's facts over the board, however far it is zoomed and panned; the box keeps its place
+  // with none selected, so selecting a unit does not push the board down under the finger
   const facts = box.querySelector(".hb-facts");
-  facts.textContent = data.board.facts || "";
-  facts.hidden = !data.board.facts;
+  facts.textContent = data.board.facts || NO_FACTS;
+  facts.classList.toggle("hb-facts-none", !data.board.facts);
   const svg = box.querySelector(".hb-svg");
   const sight = boardSight(key, box);
   svg.onclick = (event) => {
