@@ -58,7 +58,7 @@ def settled(page: Any, selector: str) -> None:
     """Wait until the control has stood its moment (the page marks a button, and the board, until then)."""
     page.wait_for_function("(s) => { const b = document.querySelector(s);"
                            " return b && !b.hasAttribute('aria-disabled') && !b.hasAttribute('aria-busy'); }",
-                           arg=selector, timeout=5_000)
+                           arg=selector, timeout=30_000)
 
 
 def test_browser_a_redrawn_pad_takes_a_settled_tap_and_a_new_button_under_the_finger_waits(
