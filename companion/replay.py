@@ -9,7 +9,8 @@ hand or a face-down reserve), so a replay never shows what the game kept from a 
 
 A game record is a JSON file (`record`): the game, seed, options, seat names and the log. Loaded
 again (`load`) it replays to the same final state, as the spectator (a file is nobody's seat);
-nothing is stored.
+nothing is stored. A record holds the seed, so it is the whole game, secrets included: the page says so
+beside the download rather than pretending a file can keep what the replay keeps.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: lis
     st.download_button("Download the game record (JSON)", json.dumps(record(table, entries), indent=1),
                        file_name=f"muster-{table.game}-{table.code}.json", mime="application/json",
                        width="stretch", key=f"{key}-download")
+    st.caption("The record holds the game's shuffle, as a chess score holds every move: whoever has the file "
+               "can work out every card, hands that were folded unseen included.")
 
 
 def _viewers(key: str, table: TableInfo, viewer: int | None, allowed: list[int | None]) -> None:
