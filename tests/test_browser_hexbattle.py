@@ -90,17 +90,25 @@ class Phone:
         scale = box["width"] / GEO.width
         return box["x"] + x * scale, box["y"] + y * scale
 
-    def pinch(self, start: float, to: float) -> None:
-        """Two fingers on the board, `start` px either side of its middle, moved to `to` px, then lifted."""
+    def pinch(self, start: float, to: float, across: float = 0.5) -> float:
+        """Two fingers on the board, `start` px either side of a point `across` its frame's width, moved to `to`
+        px, then lifted; returns how far across the drawn board that point lay before."""
         self.page.locator(".hb-scroll").scroll_into_view_if_needed()
         frame = self.page.locator(".hb-scroll").bounding_box()
-        x, y = frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2
+        x, y = frame["x"] + frame["width"] * across, frame["y"] + frame["height"] / 2
+        under = self.across(x)
         fingers = self.page.context.new_cdp_session(self.page)
         fingers.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
         for kind, d in (("touchStart", start), ("touchMove", to)):
             fingers.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x - d, "y": y},
                                                                                     {"x": x + d, "y": y}]})
         fingers.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        return under
+
+    def across(self, x: float) -> float:
+        """How far across the drawn board a point of the screen lies (0 its left edge, 1 its right)."""
+        art = self.page.locator(".hb-svg").bounding_box()
+        return (x - art["x"]) / art["width"]
 
     def tap_button(self, label: str) -> None:
         self.received.clear()
@@ -211,9 +219,11 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
             bob.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
 
     # Zoomed in, a ranged attack by the guns (fire is all they can do: one tap on the target) wins. Two fingers
-    # spread on the board zoom it to 1.5x, where every hex is at least 44 px, a finger's width.
-    ann.pinch(40, 56)
+    # spread on the board zoom it to 1.5x about the place between them, where every hex is at least 44 px.
+    under = ann.pinch(40, 56, across=0.25)
     ann.page.locator(".hb-zoom", has_text="1.5×").wait_for()
+    frame = ann.page.locator(".hb-scroll").bounding_box()  # the place between the fingers stayed between them
+    assert abs(ann.across(frame["x"] + frame["width"] * 0.25) - under) < 0.01, under
     scale = ann.page.locator(".hb-svg").bounding_box()["width"] / GEO.width
     assert min(GEO.hex_w, GEO.hex_h) * scale >= 44, (GEO.hex_w * scale, GEO.hex_h * scale)
     ann.page.get_by_role("button", name="Zoom in").click()

@@ -127,17 +127,20 @@ function skeleton(root, key) {
   root.appendChild(box);
   const svg = el("svg", { class: "hb-svg", role: "img", "aria-label": "Battle map" }, box.querySelector(".hb-scroll"));
   el("g", { class: "hb-layer" }, svg);
-  const zoomBy = (step) => {
+  // One zoom step, keeping the point of the frame at (fx, fy) (its middle for a button; between the fingers
+  // for a pinch) over the same place of the board.
+  const zoomBy = (step, fx, fy) => {
     const view = views[key];
     const at = Math.max(0, Math.min(ZOOMS.length - 1, ZOOMS.indexOf(view.zoom) + step));
     const scroll = box.querySelector(".hb-scroll");
-    const cx = (scroll.scrollLeft + scroll.clientWidth / 2) / view.zoom;
-    const cy = (scroll.scrollTop + scroll.clientHeight / 2) / view.zoom;
+    const ox = fx === undefined ? scroll.clientWidth / 2 : fx, oy = fy === undefined ? scroll.clientHeight / 2 : fy;
+    const cx = (scroll.scrollLeft + ox) / view.zoom;
+    const cy = (scroll.scrollTop + oy) / view.zoom;
     view.zoom = ZOOMS[at];
     saveZoom(view.zoom);
     size(box, view);
-    scroll.scrollLeft = cx * view.zoom - scroll.clientWidth / 2;
-    scroll.scrollTop = cy * view.zoom - scroll.clientHeight / 2;
+    scroll.scrollLeft = cx * view.zoom - ox;
+    scroll.scrollTop = cy * view.zoom - oy;
   };
   // Two fingers spread or pinched on the board step the zoom as the buttons do (the frame pans with one
   // finger; the page's own pinch zoom is off over the board, which would otherwise scale the whole page).
@@ -149,7 +152,9 @@ function skeleton(root, key) {
     if (pinch === null || e.touches.length !== 2) return;
     const now = apart(e.touches);
     if (now > pinch * PINCH_STEP || now < pinch / PINCH_STEP) {
-      zoomBy(now > pinch ? 1 : -1);
+      const frame = scroll.getBoundingClientRect();
+      zoomBy(now > pinch ? 1 : -1, (e.touches[0].clientX + e.touches[1].clientX) / 2 - frame.left,
+        (e.touches[0].clientY + e.touches[1].clientY) / 2 - frame.top);
       pinch = now;
     }
   }, { passive: true });
