@@ -54,7 +54,8 @@ def _intervals(rows: list[tuple[str, float, float, float, bool]], title: str, ba
     dots = alt.Chart(frame).mark_point(filled=True, size=40).encode(
         x="value:Q", y=y, color=colour, tooltip=["name", "value", "low", "high"])
     rule = alt.Chart(pd.DataFrame({"x": [100 * baseline]})).mark_rule(strokeDash=[4, 3], color="#8a94a6").encode(x="x:Q")
-    return bars + dots + rule
+    chart: alt.LayerChart = bars + dots + rule
+    return chart
 
 
 BINS = 30
@@ -70,9 +71,10 @@ def _histogram(counts: list[list[int]]) -> alt.Chart:
         start = low + (value - low) // width * width
         bands[start] = bands.get(start, 0) + games
     frame = pd.DataFrame([{"from": b, "to": b + width, "games": n} for b, n in sorted(bands.items())])
-    return alt.Chart(frame, height=200).mark_bar(color="#1f2a44").encode(
+    chart: alt.Chart = alt.Chart(frame, height=200).mark_bar(color="#1f2a44").encode(
         x=alt.X("from:Q", bin=alt.Bin(binned=True), title="decisions per game"), x2="to:Q",
         y=alt.Y("games:Q", title="games"), tooltip=["from", "to", "games"])
+    return chart
 
 
 def _tall(rows: list[Any]) -> int:

@@ -99,7 +99,7 @@ def answer(drawn: dict[str, list[Any]] | None) -> None:
     session_id = live.current_session_id()
     with _lock:
         tap = _waiting.get(session_id) if session_id is not None else None
-        if tap is None or not tap.taken:
+        if session_id is None or tap is None or not tap.taken:
             return
         del _waiting[session_id]
     tap.loop.call_soon_threadsafe(_settle, tap.answer, drawn)
@@ -179,7 +179,7 @@ async def deliver(request: Any) -> Any:
     with _lock:
         session_id = _session_of.get(mine)
     session = live.session_by_id(session_id) if session_id else None
-    if session is None:
+    if session_id is None or session is None:
         return JSONResponse({"error": "This page's session has ended; reload the page."}, status_code=404)
     loop = asyncio.get_running_loop()
     tap = _Tap(element, raw, loop.create_future(), loop)

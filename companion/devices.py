@@ -43,8 +43,9 @@ def device() -> str | None:
     """
     found = st.session_state.get(DEVICE_PROBE)
     value = found.get("device") if isinstance(found, Mapping) else getattr(found, "device", None)
-    st.session_state[DEVICE] = value if isinstance(value, str) and DEVICE_ID.fullmatch(value) else None
-    return st.session_state[DEVICE]
+    device_id = value if isinstance(value, str) and DEVICE_ID.fullmatch(value) else None
+    st.session_state[DEVICE] = device_id
+    return device_id
 
 
 def device_probe() -> None:

@@ -47,7 +47,7 @@ def render_search() -> None:
     picked = st.multiselect("Games", [g.id for g in games], format_func=_game_name, key="lookup-games",
                             placeholder="All games")
     kinds = st.pills("Show", ["card", "combo", "rule", "section"], selection_mode="multi", key="lookup-kinds",
-                     format_func=KIND_PLURALS.get)
+                     format_func=KIND_PLURALS.__getitem__)
     hits = lookup.search(query, picked or None, kinds or None) if query.strip() else []
     if query.strip():
         st.caption(f"{len(hits)} match{'es' if len(hits) != 1 else ''}" + (" (first 50)" if len(hits) == 50 else ""))

@@ -34,7 +34,7 @@ MARKDOWN.add_render_rule("link_open", _new_tab)
 def to_html(markdown: str) -> str:
     """Markdown as HTML (`MARKDOWN`), remembered: most of a page is drawn again unchanged, for each phone at each
     move, and rendering a table costs about a millisecond."""
-    return MARKDOWN.render(markdown)
+    return str(MARKDOWN.render(markdown))
 
 
 NOTE_ICONS = {"success": "✔", "info": "ℹ", "warning": "⚠", "error": "✖"}

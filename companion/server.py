@@ -32,7 +32,7 @@ def lan_ip() -> str:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.255.255.255", 1))  # no packet is sent: connect on UDP only picks a route
-        address = probe.getsockname()[0]
+        address = str(probe.getsockname()[0])
     except OSError:
         address = "127.0.0.1"
     finally:

@@ -284,7 +284,7 @@ class Store(ABC):
         """The SQL in this backend's placeholder style (written here with `?`)."""
         return sql
 
-    def watch_changes(self, callback: Callable[[int], None]) -> None:
+    def watch_changes(self, callback: Callable[[int], object]) -> None:
         """Call `callback(table_id)` (from another thread) when this process learns that another server
         changed a table: PostgreSQL's NOTIFY. SQLite serves one process, whose pages wake each other."""
 
@@ -412,7 +412,8 @@ class Store(ABC):
                 return None
             self._x(conn, "UPDATE seats SET device=?, claimed=1 WHERE table_id=? AND seat=?", (device, table_id, row[0]))
             self._touch(conn, table_id)
-            return row[1]
+            previous: str | None = row[1]
+            return previous
         return self._write(run)
 
     def reissue_seat(self, table_id: int, seat: int, host_token: str | None) -> Seat:
@@ -569,7 +570,7 @@ class Store(ABC):
         yield from (tuple(r) for r in rows)
 
     def is_empty(self) -> bool:
-        return self._read(lambda conn: self._x(conn, "SELECT COUNT(*) FROM tables").fetchone()[0] == 0)
+        return bool(self._read(lambda conn: self._x(conn, "SELECT COUNT(*) FROM tables").fetchone()[0] == 0))
 
     def load(self, data: dict[str, list[tuple[Any, ...]]]) -> None:
         """Insert copied rows as they are (ids included), all in one transaction."""

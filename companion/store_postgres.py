@@ -86,7 +86,7 @@ class PostgresStore(Store):
         self._generation = 0  # bumped on every (re)connection of the listener
         self._sent = threading.local()  # heads notified by the current thread's transaction
         self._stopping = threading.Event()
-        self._on_change: list[Callable[[int], None]] = []
+        self._on_change: list[Callable[[int], object]] = []
         self._origin = secrets.token_hex(6)  # names this store's own notices, which its listener hears too
         self._up = threading.Event()  # cleared when the database stops answering; set again when it answers
         self._up.set()
@@ -240,7 +240,7 @@ class PostgresStore(Store):
                 return True
         return False
 
-    def watch_changes(self, callback: Callable[[int], None]) -> None:
+    def watch_changes(self, callback: Callable[[int], object]) -> None:
         self._on_change.append(callback)
 
     def signature(self, table_id: int) -> tuple[int, int, int]:

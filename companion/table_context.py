@@ -98,7 +98,8 @@ class TableContext:
         return self.service.game(self.table.game)
 
     def view(self) -> dict[str, Any]:
-        return self.state.view(self.player)
+        shown: dict[str, Any] = self.state.view(self.player)
+        return shown
 
     def name(self, player: int | None) -> str:
         """A seat's name ready for Markdown (escaped), or a dash for no one."""
@@ -180,6 +181,8 @@ def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:
 def _seat_tools(ctx: TableContext, title: str | None = None) -> None:
     """Undo (when the engine allows it for this seat now) and concede (asked about first), as one pad; where the
     table allows hints and the seat is to act, "What would the bot do?" too, with its answer under the pad."""
+    if ctx.player is None:  # a spectator has no seat tools
+        return
     refusal = ctx.snap.match.undo_refusal(ctx.player)
     tools = [movepad.Choice("undo", "↩ Undo my last move", "undo", disabled=refusal is not None, help=refusal),
              movepad.Choice("concede", "Concede", "concede", ask=(

@@ -48,7 +48,7 @@ class GameEntry:
 
     id: str
     data: GameData | None
-    game: Game | None
+    game: Game[Any] | None
     problem: str | None = None
 
     @property
@@ -144,7 +144,7 @@ CONSEQUENCES_KEPT = 4096  # answers of `Tables.consequence` kept (a few position
 class Tables:
     """Acting on tables: create, replay, act, undo, concede — with seat checks."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game[Any]] | None = None) -> None:
         self.store = store
         self._games = dict(games) if games is not None else None
         self._cache: dict[int, Snapshot] = {}
@@ -155,7 +155,7 @@ class Tables:
 
     # -- games ---------------------------------------------------------------------------
 
-    def game(self, game_id: str) -> Game:
+    def game(self, game_id: str) -> Game[Any]:
         if self._games is not None:
             found = self._games.get(game_id)
         else:

@@ -50,7 +50,7 @@ def act(service: Tables, table_id: int, seat: int | None, action: dict[str, Any]
                              "offered": tuple(offered), "label": label, "reason": reason})
                 return
         asking.drop()
-        service.act(table, seat, move, tuple(offered), request_id(table_id, offered, action), devices.this_device())
+        service.act(table, seat, move, (offered[0], offered[1]), request_id(table_id, offered, action), devices.this_device())
     except Stale as err:
         flashes.flash("warning", str(err), where)
     except (Refusal, StoreError) as err:
@@ -85,7 +85,7 @@ def _is_action(value: Any) -> bool:
 @faults.calmly
 def undo(service: Tables, table_id: int, seat: int | None, offered: tuple[int, int]) -> None:
     try:
-        service.undo(service.store.table(table_id), seat, tuple(offered), devices.this_device())
+        service.undo(service.store.table(table_id), seat, (offered[0], offered[1]), devices.this_device())
     except Stale as err:
         flashes.flash("warning", str(err), "seat-tools")
     except (Refusal, StoreError) as err:

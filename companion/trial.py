@@ -9,6 +9,7 @@ reported against the game's files, and data that passes never crashes `build`, `
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from cards.load import GAME_FILE, GameData, _line_of, read_text
 from cards.problems import DataError, Problem
@@ -57,7 +58,7 @@ def _play_one(engine: object, options: dict[str, int], seed: int, players: int, 
               text: str) -> Problem | None:
     steps = 0
     try:
-        match = Match(engine, seed, options)  # type: ignore[arg-type]
+        match: Match[Any] = Match(engine, seed, options)  # type: ignore[arg-type]
     except Refusal as err:
         key = "min_players" if "players" not in options else "max_players"  # a range asks the engine for a count
         return Problem(where, f"the engine cannot set up a table of {players} players ({err}); the player counts "

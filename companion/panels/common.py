@@ -64,7 +64,7 @@ def card_label(card: Any, data: Any) -> str:
     design = getattr(card, "design", card)
     face = getattr(importlib.import_module(f"cards.schemas.{data.id}"), "face", None)
     if face is None:
-        return design.name
+        return str(design.name)
     f = face(design)
     value = f.corner if f.corner and f.corner.isdigit() else ""
     return f"{f.title} · {f.kind} {value}".rstrip()

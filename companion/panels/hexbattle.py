@@ -543,11 +543,11 @@ def _roller(ctx: TableContext, view: dict[str, Any]) -> None:
     with box:
         kind = st.radio("Combat", ["Close combat", "Ranged fire"], horizontal=True, key="roll-kind")
         label = {u["id"]: f"{u['name']} ({u['hex']})" for u in on_board}
-        att = st.selectbox("Attacker", list(label), format_func=label.get, key="roll-att")
+        att = st.selectbox("Attacker", list(label), format_func=label.__getitem__, key="roll-att")
         foes = [u["id"] for u in on_board if u["player"] != next(x for x in on_board if x["id"] == att)["player"]]
         if not foes:
             return
-        dfn = st.selectbox("Defender", foes, format_func=label.get, key="roll-def")
+        dfn = st.selectbox("Defender", foes, format_func=label.__getitem__, key="roll-def")
         combat = "melee" if kind == "Close combat" else "fire"
         attacker_kind = state.unit_type(state.units[att]).kind
         cards = _card_toggles(ctx.data, combat, attacker_kind, att, dict(state.roll_cards(state.units[att])))

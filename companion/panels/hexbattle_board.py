@@ -229,8 +229,8 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
                                                   ("split" if state.sight(unit.hex, enemy.hex).contested else "fire"))
             marks.append([*centre[enemy.hex], kind])
             labels.append([*centre[enemy.hex], {"melee": "⚔", "both": "⚔◎"}.get(kind, "◎"), "attack"])
-        if sel.dest is not None and sel.dest in opts.moves:
-            d = parse_hex(sel.dest)
+        d = parse_hex(sel.dest) if sel.dest is not None and sel.dest in opts.moves else None
+        if sel.dest is not None and d is not None:
             focus = list(centre[d])
             for f in sorted(opts.moves[sel.dest]):
                 n = neighbour(d, f)

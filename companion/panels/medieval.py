@@ -170,7 +170,7 @@ def resolver(game: Any, names: dict[str, str], data: Any) -> None:
             column = _choice("Column", list(range(game.columns)), "resolver-col", lambda c: game.column_names[c])
         labels = {card.design.id: card_label(card, data) for card in game.cards}
         pick = f"resolver-pick-{st.session_state.setdefault('resolver-picks', 0)}"
-        st.pills("Tap a card to add it", list(labels), format_func=labels.get, key=pick,
+        st.pills("Tap a card to add it", list(labels), format_func=lambda d: labels.get(d, d), key=pick,
                  on_change=_tap, args=(game, side, place, column, pick))
         note = st.session_state.pop("resolver-note", None)
         if note:
@@ -229,7 +229,7 @@ def _draw_battle(game: Any, names: dict[str, str], layout: dict[str, Any], laid:
             cells.append((cards, "—" if pair[p] is None else str(pair[p])))
         lines.append(f"- **{game.column_names[c].capitalize()}**: {cells[0][0]} **{cells[0][1]}** vs "
                      f"**{cells[1][1]}** {cells[1][0]}" + _verdict(decision, game, laid_all))
-    beside = [names.get(game.ids[i]) for p in (0, 1) for i in state.beside[p]]
+    beside = [names.get(game.ids[i], game.ids[i]) for p in (0, 1) for i in state.beside[p]]
     st.markdown("Me vs opponent:\n" + "\n".join(lines) + (f"\n\nBeside: {', '.join(beside)}" if beside else ""))
 
 

@@ -123,6 +123,8 @@ def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
     """
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state, me = ctx.state, ctx.player
+    if me is None:  # the builder is a seat's moves only
+        return
     kind = view["step"]
     key = f"build-{ctx.table.id}-{view['turn']}-{kind}"
     chosen = [c for c in st.session_state.get(key, []) if c in view.get("hand", [])]

@@ -133,6 +133,8 @@ def _reveal_entry(ctx: TableContext, view: dict[str, Any], names: dict[str, str]
     """This seat's five printed cards, tapped by design (or scanned), and the face-down Scout toggle."""
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     me = ctx.player
+    if me is None:  # the reveal is a seat's only
+        return
     mine = view.get("my_reveal")
     ctx.moves_drawn = True  # the reveal below is this phase's move; the engine lists none to tap
     if mine is not None:
@@ -157,7 +159,7 @@ def _reveal_entry(ctx: TableContext, view: dict[str, Any], names: dict[str, str]
             groups.setdefault(KIND_GROUPS.get(row.kind, OTHER_GROUP), []).append(row.id)
         for group, designs in groups.items():
             left = [d for d in designs if picked.count(d) < copies[d]]  # never more copies than the deck holds
-            st.pills(group, left, key=f"{key}-{group}", format_func=labels.get,
+            st.pills(group, left, key=f"{key}-{group}", format_func=lambda d: labels.get(d, d),
                      on_change=_pick_design, args=(key, f"{key}-{group}", size, copies))
         if st.toggle("Scan a card's QR code", key=f"{key}-scan-on"):
             scanned = scan_card(ctx.page, "Photograph the card's QR code", f"{key}-cam", "waterloo")
@@ -168,12 +170,12 @@ def _reveal_entry(ctx: TableContext, view: dict[str, Any], names: dict[str, str]
     header.markdown(f"**Your hand** ({len(picked)}/{size}): {named(picked, design_names) if picked else 'tap your cards'}")
     c1, c2 = st.columns(2)
     c1.button("Take back the last card", key=f"{key}-back", width="stretch", disabled=not picked,
-              on_click=lambda: picked.pop() if picked else None)
+              on_click=_drop_last, args=(picked,))
     c2.button("Clear", key=f"{key}-clear", width="stretch", disabled=not picked,
               on_click=lambda: picked.clear())
-    scout = st.toggle("A Scout lies face down in my reserve", key=f"{key}-scout")
+    scout_down = st.toggle("A Scout lies face down in my reserve", key=f"{key}-scout")
     if len(picked) == size:
-        ctx.button("Reveal my hand", act("reveal", me, cards=list(picked), scout_down=bool(scout)),
+        ctx.button("Reveal my hand", act("reveal", me, cards=list(picked), scout_down=scout_down),
                    key=f"{key}-go", primary=True)
     else:
         st.caption(f"Tap {size - len(picked)} more card(s), then reveal.")
@@ -185,6 +187,12 @@ def _pick_design(key: str, pick: str, size: int, copies: dict[str, int]) -> None
     if design and len(hand) < size and hand.count(design) < copies.get(design, 0):
         hand.append(design)
     st.session_state[pick] = None
+
+
+def _drop_last(picked: list[str]) -> None:
+    """"Take back the last card": the hand being entered loses its last card."""
+    if picked:
+        picked.pop()
 
 
 def _design_names(data: Any) -> dict[str, str]:
@@ -294,6 +302,8 @@ def _drawing_turn(ctx: TableContext, legal: list[Any]) -> None:
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     view = ctx.view()
     me, data = ctx.player, ctx.data
+    if me is None:  # moves are a seat's only
+        return
     index = data.card_index
     if view.get("drawn") is None:
         draw = act("draw", me)
@@ -420,7 +430,7 @@ def _scorer(ctx: TableContext, names: dict[str, str]) -> None:
 
 def _design_label(design_id: str, designs: list[Any]) -> str:
     row = next(d for d in designs if d.id == design_id)
-    return row.name
+    return str(row.name)
 
 
 def _take(hand: list[str], design: str, data: Any) -> bool:
