@@ -82,7 +82,7 @@ def status(ctx: TableContext, sheet: draw.Sheet) -> None:
     to_act = ctx.player is not None and ctx.player in state.players_to_act() and ctx.acting
     sheet.note("success" if to_act else "info", text)
     for bot in bot_seats.thinking(table, [] if state.is_terminal else list(state.players_to_act())):
-        sheet.note("info", f"{ctx.name(bot.seat)} is thinking…", icon="⏳")
+        sheet.note("info", f"{ctx.name(bot.seat)} is thinking…")
 
 
 def generic_view(ctx: TableContext, key: str = "private") -> None:

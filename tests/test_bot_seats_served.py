@@ -1,0 +1,207 @@
+"""Bots at the table in real `muster app` processes: the runner of the app's lifespan moves for the bot.
+
+In every game but waterloo (docs/bots.md says why) a table played to near its end through the table service is
+handed to a bot, and a phone plays it out against the bot, the bot's moves showing on the player's phone and a spectator's. A server killed (SIGKILL)
+while its bot thinks moves once after its restart; two servers on one PostgreSQL database, each running the bots,
+never move twice for one turn, also when one of them dies mid-game. Outside the browser the player's moves go
+through the table service from the test, as a phone's tap does; the bots' always come from the servers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import TIMEOUT
+from test_browser import Server, settle, tap_move, wait_moves
+
+from engine.core import Match
+
+from companion import bot_seats
+from companion.store import DB_NAME, LogEntry, open_store
+from companion.tables import Tables
+
+PLAYED_OUT = 40  # turns a game near its end may still take on the phone
+BOT_WAIT_S = 60  # generous: a loaded CI machine; a bot answers within DELAY_S plus its search
+
+
+def human_moves(svc: Tables, table: Any, rng: random.Random) -> tuple[int, int]:
+    """Ann (seat 1) moves at random until it is the bot's turn (or the game is over); the log's head then."""
+    while True:
+        snap = svc.snapshot(svc.store.table(table.id))
+        if 0 in snap.state.players_to_act() or snap.state.is_terminal:
+            return snap.head
+        svc.act(table, 1, rng.choice(snap.state.legal_actions(1)))
+
+
+def bot_answer(svc: Tables, table: Any, head: tuple[int, int]) -> LogEntry:
+    """The bot's entry after the log head `head`, once a server stored it."""
+    deadline = time.time() + BOT_WAIT_S
+    while time.time() < deadline:
+        newer = svc.store.log(table.id, head[0])
+        if newer:
+            return newer[0]
+        time.sleep(0.1)
+    raise AssertionError(f"no bot move after seq {head[0]} within {BOT_WAIT_S} s")
+
+
+def answered(log: list[LogEntry]) -> None:
+    """Every bot entry is the one answer to the head before it, and the log is whole (no seq twice or missing)."""
+    heads = [(0, 0)] + [(e.seq, e.id) for e in log]
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert all(e.request_id == bot_seats.request_id(heads[i], 0) for i, e in enumerate(log) if e.seat == 0)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    srv = Server(tmp_path_factory.mktemp("bots") / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def near_the_end(svc: Tables, game: str) -> Any:
+    """A table of Bob (seat 1) and Ann (seat 2) played at random through the service up to Bob's last turn that Ann
+    answered in the same game played to its end at random, then handed to a bot for Bob, as a host would."""
+    seed = f"solo-{game}"
+    table = svc.create(game, ["Bob", "Ann"], {}, seed=seed)
+    sim, rng, moves = Match(svc.game(game), seed), random.Random(seed), []
+    while not sim.state.is_terminal:
+        seat = sim.state.players_to_act()[0]
+        moves.append((seat, rng.choice(sim.state.legal_actions(seat))))
+        sim.apply(moves[-1][1], len(moves))
+    bobs = [i for i, (seat, _) in enumerate(moves) if seat == 0]  # the last of Bob's turns that Ann answered
+    for seat, action in moves[:next((i for i in reversed(bobs) if any(s == 1 for s, _ in moves[i:])), bobs[-1])]:
+        svc.act(table, seat, action)
+    svc.give_to_bot(table, 0, "easy", table.host_token)
+    return svc.store.table(table.id)
+
+
+def player_taps(page: Any, wanted: str | None) -> None:
+    """Ann takes a move as a player would: the move `wanted` (picked at random, so the game ends as a random one
+    does) where its button or hexbattle's list of every move offers it, else the first button; else a list's
+    first entry; else a card of a move being built (warfare's attack) first, or medieval's "On to battle N" after
+    the battle just fought."""
+    for _ in range(6):
+        settle(page)
+        if listed_move(page, wanted):
+            return
+        plain = page.locator(".st-key-moves .mp-btn:enabled")
+        if plain.count():
+            named = [b for b in plain.all() if b.inner_text().strip() == wanted]
+            tap_move(page, named[0] if named else plain.first)
+            return
+        listed = page.locator(".st-key-moves .mp-select")
+        if listed.count():
+            listed.first.select_option(index=1)
+            tap_move(page, page.locator(".st-key-moves .mp-group .mp-btn").first)
+            return
+        part = page.locator(".st-key-moves button:enabled")
+        if part.count():
+            part.first.click()
+            continue
+        onward = page.locator(".st-key-medieval-result .mp-btn:enabled")  # the battle fought, read: on to the next
+        if onward.count():
+            onward.first.click()
+            continue
+    raise AssertionError("Ann's phone offers no move to take")
+
+
+def listed_move(page: Any, label: str | None) -> bool:
+    """Hexbattle: the move labelled `label` from the board's list of every legal move, opened first (a player
+    on the board picks among the units' moves; always the first move of the list never ends a battle)."""
+    every = page.locator(".st-key-all-moves-box")
+    if not every.count() or label is None:
+        return False
+    if not every.locator(".mp-select").count():
+        every.get_by_text("All legal moves (by unit)").click()
+        settle(page)
+    for group in every.locator(".mp-group").all():
+        picks = group.locator(".mp-select")
+        if label in [o.strip() for o in picks.locator("option").all_inner_texts()]:
+            picks.select_option(label=label)
+            tap_move(page, group.locator(".mp-btn").first)
+            return True
+    raise AssertionError(f"the list of every move has no {label!r}")
+
+
+@pytest.mark.parametrize("game", ["warfare", "imperial", "medieval", "hexbattle"])  # waterloo: see docs/bots.md
+def test_a_phone_plays_a_bot_to_the_end(app: Server, new_phone: Any, game: str) -> None:
+    svc = Tables(open_store(app.data_dir / DB_NAME))
+    table = near_the_end(svc, game)
+    handed = svc.store.head(table.id)[0]  # the hand-over's notice: the bot moves from here on
+    ann_picks = random.Random(f"ann-{game}")  # the move Ann looks for on her phone (the game ends as a random one)
+    base = f"{app.url}/?table={table.code}"
+    ann, watcher = new_phone(), new_phone()
+    ann.goto(f"{base}&seat={table.seats[1].token}")
+    watcher.goto(base)
+    ann.get_by_text("You are Ann").first.wait_for(timeout=TIMEOUT)
+    for _ in range(PLAYED_OUT):
+        table = svc.store.table(table.id)
+        snap = svc.snapshot(table)
+        if not table.playing:
+            break
+        if 1 in snap.state.players_to_act():
+            for page in (ann, watcher):  # the bot's moves so far show on both phones
+                wait_moves(page, snap.moves, within=TIMEOUT / 1000)
+            player_taps(ann, snap.state.label(ann_picks.choice(snap.state.legal_actions(1))))
+            continue
+        bot_answer(svc, table, snap.head)
+    else:
+        raise AssertionError(f"{game}: the game did not end within {PLAYED_OUT} turns")
+    bots = [e for e in svc.store.log(table.id, handed) if e.seat == 0]
+    assert bots and all(e.request_id and e.request_id.startswith("bot-") for e in bots)
+    entries = len(svc.store.log(table.id))
+    for page in (ann, watcher):  # both phones show the finished game, its last move the last one stored
+        page.get_by_text(f"Replay · move {entries} of {entries}").first.wait_for(timeout=TIMEOUT)
+
+
+def test_a_bots_turn_survives_a_server_restart_without_a_double_move(app: Server) -> None:
+    server = app  # killed and started again: the module's other tests find it serving
+    svc = Tables(open_store(server.data_dir / DB_NAME))
+    table = svc.create("medieval", bot_seats.names(["easy", None], ["", "Ann"]), {}, seed="restart-1",
+                       bots={0: "easy"})
+    rng = random.Random(1)
+    bot_answer(svc, table, human_moves(svc, table, rng))  # a turn of the bot's as it comes
+    before = human_moves(svc, table, rng)  # the bot's turn again: the server thinks for at least DELAY_S[0]
+    server.proc.kill()  # type: ignore[union-attr]  # SIGKILL while it thinks: no goodbye
+    server.proc.wait()  # type: ignore[union-attr]
+    server.proc = None
+    assert svc.store.log(table.id, before[0]) == []  # it had not moved yet
+    server.start()
+    answer = bot_answer(svc, table, before)
+    assert answer.seat == 0 and answer.request_id == bot_seats.request_id(before, 0)
+    bot_answer(svc, table, human_moves(svc, table, rng))  # the game goes on: the next turn is answered once too
+    answered(svc.store.log(table.id))
+
+
+def test_postgres_two_servers_with_one_bot_seat_never_move_twice(postgres_url: str, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MUSTER_DATABASE_URL", postgres_url)
+    svc = Tables(open_store(postgres_url))
+    table = svc.create("medieval", bot_seats.names(["easy", None], ["", "Ann"]), {}, seed="two-servers",
+                       bots={0: "easy"})
+    a, b = Server(tmp_path / "a"), Server(tmp_path / "b")
+    a.start()
+    b.start()
+    try:
+        rng = random.Random(2)
+        for turn in range(4):
+            before = human_moves(svc, table, rng)
+            if svc.snapshot(svc.store.table(table.id)).state.is_terminal:
+                break
+            if turn == 2:  # server A dies while both think: B answers, once
+                a.proc.kill()  # type: ignore[union-attr]
+                a.proc.wait()  # type: ignore[union-attr]
+                a.proc = None
+            bot_answer(svc, table, before)
+        log = svc.store.log(table.id)
+        answered(log)
+        assert sum(e.seat == 0 for e in log) >= 3
+        assert not any(e.action.get("kind") == "notice" for e in log)  # no move refused on replay
+    finally:
+        a.stop()
+        b.stop()
