@@ -3,7 +3,7 @@
 Two phones (Ann and Bob). A fresh table: Ann deploys a unit by tapping a starting hex, then both
 press Quick Start. A scripted battle (scenario and dice as table options): Ann moves with a turn
 (unit, hex, neighbouring hex), draws a terrain tile and lays it by a tap, charges (choosing close
-combat over fire), Bob's phone shows the dice and a result banner at the top (so do Ann's and a spectator's),
+combat over fire), Bob's phone shows the dice and a result banner at the top (so does Ann's),
 two fingers zoom the board until every hex is at least 44 px, the selected gun's facts stand over it, and a
 ranged shot tapped on the board is asked about by name (a tap on the board under the question neither drops
 nor makes it) and wins the battle on both phones.
@@ -197,22 +197,24 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     assert "Dice: attacker ⚅ 6, ⚅ 6, ⚀ 1, ⚀ 1, defender ⚀ 1, ⚀ 1" in bob.page.locator(".st-key-hx-combat").inner_text()
     told = tables.snapshot(table).history(1)[-1].format(["Ann", "Bob"])  # the charge, as Bob's side reads it
     bob.page.locator(".st-key-news", has_text=told).wait_for()  # announced on the opponent's phone
-    # and at the top, in each viewer's words, as a result banner: the opponent's, the player's, a spectator's
-    watcher = Phone(new_phone, f"{server.url}/?table={table.code}")
-    for phone, theirs, mine in ((bob, "Ann's", "your"), (ann, "your", "Bob's"), (watcher, "Ann's", "Bob's")):
+    # and at the top, in each viewer's words, as a result banner: the opponent's and the player's (a spectator's
+    # is tested without a browser, test_hexboard; here only for its screenshot)
+    phones = [(bob, "Ann's", "your", "opponent"), (ann, "your", "Bob's", "player")]
+    if SHOTS:
+        phones.append((Phone(new_phone, f"{server.url}/?table={table.code}"), "Ann's", "Bob's", "spectator"))
+    for phone, theirs, mine, _ in phones:
         result = phone.page.locator(".st-key-hx-result")
         result.get_by_text(f"Close combat: {theirs} Blue Infantry 2 charged {mine} Red Infantry 1.").wait_for()
         assert f"{mine[:1].upper() + mine[1:]} Red Infantry 1 is broken." in result.inner_text()
-    if SHOTS:  # Ann's bonus card, asked about by name before it is played
+    if SHOTS:  # at the top of each phone: the banner, what just happened (docs/img); then Ann's bonus card, asked
+        for phone, _, _, name in phones:  # about by name before it is played
+            phone.page.locator(".st-key-hx-result").evaluate("el => el.scrollIntoView({block: 'end'})")
+            phone.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
+        phones[-1][0].page.close()
         ann.page.get_by_role("button", name="▶ Play Charge!").click()
         ann.page.locator(".mp-ask").scroll_into_view_if_needed()
         ann.page.screenshot(path=str(Path(SHOTS) / "companion-hexbattle-card.png"))
         ann.page.get_by_role("button", name="Cancel").click()
-    if SHOTS:  # at the top of each phone: the banner, what just happened, the board (docs/img)
-        for phone, name in ((ann, "player"), (bob, "opponent"), (watcher, "spectator")):
-            phone.page.locator(".st-key-hx-result").evaluate("el => el.scrollIntoView({block: 'end'})")
-            phone.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-{name}.png"))
-    watcher.page.close()
     if SHOTS:  # the defender's phone: what just happened, the broken unit's ⚠, then the dice as dice (docs/img)
         for name, where in (("news", ".st-key-news"), ("broken", ".hb"), ("dice", ".st-key-hx-combat")):
             bob.page.locator(where).first.evaluate("el => el.scrollIntoView({block: 'start'})")
