@@ -265,6 +265,29 @@ def test_the_result_banner_tells_each_viewer_until_they_move_on(service: Tables)
     assert banner(ann.run()) == []  # she moved on; Bob and the spectator have not (`moved_on`, below)
 
 
+def test_the_banner_words_a_finished_charge_a_rout_a_guard_and_shots_that_never_landed() -> None:
+    """The engine's other combat outcomes, as the banner words them (`hexbattle_result.banner`)."""
+    def name(uid: str) -> str:
+        return {"a": "your Blue Hussars", "d": "Bob's Red Infantry 1"}[uid]
+
+    def said(events: list[dict[str, Any]]) -> list[str]:
+        return [f"{line.icon} {line.text}" for line in results.banner(events, name, lambda card: f"{card} card")]
+
+    shot = {"event": "fire", "attacker": "a", "defender": "d", "modifiers": {"point_blank": True}, "result": None}
+    assert said([{"event": "melee", "attacker": "a", "defender": "d", "result": None, "broken_defender": True},
+                 {"event": "destroyed", "unit": "d"}]) == [
+        "⚔ **Close combat: your Blue Hussars charged Bob's Red Infantry 1.**",
+        "⚔ Bob's Red Infantry 1 was broken and could not reply: the charge finished it.",
+        "✖ Bob's Red Infantry 1 is destroyed."]
+    assert said([{"event": "rout", "unit": "d", "to": "5,3"}, {"event": "guard", "card": "Entrench", "unit": "d"}]) == [
+        "↩ Rout! Bob's Red Infantry 1 falls back to 5,3.", "🛡 Entrench card fired on Bob's Red Infantry 1."]
+    assert said([{**shot, "reserve_fire": True, "screened": "Skirmisher Screen"}, {**shot, "blocked_by": "6,4"}]) == [
+        "◎ **Reserve Fire: your Blue Hussars fired at Bob's Red Infantry 1.**",
+        "🛡 Skirmisher Screen card stopped the shot.",
+        "◎ **Ranged fire: your Blue Hussars fired at Bob's Red Infantry 1.**",
+        "🚫 The line of sight was blocked at 6,4: no shot."]
+
+
 def test_a_viewer_moves_on_from_a_combat_by_a_move_of_their_own() -> None:
     """A player by their own next move; a spectator once the other side has moved (the turn has passed)."""
     assert [results.moved_on(after, 0, viewer) for after in ([0], [0, 1]) for viewer in (0, 1, None)] == [

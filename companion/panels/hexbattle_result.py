@@ -59,7 +59,8 @@ def banner(events: list[dict[str, Any]], name: Callable[[str], str], card_name: 
         elif kind == "destroyed":
             lines.append(Line("error", f"{name(e['unit'])} is destroyed.", "✖"))
         elif kind == "rout":
-            lines.append(Line("warning", f"Rout! {name(e['unit'])} falls back to {e.get('to')}.", "↩"))
+            routed = name(e["unit"])
+            lines.append(Line("warning", f"Rout! {routed[:1].upper() + routed[1:]} falls back to {e.get('to')}.", "↩"))
         elif kind == "guard":
             on = f" on {name(e['unit'])}" if e.get("unit") else ""
             lines.append(Line("info", f"{card_name(e['card'])} fired{on}.", "🛡"))
