@@ -1,8 +1,11 @@
 """Hexbattle at the table: the board is the control. Tap one of your units to see where it can go (with
 each hex's movement cost), its fire arc and what it can attack; tap a hex to move, a neighbouring hex
 (or a facing button) to choose the final facing, a marked enemy to attack. A drawn terrain tile is
-shown and named at once and laid by a tap. The last combat stays on every phone, die by die, until
-the next one. What a tap means is worked out in `hexbattle_board`, always from the engine's legal
+shown and named at once and laid by a tap. Laid out as the seed's online version: a top bar (turn, Undo,
+Concede), a result banner for the combats this viewer has not moved on from (`hexbattle_result`), what just
+happened, the board with the selected unit's facts over it, then the bonus cards with ▶ play / ✕ discard,
+each asked about by name. The last combat stays in full on every phone, die by die, until the next one.
+An attack tapped on the board is asked about by name in the table page's dialog. What a tap means is worked out in `hexbattle_board`, always from the engine's legal
 actions; the board itself is `companion.components.hexboard`. The full move list stays as a fallback,
 and the combat roller still asks the engine for every modifier.
 """
