@@ -106,7 +106,7 @@ def _entry(entry: lookup.Entry) -> None:
     with st.expander("Link and QR code"):
         url = links.link(**entry.params)
         st.code(url, language=None)
-        st.image(links.qr_png(url, box=5), width=180)
+        st.image(links.qr_png(url, box=5), width=180, alt=f"QR code of this page's link: {entry.title}")
 
 
 def _rulings_about(card: lookup.Entry) -> None:

@@ -77,7 +77,7 @@ def host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bo
                 url = links.link(table=table.code, seat=s.token)
                 state = f"re-issued: give {plain(s.name)} this new link" if s.reserved else "free"
                 st.markdown(f"**{plain(s.name)}** · {state} — [open this seat]({url})")
-                st.image(links.qr_png(url, box=5), width=200)
+                st.image(links.qr_png(url, box=5), width=200, alt=f"QR code of {plain(s.name)}'s seat link")
                 if table.playing and not s.reserved:
                     st.button(f"I am {plain(s.name)}: play on this phone", on_click=taps.claim, width="stretch",
                               args=(service, table.id, s.seat, host), key=f"host-take-{s.seat}")
@@ -107,7 +107,7 @@ def move_seat(table: TableInfo, seat: Seat) -> None:
     with box:
         url = links.link(table=table.code, seat=seat.token)
         st.write("Scan this on the other phone, or open the link there. Keep it private: it plays your seat.")
-        st.image(links.qr_png(url, box=5), width=220)
+        st.image(links.qr_png(url, box=5), width=220, alt="QR code of your seat's link")
         st.code(url, language=None)
 
 
@@ -119,5 +119,5 @@ def share(table: TableInfo) -> None:
     with box:
         url = links.link(table=table.code)
         st.write(f"Join code **{table.code}**, or scan:")
-        st.image(links.qr_png(url), width=220)
+        st.image(links.qr_png(url), width=220, alt="QR code of the table's spectator link")
         st.code(url, language=None)

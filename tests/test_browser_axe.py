@@ -1,5 +1,6 @@
-"""Accessible (issue 30): an axe-core scan and a tap-target check of the lobby and of every game's table page, as a
-seated player and as a spectator, at 390x844 in Chromium, against a real `muster app`.
+"""Accessible (issue 30): an axe-core scan and a tap-target check of the lobby, a card's look-up, the record page,
+every game's table page as a seated player and as a spectator, and a table's host view, at 390x844 in Chromium,
+against a real `muster app`.
 
 axe-core is vendored in tests/vendor/axe-core (its version, licence and source are in the README there). The test
 fails on any violation axe rates serious or critical, naming each rule, its help text and where it is; and on any
@@ -44,12 +45,16 @@ SMALL = """() => Array.from(document.querySelectorAll(
 
 def test_browser_every_page_passes_axe_and_has_44px_tap_targets(server: Server, new_phone: Callable[[], Any]) -> None:
     tables = Tables(open_store(server.data_dir / DB_NAME))
-    pages = [("the lobby", server.url, "Join a table by its code")]
+    pages = [("the lobby", server.url, "Join a table by its code"),
+             ("a card's look-up", f"{server.url}/?game=warfare&card=howitzers", "Link and QR code"),
+             ("the record page", f"{server.url}/?page=record", "Choose a file to replay it here")]
     for game in sorted(tables.entries()):
         table = tables.create(game, ["Ann", "Bob"], OPTIONS.get(game, {}), seed="axe")
         base = f"{server.url}/?table={table.code}"
         pages += [(f"{game} as Ann", f"{base}&seat={table.seats[0].token}", "You are Ann"),
                   (f"{game} as the spectator", base, "watching as a spectator")]
+    # the host's view of the last table: each free seat's link, QR code and the host's tools
+    pages.append(("the host", f"{base}&host={table.host_token}", "Host: hand out the seats"))
     phones = []
     for _, url, _ in pages:  # all open at once: the server draws them side by side
         phone = new_phone()
@@ -65,4 +70,4 @@ def test_browser_every_page_passes_axe_and_has_44px_tap_targets(server: Server, 
         problems += [f"{name}: a tap target under 44 x 44 px: {small}" for small in phone.evaluate(SMALL)]
         if name in SHOTS:
             shot(phone, *SHOTS[name])
-    assert len(pages) == 11 and not problems, "\n".join(problems)
+    assert len(pages) == 14 and not problems, "\n".join(problems)

@@ -246,7 +246,7 @@ def _drawn_tile(page: Page, data: Any, terrain_id: str) -> None:
     page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     terrain = data.by_id("terrain")[terrain_id]
     with st.container(border=True, key="hx-drawn-tile", horizontal=True):
-        st.image(tile_svg(data, terrain_id), width=110)
+        st.image(tile_svg(data, terrain_id), width=110, alt=f"The {terrain.name} tile as printed")
         meanings = "; ".join(e.meaning for e in effects(terrain))
         st.markdown(f"**Drawn tile: {terrain.name}**  \n{terrain.text}"
                     + (f"  \n{meanings}." if meanings else ""))
