@@ -18,7 +18,8 @@ from engine.core import Refusal
 
 LOBBY_TABLES = 30  # the most recently active tables in progress; the lobby reads only these
 
-SEAT_KINDS: list[str | None] = [None, *bot_seats.LEVELS]
+PERSON = "player"
+SEAT_KINDS = [PERSON, *bot_seats.LEVELS]
 """Who plays a seat, in the new-table form: a person (the first, chosen unless changed), or a bot of a level."""
 
 OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are a few dozen); Streamlit cuts
@@ -112,9 +113,10 @@ def _new_table_form(service: Tables) -> None:
                                                    key=f"new-count-{game.id}")
     preset = options_form.preset(game.data) if game.data else None
     # Who plays each seat is chosen outside the form, so a bot's seat asks for no name (a form redraws on submit only)
-    kinds = [st.selectbox(f"Seat {i + 1} is played by", SEAT_KINDS, key=f"seat-kind-{game.id}-{i}",
-                          format_func=_seat_kind, help="A bot plays on the server, at the level chosen; its seat is "
-                          "named after it. One phone against bots is a solo game.") for i in range(int(count))]
+    picked = [st.selectbox(f"Seat {i + 1} is played by", SEAT_KINDS, key=f"seat-kind-{game.id}-{i}",
+                           format_func=_seat_kind, help="A bot plays on the server, at the level chosen; its seat is "
+                           "named after it. One phone against bots is a solo game.") for i in range(int(count))]
+    kinds = [None if kind == PERSON else kind for kind in picked]
     with st.form(f"new-{game.id}", border=True):
         names = [st.text_input(f"Seat {i + 1} name", value="", placeholder=f"Player {i + 1}", key=f"seat-{game.id}-{i}",
                                max_chars=NAME_LIMIT) if kind is None else "" for i, kind in enumerate(kinds)]
@@ -135,8 +137,8 @@ def _new_table_form(service: Tables) -> None:
                     {**table_options.engine_options(chosen), **own}, kinds)
 
 
-def _seat_kind(kind: str | None) -> str:
-    return "Player" if kind is None else f"Bot ({kind})"
+def _seat_kind(kind: str) -> str:
+    return "Player" if kind == PERSON else f"Bot ({kind})"
 
 
 def _create(service: Tables, game_id: str, names: list[str], raw: str, count: int, variable: bool,

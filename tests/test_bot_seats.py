@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
+from apptest_helpers import page
+from apptest_helpers import race  # noqa: F401  (the fixture: a table service of the test game)
 
 from companion import bot_seats
 from companion.store import open_store
@@ -153,3 +155,20 @@ def test_a_hint_never_peeks(tmp_path: Path, game: str) -> None:
     for k in range(3):
         redealt = match._fork(match.state.resample(seat, random.Random(f"other-deal-{k}")))
         assert [(h.label, h.win, h.visits) for h in hints(redealt, seat, level="easy")] == asked
+
+
+def test_a_solo_table_from_the_new_table_form(race: Tables) -> None:
+    """Seat 2 played by a bot: no name asked for it, the seat named after its bot, hints on when switched on, and
+    the creator's phone taken straight to its own seat."""
+    at = page()
+    assert at.selectbox(key="seat-kind-race-1").value == "player"  # a person, unless the host says otherwise
+    at.selectbox(key="seat-kind-race-1").set_value("normal").run()
+    assert [t.key for t in at.text_input if str(t.key).startswith("seat-race-")] == ["seat-race-0"]
+    at.text_input(key="seat-race-0").input("Ann")
+    at.toggle(key="opt-hints-race").set_value(True)
+    at.button(key="FormSubmitter:new-race-Create table").click().run()
+    assert not at.exception, at.exception
+    (table,) = race.store.tables()
+    assert [s.name for s in table.seats] == ["Ann", "Bot (normal)"]
+    assert [bot_seats.level_of(s) for s in table.seats] == [None, "normal"] and table.options["hints"] is True
+    assert at.query_params["seat"] == table.seats[0].token and at.query_params["host"] == table.host_token
