@@ -76,7 +76,7 @@ def observer(game: Game[Any]) -> Observer:
                         lambda s: False, showdowns=True)
     if gid == "hexbattle":  # its bonus cards in hand, and its unit types on the board
         return Observer(lambda s, p: [design[c] for c in s.hands[p]]  # type: ignore[attr-defined]
-                        + [u.type for u in s.units.values() if u.player == p and u.on_board],  # type: ignore[attr-defined]
+                        + [u.type for u in s.alive(p)],  # type: ignore[attr-defined]
                         lambda s: s.turn,  # type: ignore[attr-defined]
                         lambda s: s.result == "turn_limit",  # type: ignore[attr-defined]
                         names={unit: kind for army in getattr(game, "roster") for unit, kind in army})

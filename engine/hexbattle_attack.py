@@ -33,9 +33,9 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
         here = state.hex_of(unit)
         target = sight.melee_target(state, unit)
         charge = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
-        targets = sight.fire_targets(state, unit, enemies)
-        shots = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
         arc = sight.fire_arc(state, unit)
+        targets = sight.fire_targets(state, unit, enemies, arc)
+        shots = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
         read = {here, game.around[here][unit.facing]}
         for enemy in enemies:
             if enemy.hex in arc:

@@ -11,7 +11,7 @@ from cards.schemas.hexbattle import Army, BonusCard, Formation, Terrain, UnitTyp
 from engine.core import Action, Game, Refusal
 from engine.hexbattle_pieces import Unit
 from engine.hexbattle_state import HexbattleState
-from engine.hexgrid import Hex, disc, from_offset, hex_id, in_arc, neighbour, parse_hex, to_offset
+from engine.hexgrid import Hex, disc, from_offset, hex_from_id, hex_id, in_arc, neighbour, parse_hex, to_offset
 
 OPTION_KEYS = ("quick_start", "names", "turn_limit", "dice", "scenario")
 SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
@@ -37,6 +37,7 @@ class HexbattleGame(Game["HexbattleState"]):
         self.rows = self.rules.map_rows
         self.board: frozenset[Hex] = frozenset(from_offset(c, r) for c in range(self.columns) for r in range(self.rows))
         self.ids: dict[Hex, str] = {h: hex_id(h) for h in self.board}
+        self._by_id: dict[str, Hex] = {i: h for h, i in self.ids.items()}
         self.around: dict[Hex, tuple[Hex, ...]] = {h: tuple(neighbour(h, d) for d in range(6)) for h in self.board}
         self.home_row = [0 if a.home_edge == "top" else self.rows - 1 for a in self.armies]
         self.goal_row = [self.home_row[1], self.home_row[0]]
@@ -72,6 +73,11 @@ class HexbattleGame(Game["HexbattleState"]):
         self._fire_zones: dict[tuple[Hex, int, int], frozenset[Hex]] = {}
         self._arcs: dict[tuple[int, int], frozenset[Hex]] = {}
         self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
+
+    def hex_named(self, text: str) -> Hex:
+        """The hex of a verified action's id: looked up, or parsed when it is written another way ("03,5")."""
+        h = self._by_id.get(text)
+        return hex_from_id(text) if h is None else h
 
     def zone(self, h: Hex, reach: int) -> frozenset[Hex]:
         """The hexes within `reach` of `h` (h included), worked out once per hex and reach."""

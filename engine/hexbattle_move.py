@@ -13,13 +13,15 @@ from engine import hexbattle_victory as victory
 from engine.core import Action, Arg, Refusal, Told, seat
 from engine.hexbattle_pieces import Reach, Unit
 from engine.hexbattle_view import unit_named
-from engine.hexgrid import FACING_NAMES, Hex, hex_from_id, hex_id, parse_hex
+from engine.hexgrid import FACING_NAMES, Hex, hex_id, parse_hex
 from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
 
+_SIDES = tuple(((f + 1) % 6, (f - 1) % 6) for f in range(6))
+"""The two facings one turn away from each facing: clockwise first, as the move search tries them."""
 
 
 def movement_points(state: HexbattleState, unit: Unit) -> int:
@@ -83,13 +85,14 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     over = mp + 1
     while heap:
         cost, h, f = pop(heap)
-        if best[(h, f)] < cost or cost >= mp:
+        if cost >= mp or best[(h, f)] < cost:
             continue
         turned = cost + turn_cost
         if turned <= mp:
-            for nf in ((f + 1) % 6, (f - 1) % 6):
-                if turned < best.get((h, nf), over):
-                    best[(h, nf)] = turned
+            for nf in _SIDES[f]:
+                hf = (h, nf)
+                if turned < best.get(hf, over):
+                    best[hf] = turned
                     push(heap, (turned, h, nf))
         here_all = terrain[h] in takes_all
         ring = around[h]
@@ -148,7 +151,8 @@ def _verify_move(state: HexbattleState, action: Action) -> None:
 def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
     unit = state.units[action["unit"]]
     start = state.hex_of(unit)
-    to = hex_from_id(action["to"])
+    ids = state.game.ids
+    to = state.game.hex_named(action["to"])
     start_terrain = state.ground(unit)
     if state.unit_type(unit).movement_per_turn:
         spent = reachable(state, unit)[(to, action.get("facing", unit.facing))]
@@ -158,7 +162,7 @@ def move(state: HexbattleState, action: Action, rng: random.Random) -> None:
     if to != start and start_terrain.exit_formation is not None and state.unit_type(unit).uses_formations:
         unit.formation = start_terrain.exit_formation
     state.effects.forced.pop(unit.id, None)
-    state.events.append({"event": "move", "unit": unit.id, "from": hex_id(start), "to": hex_id(to),
+    state.events.append({"event": "move", "unit": unit.id, "from": ids[start], "to": ids[to],
                         "facing": unit.facing})
     if victory.broke_through(state, unit, start):
         return

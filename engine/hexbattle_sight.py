@@ -80,9 +80,11 @@ def fire_arc(state: HexbattleState, unit: Unit) -> frozenset[Hex]:
     return state.game.fire_zone(here, unit.facing, reach)
 
 
-def fire_targets(state: HexbattleState, unit: Unit, enemies: list[Unit] | None = None) -> list[Unit]:
-    """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain)."""
-    zone = fire_arc(state, unit)
+def fire_targets(state: HexbattleState, unit: Unit, enemies: list[Unit] | None = None,
+                 arc: frozenset[Hex] | None = None) -> list[Unit]:
+    """Enemy units this unit may fire at now (range, arc, terrain, sight not blocked for certain); `arc` is the
+    unit's `fire_arc`, when the caller has it already."""
+    zone = fire_arc(state, unit) if arc is None else arc
     if not zone:
         return []
     here, terrain, no_combat = state.hex_of(unit), state.terrain, state.game.no_combat

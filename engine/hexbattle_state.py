@@ -321,9 +321,7 @@ class HexbattleState(State):
             out = [game.hex_action("place_tile", player, h) for h in setup.undiscovered_edge(self)]
             out.append(concede)
             return out
-        enemies = self.alive(1 - player)
-        for unit in self.alive(player):
-            self._unit_actions(unit, enemies, out)
+        self._units_actions(player, out)
         if self.actions_left > 0:
             if self.tile_deck and len(self.terrain) < len(game.board):
                 out.append(game.plain_action("draw_terrain", player))
@@ -335,32 +333,39 @@ class HexbattleState(State):
         out.append(concede)
         return out
 
-    def _unit_actions(self, unit: Unit, enemies: list[Unit], out: list[Action]) -> None:
-        uid = unit.id
+    def _units_actions(self, player: int, out: list[Action]) -> None:
+        """Each of the player's units' moves, orders and attacks, in roster order: its segment, made anew only
+        when what it depends on changed (the turn's facts are read once for all units: this runs every move)."""
         last, ready = self.last_unit, self.double_time_ready
-        if uid == last and uid != ready:
-            return
         paid = self.actions_left > 0
-        fresh = uid != last
-        moves = fresh and (paid or self.effects.free_moves > 0)
-        orders = fresh and paid
-        attacks = paid or uid in self.effects.barrage or uid == ready
-        mp = movement.movement_points(self, unit) if moves else 0
-        key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
-        epoch = self._epoch.get(uid, 0)
-        segment = self._segments.get(key)
-        if segment is None or segment[0] != epoch:
-            found: list[Action] = []
-            if moves:
-                reach = movement.reach(self, unit, mp)
-                if reach is not None:
-                    found.extend(reach[2])
-            if orders:
-                found.extend(self.game.orders(unit))
-            if attacks:
-                found.extend(attack.attacks(self, unit, enemies))
-            segment = self._segments[key] = (epoch, tuple(found))
-        out.extend(segment[1])
+        can_move = paid or self.effects.free_moves > 0
+        barrage = self.effects.barrage
+        segments, epochs, points = self._segments, self._epoch, movement.movement_points
+        enemies = self.alive(1 - player)
+        for unit in self.alive(player):
+            uid = unit.id
+            fresh = uid != last
+            if not fresh and uid != ready:
+                continue
+            moves = fresh and can_move
+            orders = fresh and paid
+            attacks = paid or uid in barrage or uid == ready
+            mp = points(self, unit) if moves else 0
+            key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
+            epoch = epochs.get(uid, 0)
+            segment = segments.get(key)
+            if segment is None or segment[0] != epoch:
+                found: list[Action] = []
+                if moves:
+                    reach = movement.reach(self, unit, mp)
+                    if reach is not None:
+                        found.extend(reach[2])
+                if orders:
+                    found.extend(self.game.orders(unit))
+                if attacks:
+                    found.extend(attack.attacks(self, unit, enemies))
+                segment = segments[key] = (epoch, tuple(found))
+            out.extend(segment[1])
 
     def verify(self, action: Action) -> None:
         """Who may act and in which phase, then the kind's own checks."""
