@@ -78,3 +78,27 @@ def test_no_import_circles_in_the_companion() -> None:
         a, b = sorted(pair)
         graph[b].discard(a)
     assert circles(graph) == []
+
+
+def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module `start` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for dep in graph[todo.pop()] - seen:
+            seen.add(dep)
+            todo.append(dep)
+    return seen
+
+
+def test_panels_and_their_api_never_import_the_page_that_draws_them() -> None:
+    """The panels once imported back into `table_page` (its `act`, its `move_key`), which imported them (issue 34):
+    now a panel, and the API it draws with (`table_context`, the `page` seam), reach neither the page's assembly
+    nor its sections, and the seam itself knows nothing of tables or taps."""
+    known = modules()
+    graph = {name: imports(path, known) - {name} for name, path in known.items()}
+    assembly = {"companion.table_page", "companion.table_sections", "companion.table_tools", "companion.app"}
+    drawers = [name for name in known if name.startswith("companion.panels.")] + ["companion.table_context"]
+    assert {name: sorted(reaches(graph, name) & assembly) for name in drawers} == {name: [] for name in drawers}
+    tables = {"companion.table_context", "companion.taps", "companion.tables", "companion.store"}
+    assert sorted(reaches(graph, "companion.page") & (assembly | tables)) == []
