@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -26,7 +26,9 @@ from companion.render import one_line, plain, pretty
 from companion.store import Seat, TableInfo
 from companion.streamlit_page import StreamlitPage
 from companion.tables import Snapshot, Tables, allows_hints
-from engine.core import Action, fill
+from engine.core import Action, Refusal, State, fill
+
+S = TypeVar("S", bound=State)
 
 BUTTONS_BEFORE_GROUPING = 10
 
@@ -47,10 +49,18 @@ class TableContext:
     typed_moves: list[Action] | None = None  # the moves listed as a pad, which may also be typed in (`_other_move`)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State:
         """The position as this phone's viewer may know it (`Snapshot.seen_by`), never the real one: history
         lines and questions come from the match (`snap.match`), which writes them per viewer."""
-        return self.snap.seen_by(self.player)
+        seen: State = self.snap.seen_by(self.player)
+        return seen
+
+    def state_as(self, kind: type[S]) -> S:
+        """`state` as its game's own class, for a panel that reads its game's own facts (typed, not `Any`)."""
+        seen = self.state
+        if not isinstance(seen, kind):
+            raise Refusal(f"This table's position is a {type(seen).__name__}, not a {kind.__name__}.")
+        return seen
 
     def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None) -> None:
         """Draw this seat's moves here (a panel calls it between its view and its tools); `layout` draws the

@@ -43,6 +43,7 @@ from engine.hexbattle_combat import (
     close_combat,
     ranged_fire,
 )
+from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import FACING_NAMES
 from generator.hexbattle_parts import board_geometry, effects, tile_svg
 
@@ -52,7 +53,7 @@ SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 def render(ctx: TableContext) -> None:
     view = ctx.view()
     data = ctx.data
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     _top_bar(ctx, view)
     _banner(ctx)  # the last combat's result, until this viewer moves on
     news(ctx)  # what the other side just did, written for this viewer, at the top as in the card games
@@ -175,7 +176,7 @@ def _compass(ctx: TableContext, actions: dict[int, Action], key: str, verb: str,
 def _controls(ctx: TableContext, sel: Selection) -> None:
     """The selected unit's choices as large buttons, and the turn's other actions."""
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     me = ctx.player
     if me is None or me not in state.players_to_act():
         return
@@ -210,7 +211,7 @@ def _controls(ctx: TableContext, sel: Selection) -> None:
 
 def _attack_choice(ctx: TableContext, unit: Any, enemy: Any, modes: dict[str, Action]) -> None:
     """The attacking unit, what each kind of attack would roll, then one button for each."""
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"**{state.unit_name(unit)} attacks {state.unit_name(enemy)}: close combat or ranged fire?**")
         if "melee" in modes:
@@ -223,7 +224,7 @@ def _attack_choice(ctx: TableContext, unit: Any, enemy: Any, modes: dict[str, Ac
          "hx-attack", columns=len(modes))
 
 
-def _named(item: movepad.Choice, state: Any, action: Action) -> movepad.Choice:
+def _named(item: movepad.Choice, state: HexbattleState, action: Action) -> movepad.Choice:
     """A button whose question names its move in full ("Charge Red Infantry 1 at 5,4 with …?"), not only
     its short label."""
     if item.ask is None:
@@ -231,7 +232,7 @@ def _named(item: movepad.Choice, state: Any, action: Action) -> movepad.Choice:
     return replace(item, ask=(f"{board.words(state, action)}? {item.ask[0]}", item.ask[1]))
 
 
-def _sight_text(state: Any, unit: Any, enemy: Any) -> str:
+def _sight_text(state: HexbattleState, unit: Any, enemy: Any) -> str:
     seen = state.sight(unit.hex, enemy.hex)
     if not seen.contested:
         return "; line of sight clear"
@@ -321,7 +322,7 @@ def _banner(ctx: TableContext) -> None:
     shown = standing(ctx)
     if not shown:
         return
-    state, me = ctx.state, ctx.player
+    state, me = ctx.state_as(HexbattleState), ctx.player
     units = state.units
 
     def name(uid: str) -> str:
@@ -347,7 +348,7 @@ def _last_combat(ctx: TableContext, sheet: Sheet) -> None:
     events = last_combat(ctx)
     if not events:
         return
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     names = {u.id: state.unit_name(u) for u in state.units.values()}
     cards = ctx.data.card_index
     with sheet.box(key="hx-combat"):
@@ -393,7 +394,7 @@ def _fire_extras(event: dict[str, Any]) -> str:
 def _cards(ctx: TableContext, view: dict[str, Any], sheet: Sheet, hand_shown: bool) -> None:
     """How many bonus cards and guards each other seat holds, and this seat's own, boxed as private (its hand
     only when its card panel, `hand_shown`, is not drawn)."""
-    me = ctx.player
+    me, state = ctx.player, ctx.state_as(HexbattleState)
     cards = ctx.data.card_index
     for p in view["players"]:
         if p["seat"] != me:
@@ -409,7 +410,7 @@ def _cards(ctx: TableContext, view: dict[str, Any], sheet: Sheet, hand_shown: bo
                                  for c in hand] or "none"
     if player["guards"]:
         secret["guards_in_play"] = [
-            f"{cards[g['card']].design.name}" + (f" on {ctx.state.unit_name(ctx.state.units[g['unit']])}"
+            f"{cards[g['card']].design.name}" + (f" on {state.unit_name(state.units[g['unit']])}"
                                                  if g["unit"] else "") + f": {markup.plain(ctx.data, cards[g['card']].design.text)}"
             for g in player["guards"]]
     if secret:
@@ -421,7 +422,7 @@ def _card_plays(ctx: TableContext, view: dict[str, Any]) -> bool:
     for each way the engine allows now) and ✕ to discard it, each asked about first by the card's name (the
     seed's "a popup confirms each card played"). Whether the panel was drawn."""
     me = ctx.player
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     if me is None or not ctx.acting:
         return False
     hand = view["players"][me]["hand"] or []
@@ -453,7 +454,7 @@ def _card_plays(ctx: TableContext, view: dict[str, Any]) -> bool:
 def _units(ctx: TableContext, view: dict[str, Any]) -> None:
     """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     box, opened = ctx.page.fold("Units", "units-box")
     if not opened:
         return
@@ -478,7 +479,7 @@ def _units(ctx: TableContext, view: dict[str, Any]) -> None:
 
 def _all_moves(ctx: TableContext) -> None:
     """Every legal move, grouped by unit, for anything the board does not make easy."""
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     ctx.moves_drawn = True  # this list replaces the table page's generic one
     me = ctx.player
     if me is None or me not in state.players_to_act():
@@ -536,7 +537,7 @@ def _fire_text(mods: dict[str, Any], result: dict[str, Any] | None, rules: Any) 
 
 def _roller(ctx: TableContext, view: dict[str, Any]) -> None:
     """Roll a combat between two units on the board, with the engine's modifiers for their positions and the cards toggled on."""
-    state = ctx.state
+    state = ctx.state_as(HexbattleState)
     on_board = [u for u in view["units"] if u["hex"] and not u["destroyed"]]
     if len(on_board) < 2:
         return

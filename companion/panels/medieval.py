@@ -102,7 +102,7 @@ def tools(game: Any, data: Any) -> None:
 
 def _advice(ctx: TableContext, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
     """The engine's best placement for this seat, in words (marked ★ among the placements below)."""
-    state = ctx.state
+    state = ctx.state_as(MedievalState)
     if state.is_terminal or me not in state.players_to_act():
         return None
     outcomes = expected_outcomes(state, me)

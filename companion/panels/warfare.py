@@ -15,7 +15,7 @@ from companion.render import Sheet, plain
 from companion.render import private as render_private
 from companion.table_context import TableContext
 from engine.core import Action, Refusal
-from engine.warfare import casualties, with_morale
+from engine.warfare import WarfareState, casualties, with_morale
 
 PHASES = ("Deploy", "Attack", "Casualties", "Maneuver")
 STEP_PHASE = {"deploy": 0, "units": 1, "blunder": 1, "counter": 1, "support": 1, "morale": 2,
@@ -122,7 +122,7 @@ def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
     where the generic list would spell out every combination of cards as its own move.
     """
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
-    state, me = ctx.state, ctx.player
+    state, me = ctx.state_as(WarfareState), ctx.player
     if me is None:  # the builder is a seat's moves only
         return
     kind = view["step"]
