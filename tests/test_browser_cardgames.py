@@ -190,7 +190,9 @@ class Taps:
 
 
 def buttons(page: Any, where: str) -> list[tuple[str, bool]]:
-    """The buttons in one part of a phone, as (text, enabled)."""
+    """The buttons in one part of a phone, as (text, enabled), once they stand (a button drawn or moved a moment
+    ago is aria-disabled for 300 ms: the tap guard)."""
+    page.wait_for_function("(where) => !document.querySelector(where + ' .mp-btn[data-settling]')", arg=where)
     found = page.locator(where).get_by_role("button")
     return [(b.inner_text().strip(), b.is_enabled()) for b in found.all()]
 

@@ -229,6 +229,9 @@ def questions(page: Any) -> list[tuple[str, bool, str]]:
     for name in [b.inner_text().strip() for b in moves.get_by_role("button").all()]:
         if not name.startswith("Play "):
             continue
+        # the pad's buttons stand where they are (a question's panel, cancelled, moved them: each waits its
+        # 300 ms, aria-disabled, before it takes a tap), so "enabled" reads the move's state, not the moment's
+        page.wait_for_function("() => !document.querySelector('.st-key-moves .mp-btn[data-settling]')")
         button = moves.get_by_role("button", name=name, exact=True)
         enabled, asked = button.is_enabled(), ""
         if enabled:
