@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from apptest_helpers import page
+from apptest_helpers import page, page_text
 from apptest_helpers import race  # noqa: F401  (the fixture: a table service of the test game)
 
 from companion import bot_seats
@@ -175,3 +175,16 @@ def test_a_solo_table_from_the_new_table_form(race: Tables) -> None:
     assert [s.name for s in table.seats] == ["Ann", "Bot (normal)"]
     assert [bot_seats.level_of(s) for s in table.seats] == [None, "normal"] and table.options["hints"] is True
     assert at.query_params["seat"] == table.seats[0].token and at.query_params["host"] == table.host_token
+
+
+def test_the_host_hands_a_seat_to_a_bot_from_the_host_page(race: Tables) -> None:
+    table = race.create("race", ["Ann", "Bob"], {"players": 2})
+    host = page(table=table.code, host=table.host_token)
+    host.button(key="to-bot-1-hard").click().run()
+    assert not host.exception, host.exception
+    table = race.store.table(table.id)
+    assert bot_seats.level_of(table.seats[1]) == "hard"
+    text = page_text(page(table=table.code))  # a spectator's phone reads the hand-over and the bot's name
+    assert "The host handed Bob (bot, hard)'s seat to a bot (hard), which plays it from now on." in text
+    assert "Bob (bot, hard)" in text
+    assert not [b for b in page(table=table.code, host=table.host_token).button if b.key == "to-bot-1-hard"]
