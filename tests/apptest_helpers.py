@@ -138,6 +138,20 @@ class PadButton:
                                                    "head": self.head})
 
 
+def lay_until_move(at: AppTest) -> AppTest:
+    """Medieval: tap a card of the hand, then a column, until a column's tap is the move (the placement is laid
+    card by card on the phone and sent whole); another game's page is left as it is."""
+    for _ in range(8):
+        buttons = [b for b in pad_buttons(at) if not b.disabled]
+        if any(b.key.startswith(("move-", "pick-")) for b in buttons):
+            break
+        laying = [b for b in buttons if b.key.startswith("col-")] or [b for b in buttons if b.key.startswith("card-")]
+        if not laying:
+            break
+        laying[0].click().run()
+    return at
+
+
 def tap_pad(at: AppTest, pad: str, payload: Any) -> AppTest:
     """A tap on the pad keyed `pad`, as its surface sends it (the pad's key with what the phone sent); a
     payload that is no dict goes as it is: any payload, as a phone may send junk."""

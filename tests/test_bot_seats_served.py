@@ -83,9 +83,9 @@ def near_the_end(svc: Tables, game: str) -> Any:
 def player_taps(page: Any, wanted: str | None) -> None:
     """Ann takes a move as a player would: the move `wanted` (picked at random, so the game ends as a random one
     does) where its button or hexbattle's list of every move offers it, else the first button; else a list's
-    first entry; else a card of a move being built (warfare's attack) first, or medieval's "On to battle N" after
-    the battle just fought."""
-    for _ in range(6):
+    first entry; else a card of a move being built (warfare's attack) first, medieval's placement laid card by card
+    (a column for the card chosen, else a card), or medieval's "On to battle N" after the battle just fought."""
+    for _ in range(8):
         settle(page)
         yes = page.get_by_role("button", name="Yes, do it")
         if yes.count():  # a question still open from a tap a redraw interrupted: answered, as a player would
@@ -94,6 +94,10 @@ def player_taps(page: Any, wanted: str | None) -> None:
             return
         if listed_move(page, wanted):
             return
+        laying = page.locator(".st-key-medieval-field .mp-btn:enabled, .st-key-medieval-hand .mp-btn:enabled")
+        if laying.count() and not page.locator(".st-key-move-list .mp-btn:enabled").count():
+            laying.first.click()  # medieval: a column for the card chosen, else a card of the hand, laid on the phone
+            continue
         plain = page.locator(".st-key-moves .mp-btn:enabled")
         if plain.count():
             named = [b for b in plain.all() if b.inner_text().strip() == wanted]

@@ -157,6 +157,26 @@ def tap_move(page: object, button: object) -> None:
     settle(page)
 
 
+def lay_placement(page: Any, laid: list[tuple[str, str]]) -> None:
+    """Medieval: lay reenforcements as a player does, each (card, column) by tapping the card in the hand, then its
+    column, until the column tapped settles the whole placement: that tap is the move (asked about first when it
+    reveals)."""
+    for card, column in laid:
+        hand = page.locator(".st-key-medieval-hand .mp-btn:enabled")
+        hand.filter(has_text=re.compile(rf"^(✓ )?{re.escape(card)}( ·|$)")).first.click()
+        settle(page)
+        slot = page.locator(".st-key-moves .mp-btn:enabled").filter(
+            has_text=re.compile(rf"^(★ )?{re.escape(column.capitalize())}$")).first
+        slot.wait_for(timeout=TIMEOUT)
+        if page.locator(".st-key-move-list").count():
+            tap_move(page, slot)
+            return
+        slot.click()
+        page.locator(".st-key-medieval-field .mp-btn", has_text=f"{column.capitalize()}: {card}").wait_for(timeout=TIMEOUT)
+        settle(page)
+    raise AssertionError(f"laying {laid} settled no placement")
+
+
 def first_move(page: Any) -> Any:
     """The pad's first move as a player would take it: a plain button, else the first entry of a list picked first
     (a list's button waits, disabled, until something is chosen; which comes first depends on the deal)."""

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from conftest import TIMEOUT
-from test_browser import Server, settle, tap_move
+from test_browser import Server, lay_placement, settle, tap_move
 
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables
@@ -119,16 +119,23 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
     bob = phone(new_phone, f"{base}&seat={table.seats[1].token}", "You are Bob")
     watcher = phone(new_phone, base, "You are watching as a spectator")
 
-    # The advice is a highlight (★) on one of the placements, each its own button; none is made for the player.
+    # The advice is a highlight (★): beside each card of the hand and on the chosen card's column; the placement
+    # is laid card by card, tapping the card, then its column, and only the tap that settles it is the move.
     ann.get_by_text("Suggested: Place Pikeman left, Archer centre, Knight right").first.wait_for()
-    moves = ann.locator(".st-key-moves")
-    assert moves.get_by_role("button").count() == 6 and moves.get_by_text("as suggested").count() == 0
-    tap_move(ann, moves.get_by_role("button", name="★ Suggested: Place Pikeman left, Archer centre, Knight right"))
+    hand = ann.locator(".st-key-medieval-hand")
+    assert "Pikeman · ★ left" in hand.inner_text() and ann.get_by_text("as suggested").count() == 0
+    assert ann.locator(".st-key-move-list").count() == 0  # nothing is played by one tap
+    hand.get_by_role("button", name="Pikeman · ★ left").click()
+    settle(ann)
+    ann.locator(".st-key-medieval-field").get_by_role("button", name="★ Left", exact=True).wait_for()
+    for page, who in ((ann, "player"), (bob, "opponent"), (watcher, "spectator")):
+        shot(page, who, ".st-key-moves" if page is not watcher else None, prefix="companion-medieval-placing-",
+             block="end")
+    lay_placement(ann, [("Pikeman", "left"), ("Archer", "centre")])
     strip(bob, "Ann placed their reenforcements face down")  # what, only Ann's phone knows
     strip(ann, "Ann placed Pikeman left, Archer centre, Knight right (face down)")
     assert "Archer centre" not in bob.locator("body").inner_text()
-    tap_move(bob, bob.locator(".st-key-moves").get_by_role("button", name="Place Pikeman left, Pikeman centre, "
-                                                            "Mercenary right", exact=False).first)
+    lay_placement(bob, [("Pikeman", "left"), ("Pikeman", "centre")])
     for page in (ann, bob, watcher):  # the reveal and the battle, on every phone
         strip(page, "Reenforcements revealed: Ann placed Pikeman left, Archer centre, Knight right; "
                     "Bob placed Pikeman left, Pikeman centre, Mercenary right")
@@ -163,12 +170,13 @@ def test_browser_medieval_battle_and_printed_resolver(app: Server, new_phone: Ca
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: the warfare test saves its screens there (docs/img)
 
 
-def shot(page: Any, name: str, top: str | None = None, prefix: str = "companion-warfare-") -> None:
-    """Save the phone's screen, scrolled so that the element `top` starts at the top, when MUSTER_SHOTS is set."""
+def shot(page: Any, name: str, top: str | None = None, prefix: str = "companion-warfare-", block: str = "start") -> None:
+    """Save the phone's screen, scrolled so that the element `top` starts at the top (or, `block` "end", ends at the
+    bottom), when MUSTER_SHOTS is set."""
     if SHOTS:
         settle(page)
         if top:
-            page.locator(top).first.evaluate("el => el.scrollIntoView({block: 'start'})")
+            page.locator(top).first.evaluate(f"el => el.scrollIntoView({{block: '{block}'}})")
         page.screenshot(path=str(Path(SHOTS) / f"{prefix}{name}.png"))
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from test_browser import Server, settle
+from test_browser import Server, lay_placement, settle
 from test_browser_cardgames import app, wait_for  # noqa: F401  (the module's server, shared)
 
 from companion.courier import PATH as POSTED_TAPS
@@ -184,6 +184,21 @@ def plain_move(tables: Tables, table: TableInfo, seat: int) -> str:
     return str(snap.state.label(legal[0]))
 
 
+def take(page: Any, label: str, tables: Tables, table: TableInfo, seat: int) -> None:
+    """Take the move `label` (`plain_move`) as its player does: a button's tap, or medieval's placement laid card by
+    card (each card of the hand, then its column)."""
+    if table.game != "medieval":
+        tap(page, label, tables, table)
+        return
+    snap = tables.snapshot(table)
+    [action] = [a for a in snap.state.legal_actions(seat) if snap.state.label(a) == label]
+    names = {c.id: c.design.name for c in tables.entries()["medieval"].data.card_index.values()}
+    columns = tables.game("medieval").column_names  # type: ignore[attr-defined]
+    done = len(snap.match.log)
+    lay_placement(page, [(names[c], columns[i]) for i, c in enumerate(action["cards"][:2])])
+    wait_for(lambda: len(tables.snapshot(table).match.log) > done, page)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
 def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, new_phone: Callable[[], Any], tables: Tables,
                                                               case: Case) -> None:
@@ -195,14 +210,14 @@ def test_hidden_choice_reaches_only_its_owner_until_revealed(app: Server, new_ph
     phones = me, other, watcher = seat_phones(new_phone, app, table, actor)
     before = other.seen(), watcher.seen()
 
-    tap(me.page, label, tables, table)
+    take(me.page, label, tables, table, actor)
     secrets = hidden_names(tables, case.game, table, actor)
     assert secrets, f"the move {label!r} hid no card name"
     assert_only_the_actor_sees(tables, table, actor, phones, secrets, before)
 
     if case.reveal is None:
         return
-    tap(other.page, plain_move(tables, table, 1 - actor), tables, table)
+    take(other.page, plain_move(tables, table, 1 - actor), tables, table, 1 - actor)
     assert_revealed_for_good(tables, table, phones, case.reveal, secrets)
 
 

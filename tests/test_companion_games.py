@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from apptest_helpers import carry_out, html_bodies, offered, pad_buttons, page, page_text
+from apptest_helpers import carry_out, html_bodies, lay_until_move, offered, pad_buttons, page, page_text
 from streamlit.testing.v1 import AppTest
 
 from companion import lookup
@@ -74,6 +74,7 @@ def test_a_move_through_the_page(service: Tables, game: str) -> None:
     if onward:  # medieval: the battle just fought stays on screen until the player moves on
         onward[0].click().run()
     before = service.store.head(table.id)[0]
+    lay_until_move(at)
     carry_out(at, next(b for b in pad_buttons(at) if b.key.startswith(("move-", "pick-"))))
     assert not at.exception, at.exception
     assert service.store.head(table.id)[0] == before + 1
@@ -129,22 +130,39 @@ def test_waterloo_scorer_names_and_ranks_hands(service: Tables) -> None:
     assert "2. **Hand 2: Pair**" in text
 
 
-def test_medieval_suggestion_is_a_highlight_among_the_placements(service: Tables) -> None:
-    """The engine's suggestion marks one placement (★, and the primary look) where it stands among all of them;
-    no button plays it for the player, and the marked one is a placement like the others."""
+def test_medieval_placement_is_tapped_card_then_column_with_the_suggestion_a_highlight(service: Tables) -> None:
+    """A placement is laid as at the table: tap a card of the hand, then its column; the tap that settles the whole
+    placement is the move. The engine's suggestion is a ★ on the chosen card's column (and beside each card),
+    which follows what is laid; no tap before the last sends anything. The question asked first (Bob's placement
+    reveals both) names the whole placement."""
+    from engine.medieval import expected_outcomes
     table = service.create("medieval", ["Ann", "Bob"], {}, seed="advice")
+    best = expected_outcomes(service.snapshot(table).seen_by(0), 0)[0].action
+    columns = service.game("medieval").column_names  # type: ignore[attr-defined]
     at = page(table=table.code, seat=table.seats[0].token)
     assert "Suggested:" in page_text(at)
-    placements = [b for b in pad_buttons(at) if b.key.startswith("move-place")]
-    state = service.snapshot(table).seen_by(0)
-    assert len(placements) == len(state.legal_actions(0)) > 1
-    [marked] = [b for b in placements if b.label.startswith("★ Suggested: ")]
-    assert [b for b in placements if b.primary] == [marked]
-    assert not [b for b in pad_buttons(at) if "as suggested" in b.label]
+    buttons = pad_buttons(at)
+    assert not [b for b in buttons if b.key.startswith("move-") and not b.disabled]  # nothing to play in one tap
+    assert all(b.disabled for b in buttons if b.key.startswith("col-"))  # no card chosen yet
+    cards = [b for b in buttons if b.key.startswith("card-")]
+    assert len(cards) == 3 and not any(b.primary for b in cards)
+    for laid in range(2):
+        card = next(b for b in pad_buttons(at) if b.key == f"card-{best['cards'][laid]}")
+        assert card.label.endswith(f"★ {columns[laid]}")
+        card.click().run()
+        [marked] = [b for b in pad_buttons(at) if b.label.startswith("★ ")]
+        assert marked.label == f"★ {columns[laid].capitalize()}" and marked.primary
+        if laid == 0:
+            assert marked.key == "col-0"
+            marked.click().run()
+            assert service.store.head(table.id)[0] == 0  # laid on the phone only
+    assert marked.key.startswith("move-place") and marked.ask is None
     carry_out(at, marked)
-    assert not at.exception
     assert service.store.head(table.id)[0] == 1
-    assert service.snapshot(table).state.view(0)["players"][0]["committed"]
+    assert service.snapshot(table).state.view(0)["players"][0]["placement"] == best["cards"]
+    bob = lay_until_move(page(table=table.code, seat=table.seats[1].token))
+    last = next(b for b in pad_buttons(bob) if b.key.startswith("move-place") and not b.disabled)
+    assert last.ask is not None and last.ask["question"].startswith("Place ")
 
 
 def test_medieval_battle_result_stays_until_the_player_moves_on(service: Tables) -> None:
@@ -172,7 +190,7 @@ def test_medieval_battle_result_stays_until_the_player_moves_on(service: Tables)
         next(b for b in pad_buttons(at) if b.key == "next").click().run()
         assert "Battle 2:" in page_text(at) and not [b for b in pad_buttons(at) if b.key == "next"]
         if token:
-            assert [b for b in pad_buttons(at) if b.key.startswith("move-place")], "now the placements"
+            assert [b for b in pad_buttons(at) if b.key.startswith("card-")], "now the placements"
 
 
 def test_imperial_options_form_creates_the_battle(service: Tables) -> None:

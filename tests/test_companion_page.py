@@ -130,9 +130,13 @@ def test_each_game_through_the_recording_page(service: Tables, game: str, caplog
         if not actors:
             seat = rng.choice(sorted(state.players_to_act()))
             held = [key for key in pages[seat].pads() if key not in ("news", "seat-tools")]
-            if held:  # the page holds the moves back until the player has read it (medieval's "On to battle")
+            # the page holds the moves back until the player has read it (medieval's "On to battle"), or a move is
+            # laid out on the page first (medieval's card, then its column): one of those taps
+            steps = [(key, e["id"]) for key in held for e in pages[seat].pads()[key].data["items"]  # type: ignore[index]
+                     if not e.get("disabled")]
+            if steps:
                 with phones.of(seat):
-                    pages[seat].tap(held[0], pages[seat].pads()[held[0]].data["items"][0]["id"])  # type: ignore[index]
+                    pages[seat].tap(*rng.choice(steps))
                 continue
             # a panel's own widgets (warfare's card builder) stand for the moves: the engine's own, then
             service.act(info, seat, rng.choice(state.legal_actions(seat)), head)

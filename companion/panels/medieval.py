@@ -3,6 +3,7 @@ engine's suggested placement of your face-down reenforcements (`engine.medieval.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -26,10 +27,11 @@ def render(ctx: TableContext) -> None:
     if _result_first(ctx, view):  # the next battle waits until this viewer has taken in the last one
         ctx.moves(lambda ctx, legal: None)
         return
+    with ctx.page.sheet() as sheet, sheet.box():  # the field: the opponent's side above, this phone's below
+        sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
+        _grid(ctx, view["columns"], sheet)
+    ctx.moves(_placements)  # this seat's side of the field and its hand, right under the field
     with ctx.page.sheet() as sheet:  # what no one taps, as one element
-        with sheet.box():
-            sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
-            _grid(ctx, view["columns"], sheet)
         rows = []
         for p in (0, 1):
             pl = players[p]
@@ -46,8 +48,7 @@ def render(ctx: TableContext) -> None:
                 secret["you_placed"] = ", ".join(
                     f"{names.get(c, c)} {view['columns'][i]['name']}" for i, c in enumerate(mine["placement"]) if c)
             render_private(me, secret, ctx.names, sheet=sheet)
-        best = _advice(ctx, me, view, sheet) if me is not None else None
-    ctx.moves(partial(_placements, best.action if best is not None else None))
+            _advice(ctx, me, view, sheet)
     if view["battles"] and not view["over"]:
         with ctx.page.sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {view['battles'][-1]['battle']} result"):
             _results(ctx, view, sheet)
@@ -86,13 +87,94 @@ def _results(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
-def _placements(suggested: Any, ctx: TableContext, legal: list[Any]) -> None:
-    """Every placement as a button of its own, the engine's suggestion marked ★ where it stands in the list:
-    a highlight, never a move made for the player."""
-    state = ctx.state
-    items = [ctx.choice(("★ Suggested: " if action == suggested else "") + state.label(action), action,
-                        move_key(action), primary=action == suggested) for action in legal]
-    ctx.pad(items, "move-list", title="Place your reenforcements face down")
+def _placements(ctx: TableContext, legal: list[Any]) -> None:
+    """The placement as at the table: tap a card of your hand, then the column it goes to (your side of each
+    column, facing the opponent's above). Cards laid so far wait on this phone; the tap that settles the whole
+    placement is the move, through the seat's move pad (and its question, which names the placement). The
+    engine's suggestion is a ★ on the card's suggested column, never a move made for the player."""
+    state, view, me = ctx.state, ctx.view(), ctx.player
+    if me is None:  # moves are drawn only for a seat
+        return
+    names = card_names(ctx.data)
+    columns = [c["name"] for c in view["columns"]]
+    key = f"medieval-draft-{ctx.table.id}-{me}-{view['battle']}"
+    draft = _draft(key, view["players"][me]["hand"], legal)
+    hand, placed = view["players"][me]["hand"], draft["placed"]
+    chosen = draft["chosen"] or _only([c for c in hand if c not in placed])
+    fits = [a for a in legal if all(a["cards"][col] == cid for cid, col in placed.items())]
+    best = _best_fitting(ctx, me, fits)
+    held = {col: cid for cid, col in placed.items()}
+    star = {} if best is None else {cid: col for col, cid in enumerate(best["cards"]) if cid is not None}
+    items: list[movepad.Item] = []
+    final = False
+    for col, name in enumerate(columns):
+        mark = "★ " if chosen is not None and star.get(chosen) == col else ""
+        label = f"{mark}{name.capitalize()}" + (f": {names.get(held[col], held[col])}" if col in held else "")
+        if col in held or chosen is None:
+            items.append(movepad.Choice(f"col-{col}", label, None, disabled=True))
+            continue
+        settled = [a for a in fits if a["cards"][col] == chosen]
+        if len(settled) == 1:  # this tap settles the placement: the move, asked about as any move
+            final = True
+            choice = ctx.choice(label, settled[0], move_key(settled[0]), primary=bool(mark))
+            if choice.ask is not None:
+                choice = replace(choice, ask=(f"{state.label(settled[0])}. {choice.ask[0]}", choice.ask[1]))
+            items.append(choice)
+        else:
+            items.append(movepad.Choice(f"col-{col}", label, col, primary=bool(mark)))
+    lines = [f"Tap the column for {names.get(chosen, chosen)}." if chosen else "Tap a card of your hand, then its column."]
+    if final:
+        ctx.pad(items, "move-list", title="Your side of the field", columns=len(columns))
+    else:
+        movepad.show(ctx.page, items, "medieval-field", ctx.snap.head, partial(_laid, key, chosen),
+                     title="Your side of the field", lines=lines, columns=len(columns))
+    cards = [movepad.Choice(f"card-{cid}", ("✓ " if cid == chosen else "") + names.get(cid, cid)
+                            + (f" · ★ {columns[star[cid]]}" if cid in star else ""), cid, primary=cid == chosen)
+             for cid in hand if cid not in placed]
+    if placed:
+        cards.append(movepad.Choice("again", "Take the laid cards back", "again"))
+    movepad.show(ctx.page, cards, "medieval-hand", ctx.snap.head, partial(_picked, key),
+                 title="Your reenforcements (face down): tap one", columns=min(3, max(1, len(cards))))
+
+
+def _only(cards: list[str]) -> str | None:
+    """The one card left to lay, which needs no tap to be chosen (its column still does)."""
+    return cards[0] if len(cards) == 1 else None
+
+
+def _best_fitting(ctx: TableContext, me: int, fits: list[Any]) -> Any:
+    """The engine's best placement among those that keep the cards laid so far: the ★ follows the player."""
+    ranked = [o.action for o in expected_outcomes(ctx.state_as(MedievalState), me)]
+    return next((a for a in ranked if a in fits), None)
+
+
+def _draft(key: str, hand: list[str], legal: list[Any]) -> dict[str, Any]:
+    """The cards laid so far on this phone for this battle (nothing is sent until the placement is whole); what
+    no longer fits the hand is dropped."""
+    draft: dict[str, Any] = st.session_state.setdefault(key, {"chosen": None, "placed": {}})
+    if draft["chosen"] not in hand:
+        draft["chosen"] = None
+    draft["placed"] = {c: col for c, col in draft["placed"].items() if c in hand}
+    if not any(all(a["cards"][col] == c for c, col in draft["placed"].items()) for a in legal):
+        draft["placed"] = {}
+    return draft
+
+
+def _picked(key: str, tap: movepad.Tap) -> None:
+    """A card of the hand tapped: it is the one to lay next; "again" takes the laid cards back to the hand."""
+    draft = st.session_state.setdefault(key, {"chosen": None, "placed": {}})
+    if tap.value == "again":
+        draft.update(chosen=None, placed={})
+    elif isinstance(tap.value, str):
+        draft["chosen"] = tap.value
+
+
+def _laid(key: str, chosen: str | None, tap: movepad.Tap) -> None:
+    """A column tapped with a card chosen: the card waits there, face down, on this phone."""
+    draft = st.session_state.setdefault(key, {"chosen": None, "placed": {}})
+    if chosen is not None and type(tap.value) is int:
+        draft["placed"][chosen] = tap.value
+        draft["chosen"] = None
 
 
 def tools(game: Any, data: Any) -> None:
@@ -100,21 +182,20 @@ def tools(game: Any, data: Any) -> None:
     resolver(game, card_names(data), data)
 
 
-def _advice(ctx: TableContext, me: int, view: dict[str, Any], sheet: Sheet) -> Any:
-    """The engine's best placement for this seat, in words (marked ★ among the placements below)."""
+def _advice(ctx: TableContext, me: int, view: dict[str, Any], sheet: Sheet) -> None:
+    """The engine's best placement for this seat, in words (★ on the cards and columns above)."""
     state = ctx.state_as(MedievalState)
     if state.is_terminal or me not in state.players_to_act():
-        return None
+        return
     outcomes = expected_outcomes(state, me)
     if not outcomes:
-        return None
+        return
     best = outcomes[0]
     chances = ", ".join(f"{c['name']} {p:.0%}" for c, p in zip(view["columns"], best.per_column, strict=False))
     with sheet.box():
         sheet.markdown(f"**Suggested:** {state.label(best.action)}  \n"
                        f"expected columns won {best.expected_columns:.1f} · chance per column: {chances}")
-        sheet.caption("A suggestion, marked ★ among your placements below; the choice is yours.")
-    return best
+        sheet.caption("A suggestion: ★ marks each card's suggested column above; the choice is yours.")
 
 
 def _grid(ctx: TableContext, columns: list[dict[str, Any]], sheet: Sheet, outcome: bool = False) -> None:
