@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_browser import Server
+from test_browser import Server, settle
 from test_browser_cardgames import app, wait_for  # noqa: F401  (the module's server)
 from test_browser_hexbattle import Phone as BoardPhone
-from test_browser_trust import SEATS, SEED, seat_phones, tables  # noqa: F401  (tables: a fixture)
+from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
 from companion.components.hexboard import ART_PATH
 from companion.courier import BODY_LIMIT, PATH
@@ -121,3 +121,29 @@ def test_a_tap_the_route_cannot_take_goes_through_streamlit(app: Server, new_pho
     wait_for(lambda: tables.store.signature(table.id)[0] == 1, ann.page)
     for phone in (ann, watcher):
         phone.page.locator('span.muster-head[data-head="1"]').wait_for(state="attached")
+
+
+def test_a_tap_reply_overtaken_by_a_newer_move_never_draws_the_older_position(app: Server,
+                                                                              new_phone: Callable[[], Any],
+                                                                              tables: Tables) -> None:
+    """A posted tap's reply and Streamlit's runs travel on two connections: here Ann's reply is held until the
+    table has moved on from outside her phone (as a bot, another server or the host's tools move it) and her
+    page shows that newer move. The late reply then must not draw the older position over it: the server has
+    marked the newer head as drawn, so neither a wake nor the poll would ever send it again."""
+    table = tables.create("imperial", SEATS, {}, seed=SEED)
+    ann = Phone(new_phone, f"{app.url}/?table={table.code}&seat={table.seats[0].token}", "You are Ann")
+    settle(ann.page)
+    held: list[tuple[Any, Any]] = []
+    ann.page.route(f"**/{PATH}", lambda route: held.append((route, route.fetch())))
+    ann.page.locator(".st-key-moves").get_by_role("button", name=KEEP, exact=True).first.click()
+    wait_for(lambda: bool(held), ann.page)
+    assert tables.store.signature(table.id)[0] == 1  # Ann's keep is stored; its reply is on its way
+    snap = tables.snapshot(tables.store.table(table.id))
+    bob = next(a for a in snap.state.legal_actions(1) if snap.state.label(a) == KEEP)
+    tables.act(tables.store.table(table.id), 1, bob)  # from outside any phone: no wake, Ann's poll finds it
+    ann.page.locator('span.muster-head[data-head="2"]').wait_for(state="attached")
+    route, reply = held[0]
+    with ann.page.expect_response(lambda r: PATH in r.url):
+        route.fulfill(response=reply)
+    ann.page.wait_for_timeout(500)  # the reply's handler has run (it is one task of the page)
+    assert ann.page.locator("span.muster-head").get_attribute("data-head") == "2"

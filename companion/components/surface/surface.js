@@ -249,9 +249,15 @@ function place(root, blocks, tap) {
 // run the tap caused drew into the page's elements that take posted taps, each set at once by the redraw it
 // registered (`shown`: element key -> redraw(data)); Streamlit's own copy of that run follows and changes
 // nothing. Shared on the page with the other elements that take posted taps (the hexbattle board).
+// The reply and Streamlit's runs come on two connections, so a reply may land after Streamlit has drawn a newer
+// run (the table moved on by a bot, another server or the host's tools, and this phone was woken): an element
+// Streamlit drew again since the tap was posted (each of its draws registers a new redraw) keeps that drawing.
+// Else the older position stayed up for good, as the server had marked the newer head as drawn and Streamlit
+// sends no element whose data did not change (tests/test_browser_courier.py, the overtaken reply).
 const courier = (window.musterCourier = window.musterCourier || {
   shown: new Map(),
   post(address, value, viaStreamlit) {
+    const posted = new Map(this.shown);  // each element's redraw as Streamlit last drew it, when the tap left
     // XMLHttpRequest rather than fetch: its reply is read in one task of the page, where fetch's body waits
     // for a second one behind whatever the page does meanwhile (Streamlit laying out the same run).
     const request = new XMLHttpRequest();
@@ -270,7 +276,7 @@ const courier = (window.musterCourier = window.musterCourier || {
       }
       for (const [key, data] of Object.entries(reply.drawn || {})) {
         const redraw = this.shown.get(key);
-        if (redraw) redraw(data);
+        if (redraw && redraw === posted.get(key)) redraw(data);  // else Streamlit drew a newer run meanwhile
       }
     };
     request.send(JSON.stringify({ token: address.token, element: address.element, tap: value }));
