@@ -22,6 +22,7 @@ from engine.core import Action
 CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
 ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
 DIALOG_TITLE = "Are you sure?"
+ASK_KEY = "muster-ask"  # the question's own box in the dialog
 CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
 TABLE_FRAGMENT = "table"  # the part of the page a move redraws (`table_page._table`), which an answer reruns
 
@@ -80,11 +81,12 @@ def _close_dialog() -> None:
 @st.dialog(DIALOG_TITLE, dismissible=False)  # a tap beside it must not drop the move unsaid: Cancel says no
 def _ask(pending: Pending, state_id: str, carry_out: Callable[[Pending], None]) -> None:
     label = pending["label"] or "This move"
-    st.markdown(f"**{plain(label)}**")
-    st.write(plain(pending["reason"]))
-    yes, no = st.columns(2)
-    yes.button(CONFIRM_YES, key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(pending, carry_out))
-    no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch", on_click=_cancel)
+    with st.container(key=ASK_KEY):  # found by the page's styles, which dim the table under it (styles/muster.css)
+        st.markdown(f"**{plain(label)}**")
+        st.write(plain(pending["reason"]))
+        yes, no = st.columns(2)
+        yes.button(CONFIRM_YES, key=f"confirm-yes-{state_id}", width="stretch", on_click=_yes, args=(pending, carry_out))
+        no.button("Cancel", key=f"confirm-no-{state_id}", width="stretch", on_click=_cancel)
 
 
 def _yes(pending: Pending, carry_out: Callable[[Pending], None]) -> None:

@@ -231,6 +231,9 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     ann.page.get_by_role("button", name="Zoom in").click()
     ann.page.locator(".hb-zoom", has_text="2×").wait_for()
     assert ann.page.locator(".hb-svg").bounding_box()["width"] > 1.9 * ann.page.locator(".hb-scroll").bounding_box()["width"]
+    # zoomed, the bar (facts, hint, zoom) and the board's frame are both in view, the bar above the frame, never on it
+    bar, frame = (ann.page.locator(s).bounding_box() for s in (".hb-sticky", ".hb-scroll"))
+    assert 0 <= bar["y"] and bar["y"] + bar["height"] <= frame["y"] and frame["y"] + frame["height"] <= 844, (bar, frame)
     ann.tap_hex("7,6")
     ann.hint("Green: move")
     facts = ann.page.locator(".hb-facts")  # the selected unit's facts, in view over the zoomed board
@@ -242,6 +245,8 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     # The question names the move, and a tap on the board under it neither drops it nor does it.
     asked = ann.page.get_by_role("dialog")
     asked.get_by_text("Fire at Red Infantry 1 at 5,4 with Blue Light Artillery").wait_for()
+    dimmed = "getComputedStyle(document.querySelector('div.stDialog')).backgroundColor"  # the board under it is dimmed
+    assert ann.page.evaluate(dimmed) == "rgba(20, 20, 30, 0.55)"
     if SHOTS:
         ann.page.screenshot(path=str(Path(SHOTS) / "companion-hexbattle-asked.png"))
     made, taken = len(tables.snapshot(table).entries), ann.taps()

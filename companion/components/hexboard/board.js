@@ -136,11 +136,13 @@ function skeleton(root, key) {
     const ox = fx === undefined ? scroll.clientWidth / 2 : fx, oy = fy === undefined ? scroll.clientHeight / 2 : fy;
     const cx = (scroll.scrollLeft + ox) / view.zoom;
     const cy = (scroll.scrollTop + oy) / view.zoom;
+    const from = view.zoom;
     view.zoom = ZOOMS[at];
     saveZoom(view.zoom);
     size(box, view);
     scroll.scrollLeft = cx * view.zoom - ox;
     scroll.scrollTop = cy * view.zoom - oy;
+    if (from === 1 && view.zoom > 1) box.scrollIntoView({ block: "nearest" });  // the zoomed board whole, its bar above
   };
   // Two fingers spread or pinched on the board step the zoom as the buttons do (the frame pans with one
   // finger; the page's own pinch zoom is off over the board, which would otherwise scale the whole page).
@@ -169,7 +171,8 @@ function size(box, view) {
   const width = box.querySelector(".hb-scroll").clientWidth || box.clientWidth || 360;
   svg.style.width = `${width * view.zoom}px`;
   box.querySelector(".hb-zoom").textContent = `${view.zoom}×`;
-  box.classList.toggle("hb-zoomed", view.zoom > 1);  // zoomed, the facts and zoom stay in view (board.css)
+  box.classList.toggle("hb-zoomed", view.zoom > 1);  // zoomed, the bar and the frame fit the screen together (board.css)
+  box.style.setProperty("--hb-bar", `${box.querySelector(".hb-sticky").offsetHeight}px`);
   box.querySelector(".hb-out").disabled = view.zoom === ZOOMS[0];
   box.querySelector(".hb-in").disabled = view.zoom === ZOOMS[ZOOMS.length - 1];
 }
