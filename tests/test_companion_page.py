@@ -163,3 +163,35 @@ def test_each_game_through_the_recording_page(service: Tables, game: str, caplog
         assert all("Ann conceded. Bob wins." in page.text() for page in pages.values())
     assert all(not moves_on(page) and "seat-tools" not in page.pads() for page in pages.values())
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_hexbattle_supply_run_is_the_units_tapped_then_one_play(service: Tables) -> None:
+    """Supply Run on three damaged units would be six ▶ buttons (each unit, each pair); instead each damaged unit is
+    a button of the card's own, nothing chosen at first, and the one ▶ plays exactly the units tapped, naming them."""
+    units = {"french-infantry-1": {"hex": "4,6", "facing": 0, "strength": 2},
+             "french-infantry-2": {"hex": "5,6", "facing": 0, "strength": 1},
+             "french-infantry-3": {"hex": "6,6", "facing": 0, "strength": 2},
+             "british-infantry-1": {"hex": "5,1", "facing": 3}}
+    scenario = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(0, 8)}, "current_player": 0,
+                "hands": [["supply-run"], []], "units": units}
+    table = service.create("hexbattle", ["Ann", "Bob"], {"scenario": scenario}, seed="supply", scripted=True)
+    phones = Phones()
+    card = service.snapshot(table).state.hands[0][0]
+    page = draw(service, table.id, phones)[0]
+    picks = page.pads()[f"hx-card-{card}-units"].data["items"]  # type: ignore[index]
+    assert [i["label"] for i in picks] == ["Blue Infantry 1 (2/4)", "Blue Infantry 2 (1/4)", "Blue Infantry 3 (2/4)"]
+    [play] = [i for i in page.pads()[f"hx-card-{card}"].data["items"] if i["id"].startswith("play")]  # type: ignore[index]
+    assert play.get("disabled") and play["label"] == "▶ Play Supply Run"  # nothing chosen for the player
+    for unit in ("french-infantry-3", "french-infantry-1"):
+        with phones.of(0):
+            page.tap(f"hx-card-{card}-units", f"unit-{unit}")
+        page = draw(service, table.id, phones)[0]
+    picks = page.pads()[f"hx-card-{card}-units"].data["items"]  # type: ignore[index]
+    assert [(i["label"], bool(i.get("disabled"))) for i in picks] == [
+        ("✓ Blue Infantry 1 (2/4)", False), ("Blue Infantry 2 (1/4)", True), ("✓ Blue Infantry 3 (2/4)", False)]
+    [play] = [i for i in page.pads()[f"hx-card-{card}"].data["items"] if i["id"].startswith("play")]  # type: ignore[index]
+    assert play["label"] == "▶ Play Supply Run on Blue Infantry 1 and Blue Infantry 3" and play["ask"]
+    with phones.of(0):
+        page.tap(f"hx-card-{card}", play["id"])
+    state = service.snapshot(service.store.table(table.id)).state
+    assert [state.units[u].strength for u in units if u.startswith("french")] == [3, 1, 3]

@@ -434,21 +434,55 @@ def _card_plays(ctx: TableContext, view: dict[str, Any]) -> bool:
         design = cards[card].design
         text = markup.plain(ctx.data, design.text)
         items: list[movepad.Item] = []
-        for i, play in enumerate(a for a in legal if a.kind == "play_card" and a.get("card") == card):
+        plays = [a for a in legal if a.kind == "play_card" and a.get("card") == card]
+        head: dict[str, str | None] = {"title": f"{'🛡' if design.kind == 'defensive' else '⚔'} {design.name} ({design.kind})",
+                                       "note": text}
+        unpicked = None
+        if plays and design.target == "own_damaged_units":  # Supply Run: the units first, then one ▶ for them
+            plays = _units_picked(ctx, state, card, design, plays, head)
+            head = {"title": None, "note": None}
+            unpicked = f"Tap the damaged unit(s) {design.name} repairs first (up to {design.amount})."
+        for i, play in enumerate(plays):
             said = board.words(state, play)
             why = ctx.service.consequence(ctx.table, me, play)  # what it sets off that cannot be taken back
             items.append(movepad.Choice(f"play-{i}", f"▶ {said}", play.to_json(), ask=(
                 " ".join(filter(None, (f"{said} now?", text, why, "The card is spent once played."))), "▶ Yes, play it")))
         if not items:
             items.append(movepad.Choice("play", f"▶ Play {design.name}", None, disabled=True,
-                                        help=f"{design.name} cannot be played now."))
+                                        help=unpicked or f"{design.name} cannot be played now."))
         discard = next((a for a in legal if a.kind == "discard_card" and a.get("card") == card), None)
         items.append(movepad.Choice("discard", f"✕ Discard {design.name}", discard.to_json() if discard else None,
                                     disabled=discard is None, ask=(
             f"Discard {design.name} with no effect? It goes to the discard pile.", "✕ Yes, discard it")))
-        icon = "🛡" if design.kind == "defensive" else "⚔"
-        _pad(ctx, items, f"hx-card-{card}", title=f"{icon} {design.name} ({design.kind})", note=text)
+        _pad(ctx, items, f"hx-card-{card}", title=head["title"], note=head["note"])
     return True
+
+
+def _units_picked(ctx: TableContext, state: HexbattleState, card: str, design: Any, plays: list[Action],
+                  head: dict[str, str | None]) -> list[Action]:
+    """A card played on several units (Supply Run, on up to `amount` damaged units): one button per ▶ way would
+    be one per pair of units, dozens with many damaged. Instead each damaged unit is a button of its own, under
+    the card's name, tapped to choose it (again to drop it); nothing is chosen for the player. The play of
+    exactly the units chosen, if any, is returned: its ▶ then names them."""
+    key = f"hx-units-{ctx.table.id}-{card}"
+    damaged = [a["units"][0] for a in plays if len(a["units"]) == 1]
+    chosen = [u for u in st.session_state.get(key, []) if u in damaged]
+    full = len(chosen) >= design.amount
+    items = [movepad.Choice(f"unit-{u}", ("✓ " if u in chosen else "") + f"{state.unit_name(state.units[u])} "
+                            f"({state.units[u].strength}/{state.max_strength(state.units[u])})", u,
+                            primary=u in chosen, disabled=full and u not in chosen) for u in damaged]
+    movepad.show(ctx.page, items, f"hx-card-{card}-units", ctx.snap.head, partial(_toggle_unit, key, design.amount),
+                 title=head["title"], note=f"{head['note']} Tap the damaged units it repairs, then ▶.", columns=2)
+    return [a for a in plays if sorted(a["units"]) == sorted(chosen)] if chosen else []
+
+
+def _toggle_unit(key: str, most: int, tap: movepad.Tap) -> None:
+    """A unit tapped in a card's list: chosen, or no longer chosen; never more than the card takes."""
+    chosen: list[str] = st.session_state.setdefault(key, [])
+    if tap.value in chosen:
+        chosen.remove(tap.value)
+    elif isinstance(tap.value, str) and len(chosen) < most:
+        chosen.append(tap.value)
 
 
 def _units(ctx: TableContext, view: dict[str, Any]) -> None:
