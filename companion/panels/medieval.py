@@ -124,7 +124,8 @@ def _placements(ctx: TableContext, legal: list[Any]) -> None:
             items.append(movepad.Choice(f"col-{col}", label, col, primary=bool(mark)))
     lines = [f"Tap the column for {names.get(chosen, chosen)}." if chosen else "Tap a card of your hand, then its column."]
     if final:
-        ctx.pad(items, "move-list", title="Your side of the field", columns=len(columns))
+        ctx.pad(items, "move-list", title="Your side of the field", columns=len(columns),
+                note=f"Tap the column for {names.get(chosen, chosen)}: your placement is then whole and goes face down.")
     else:
         movepad.show(ctx.page, items, "medieval-field", ctx.snap.head, partial(_laid, key, chosen),
                      title="Your side of the field", lines=lines, columns=len(columns))
