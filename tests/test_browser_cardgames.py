@@ -198,11 +198,20 @@ class Taps:
 
 
 def buttons(page: Any, where: str) -> list[tuple[str, bool]]:
-    """The buttons in one part of a phone, as (text, enabled), once they stand (a button drawn or moved a moment
-    ago is aria-disabled for 300 ms: the tap guard)."""
-    page.wait_for_function("(where) => !document.querySelector(where + ' .mp-btn[data-settling]')", arg=where)
-    found = page.locator(where).get_by_role("button")
-    return [(b.inner_text().strip(), b.is_enabled()) for b in found.all()]
+    """The buttons in one part of a phone, as (text, enabled), once they stand: no button settling (one drawn or
+    moved a moment ago is aria-disabled for 300 ms: the tap guard) and the same list read twice, 300 ms apart (a
+    loaded run once read the support step while its list was still being drawn)."""
+    read = ("(where) => document.querySelector(where + ' .mp-btn[data-settling]') ? null : "
+            "[...document.querySelectorAll(where + ' button')].map((b) => "
+            "[b.innerText.trim(), !b.disabled && b.getAttribute('aria-disabled') !== 'true'])")
+    last = None
+    for _ in range(200):
+        now = page.evaluate(read, where)
+        if now is not None and now == last:
+            return [(text, enabled) for text, enabled in now]
+        last = now
+        page.wait_for_timeout(300)
+    raise AssertionError(f"the buttons in {where} never stood still: {last}")
 
 
 YIELD = "Take the attack: no more replies to it"

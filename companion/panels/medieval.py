@@ -100,7 +100,7 @@ def _placements(ctx: TableContext, legal: list[Any]) -> None:
     key = f"medieval-draft-{ctx.table.id}-{me}-{view['battle']}"
     draft = _draft(key, view["players"][me]["hand"], legal)
     hand, placed = view["players"][me]["hand"], draft["placed"]
-    chosen = draft["chosen"] or _only([c for c in hand if c not in placed])
+    chosen: str | None = draft["chosen"] or _only([c for c in hand if c not in placed])
     fits = [a for a in legal if all(a["cards"][col] == cid for cid, col in placed.items())]
     best = _best_fitting(ctx, me, fits)
     held = {col: cid for cid, col in placed.items()}
@@ -123,7 +123,7 @@ def _placements(ctx: TableContext, legal: list[Any]) -> None:
         else:
             items.append(movepad.Choice(f"col-{col}", label, col, primary=bool(mark)))
     lines = [f"Tap the column for {names.get(chosen, chosen)}." if chosen else "Tap a card of your hand, then its column."]
-    if final:
+    if final and chosen is not None:  # a placement is settled only by a column tap for a chosen card
         ctx.pad(items, "move-list", title="Your side of the field", columns=len(columns),
                 note=f"Tap the column for {names.get(chosen, chosen)}: your placement is then whole and goes face down.")
     else:
