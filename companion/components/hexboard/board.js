@@ -142,7 +142,7 @@ function skeleton(root, key) {
     size(box, view);
     scroll.scrollLeft = cx * view.zoom - ox;
     scroll.scrollTop = cy * view.zoom - oy;
-    if (from === 1 && view.zoom > 1) box.scrollIntoView({ block: "nearest" });  // the zoomed board whole, its bar above
+    if (view.zoom > 1 && view.zoom !== from) box.scrollIntoView({ block: "nearest" });  // the zoomed board whole, its bar above
   };
   // Two fingers spread or pinched on the board step the zoom as the buttons do (the frame pans with one
   // finger; the page's own pinch zoom is off over the board, which would otherwise scale the whole page).
