@@ -204,3 +204,34 @@ def close_dialog(title: str) -> bool:
         LOG.debug("could not close the dialog in place: %s", err)
         return False
     return True
+
+
+def time_runs_and_messages(log: Callable[[str], None]) -> bool:
+    """For `bench/timeline_server.py` only (never the app): wrap Streamlit's script run and message send so each
+    writes a line through `log` (`run-start TIME SESSION`, `run-end TIME SESSION CPU_MS`, `sent TIME SESSION
+    KIND`). A bench's view into Streamlit's server, kept here with the app's other private uses; False (nothing
+    wrapped) on a release whose internals were not checked."""
+    if not tested():
+        return False
+    import time
+
+    from streamlit.runtime import runtime
+    from streamlit.runtime.scriptrunner import script_runner
+
+    run_script, send_message = script_runner.ScriptRunner._run_script, runtime.Runtime._send_message
+
+    def timed_run(self: Any, rerun_data: Any) -> None:
+        session, cpu = self._session_id, time.thread_time()
+        log(f"run-start {time.time():.4f} {session}")
+        try:
+            run_script(self, rerun_data)
+        finally:
+            log(f"run-end {time.time():.4f} {session} {(time.thread_time() - cpu) * 1000:.2f}")
+
+    def timed_send(self: Any, session_info: Any, msg: Any) -> None:
+        send_message(self, session_info, msg)
+        log(f"sent {time.time():.4f} {session_info.session.id} {msg.WhichOneof('type')}")
+
+    script_runner.ScriptRunner._run_script = timed_run  # type: ignore[method-assign]
+    runtime.Runtime._send_message = timed_send  # type: ignore[method-assign]
+    return True
