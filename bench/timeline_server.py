@@ -14,7 +14,8 @@ import sys
 from companion import streamlit_adapter
 
 if __name__ == "__main__":
-    LOG = open(os.environ["MUSTER_TIMELINE_LOG"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115 (the process's life)
+    # open for the process's life: every line is written as it happens
+    LOG = open(os.environ["MUSTER_TIMELINE_LOG"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115
     if not streamlit_adapter.time_runs_and_messages(lambda line: LOG.write(line + "\n")):
         sys.exit(f"bench/timeline_server.py: Streamlit {streamlit_adapter.st.__version__} is not a release its "
                  f"hooks were checked against ({', '.join(streamlit_adapter.TESTED)}).")
