@@ -6,9 +6,13 @@ module, whose every use is checked against the tested release and has a public f
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
+import streamlit as st
+from packaging.requirements import Requirement
 from apptest_helpers import button, page, page_text
 from apptest_helpers import race  # noqa: F401  (the fixture: a store whose one game is the test game)
 
@@ -50,6 +54,19 @@ def test_no_private_streamlit_outside_the_adapter() -> None:
     found = {str(path.relative_to(ROOT)): uses for path in sorted((ROOT / "companion").rglob("*.py"))
              if path != ADAPTER and (uses := private_uses(path.read_text(encoding="utf-8")))}
     assert found == {}
+
+
+def test_installs_get_the_tested_release() -> None:
+    """constraints.txt pins one Streamlit inside pyproject.toml's range, of a minor release the adapter was checked
+    against; scripts/start and scripts/test (so CI) install with it, and this suite runs on exactly that release."""
+    pinned = re.findall(r"^streamlit==(\S+)$", (ROOT / "constraints.txt").read_text(encoding="utf-8"), re.MULTILINE)
+    declared = [Requirement(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+                ["project"]["dependencies"] if Requirement(r).name == "streamlit"]
+    assert len(pinned) == 1 and len(declared) == 1 and declared[0].specifier.contains(pinned[0])
+    assert ".".join(pinned[0].split(".")[:2]) in streamlit_adapter.TESTED
+    assert st.__version__ == pinned[0]
+    for script in ("start", "test"):
+        assert "-c constraints.txt" in (ROOT / "scripts" / script).read_text(encoding="utf-8")
 
 
 def test_the_adapter_is_checked_against_the_installed_release() -> None:
