@@ -26,8 +26,11 @@ from balance.observe import REMOVAL_TABLES
 from balance.shard import Spec, run_shard
 from balance.variants import Files, fingerprint, one_fewer
 
-SHARD_GAMES = {"imperial": 2000, "medieval": 500, "warfare": 200, "waterloo": 50, "hexbattle": 50}
-"""Games per shard: a few seconds of one core each, so a pool keeps its workers busy to the end."""
+SHARD_GAMES = {"imperial": 100, "medieval": 100, "warfare": 20, "waterloo": 10, "hexbattle": 4}
+"""Games per shard: about a tenth of a second of one core (hexbattle's about a second), so that the last shard to
+finish, which one worker plays while the others wait, is a small part of a run: the issue's runs are 100 to 500
+shards. A shard costs under a millisecond beyond its games (the data is loaded once per worker). The size is the
+game's, not the run's, so a run of more games reuses the shards of a shorter one."""
 
 
 DASK_PORT = 8786
