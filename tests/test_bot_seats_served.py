@@ -1,7 +1,8 @@
 """Bots at the table in real `muster app` processes: the runner of the app's lifespan moves for the bot.
 
-In every game but waterloo (docs/bots.md says why) a table played to near its end through the table service is
-handed to a bot, and a phone plays it out against the bot, the bot's moves showing on the player's phone and a spectator's. A server killed (SIGKILL)
+In warfare, imperial, medieval and hexbattle a table played to near its end through the table service is
+handed to a bot, and a phone plays it out against the bot, the bot's moves showing on the player's phone and a spectator's.
+Waterloo's, with the fewest chips a table may start with, is handed to the bot at its first hand's final betting. A server killed (SIGKILL)
 while its bot thinks moves once after its restart; two servers on one PostgreSQL database, each running the bots,
 never move twice for one turn, also when one of them dies mid-game. Outside the browser the player's moves go
 through the table service from the test, as a phone's tap does; the bots' always come from the servers.
@@ -9,8 +10,11 @@ through the table service from the test, as a phone's tap does; the bots' always
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,31 +141,49 @@ def listed_move(page: Any, label: str | None) -> bool:
     raise AssertionError(f"the list of every move has no {label!r}")
 
 
-@pytest.mark.parametrize("game", ["warfare", "imperial", "medieval", "hexbattle"])  # waterloo: see docs/bots.md
+SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save screenshots of the bot's first moves there
+
+
+@pytest.mark.parametrize("game", ["warfare", "imperial", "medieval", "hexbattle"])  # waterloo: below
 def test_a_phone_plays_a_bot_to_the_end(app: Server, new_phone: Any, game: str) -> None:
     svc = Tables(open_store(app.data_dir / DB_NAME))
-    table = near_the_end(svc, game)
-    handed = svc.store.head(table.id)[0]  # the hand-over's notice: the bot moves from here on
     ann_picks = random.Random(f"ann-{game}")  # the move Ann looks for on her phone (the game ends as a random one)
+    play_out(app, new_phone, svc, near_the_end(svc, game), lambda ann, state: player_taps(
+        ann, state.label(ann_picks.choice(state.legal_actions(1)))))
+
+
+def play_out(app: Server, new_phone: Any, svc: Tables, table: Any, ann_taps: Callable[[Any, Any], None]) -> None:
+    """Ann (seat 1) plays the table to its end on her phone by `ann_taps(page, position)` against the bot that
+    has played Bob's seat since the table's last entry; every bot move shows on her phone and a spectator's, told
+    under Bob's name as a bot's, and both phones show the finished game."""
+    game = table.game
+    handed = svc.store.head(table.id)[0]  # the hand-over's notice: the bot moves from here on
     base = f"{app.url}/?table={table.code}"
     ann, watcher = new_phone(), new_phone()
     ann.goto(f"{base}&seat={table.seats[1].token}")
     watcher.goto(base)
     ann.get_by_text("You are Ann").first.wait_for(timeout=TIMEOUT)
+    shots = 0
     for _ in range(PLAYED_OUT):
         table = svc.store.table(table.id)
         snap = svc.snapshot(table)
         if not table.playing:
             break
-        if 1 in snap.state.players_to_act():
-            for page in (ann, watcher):  # the bot's moves so far show on both phones
-                try:
-                    wait_moves(page, snap.moves, within=TIMEOUT / 1000)
-                except AssertionError as err:
-                    raise AssertionError(f"{game}, {'Ann' if page is ann else 'the spectator'}'s phone: {err}") from None
-            player_taps(ann, snap.state.label(ann_picks.choice(snap.state.legal_actions(1))))
+        if 1 not in snap.state.players_to_act():
+            bot_answer(svc, table, snap.head)
             continue
-        bot_answer(svc, table, snap.head)
+        bot_moved = snap.head[0] > handed and snap.entries[-1].seat == 0
+        for page, who in ((ann, "player"), (watcher, "spectator")):  # the bot's moves so far show on both phones
+            try:
+                wait_moves(page, snap.moves, within=TIMEOUT / 1000)
+                if bot_moved:
+                    page.locator(".st-key-news", has_text="Bob (bot, easy) ").wait_for(timeout=TIMEOUT)
+            except Exception as err:
+                raise AssertionError(f"{game}, the {who}'s phone: {err}") from None
+            if SHOTS and bot_moved and shots < 2:
+                page.screenshot(path=str(Path(SHOTS) / f"solo-{game}-{shots}-{who}.png"))
+        shots += bot_moved
+        ann_taps(ann, snap.state)
     else:
         raise AssertionError(f"{game}: the game did not end within {PLAYED_OUT} turns")
     bots = [e for e in svc.store.log(table.id, handed) if e.seat == 0]
@@ -169,6 +191,53 @@ def test_a_phone_plays_a_bot_to_the_end(app: Server, new_phone: Any, game: str) 
     entries = len(svc.store.log(table.id))
     for page in (ann, watcher):  # both phones show the finished game, its last move the last one stored
         page.get_by_text(f"Replay · move {entries} of {entries}").first.wait_for(timeout=TIMEOUT)
+
+
+CAUTIOUS = ("Call", "Pass", "Draw", "Keep", "Pay the full bet")
+"""Waterloo: the moves of a player who neither raises nor exchanges (keeps the card drawn and the reserve), by
+their labels' first words, preferred in order."""
+
+
+def bold_move(page: Any) -> Any:
+    """Waterloo: the move button a player out to end the game soon taps, by its words: the largest raise, else
+    calling, passing, drawing, keeping the card drawn, keeping the reserve, paying. Never by the deal."""
+    texts: list[str] = []
+    for _ in range(3):
+        settle(page)
+        buttons = page.locator(".st-key-moves .mp-btn:enabled")
+        texts = [b.inner_text().strip() for b in buttons.all()]
+        raises = [(int(m.group(1)), i) for i, t in enumerate(texts) if (m := re.match(r"Raise by (\d+) ", t))]
+        if raises:
+            return buttons.nth(max(raises)[1])
+        for word in CAUTIOUS:
+            named = [i for i, t in enumerate(texts) if t.startswith(word)]
+            if named:
+                return buttons.nth(named[0])
+    raise AssertionError(f"Ann's phone offers no raise nor any of {', '.join(CAUTIOUS)}: {texts}")
+
+
+def cautious(state: Any, seat: int) -> Any:
+    """Waterloo through the service: the seat's first move, by its label, whose words CAUTIOUS prefers."""
+    legal = {state.label(a): a for a in state.legal_actions(seat)}
+    return next(legal[label] for word in CAUTIOUS for label in legal if label.startswith(word))
+
+
+def test_a_phone_plays_waterloo_against_a_bot_to_the_end(app: Server, new_phone: Any) -> None:
+    """Waterloo, shortened by its table options: 10 chips each (the new-table form's least) and two betting rounds
+    a hand (the Quick game preset's). Ann (seat 1) and Bob pass, call and keep what they draw through the service
+    up to hand 1's final betting round; the host hands Bob's seat to a bot, and Ann plays it out on her phone as
+    a bold player would, by the buttons' words (`bold_move`). A bot that calls her all-in ends the game at the
+    showdown; one that folds starts another hand (bounded by PLAYED_OUT). From hand 1's first move the phone
+    takes ~28 s, most of it the bot's natural delay, so the drawing turns are played through the service."""
+    svc = Tables(open_store(app.data_dir / DB_NAME))
+    table = svc.create("waterloo", ["Bob", "Ann"], {"players": 2, "starting_chips": 10, "betting_rounds": 2},
+                       seed="solo-waterloo")
+    while not (svc.snapshot(table).state.phase == "bet" and svc.snapshot(table).state.round == 2):
+        state = svc.snapshot(table).state
+        seat = state.players_to_act()[0]
+        svc.act(table, seat, cautious(state, seat))
+    svc.give_to_bot(table, 0, "easy", table.host_token)
+    play_out(app, new_phone, svc, svc.store.table(table.id), lambda ann, state: tap_move(ann, bold_move(ann)))
 
 
 def test_a_bots_turn_survives_a_server_restart_without_a_double_move(app: Server) -> None:
