@@ -7,7 +7,6 @@ page (the printed QR codes carry these), `?page=lookup` the search, `?page=balan
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 import streamlit as st
 
@@ -55,7 +54,7 @@ def route(service: Tables) -> None:
         from companion import balance_page
         balance_page.render()
     elif params.get("page") == "record":
-        replay.render_record(service, lambda table: partial(table_page.replayed, service, table))
+        replay.render_record(service)
     else:
         lobby.render(service)
 

@@ -1,4 +1,4 @@
-"""A finished game as a replay, and its record as a file.
+"""A finished game as a replay, and one viewer's record of it as a file.
 
 A finished table opens as a replay: step through its log move by move, as this phone's own seat(s)
 or as the spectator. Each step is the engine's own position after that many log entries
@@ -7,113 +7,227 @@ that viewer knew at that moment. No seat is looked through but the phone's own: 
 seeds turns every card over at the end (Waterloo shows only the hands at a showdown, never a folded
 hand or a face-down reserve), so a replay never shows what the game kept from a player.
 
-A game record is a JSON file (`record`): the game, seed, options, seat names and the log. Loaded
-again (`load`) it replays to the same final state, as the spectator (a file is nobody's seat);
-nothing is stored. A record holds the seed, so it is the whole game, secrets included: the page says so
-beside the download rather than pretending a file can keep what the replay keeps.
+A game record (`record`) is what one viewer saw, as a file: a frame per step (the opening, then each log
+entry), each the status line, the view and the history lines that viewer read then, with the game, the seat
+names, who the viewer was and the result. Every frame comes from the position as that viewer may know it
+(`Snapshot.seen_by`) and the history as that viewer reads it, so the file is a function of the viewer's
+information set: a game whose hidden part went otherwise in anything the viewer could not see gives the same
+file byte for byte (tests/test_record_information.py). The record's first format held the seed and the log
+instead, and the seed is the whole shuffle and the log every face-down pick and every hand entered: whoever
+could open a finished table, a spectator too, could work every folded hand out of the file. So a phone
+downloads the record of a viewer it may replay as (its own seat, or the spectator), never another seat's.
+
+Loaded again (`load`), a record replays its frames as its viewer, nothing stored. They are drawn plainly (the
+view's lines, the seat's own part boxed) rather than by the game's panel, which draws from a position: a
+record holds what was seen of each position, not the position. Nothing in the file can be checked against a
+game it leaves out, so a replayed file shows what the file says. A file of the first format, or one that is
+damaged, is refused, saying what is wrong and where.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from companion.render import Sheet, plain
+from companion import render as draw
+from companion.render import Sheet, plain, pretty
 from companion.store import LogEntry, Seat, TableInfo
 from companion.tables import Snapshot, Tables
 from companion.your_tables import result
-from engine.core import Refusal, fill
+from engine.core import Line, Refusal, fill
 
-FORMAT = "muster-game-record/1"
-RECORD_LIMIT = 2_000_000  # bytes of a record file; a long game's log is a few hundred kilobytes
+FORMAT = "muster-game-record/2"
+FIRST_FORMAT = "muster-game-record/1"
+RECORD_LIMIT = 8_000_000  # bytes of a record file; a 600-move hexbattle game's record has about 4 MB
+FRAMES_LIMIT = 20_000  # frames of a record: a log entry each, and the longest games have a few hundred
+DEPTH_LIMIT = 16  # nesting of a frame's view: the engines' views nest 8 deep at most
+SEATS_LIMIT = 16
 
 Draw = Callable[[Seat | None, Snapshot], None]
 """Draws a position for a viewer (a seat, or None for the spectator) with the game's own panel."""
 
 
-def record(table: TableInfo, entries: list[LogEntry]) -> dict[str, Any]:
-    """The game record of a table: enough to replay it anywhere (no tokens, no phones' ids)."""
-    return {"format": FORMAT, "game": table.game, "seed": table.seed, "options": table.options,
-            "seats": [s.name for s in table.seats], "winner": table.winner, "ended_by": table.ended_by,
-            "log": [{"seq": e.seq, "seat": e.seat, "action": e.action, "at": e.at} for e in entries]}
+@dataclass(frozen=True)
+class Frame:
+    """One step as its viewer saw it: `move` log entries replayed (0: the opening), the status line and history
+    lines with the names filled in, the view, and which of its keys were the viewer's own (the spectator's view
+    lacks them or has them otherwise)."""
+
+    move: int
+    prompt: str
+    view: dict[str, Any]
+    own: tuple[str, ...]
+    lines: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "prompt": self.prompt, "view": self.view, "own": list(self.own),
+                "lines": list(self.lines)}
 
 
-def load(service: Tables, raw: bytes) -> tuple[TableInfo, list[LogEntry]]:
-    """A game record read back: a table of its own (kept in this phone's session only) and its log.
-    Refusal, saying what is wrong and where, for a file that is not a Muster game record."""
+@dataclass(frozen=True)
+class Record:
+    """A game as one viewer (a seat, or None for the spectator) saw it, frame by frame."""
+
+    game: str
+    seats: tuple[str, ...]
+    viewer: int | None
+    winner: int | None
+    ended_by: str | None
+    frames: tuple[Frame, ...]
+
+    @property
+    def seen_as(self) -> str:
+        return "the spectator" if self.viewer is None else self.seats[self.viewer]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "seats": list(self.seats), "viewer": self.viewer,
+                "winner": self.winner, "ended_by": self.ended_by, "frames": [f.to_json() for f in self.frames]}
+
+    def dumps(self) -> str:
+        """The file: compact JSON (a long game's views add up), keys sorted."""
+        return json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
+
+
+def frame(table: TableInfo, snap: Snapshot, viewer: int | None, lines: Sequence[Line], move: int, last: bool) -> Frame:
+    """What `viewer` saw at `snap`, after `move` log entries: read from the position as it may know it
+    (`Snapshot.seen_by`) and its own history `lines` of the step, never from the real position. `last`: the
+    table's last step, where a table that ended without the game ending (a concession) says how it ended."""
+    names = [s.name for s in table.seats]
+    seen = snap.seen_by(viewer)
+    ended = last and not seen.is_terminal
+    prompt = f"The game ended: {result(table)}." if ended else fill(seen.prompt(viewer), names)
+    view = _json(seen.view(viewer))
+    public = view if viewer is None else _json(snap.seen_by(None).view(None))
+    own = tuple(k for k, v in view.items() if k not in public or public[k] != v)
+    return Frame(move, prompt, view, own, tuple(line.format(names) for line in lines))
+
+
+def record(service: Tables, table: TableInfo, entries: list[LogEntry], viewer: int | None) -> Record:
+    """The record of a finished table as `viewer` saw it (no seed, no log, no seat links): one frame per step."""
+    history = service.position(table, entries).history(viewer)
+    steps = zip(service.steps(table, entries), _steps_seq(entries), strict=True)
+    frames = tuple(frame(table, snap, viewer, [line for line in history if line.seq == seq], i, i == len(entries))
+                   for i, (snap, seq) in enumerate(steps))
+    return Record(table.game, tuple(s.name for s in table.seats), viewer, table.winner, table.ended_by, frames)
+
+
+def _steps_seq(entries: Sequence[LogEntry]) -> list[int]:
+    """The sequence number whose history lines each step shows: 0 (the opening's) and each entry's own."""
+    return [0, *(e.seq for e in entries)]
+
+
+def _json(value: Any) -> Any:
+    """A view as a file holds it (tuples as lists): what is saved is what is compared and drawn."""
+    return json.loads(json.dumps(value))
+
+
+# -- reading a record back ----------------------------------------------------------------------------------
+
+
+def load(service: Tables, raw: bytes) -> Record:
+    """A record file read back. Refusal, saying what is wrong and where, for a file that is not one."""
     if len(raw) > RECORD_LIMIT:
         raise Refusal(f"This file has {len(raw):,} bytes; a game record has at most {RECORD_LIMIT:,}.")
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise Refusal(f"This file is not JSON ({getattr(err, 'msg', err)}).") from None
+    except RecursionError:
+        raise Refusal("This file's JSON nests too deep to be a game record.") from None
+    if isinstance(data, dict) and data.get("format") == FIRST_FORMAT:
+        raise Refusal(f"This record is of Muster's first format (\"{FIRST_FORMAT}\"), which held the game's shuffle "
+                      "and so every hidden card; it is no longer replayed. Download the record again from the "
+                      "finished table: it now holds what your seat saw, and nothing more.")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Refusal(f"This file is not a Muster game record (its \"format\" should be \"{FORMAT}\").")
-    game, seed, options, seats, log = (data.get(k) for k in ("game", "seed", "options", "seats", "log"))
-    if not isinstance(game, str) or game not in service.game_ids():
-        raise Refusal(f"The record's \"game\" ({game!r}) is not a game this Muster plays.")
-    if not isinstance(seed, str) or not isinstance(options, dict):
-        raise Refusal("The record's \"seed\" must be text and its \"options\" an object.")
-    if not isinstance(seats, list) or not seats or not all(isinstance(n, str) and n.strip() for n in seats):
-        raise Refusal("The record's \"seats\" must be a list of the players' names.")
-    if not isinstance(log, list):
-        raise Refusal("The record's \"log\" must be a list of moves.")
-    entries = []
-    for i, row in enumerate(log):
-        if not (isinstance(row, dict) and isinstance(row.get("seq"), int) and isinstance(row.get("seat"), int)
-                and isinstance(row.get("action"), dict)):
-            raise Refusal(f"Move {i + 1} of the record's \"log\" needs a whole-number \"seq\" and \"seat\" and an "
-                          "\"action\" object.")
-        entries.append(LogEntry(i + 1, row["seq"], row["seat"], row["action"], float(row.get("at") or 0)))
+    game, seats, viewer, frames = (data.get(k) for k in ("game", "seats", "viewer", "frames"))
+    if not isinstance(game, str) or game not in service.entries():
+        raise Refusal(f"The record's \"game\" ({str(game)[:40]!r}) is not a game this Muster knows.")
+    if not (isinstance(seats, list) and 0 < len(seats) <= SEATS_LIMIT
+            and all(isinstance(n, str) and n.strip() for n in seats)):
+        raise Refusal(f"The record's \"seats\" must be a list of the players' names (1 to {SEATS_LIMIT}).")
     winner, ended_by = data.get("winner"), data.get("ended_by")
-    if not (winner is None or (isinstance(winner, int) and 0 <= winner < len(seats))):
-        raise Refusal("The record's \"winner\" must be a seat number or null.")
+    for name, value in (("viewer", viewer), ("winner", winner)):
+        if not (value is None or (type(value) is int and 0 <= value < len(seats))):
+            raise Refusal(f"The record's \"{name}\" must be a seat number (0 to {len(seats) - 1}) or null.")
     if not (ended_by is None or isinstance(ended_by, str)):
         raise Refusal("The record's \"ended_by\" must be text or null.")
-    table = TableInfo(0, game, seed, options, "RECORD", 0.0, 0.0, "ended", winner, ended_by,
-                      tuple(Seat(i, name, "") for i, name in enumerate(seats)))
-    try:
-        final = service.position(table, entries).state
-    except Refusal as err:
-        raise Refusal(f"The record cannot be replayed: {err}") from None
-    except Exception as err:  # options or a log of a shape the engine never expected
-        raise Refusal(f"The record cannot be replayed ({type(err).__name__}: {err}).") from None
-    if final.is_terminal and final.winner != winner:
-        raise Refusal(f"The record says seat {winner} won, but its moves replay to a different end.")
-    return table, entries
+    if not isinstance(frames, list) or not 0 < len(frames) <= FRAMES_LIMIT:
+        raise Refusal(f"The record's \"frames\" must be a list of 1 to {FRAMES_LIMIT:,} steps.")
+    read = tuple(_frame(i, f) for i, f in enumerate(frames))
+    return Record(game, tuple(seats), viewer, winner, ended_by, read)
 
 
-def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: list[Seat], draw: Draw) -> None:
+def _frame(i: int, data: Any) -> Frame:
+    where = f"Step {i} of the record's \"frames\""
+    if not isinstance(data, dict):
+        raise Refusal(f"{where} must be an object.")
+    move, prompt, view, own, lines = (data.get(k) for k in ("move", "prompt", "view", "own", "lines"))
+    if move != i or type(move) is not int:
+        raise Refusal(f"{where} needs \"move\": {i} (the steps count the log's entries from 0, the opening).")
+    if not isinstance(prompt, str):
+        raise Refusal(f"{where} needs its status line, \"prompt\", as text.")
+    if not isinstance(view, dict) or _depth(view) > DEPTH_LIMIT:
+        raise Refusal(f"{where} needs a \"view\" object, nested at most {DEPTH_LIMIT} deep.")
+    if not (isinstance(own, list) and all(isinstance(k, str) and k in view for k in own)):
+        raise Refusal(f"{where}: \"own\" must list keys of its \"view\".")
+    if not (isinstance(lines, list) and all(isinstance(t, str) for t in lines)):
+        raise Refusal(f"{where}: \"lines\" must be a list of history lines (text).")
+    return Frame(move, prompt, view, tuple(own), tuple(lines))
+
+
+def _depth(value: Any, limit: int = DEPTH_LIMIT + 1) -> int:
+    """How deep `value` nests, counted no further than `limit` (a file's view may be built to nest deeper)."""
+    if limit <= 0 or not isinstance(value, (dict, list)):
+        return 0
+    inner = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in inner), default=0)
+
+
+# -- drawing ------------------------------------------------------------------------------------------------
+
+
+def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: list[Seat], draw_panel: Draw) -> None:
     """The replay of a finished table: who to look through (`mine`, the seats this phone holds, or the
-    spectator), which step, then that viewer's position."""
+    spectator), which step, then that viewer's position; and that viewer's record to download."""
     key = f"replay-{table.code}-{table.id}"
     allowed = [s.seat for s in mine] + [None]
     viewer: int | None = st.session_state.get(f"{key}-as", allowed[0])
     viewer = viewer if viewer in allowed else allowed[0]
     step: int = min(st.session_state.get(f"{key}-step", len(entries)), len(entries))
     shown = "the spectator" if viewer is None else table.seats[viewer].name
-    st.markdown(f"#### Replay · move {step} of {len(entries)} · seen as {plain(shown)}")
+    _heading(step, len(entries), shown)
     _viewers(key, table, viewer, allowed)
     _steps(key, step, len(entries))
     snap = service.position(table, entries[:step])
+    seq = _steps_seq(entries)[step]
+    _text(frame(table, snap, viewer, [line for line in snap.history(viewer) if line.seq == seq],
+                step, step == len(entries)))
     seat = table.seats[viewer] if viewer is not None and 0 <= viewer < len(table.seats) else None
-    names = [s.name for s in table.seats]
+    draw_panel(seat, snap)
+    whose = "the spectator's" if seat is None else f"{plain(seat.name)}'s"
+    st.download_button(f"Download {whose} game record (JSON)", lambda: record(service, table, entries, viewer).dumps(),
+                       file_name=f"muster-{table.game}-{table.code}-{'spectator' if seat is None else seat.seat + 1}"
+                                 ".json", mime="application/json", width="stretch", key=f"{key}-download-{viewer}")
+    st.caption(f"The record holds what {plain(shown)} saw at each move (the status line, the table, the history), "
+               "nothing more: no shuffle, no card kept from that seat. Another phone replays it with \"Replay a game "
+               "record\" in the lobby, seen as that seat only.")
+
+
+def _heading(step: int, last: int, shown: str) -> None:
+    st.markdown(f"#### Replay · move {step} of {last} · seen as {plain(shown)}")
+
+
+def _text(shown: Frame) -> None:
+    """A step's status line and the history lines it added, as its viewer read them."""
     with Sheet() as sheet:
-        ended = step == len(entries) and not snap.state.is_terminal
-        sheet.note("info", f"The game ended: {plain(result(table))}." if ended
-                   else plain(fill(snap.state.prompt(viewer), names)))
-        lines = [line for line in snap.history(viewer) if step and line.seq == entries[step - 1].seq]
-        if lines:
-            sheet.lines([line.format(names) for line in lines], "muster-log")
-    draw(seat, snap)
-    st.download_button("Download the game record (JSON)", json.dumps(record(table, entries), indent=1),
-                       file_name=f"muster-{table.game}-{table.code}.json", mime="application/json",
-                       width="stretch", key=f"{key}-download")
-    st.caption("The record holds the game's shuffle, as a chess score holds every move: whoever has the file "
-               "can work out every card, hands that were folded unseen included.")
+        sheet.note("info", plain(shown.prompt))
+        if shown.lines:
+            sheet.lines(list(shown.lines), "muster-log")
 
 
 def _viewers(key: str, table: TableInfo, viewer: int | None, allowed: list[int | None]) -> None:
@@ -143,17 +257,39 @@ def _set(name: str, value: Any) -> None:
     st.session_state[name] = value
 
 
-def render_record(service: Tables, draw: Callable[[TableInfo], Draw]) -> None:
-    """`?page=record`: load a game record file and replay it (kept in this phone's session, never stored)."""
+def render_record(service: Tables) -> None:
+    """`?page=record`: load a game record file and replay it as its viewer (kept in this phone's session, never
+    stored)."""
     st.markdown("### Replay a game record")
     upload = st.file_uploader("A game record (JSON), as a finished table's page downloads it", type=["json"],
                               key="record-file")
     if upload is None:
-        st.caption("Choose a file to replay it here; nothing is stored on the server.")
+        st.caption("Choose a file to replay it here; nothing is stored on the server. A record holds what one "
+                   "seat (or the spectator) saw, and replays as that seat only.")
         return
     try:
-        table, entries = load(service, upload.getvalue())
+        rec = load(service, upload.getvalue())
     except Refusal as err:
         st.error(f"{upload.name}: {err}")
         return
-    render(service, table, entries, [], draw(table))
+    key = f"replay-file-{upload.file_id}"
+    last = len(rec.frames) - 1
+    step: int = min(st.session_state.get(f"{key}-step", last), last)
+    st.caption(f"{plain(service.game_name(rec.game))} · {plain(', '.join(rec.seats))}")
+    _heading(step, last, rec.seen_as)
+    _steps(key, step, last)
+    shown = rec.frames[step]
+    _text(shown)
+    names = [plain(n) for n in rec.seats]
+    with Sheet() as sheet:
+        draw.view(_plain({k: v for k, v in shown.view.items() if k not in shown.own}), names, sheet=sheet)
+        draw.private(rec.viewer, _plain({k: shown.view[k] for k in shown.own}), names, key="record-own", sheet=sheet)
+
+
+def _plain(value: Any) -> Any:
+    """A file's view with every text escaped (`render.plain`), keys included: a file may say anything."""
+    if isinstance(value, dict):
+        return {plain(pretty(str(k))): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return plain(value) if isinstance(value, str) else value

@@ -19,7 +19,7 @@ import copy
 import json
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -231,10 +231,19 @@ class Tables:
         return snap
 
     def position(self, table: TableInfo, entries: Sequence[LogEntry]) -> Snapshot:
-        """The position after `entries` (the start of a table's log, or a loaded game record's), replayed from
-        the table's seed and options: a replay's step, never cached."""
+        """The position after `entries` (the start of a table's log), replayed from the table's seed and options:
+        a replay's step, never cached."""
         base = Snapshot(Match(self.game(table.game), table.seed, split_options(table.options)[1]), (0, 0), ())
         return self._extend(table, base, list(entries))
+
+    def steps(self, table: TableInfo, entries: Sequence[LogEntry]) -> Iterator[Snapshot]:
+        """The position before `entries` and after each of them in turn, replayed once from the table's seed (a
+        game record's frames, `companion.replay`): each a snapshot of its own, never cached."""
+        snap = self.position(table, ())
+        yield snap
+        for entry in entries:
+            snap = self._extend(table, snap, [entry])
+            yield snap
 
     def _extend(self, table: TableInfo, snap: Snapshot, entries: list[LogEntry]) -> Snapshot:
         if not entries:

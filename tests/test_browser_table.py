@@ -97,7 +97,7 @@ def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, n
                                                                   tmp_path: Path) -> None:
     """A finished warfare table opens as its replay, as this phone's own seat or the spectator only: as Ann her
     hand shows, as the spectator nothing of it, and Bob's seat is not offered (no seed turns every card over at
-    the end); the record downloads, and loaded again replays to the same final position, as the spectator."""
+    the end); her own record downloads (what she saw, never the shuffle), and loaded again replays as Ann."""
     tables = Tables(open_store(app.data_dir / DB_NAME))
     table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="s0")
     start = tables.snapshot(table).state
@@ -116,6 +116,10 @@ def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, n
     assert all(name in as_ann for name in anns), "Ann's own hand, as she saw it"
     assert ann.get_by_role("button", name="Bob", exact=True).count() == 0, "Bob's seat is not Ann's to look through"
     shot(ann, "companion-replay-player", "h4")
+    with ann.expect_download() as download:  # her own seat's record, as she looks through it
+        ann.get_by_role("button", name="Download Ann's game record (JSON)").click()
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
     ann.get_by_role("button", name="Spectator", exact=True).click()
     ann.get_by_text("Replay · move 0 of {count} · seen as the spectator".format(count=count)).wait_for()
     ann.get_by_role("button", name="✓ Spectator").wait_for()
@@ -123,19 +127,19 @@ def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, n
     assert not [name for name in anns if name in as_spectator] and "You are Ann" not in as_spectator
     shot(ann, "companion-replay-spectator", "h4")
 
-    with ann.expect_download() as download:
-        ann.get_by_role("button", name="Download the game record (JSON)").click()
-    saved = tmp_path / "record.json"
-    download.value.save_as(saved)
-    from companion.replay import load
-    loaded, entries = load(tables, saved.read_bytes())
-    assert tables.position(loaded, entries).state.view(None) == final.state.view(None)
+    ann.get_by_role("button", name="Download the spectator's game record (JSON)").wait_for()
+    from companion.replay import load, record
+    assert load(tables, saved.read_bytes()) == record(tables, tables.store.table(table.id), list(final.entries), 0)
 
     ann.goto(f"{app.url}/?page=record")
     ann.locator("input[type=file]").set_input_files(str(saved))
-    ann.get_by_text(f"Replay · move {count} of {count} · seen as the spectator").wait_for()
+    ann.get_by_text(f"Replay · move {count} of {count} · seen as Ann").wait_for()
     ann.get_by_text("The game ended: Bob conceded, Ann won.").first.wait_for()
-    assert ann.get_by_role("button", name="Ann", exact=True).count() == 0, "a file is nobody's seat"
+    assert ann.get_by_role("button", name="Spectator", exact=True).count() == 0, "a file replays as its viewer only"
+    ann.get_by_role("button", name="« Start").click()
+    ann.get_by_text(f"Replay · move 0 of {count} · seen as Ann").wait_for()
+    own = ann.locator(".st-key-record-own").inner_text()
+    assert "Only you can see this" in own and all(card in own for card in start.view(0)["hand"]), "her hand, as she saw it"
 
 
 def test_browser_a_tap_on_a_button_that_just_appeared_is_ignored(app: Server, new_phone: Callable[[], Any]) -> None:

@@ -45,25 +45,43 @@ def test_records_are_per_game_and_per_player(store_target: str) -> None:
 
 
 def test_a_game_record_loads_again_or_says_what_is_wrong(tmp_path: Path) -> None:
+    """A record is one viewer's frames (`companion.replay`): it loads again as that viewer; a file of the first
+    format (which held the shuffle), or damaged, or too big, is refused saying what is wrong and where."""
     service = Tables(open_store(tmp_path / "m.sqlite3"))
     table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="s0")
     service.act(table, 0, service.snapshot(table).state.legal_actions(0)[0])
     service.concede(table, 1)
     ended = service.store.table(table.id)
     entries = list(service.snapshot(ended).entries)
-    raw = json.dumps(record(ended, entries)).encode()
-    loaded, again = load(service, raw)
-    assert loaded.winner == 0 and loaded.ended_by == "concede:1" and [s.name for s in loaded.seats] == ["Ann", "Bob"]
-    assert service.position(loaded, again).state.view(None) == service.snapshot(ended).state.view(None)
-    assert "token" not in raw.decode() and table.seats[0].token not in raw.decode()
+    mine = record(service, ended, entries, 0)
+    raw = mine.dumps().encode()
+    loaded = load(service, raw)
+    assert loaded == mine and loaded.seen_as == "Ann" and loaded.winner == 0 and loaded.ended_by == "concede:1"
+    assert [f.move for f in loaded.frames] == [0, 1]  # the opening and the one move (a concession is no move)
+    assert loaded.frames[-1].prompt == "The game ended: Bob conceded, Ann won."
+    assert loaded.frames[-1].view == service.snapshot(ended).seen_by(0).view(0)
+    assert "hand" in loaded.frames[0].own and load(service, record(service, ended, entries, None).dumps().encode()) \
+        .frames[0].own == ()
+    assert table.seats[0].token not in raw.decode() and '"seed"' not in raw.decode()
     bad = json.loads(raw)
-    for change, message in [({"format": "x"}, "not a Muster game record"), ({"game": "chess"}, "not a game"),
-                            ({"seats": []}, "list of the players' names"), ({"log": [{"seq": 1}]}, "Move 1"),
-                            ({"winner": 5}, "seat number or null")]:
+    frame = bad["frames"][1]
+    for change, message in [({"format": "x"}, "not a Muster game record"),
+                            ({"format": "muster-game-record/1", "seed": "s0"}, "first format .* held the game's shuffle"),
+                            ({"game": "chess"}, "not a game"), ({"seats": []}, "list of the players' names"),
+                            ({"viewer": 2}, "\"viewer\" must be a seat number \\(0 to 1\\)"),
+                            ({"winner": 5}, "seat number .* or null"), ({"frames": []}, "1 to 20,000 steps"),
+                            ({"frames": [bad["frames"][0], frame | {"move": 3}]}, "Step 1 .* \"move\": 1"),
+                            ({"frames": [bad["frames"][0], frame | {"own": ["nothing"]}]}, "Step 1 .*keys of its"),
+                            ({"frames": [bad["frames"][0], frame | {"view": {"a": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}}]},
+                             "Step 1 .*nested at most 16 deep")]:
         with pytest.raises(Refusal, match=message):
             load(service, json.dumps(bad | change).encode())
     with pytest.raises(Refusal, match="not JSON"):
         load(service, b"{")
+    with pytest.raises(Refusal, match="nests too deep"):
+        load(service, b"[" * 100_000)
+    with pytest.raises(Refusal, match="at most 8,000,000"):
+        load(service, b" " * 8_000_001)
 
 
 def test_a_finished_table_replays_as_this_phones_seat_or_the_spectator_only(service: Tables) -> None:

@@ -275,7 +275,7 @@ def combats(ctx: TableContext) -> tuple[Combat, ...]:
     The match's own record of what it applied (actions with their steps, undos, notices) is replayed
     once per table and extended as it grows; each viewer's events come from the engine's `view`."""
     applied = ctx.snap.match.events
-    table = (ctx.table.id, ctx.table.code, ctx.table.seed)  # a replayed record file's table is no stored one
+    table = (ctx.table.id, ctx.table.code, ctx.table.seed)
     with _COMBATS_LOCK:
         cached = _COMBATS.get(table)
     if cached is not None and applied[:len(cached[0])] == cached[0]:
