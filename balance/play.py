@@ -86,6 +86,17 @@ def _uniform(state: State, seat: int, legal: list[Action], rng: random.Random) -
     return legal[rng.randrange(len(legal))]
 
 
+def _random_move(state: State, seat: int, rng: random.Random) -> Action | None:
+    """The random player's move where the engine picks it itself (`random_action`: the same move `_uniform`
+    picks, hexbattle's without listing every move); None when the seat has no legal move."""
+    try:
+        return state.random_action(rng)  # type: ignore[attr-defined, no-any-return]
+    except (ValueError, IndexError):  # nothing to pick from, or a rules bug (then the listing fails too)
+        if not choices(state, seat):
+            return None
+        raise
+
+
 POLICIES: dict[str, Callable[[Game[Any], int, str], Chooser]] = {"random": lambda game, seats, seed: _uniform}
 """Players that are a plain function of the position, by name: each makes one seat's chooser from the game, the
 number of seats and the seat's seed ("<run seed>:<game>:<seat>"). Any other name is a bot of engine.bots. A
@@ -148,6 +159,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     except Exception as err:
         return Record(None, 0, 0, 0, 0, None, gap=Gap("exception", 0, f"setting up: {type(err).__name__}: {err}"))
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
+    engine_picks = hasattr(state, "random_action")  # until every engine has it (engine.core's State)
     shows: list[tuple[dict[int, str], list[int]]] = []
     seen_show: object = None
     moves, turns, last_mover = 0, 0, -1
@@ -163,15 +175,18 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 gap = Gap("no legal move", moves + 1, "the game is not over and nobody is to act")
                 break
             seat = to_act[0]
-            legal = choices(state, seat)
-            if not legal:
+            # The random player's move is the engine's pick (it need not list every move); others choose from the list.
+            action = _random_move(state, seat, rng) if engine_picks and pick[seat] is _uniform else None
+            legal = [] if action is not None else choices(state, seat)
+            if action is None and not legal:
                 gap = Gap("no legal move", moves + 1, f"seat {seat + 1} is to act and has no legal move")
                 break
             if seat != last_mover:
                 turns += 1
                 last_mover = seat
                 samples.append((moves, score(state, seats)))
-            action = pick[seat](state, seat, legal, rng)
+            if action is None:
+                action = pick[seat](state, seat, legal, rng)
             named = [design_of[n] for n in _card_args(action) if n in design_of] if action.args else None
             if named:
                 held = set(obs.held(state, seat))

@@ -321,7 +321,35 @@ class HexbattleState(State):
             out = [game.hex_action("place_tile", player, h) for h in setup.undiscovered_edge(self)]
             out.append(concede)
             return out
-        self._units_actions(player, out)
+        for segment in self._unit_segments(player):
+            out.extend(segment)
+        out.extend(self._turn_actions(player))
+        out.append(concede)
+        return out
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A legal action of the player to act, uniformly at random, never conceding (as the balance report's and
+        the bots' random player picks: `legal[rng.randrange(len(legal))]` over `legal_actions` without
+        concede, which hexbattle lists last), so a seeded game is the same game either way. In battle it counts
+        the choices and takes the one picked from its unit's segment, instead of listing them all."""
+        if self.phase != "battle" or self.pending_tile is not None:
+            legal = self.legal_actions()
+            if len(legal) > 1:  # concede, last, only when nothing else is left
+                legal = legal[:-1]
+            return legal[rng.randrange(len(legal))]
+        segments = self._unit_segments(self.current)
+        rest = self._turn_actions(self.current)
+        i = rng.randrange(sum(map(len, segments)) + len(rest))
+        for segment in segments:
+            if i < len(segment):
+                return segment[i]
+            i -= len(segment)
+        return rest[i]
+
+    def _turn_actions(self, player: int) -> list[Action]:
+        """The actions of a battle turn after the units' own: drawing, the bonus cards in hand, ending the turn."""
+        game = self.game
+        out: list[Action] = []
         if self.actions_left > 0:
             if self.tile_deck and len(self.terrain) < len(game.board):
                 out.append(game.plain_action("draw_terrain", player))
@@ -330,10 +358,9 @@ class HexbattleState(State):
         if self.hands[player]:
             bonus.card_actions(self, player, out)
         out.append(game.plain_action("end_turn", player))
-        out.append(concede)
         return out
 
-    def _units_actions(self, player: int, out: list[Action]) -> None:
+    def _unit_segments(self, player: int) -> list[tuple[Action, ...]]:
         """Each of the player's units' moves, orders and attacks, in roster order: its segment, made anew only
         when what it depends on changed (the turn's facts are read once for all units: this runs every move)."""
         last, ready = self.last_unit, self.double_time_ready
@@ -342,6 +369,7 @@ class HexbattleState(State):
         barrage = self.effects.barrage
         segments, epochs, points = self._segments, self._epoch, movement.movement_points
         enemies = self.alive(1 - player)
+        out: list[tuple[Action, ...]] = []
         for unit in self.alive(player):
             uid = unit.id
             fresh = uid != last
@@ -365,7 +393,8 @@ class HexbattleState(State):
                 if attacks:
                     found.extend(attack.attacks(self, unit, enemies))
                 segment = segments[key] = (epoch, tuple(found))
-            out.extend(segment[1])
+            out.append(segment[1])
+        return out
 
     def verify(self, action: Action) -> None:
         """Who may act and in which phase, then the kind's own checks."""

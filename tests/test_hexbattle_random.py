@@ -279,3 +279,22 @@ def test_a_seeded_battle_to_the_end_is_the_same_move_for_move() -> None:
         moves += 1
     assert (moves, state.turn, state.result, state.winner) == (4823, 355, "breakthrough", 0)
     assert (chosen.hexdigest()[:16], position_digest(state)) == ("944f08bb538b01a0", "f01450dcdde517a7")
+
+
+def test_random_action_picks_what_the_listing_picks() -> None:
+    """`random_action` counts the choices instead of listing them, and picks what a uniform pick from the listing
+    without concede picks with the same random source: the same battle, move for move (deployment, tiles, cards,
+    double time and all), to its end."""
+    for seed in (2026, 7):
+        listed, counted = GAME.new_state(random.Random(seed), {}), GAME.new_state(random.Random(seed), {})
+        by_list, by_count = random.Random(seed), random.Random(seed)
+        kinds: Counter[str] = Counter()
+        while not listed.is_terminal:
+            legal = [a for a in listed.legal_actions() if a.kind != "concede"]
+            action = legal[by_list.randrange(len(legal))]
+            assert counted.random_action(by_count) == action, (seed, sum(kinds.values()))
+            kinds[action.kind] += 1
+            listed.play(action, by_list)
+            counted.play(action, by_count)
+        assert counted.is_terminal and position_digest(counted) == position_digest(listed)
+        assert {"deploy", "place_tile", "play_card", "move", "attack", "end_turn"} <= set(kinds)
