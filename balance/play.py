@@ -3,9 +3,9 @@
 A game is numbered k within a run; its seat s is played by `players[(s + k) % P]` (seats rotate, as in
 `muster duel`) and everything random in it (the deal, the dice, the players' choices) comes from one
 source seeded with the run's seed and k, so game k is the same game on any worker, in any order, and
-`muster balance --replay K` plays it again move by move (the run's --cards DIR too, when it had one). Players choose among `engine.bots.search.choices`
-(every legal move but conceding); `random` picks uniformly from that list, the other players are the
-bots of `engine.bots`.
+`muster balance --replay K` plays it again move by move (the run's --cards DIR too, when it had one).
+Players choose among every legal move but conceding (`engine.core.playable`); `random` picks uniformly among
+them (`State.random_action`), the other players are the bots of `engine.bots`.
 """
 
 from __future__ import annotations
@@ -78,23 +78,13 @@ def game_rng(seed: int, k: int) -> random.Random:
     return random.Random(f"muster-balance:{seed}:{k}")
 
 
-Chooser = Callable[[State, int, list[Action], random.Random], Action]
+Chooser = Callable[[State, int, random.Random], Action | None]
+"""(position, the seat to act, the game's random source) -> the seat's move, or None when it has none."""
 
 
-def _uniform(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-    """The random player: a legal move (conceding left out), uniformly."""
-    return legal[rng.randrange(len(legal))]
-
-
-def _random_move(state: State, seat: int, rng: random.Random) -> Action | None:
-    """The random player's move where the engine picks it itself (`random_action`: the same move `_uniform`
-    picks, hexbattle's without listing every move); None when the seat has no legal move."""
-    try:
-        return state.random_action(rng)  # type: ignore[attr-defined, no-any-return]
-    except (ValueError, IndexError):  # nothing to pick from, or a rules bug (then the listing fails too)
-        if not choices(state, seat):
-            return None
-        raise
+def _uniform(state: State, seat: int, rng: random.Random) -> Action | None:
+    """The random player: a legal move (conceding left out), uniformly, by the engine's `State.random_action`."""
+    return state.random_action(rng, seat)
 
 
 POLICIES: dict[str, Callable[[Game[Any], int, str], Chooser]] = {"random": lambda game, seats, seed: _uniform}
@@ -111,8 +101,8 @@ def choosers(game: Game[Any], names: Sequence[str], seed: int, k: int) -> list[C
 
 def _bot(bot: Bot) -> Chooser:
     """A bot of engine.bots as a chooser (it lists its own moves from the position)."""
-    def choose(state: State, seat: int, legal: list[Action], rng: random.Random) -> Action:
-        return bot.choose(state, seat, rng)
+    def choose(state: State, seat: int, rng: random.Random) -> Action | None:
+        return bot.choose(state, seat, rng) if choices(state, seat) else None
     return choose
 
 
@@ -159,7 +149,6 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     except Exception as err:
         return Record(None, 0, 0, 0, 0, None, gap=Gap("exception", 0, f"setting up: {type(err).__name__}: {err}"))
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
-    engine_picks = hasattr(state, "random_action")  # until every engine has it (engine.core's State)
     shows: list[tuple[dict[int, str], list[int]]] = []
     seen_show: object = None
     moves, turns, last_mover = 0, 0, -1
@@ -175,18 +164,15 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 gap = Gap("no legal move", moves + 1, "the game is not over and nobody is to act")
                 break
             seat = to_act[0]
-            # The random player's move is the engine's pick (it need not list every move); others choose from the list.
-            action = _random_move(state, seat, rng) if engine_picks and pick[seat] is _uniform else None
-            legal = [] if action is not None else choices(state, seat)
-            if action is None and not legal:
+            lead = score(state, seats) if seat != last_mover else None  # read before a player may touch it
+            action = pick[seat](state, seat, rng)
+            if action is None:
                 gap = Gap("no legal move", moves + 1, f"seat {seat + 1} is to act and has no legal move")
                 break
-            if seat != last_mover:
+            if lead is not None:
                 turns += 1
                 last_mover = seat
-                samples.append((moves, score(state, seats)))
-            if action is None:
-                action = pick[seat](state, seat, legal, rng)
+                samples.append((moves, lead))
             named = [design_of[n] for n in _card_args(action) if n in design_of] if action.args else None
             if named:
                 held = set(obs.held(state, seat))

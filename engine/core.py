@@ -269,6 +269,16 @@ class State(ABC):
         listing the action found; anything else goes through `apply`."""
         self._apply(action, rng)
 
+    def random_action(self, rng: random.Random, player: int | None = None) -> Action | None:
+        """A move of `player` (None: of anyone who may act) drawn uniformly from `playable(legal_actions(player))`,
+        or None when there is none: the move of a random playout (engine.bots' search, balance's random player).
+
+        The one public way to play at random, so an engine may make it fast (warfare numbers its moves and builds
+        only the one drawn) but never different: an override draws the same move from the same `rng`, consuming
+        it alike, as this listing does (tests/test_random_action.py), so a seed gives the same games either way."""
+        legal = playable(self.legal_actions(player))
+        return legal[rng.randrange(len(legal))] if legal else None
+
     def label(self, action: Action) -> str:
         """A short phrase for the actor's own button; engines override it. Never shown to other viewers."""
         return str(action)
@@ -340,6 +350,15 @@ class State(ABC):
         apart, so foresight worked out on such copies (`Match.ahead_refusal`) cannot give a hidden card away. Games
         with hidden things override it; this default, for a game without any, is a plain copy."""
         return self.clone()
+
+
+def playable(legal: list[Action]) -> list[Action]:
+    """The moves a bot or a random player picks among: every legal move but conceding (LEAVE), unless nothing else
+    is left. Giving up is a player's own decision; in a search or a random game it only adds noise. An engine that
+    offers it lists it last (hexbattle), so the common case costs one look."""
+    if len(legal) < 2 or legal[-1].kind != LEAVE:
+        return legal
+    return [a for a in legal if a.kind != LEAVE]
 
 
 def redeal(places: Sequence[list[Any]], rng: random.Random, key: Callable[[Any], Any] | None = None) -> None:

@@ -327,16 +327,12 @@ class HexbattleState(State):
         out.append(concede)
         return out
 
-    def random_action(self, rng: random.Random) -> Action:
-        """A legal action of the player to act, uniformly at random, never conceding (as the balance report's and
-        the bots' random player picks: `legal[rng.randrange(len(legal))]` over `legal_actions` without
-        concede, which hexbattle lists last), so a seeded game is the same game either way. In battle it counts
-        the choices and takes the one picked from its unit's segment, instead of listing them all."""
-        if self.phase != "battle" or self.pending_tile is not None:
-            legal = self.legal_actions()
-            if len(legal) > 1:  # concede, last, only when nothing else is left
-                legal = legal[:-1]
-            return legal[rng.randrange(len(legal))]
+    def random_action(self, rng: random.Random, player: int | None = None) -> Action | None:
+        """`State.random_action`: in battle it counts the choices and takes the one picked from its unit's
+        segment, instead of listing them all (the same pick from the same `rng`: concede, listed last, is
+        never picked there, as something else is always left)."""
+        if self.phase != "battle" or self.pending_tile is not None or player not in (None, self.current):
+            return super().random_action(rng, player)
         segments = self._unit_segments(self.current)
         rest = self._turn_actions(self.current)
         i = rng.randrange(sum(map(len, segments)) + len(rest))

@@ -269,7 +269,7 @@ def _troublemaker(game: Any, seats: int, seed: str) -> Any:
     game_no = seed.split(":")[1]
     made = 0
 
-    def choose(state: Any, seat: int, legal: list[Action], rng: Any) -> Action:
+    def choose(state: Any, seat: int, rng: Any) -> Action | None:
         nonlocal made
         made += 1
         if game_no == "1" and made == 2:
@@ -277,7 +277,7 @@ def _troublemaker(game: Any, seats: int, seed: str) -> Any:
         if game_no == "3" and len(state.players_to_act()) == 2:
             for pile in state.hands[1 - seat].values():
                 pile.clear()
-        return legal[rng.randrange(len(legal))]
+        return state.random_action(rng, seat)
     return choose
 
 
@@ -314,8 +314,8 @@ def _spoiler(game: Any, seats: int, seed: str) -> Any:
     (its score) fails, as a rules bug showing at the very end would."""
     game_no = seed.split(":")[1]
 
-    def choose(state: Any, seat: int, legal: list[Action], rng: Any) -> Action:
-        action = legal[rng.randrange(len(legal))]
+    def choose(state: Any, seat: int, rng: Any) -> Action | None:
+        action = state.random_action(rng, seat)
         trial, dice = state.clone(), random.Random()
         dice.setstate(rng.getstate())
         trial.play(action, dice)
@@ -351,7 +351,7 @@ def test_a_game_going_round_in_circles_is_a_stuck_loop_at_the_move_cap(
     """Warfare with its turn and action limits out of reach, between two players who always take the last move
     listed (hold, exchange, discard): nobody ever attacks, the troops never change, and the game is stopped at
     the move cap as a stuck loop (the lead score has not moved for its last STUCK_SPAN moves)."""
-    monkeypatch.setitem(POLICIES, "passive", lambda game, seats, seed: lambda state, seat, legal, rng: legal[-1])
+    monkeypatch.setitem(POLICIES, "passive", lambda game, seats, seed: lambda state, seat, rng: state.legal_actions(seat)[-1])
     cards = tmp_path / "cards"
     shutil.copytree(ROOT / "cards" / "warfare", cards / "warfare")
     toml = cards / "warfare" / "game.toml"

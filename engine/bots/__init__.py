@@ -76,9 +76,11 @@ class Bot:
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         if seat not in state.players_to_act():
             raise Refusal(f"Seat {seat + 1} has no move to make now.")
-        legal = choices(state, seat)
         if self.name == "random":
-            return legal[rng.randrange(len(legal))]
+            move = state.random_action(rng, seat)
+            if move is None:
+                raise Refusal(f"Seat {seat + 1} has no move to make now.")
+            return move
         if self.name == "greedy":
             return self._greedy(state, seat, rng)
         return self.ranked(state, seat, rng)[0][0]

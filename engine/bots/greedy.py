@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots.scores import score
-from engine.bots.search import Policy, uniform
+from engine.bots.search import Policy
 from engine.core import Action, State
 from engine.imperial import ImperialState
 from engine.medieval import MedievalState, best_placement
@@ -113,10 +113,11 @@ ROLLOUT_RANDOM = 0.25
 """The share of a playout's moves made at random instead of by the rule, so the search sees other lines."""
 
 
-def rollout(game_id: str) -> Policy:
-    """The playout policy of a game's search: its rule of thumb, with a quarter of moves at random, or uniform."""
+def rollout(game_id: str) -> Policy | None:
+    """The playout policy of a game's search: its rule of thumb, with a quarter of moves at random, or None:
+    uniform (`State.random_action`)."""
     if game_id not in ROLLOUT_RULES:
-        return uniform
+        return None
     rule = RULES[game_id]
 
     def policy(state: Any, player: int, legal: list[Action], rng: random.Random) -> Action:

@@ -3,7 +3,7 @@
 Each iteration asks `reveal` for one position consistent with what the deciding seat knows (for a fair
 bot, `State.resample(seat, rng)`: its own cards as they are, everything hidden dealt afresh), walks the
 tree of moves from there choosing by UCB among the moves legal in that deal, adds one node, plays on at
-random through the public API (`legal_actions` + `play`) and scores what it reaches. Nodes are keyed by
+random through the public API (`State.random_action` + `play`) and scores what it reaches. Nodes are keyed by
 the moves that lead to them, not by positions, so one tree gathers every deal and every roll of the dice
 (Cowling, Powley and Whitehouse 2012, "Information Set Monte Carlo Tree Search"; availability counts for
 the moves a deal does not offer). A playout stops after `depth` moves, where the game's position score
@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from engine.core import Action, State
+from engine.core import Action, State, playable
 
 Reveal = Callable[[State, int, random.Random], State]
 """(the true position, the deciding seat, rng) -> a position to search: re-dealt, or an all-seeing copy."""
@@ -30,15 +30,8 @@ Policy = Callable[[Any, int, list[Action], random.Random], Action]
 """(position, player, its legal moves there, rng) -> the move a playout makes."""
 
 
-def uniform(state: State, player: int, legal: list[Action], rng: random.Random) -> Action:
-    """The plain playout: any legal move, uniformly."""
-    return legal[rng.randrange(len(legal))]
-
 PRIOR_BIAS = 1.0
 """How strongly the root leans on the rule of thumb's move: worth `PRIOR_BIAS / visits` of a win rate."""
-
-NEVER = frozenset({"concede"})
-"""Moves a bot never makes or imagines: giving up is a player's decision, and in a search it only adds noise."""
 
 
 def key(action: Action) -> Hashable:
@@ -54,22 +47,24 @@ def mover(state: State, seat: int | None = None) -> int:
 
 
 def choices(state: State, player: int) -> list[Action]:
-    """The moves a bot considers: every legal move except those in NEVER (unless nothing else is left)."""
-    legal = state.legal_actions(player)
-    if len(legal) < 2 or legal[-1].kind not in NEVER:  # an engine lists giving up last (hexbattle's concede)
-        return legal
-    return [a for a in legal if a.kind not in NEVER]
+    """The moves a bot considers: every legal move but conceding (`engine.core.playable`)."""
+    return playable(state.legal_actions(player))
 
 
-def playout(state: State, rng: random.Random, depth: int, policy: Policy = uniform) -> int:
-    """Moves chosen by `policy` through the public API until the game ends or `depth` moves are made; the moves made."""
+def playout(state: State, rng: random.Random, depth: int, policy: Policy | None = None) -> int:
+    """Moves chosen by `policy` (None: uniformly, by `State.random_action`) through the public API until the game
+    ends or `depth` moves are made; the moves made."""
     made = 0
     while made < depth and not state.is_terminal:
         player = mover(state)
-        legal = choices(state, player)
-        if not legal:  # a re-deal the rules would not have allowed (see `search`): score it as it stands
+        if policy is None:
+            action = state.random_action(rng, player)
+        else:
+            legal = choices(state, player)
+            action = policy(state, player, legal, rng) if legal else None
+        if action is None:  # a re-deal the rules would not have allowed (see `search`): score it as it stands
             break
-        state.play(policy(state, player, legal, rng), rng)
+        state.play(action, rng)
         made += 1
     return made
 
@@ -89,7 +84,7 @@ class Node:
 
 
 def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluate: Evaluate,
-           iterations: int, depth: int, policy: Policy = uniform, exploration: float = 0.7,
+           iterations: int, depth: int, policy: Policy | None = None, exploration: float = 0.7,
            prior: Policy | None = None, bias: float = PRIOR_BIAS) -> list[Node]:
     """The root's children after `iterations` iterations, most visited first.
 
