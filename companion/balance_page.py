@@ -87,17 +87,17 @@ def _show(report: dict[str, Any]) -> None:
                "Bars are 95% intervals; red: the interval excludes no effect.")
     with st.container(border=True):
         st.markdown("\n".join(f"- **{topic}.** {text}" for topic, text in findings(report)))
-    st.subheader("Seat advantage")
+    st.header("Seat advantage")
     seats = [(f"seat {s['seat']}", s["rate"], s["low"], s["high"], s["flag"]) for s in report["seats"]]
     st.altair_chart(_intervals(seats, "wins, % of the games with a winner", 1 / len(seats)), width="stretch",
                     height=_tall(seats))
     st.write(f"A 1-point seat edge needs about {report['edge_games']:,} games to be seen.")
-    st.subheader("Game length")
+    st.header("Game length")
     st.altair_chart(_histogram(report["length"]["decisions"].get("counts", [])), width="stretch")
     d = report["length"]["decisions"]
     if d.get("n"):
         st.write(f"Median {d['p50']:,} decisions; 5–95%: {d['p5']:,}–{d['p95']:,} (n={d['n']:,}).")
-    st.subheader("Cards")
+    st.header("Cards")
     label, rows = card_rows(report)
     if rows:
         st.caption(label)

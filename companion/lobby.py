@@ -57,7 +57,7 @@ def _join_form(service: Tables) -> None:
 
 
 def _tables_in_progress(service: Tables, mine: set[int]) -> None:
-    st.subheader("Tables in progress")
+    st.header("Tables in progress")
     playing = [t for t in service.store.tables("playing", limit=LOBBY_TABLES) if t.id not in mine]
     if not playing:
         st.caption("No other tables in progress. Start one below." if mine else "No tables in progress. Start one below.")
@@ -74,7 +74,7 @@ def _finished_tables(service: Tables, mine: set[int]) -> None:
     ended = [t for t in service.store.tables("ended", limit=LOBBY_TABLES) if t.id not in mine]
     if not ended:
         return
-    st.subheader("Finished tables")
+    st.header("Finished tables")
     for table in ended:
         players = ", ".join(s.name for s in table.seats)
         st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · {your_tables.result(table)}"),
@@ -87,7 +87,7 @@ def _records(service: Tables) -> None:
     by_game = service.store.records_by_game()
     if not by_game:
         return
-    st.subheader("Players")
+    st.header("Players")
     for game, records in sorted(by_game.items(), key=lambda item: service.game_name(item[0])):
         st.markdown(f"**{plain(service.game_name(game))}**")
         rows = ["| Player | W | L | D |", "|---|---:|---:|---:|"]
@@ -96,7 +96,7 @@ def _records(service: Tables) -> None:
 
 
 def _new_table_form(service: Tables) -> None:
-    st.subheader("New table")
+    st.header("New table")
     entries = list(service.entries().values())
     playable = [g for g in entries if g.id in service.game_ids()]
     for g in entries:

@@ -30,7 +30,7 @@ def render(service: Tables) -> set[int]:
         held += [(table, s) for s in seats] or [(table, None)]  # hosted only: the host link
     if not held:
         return set()
-    st.subheader("Your tables")
+    st.header("Your tables")
     for table, seat in sorted(held, key=lambda pair: not pair[0].playing):
         hosting = table.host_device == device and table.host_token is not None
         link = {"table": table.code, **({"seat": seat.token} if seat else {}),

@@ -54,7 +54,7 @@ def page(device: str | None = None, folded: bool = False, **params: str) -> AppT
 def page_text(at: AppTest) -> str:
     """Every line of text the page shows, for assertions on wording (text escaped as plain comes out as typed,
     and HTML blocks as their text, a line per line break)."""
-    parts = [*at.title, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
+    parts = [*at.title, *at.header, *at.subheader, *at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
     return "\n".join([literal("\n".join(str(p.value) for p in parts)), *html_texts(at), *pad_texts(at)])
 
 

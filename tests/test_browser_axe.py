@@ -3,8 +3,10 @@ every game's table page as a seated player and as a spectator, and a table's hos
 against a real `muster app`.
 
 axe-core is vendored in tests/vendor/axe-core (its version, licence and source are in the README there). The test
-fails on any violation axe rates serious or critical, naming each rule, its help text and where it is; and on any
-tap target (link, button, field, select, fold summary) smaller than 44 x 44 px. No rule is turned off.
+fails on any violation axe reports, whatever its impact (critical, serious, moderate or minor: the lobby's skipped
+heading level and medieval's grid's empty corner header were moderate and minor), naming each rule, its help text and
+where it is, but for one minor finding in Streamlit's own file uploader (`STREAMLITS_OWN`); and on any tap target
+(link, button, field, select, fold summary) smaller than 44 x 44 px. No rule is turned off.
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ SHOTS = {"the lobby": ("companion-a11y-lobby-form", "[data-testid=stNumberInput]
          "waterloo as Ann": ("companion-a11y-waterloo", None)}
 IDLE = ("() => !document.querySelector('[data-testid=stStatusWidget]')"  # the page's run is over
         " || !document.querySelector('[data-testid=stStatusWidget]').innerText.includes('Running')")
-SCAN = """async () => {
+STREAMLITS_OWN = {"presentation-role-conflict": "[data-testid=stFileUploaderDropzone]"}
+"""The one finding left, minor, in Streamlit's own markup that no page of Muster's draws: its file uploader's drop zone
+is role="presentation" yet has a label and a tabindex (the record page). Nothing else is let through."""
+SCAN = """async (own) => {
   const found = await axe.run(document, { resultTypes: ["violations"] });
-  return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help}\\n` + v.nodes.slice(0, 5).map((n) => `    ${n.target.join(" ")}: `
+  const theirs = (v, n) => own[v.id] && document.querySelector(n.target.join(" "))?.matches(own[v.id]);
+  return found.violations.map((v) => [v, v.nodes.filter((n) => !theirs(v, n))]).filter(([, nodes]) => nodes.length)
+    .map(([v, nodes]) => `${v.impact} ${v.id}: ${v.help}\\n` + nodes.slice(0, 5).map((n) => `    ${n.target.join(" ")}: `
       + n.failureSummary.replace(/\\s+/g, " ")).join("\\n"));
 }"""
 SMALL = """() => Array.from(document.querySelectorAll(
@@ -66,7 +72,7 @@ def test_browser_every_page_passes_axe_and_has_44px_tap_targets(server: Server, 
         phone.get_by_text(shows).first.wait_for()
         phone.wait_for_function(IDLE)
         phone.add_script_tag(content=axe)
-        problems += [f"{name}: {found}" for found in phone.evaluate(SCAN)]
+        problems += [f"{name}: {found}" for found in phone.evaluate(SCAN, STREAMLITS_OWN)]
         problems += [f"{name}: a tap target under 44 x 44 px: {small}" for small in phone.evaluate(SMALL)]
         if name in SHOTS:
             shot(phone, *SHOTS[name])

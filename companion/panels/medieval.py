@@ -220,7 +220,7 @@ def _grid(ctx: TableContext, columns: list[dict[str, Any]], sheet: Sheet, outcom
             return ("deadlock: both lose their cards" if column["outcome"] == "deadlock" else "empty") + ties
         return f"**{ctx.name(column['winner'])}**" + (" unopposed" if column["outcome"] == "unopposed" else "") + ties
 
-    head = "| | " + " | ".join(c["name"].capitalize() for c in columns) + " |"
+    head = "| Side | " + " | ".join(c["name"].capitalize() for c in columns) + " |"
     rows = [f"| {ctx.name(p)} | " + " | ".join(cell(c, p) for c in columns) + " |" for p in (1 - me, me)]
     if outcome:
         rows.append("| Taken by | " + " | ".join(took(c) for c in columns) + " |")
