@@ -5,10 +5,10 @@
 
 - `random`: a legal move, uniformly;
 - `greedy`: the move whose immediate outcome the game's position score (engine.bots.scores) likes best,
-  on one re-dealt copy of the position (medieval: `best_placement`, the placement heuristic the engine
-  already offers);
-- `easy`, `normal`, `hard`: information-set search (engine.bots.search) over re-dealt positions, with the
-  budgets in LEVELS, set by measured strength and speed (docs/bots.md);
+  on one re-dealt copy of the position, or a rule of thumb (engine.bots.greedy: medieval's is
+  `best_placement`, the placement heuristic the engine already offers);
+- `easy`, `normal`, `hard`: information-set search (engine.bots.search) over re-dealt positions (a tree, or
+  for medieval a flat comparison of its few placements), with the budgets in LEVELS, set by measured strength and speed (docs/bots.md);
 - `ceiling`: the hard search on the true position, hidden cards and deck order included. It cheats, so it
   is for measuring only (how much a game's luck leaves to skill), never offered at a table.
 
@@ -25,18 +25,23 @@ from typing import Any
 
 from engine.bots import scores
 from engine.bots.greedy import greedy, prior, rollout
-from engine.bots.search import Reveal, choices, estimates, search
+from engine.bots.search import Reveal, choices, estimates, flat, search
 from engine.core import Action, Match, Refusal, State
 
 LEVELS: dict[str, dict[str, tuple[int, int]]] = {
     # game -> level -> (iterations, playout depth); depth cuts a playout short, where the score takes over.
+    # Medieval is searched flat (FLAT): its iterations are re-deals, each trying every placement.
     "warfare": {"easy": (40, 20), "normal": (300, 20), "hard": (800, 20)},
     "waterloo": {"easy": (30, 20), "normal": (200, 20), "hard": (800, 20)},
     "hexbattle": {"easy": (20, 20), "normal": (100, 20), "hard": (300, 20)},
     "imperial": {"easy": (40, 200), "normal": (500, 200), "hard": (3000, 200)},
-    "medieval": {"easy": (30, 200), "normal": (200, 200), "hard": (800, 200)},
+    "medieval": {"easy": (10, 0), "normal": (40, 2), "hard": (120, 4)},
 }
 """Search budgets per game and level (docs/bots.md says how each was measured)."""
+
+FLAT = frozenset({"medieval"})
+"""Games searched flat (engine.bots.search.flat: every move on the same re-deals, the others' replies by the
+greedy rule) instead of by the tree: medieval, whose one decision is a simultaneous placement (docs/bots.md)."""
 
 PLAYERS = ("random", "greedy", "easy", "normal", "hard")
 """The players a table or `muster duel` may name; `ceiling` is for measurement only."""
@@ -90,9 +95,13 @@ class Bot:
         level = "hard" if self.name == "ceiling" else self.name
         iterations, depth = self.budget or LEVELS[self.game_id][level]
         reveal: Reveal = all_seeing if self.name == "ceiling" else resampled
+        rule = prior(self.game_id, self.seats)
+        if self.game_id in FLAT and rule is not None:
+            return estimates(flat(state, seat, rng, reveal=reveal, evaluate=self._evaluate, iterations=iterations,
+                                  depth=depth, reply=rule, policy=rollout(self.game_id)))
         nodes = search(state, seat, rng, reveal=reveal, evaluate=self._evaluate,
                        iterations=iterations, depth=depth, policy=rollout(self.game_id),
-                       prior=prior(self.game_id, self.seats))
+                       prior=rule)
         return estimates(nodes)
 
     def _evaluate(self, state: State) -> list[float]:

@@ -3,7 +3,8 @@
 By default it plays the move whose immediate outcome scores best (engine.bots.scores) on one re-dealt copy
 of the position. Where most moves change no score at once, a rule of thumb per step says what greedy
 means: warfare (attack whenever you can, with the most force; always reply), imperial (play the type that
-beats what the opponent holds), medieval (the engine's own `best_placement`). Each reads only the re-dealt copy it is handed.
+beats what the opponent holds), medieval (the engine's own `best_placement`), hexbattle (march infantry on the
+enemy's edge, revealing the way). Each reads only the re-dealt copy it is handed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 from engine.bots.scores import score
 from engine.bots.search import Policy
 from engine.core import Action, State
+from engine.hexbattle_state import HexbattleState
+from engine.hexgrid import Hex, distance
 from engine.imperial import ImperialState
 from engine.medieval import MedievalState, best_placement
 from engine.warfare import WarfareState
@@ -97,31 +100,71 @@ def imperial(world: ImperialState, seat: int, legal: list[Action], rng: random.R
     return _best(legal, worth, rng)
 
 
+def hexbattle(world: HexbattleState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """March on the enemy's edge (the breakthrough, R25, is how a battle is won): move infantry onto the row when
+    it can, else the farthest forward, facing the enemy, in Column; lay a drawn tile where the infantry must go
+    (nearest to it, towards the enemy); draw terrain when nothing moves forward; attack whenever it can."""
+    g = world.game
+    goal, row_of, named, units = g.goal_row[seat], g.row_of, g.hex_named, world.units
+    infantry = [u.hex for u in world.alive(seat) if u.hex is not None and u.type in g.infantry_types]
+    ahead = g.home_facing[seat]
+
+    def to_goal(h: Hex) -> int:
+        return abs(row_of[h] - goal)
+
+    lead = min((to_goal(h) for h in infantry), default=g.rows)
+
+    def worth(action: Action) -> float:
+        kind = action.kind
+        if kind == "move":
+            unit = units[action["unit"]]
+            to = named(action["to"])
+            assert unit.hex is not None  # a unit that may move stands on the board
+            gain = to_goal(unit.hex) - to_goal(to)
+            if unit.type not in g.infantry_types:
+                return 0.5 * gain - 0.5
+            if to_goal(to) == 0:
+                return 1000.0  # the breakthrough
+            return 4.0 * gain + (gain > 0 and to_goal(to) <= lead) + 0.2 * (int(action["facing"]) == ahead)
+        if kind == "place_tile":
+            h = named(action["hex"])
+            return 20.0 - 2 * min((distance(h, i) for i in infantry), default=g.rows) - 0.5 * to_goal(h)
+        return HEXBATTLE_WORTH.get(kind, 0.0) + (kind == "formation" and action["formation"] == "column") * 4.0
+
+    return _best(legal, worth, rng)
+
+
+HEXBATTLE_WORTH = {"attack": 6.0, "draw_terrain": 3.0, "formation": -2.0, "pivot": -1.0, "play_card": 1.0,
+                   "repair": 1.0, "draw_bonus": 0.5}
+"""What hexbattle's rule makes of each other kind of move (end turn, deploy, quick start: 0): a march forward
+of one row is worth 4, an attack 6, a draw of terrain 3 (so it draws only when nothing moves forward)."""
+
+
 def medieval(world: MedievalState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     return best_placement(world, seat)
 
 
 RULES: dict[str, Callable[[Any, int, list[Action], random.Random], Action]] = {
-    "warfare": warfare, "imperial": imperial, "medieval": medieval}
+    "warfare": warfare, "imperial": imperial, "medieval": medieval, "hexbattle": hexbattle}
 """Games whose greedy player follows a rule of thumb rather than the one-move look-ahead."""
 
 
-ROLLOUT_RULES = ("warfare",)
-"""Games whose search plays its playouts by the rule of thumb (mixed with random moves): random warfare play
-is so poor that a search over it did not beat the rule itself (docs/bots.md)."""
-ROLLOUT_RANDOM = 0.25
-"""The share of a playout's moves made at random instead of by the rule, so the search sees other lines."""
+ROLLOUT_RULES = {"warfare": 0.25, "hexbattle": 0.25, "medieval": 0.0}
+"""Games whose search plays its playouts by the rule of thumb, each with the share of moves made at random
+instead, so the search sees other lines. Random warfare play is so poor that a search over it did not beat the
+rule itself; random hexbattle play never reaches the enemy's edge, so its playouts never end a battle;
+medieval's cut playouts play the next battle as the rule would (docs/bots.md)."""
 
 
 def rollout(game_id: str) -> Policy | None:
-    """The playout policy of a game's search: its rule of thumb, with a quarter of moves at random, or None:
-    uniform (`State.random_action`)."""
+    """The playout policy of a game's search: its rule of thumb with some moves at random (ROLLOUT_RULES), or
+    None: uniform (`State.random_action`)."""
     if game_id not in ROLLOUT_RULES:
         return None
-    rule = RULES[game_id]
+    rule, share = RULES[game_id], ROLLOUT_RULES[game_id]
 
     def policy(state: Any, player: int, legal: list[Action], rng: random.Random) -> Action:
-        if rng.random() < ROLLOUT_RANDOM:
+        if share and rng.random() < share:
             return legal[rng.randrange(len(legal))]
         return rule(state, player, legal, rng)
     return policy

@@ -10,6 +10,7 @@ measured guesses (docs/bots.md), not rules, so they live with the bots, not in `
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from engine.core import State
@@ -59,9 +60,27 @@ def imperial(state: Any, seats: int) -> list[float]:
     return _shares(sizes)
 
 
+MEDIEVAL_STRENGTH = 0.2
+"""What each point of a medieval card's strength adds to its worth as a card left (1): a strong card lost
+costs more than a weak one. Measured against counting cards alone (docs/bots.md)."""
+
+
+@cache
+def _card_worth(game: Any) -> tuple[float, ...]:
+    """Each medieval card's worth as a card left, by its index (worked out once per game)."""
+    return tuple(1.0 + MEDIEVAL_STRENGTH * (value + (0 if event else amount))
+                 for value, amount, event in zip(game.value, game.amount, game.event))
+
+
 def medieval(state: Any, seats: int) -> list[float]:
-    """Cards left to each side: the war is lost by running out of cards."""
-    return _shares([float(state.cards_left(p)) for p in range(seats)])
+    """Cards left to each side, each worth 1 and a fifth of its strength (its value, and a fighter's or
+    character's bonus): the war is lost by running out of cards, and strong cards are what win battles."""
+    worth = _card_worth(state.game)
+    left = []
+    for p in range(seats):
+        piles = state.decks[p] + state.survivors[p] + state.hands[p] + state.beside[p]
+        left.append(sum(worth[c] for c in piles) + sum(worth[c] for column in state.table for c, _ in column[p]))
+    return _shares(left)
 
 
 def hexbattle(state: Any, seats: int) -> list[float]:

@@ -140,6 +140,37 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
     return sorted(root.children.values(), key=lambda n: (-n.visits, -n.total))
 
 
+def flat(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluate: Evaluate, iterations: int,
+         depth: int, reply: Policy, policy: Policy | None = None) -> list[Node]:
+    """The root's moves, best first, each tried on every one of `iterations` re-deals under the same dice.
+
+    For a game whose only decision is one simultaneous choice (medieval's placement), a tree adds little: the
+    moves are few, and what separates them is small beside the luck of the deal. So every move is played on
+    the same re-deal, against the same reply (`reply`: how each other seat that has yet to commit would move
+    there, worked out once per re-deal, since it cannot see ours), with the same random source after it
+    (common random numbers), then played on for `depth` moves by `policy` and scored. Each deal's luck falls
+    on every move alike, so the comparison between moves is far sharper than separate samples would make it."""
+    root = Node(None, seat)
+    for _ in range(iterations):
+        world = reveal(state, seat, rng)
+        replies = [reply(world, p, choices(world, p), rng) for p in world.players_to_act() if p != seat]
+        dice = rng.getrandbits(64)
+        for action in choices(world, seat):
+            child = root.children.get(key(action))
+            if child is None:
+                child = root.children[key(action)] = Node(action, seat)
+            after = world.clone()
+            same = random.Random(dice)
+            after.play(action, same)
+            for answer in replies:
+                after.play(answer, same)
+            playout(after, same, depth, policy)
+            child.visits += 1
+            child.offered += 1
+            child.total += evaluate(after)[seat]
+    return sorted(root.children.values(), key=lambda n: (-n.visits, -n.total))
+
+
 def estimates(nodes: list[Node]) -> list[tuple[Action, float, int]]:
     """(move, its mover's estimated chance, visits) for each searched move, most visited first."""
     return [(n.action, n.total / n.visits, n.visits) for n in nodes if n.action is not None and n.visits]
