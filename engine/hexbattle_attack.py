@@ -32,16 +32,17 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
         game, p, uid = state.game, unit.player, unit.id
         here = state.hex_of(unit)
         target = sight.melee_target(state, unit)
-        charge = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
+        actions: tuple[Action, ...] = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
         arc = sight.fire_arc(state, unit)
-        targets = sight.fire_targets(state, unit, enemies, arc)
-        shots = tuple([game.attack_action(p, uid, enemy.id, "fire") for enemy in targets]) if targets else ()
         read = {here, game.around[here][unit.facing]}
-        for enemy in enemies:
-            if enemy.hex in arc:
-                for step in sight_line(here, enemy.hex):
+        inside = [enemy for enemy in enemies if enemy.hex in arc] if arc else None
+        if inside:  # most of a battle no enemy stands in a unit's arc: no shot, and no sight line to read
+            actions += tuple([game.attack_action(p, uid, enemy.id, "fire")
+                              for enemy in sight.fire_targets(state, unit, inside, arc)])
+            for enemy in inside:
+                for step in sight_line(here, state.hex_of(enemy)):
                     read.update(step)
-        cached = state._attack_cache[key] = (p, read, arc, charge + shots)
+        cached = state._attack_cache[key] = (p, read, arc, actions)
     return cached[3]
 
 

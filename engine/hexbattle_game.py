@@ -65,6 +65,19 @@ class HexbattleGame(Game["HexbattleState"]):
         self.enter_cost: dict[bool, dict[str, int]] = {
             infantry: {t: row.move_cost for t, row in self.terrain.items()
                        if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
+        # Per unit type and formation: its movement points before the turn's cards, whether Bold Advance adds to
+        # them (formation movement), and whether it moves by the turn (R8); read for every unit at every move.
+        self.base_points: dict[tuple[str, str | None], tuple[int, bool, bool]] = {
+            (t.id, f): (self.formations[f].movement if f else t.movement, f is not None, t.movement_per_turn)
+            for t in self.unit_types.values()
+            for f in (self.formations if t.uses_formations else [None])}
+        # Per unit type, how its move search goes: the terrain it may enter and at what cost, its steps as
+        # (direction offset, cost multiplier) (backwards too for units that may reverse), and whether it may turn
+        # in place (R9–R11).
+        self.mover: dict[str, tuple[dict[str, int], tuple[tuple[int, int], ...], bool]] = {
+            t.id: (self.enter_cost[bool(t.enters_infantry_only_terrain)],
+                   ((0, 1), (3, self.rules.reverse_cost)) if t.can_reverse else ((0, 1),), bool(t.can_pivot))
+            for t in self.unit_types.values()}
         # Actions are immutable values, so each distinct one is built once and handed out by every
         # state of this game: building them was most of the cost of `legal_actions`.
         self._actions: dict[tuple[Any, ...], Action] = {}

@@ -27,19 +27,14 @@ _SIDES = tuple(((f + 1) % 6, (f - 1) % 6) for f in range(6))
 def movement_points(state: HexbattleState, unit: Unit) -> int:
     """The points the unit's next Move has; a unit that moves by the turn (Heavy Artillery,
     "1 hex/turn") has what its earlier Moves of the turn left (R8)."""
-    game = state.game
-    unit_type = game.unit_types[unit.type]
-    own_turn = unit.player == state.current
-    if unit_type.uses_formations:
-        mp = state.formation(unit).movement
-        if mp > 0 and own_turn:
-            mp += state.effects.bold
-    else:
-        mp = unit_type.movement
-    if not own_turn:
+    mp, by_formation, per_turn = state.game.base_points[(unit.type, unit.formation)]
+    if unit.player != state.current:
         return mp
-    mp *= state.effects.forced.get(unit.id, 1)
-    return mp - state.moved_points.get(unit.id, 0) if unit_type.movement_per_turn else mp
+    effects = state.effects
+    if by_formation and mp > 0:
+        mp += effects.bold
+    mp *= effects.forced.get(unit.id, 1)
+    return mp - state.moved_points.get(unit.id, 0) if per_turn else mp
 
 
 def reachable(state: HexbattleState, unit: Unit) -> dict[tuple[Hex, int], int]:
@@ -58,7 +53,6 @@ def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
 
 def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
-    rules = state.game.rules
     if unit.hex is None or mp <= 0:
         return None
     key = (unit.id, unit.hex, unit.facing, mp)
@@ -66,26 +60,23 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     if cached is not None:
         return cached
     game = state.game
-    unit_type = game.unit_types[unit.type]
-    enter = game.enter_cost[bool(unit_type.enters_infantry_only_terrain)]
-    takes_all = game.takes_all
-    turn_cost, reverse_cost = rules.turn_cost, rules.reverse_cost
-    # Forward always; backwards too for units that may reverse: (direction offset, cost multiplier).
-    steps = ((0, 1), (3, reverse_cost)) if unit_type.can_reverse else ((0, 1),)
+    # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
+    # turns only to step on and never in place (R11).
+    enter, steps, free_turns = game.mover[unit.type]
+    takes_all, turn_cost = game.takes_all, game.rules.turn_cost
     terrain, at, around = state.terrain, state.at, game.around
     pop, push = heapq.heappop, heapq.heappush
     start = (unit.hex, unit.facing)
     best: dict[tuple[Hex, int], int] = {start: 0}
-    # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
-    # turns only to step on and never in place (R11).
-    free_turns = bool(unit_type.can_pivot)
     ends = best if free_turns else {}
     looked = {unit.hex}
     heap = [(0, unit.hex, unit.facing)]
     over = mp + 1
+    # A state reached with every point spent is recorded but never queued: it could go nowhere (the heap's
+    # order, and so the order of the moves listed, is that of a search that queued it and skipped it).
     while heap:
         cost, h, f = pop(heap)
-        if cost >= mp or best[(h, f)] < cost:
+        if best[(h, f)] < cost:
             continue
         turned = cost + turn_cost
         if turned <= mp:
@@ -93,7 +84,8 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
                 hf = (h, nf)
                 if turned < best.get(hf, over):
                     best[hf] = turned
-                    push(heap, (turned, h, nf))
+                    if turned < mp:
+                        push(heap, (turned, h, nf))
         here_all = terrain[h] in takes_all
         ring = around[h]
         for turn, base in steps:
@@ -105,11 +97,13 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
             nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
             if nc > mp:
                 continue
-            if not free_turns and nc < ends.get((target, f), over):
-                ends[(target, f)] = nc
-            if nc < best.get((target, f), over):
-                best[(target, f)] = nc
-                push(heap, (nc, target, f))
+            tf = (target, f)
+            if not free_turns and nc < ends.get(tf, over):
+                ends[tf] = nc
+            if nc < best.get(tf, over):
+                best[tf] = nc
+                if nc < mp:
+                    push(heap, (nc, target, f))
     if free_turns:
         del best[start]
     else:

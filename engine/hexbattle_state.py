@@ -364,7 +364,7 @@ class HexbattleState(State):
         can_move = paid or self.effects.free_moves > 0
         barrage = self.effects.barrage
         segments, epochs, points = self._segments, self._epoch, movement.movement_points
-        enemies = self.alive(1 - player)
+        enemies: list[Unit] | None = None  # listed when a unit's attacks are worked out anew, not every move
         out: list[tuple[Action, ...]] = []
         for unit in self.alive(player):
             uid = unit.id
@@ -387,6 +387,8 @@ class HexbattleState(State):
                 if orders:
                     found.extend(self.game.orders(unit))
                 if attacks:
+                    if enemies is None:
+                        enemies = self.alive(1 - player)
                     found.extend(attack.attacks(self, unit, enemies))
                 segment = segments[key] = (epoch, tuple(found))
             out.append(segment[1])
