@@ -5,15 +5,14 @@ Run: python bench/bench_tap_timeline.py [--game GAME] [--taps N] [--bare] [--tra
 Two phones at one table, each in a browser on a CPU of its own (as `bench_browser.py`), against a server
 that logs its script runs and the messages it sends (`bench/timeline_server.py`). For each tap, on one
 clock (the machine's):
-- click -> sent: the page sends the tap (Streamlit's handling of the click in the page, or a pad's post of
-  it to the server, `companion.courier`);
+- click -> sent: the page sends the tap (Streamlit's handling of the click in the page: a widget's event, or
+  a components-v2 element's trigger);
 - sent -> run: the tapping phone's script run starts on the server (the first run to start after the tap
   was sent: another phone's 1.5 s poll could start in between, rarely);
 - run: that run's wall time, and its CPU time;
-- run end -> last sent: the server's last websocket message of that run leaves (a posted tap's reply leaves
-  before the run ends: the server does not log it, the page does);
-- last sent -> received: the page receives the last message it got before showing the move, by websocket
-  or as the reply to its post (when the page's own work lets it handle it);
+- run end -> last sent: the server's last websocket message of that run leaves;
+- last sent -> received: the page receives the last message it got before showing the move (when the page's
+  own work lets it handle it);
 - received -> shown: the page shows the new log head (`span.muster-head`);
 and with `--trace`, what the tapping page's main thread did between the click and "shown" (Chromium's
 timeline: tasks, JavaScript, compositing, painting, styles and layout). p50 / p95 of each. `--bare`
@@ -34,7 +33,7 @@ from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, free_port,
 from harness import describe
 from playwright.sync_api import Page, sync_playwright
 
-# When the page sent and received each websocket message and each posted tap and its reply (ms since the epoch).
+# When the page sent and received each websocket message (ms since the epoch).
 SOCKET_CLOCK = """(() => {
   const Socket = window.WebSocket; window.__socket = [];
   const now = () => performance.timeOrigin + performance.now();
@@ -43,12 +42,6 @@ SOCKET_CLOCK = """(() => {
     send(data) { window.__socket.push(["sent", now()]); return super.send(data); }
   }
   window.WebSocket = Timed;
-  const open = XMLHttpRequest.prototype.open, post = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.open = function (...args) {  // before the page's own onload: heard first
-    this.addEventListener("load", () => window.__socket.push(["received", now()]));
-    return open.apply(this, args);
-  };
-  XMLHttpRequest.prototype.send = function (body) { window.__socket.push(["sent", now()]); return post.call(this, body); };
 })();"""
 TRACED = ("RunTask", "FunctionCall", "Commit", "Paint", "PrePaint", "UpdateLayoutTree", "Layout")
 

@@ -108,12 +108,6 @@ def _guarded(session: Any) -> None:
         LOG.debug("could not wake session %s: %s", session.id, err)
 
 
-def rerun_part(session: Any) -> bool:
-    """On Streamlit's event loop: rerun an idle `session`'s table part; False, and nothing asked, when it is
-    running or shows no table."""
-    return streamlit_adapter.rerun_idle(session, _part(session))
-
-
 def _part(session: Any) -> str | None:
     """The key of the fragment that draws what a move changes on `session`'s page, if it has one."""
     with _lock:

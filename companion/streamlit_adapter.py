@@ -4,7 +4,7 @@ Why a module of its own: an upgrade of Streamlit may move any private name. Ever
 only on the Streamlit releases whose internals were checked (`TESTED`; `pyproject.toml` allows no other), so
 a test names what moved (tests/test_streamlit_public.py fails on a private name anywhere else), and a server on
 another release logs once, at start-up, that it takes the public path: phones then learn of other phones'
-moves by their poll, taps go through Streamlit's own page, and a dialog closes by a whole-page run. Slower,
+moves by their poll, and a dialog closes by a whole-page run. Slower,
 never wrong.
 
 What is here, and what would replace it (issue 34): the running session and its rerun (`session_id`,
@@ -38,7 +38,7 @@ def tested() -> bool:
         _checked.append(release in TESTED)
         if not _checked[0]:
             LOG.warning("Streamlit %s is not a release the companion was tested with (%s): it takes the public "
-                        "path (other phones see moves at their poll, taps go through Streamlit's page)",
+                        "path (other phones see moves at their poll)",
                         st.__version__, ", ".join(TESTED))
     return _checked[0]
 

@@ -1,7 +1,7 @@
 """A table's page drawn on a phone: the `companion.page.Page` backend over Streamlit and the table part's surface.
 
 Sheets and pads become blocks of the open surface (`companion.components.surface`: few elements per
-redraw, a tap posted straight to the server), or elements of their own where no surface is open; a
+redraw, a tap sent as the element's trigger), or elements of their own where no surface is open; a
 fold is Streamlit's lazy expander (`companion.folds`); the escape hatch sends what was gathered so far,
 so a panel's own Streamlit widget shows in its place.
 """

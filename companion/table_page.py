@@ -29,7 +29,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import (asking, courier, devices, faults, flashes, links, live, panels, replay,
+from companion import (asking, devices, faults, flashes, links, live, panels, replay,
                        table_sections, table_tools, taps)
 from companion.components import surface
 from companion.render import plain
@@ -117,16 +117,12 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
         flashes.flash("warning", STALE)
 
     def part() -> None:
-        surface.carry_out_posted(lost)  # a tap this phone posted (`companion.courier`) is carried out here
-        # its HTML and pads as few elements (`companion.components.surface`); the posted tap's reply is the
-        # drawing, sent ahead of the drawing's last element
-        with surface.drawing("table", on_lost=lost, on_drawn=courier.answer):
+        with surface.drawing("table", on_lost=lost):  # its HTML and pads as few elements
             _table_part(service, table_id, token, outline)
 
     try:  # a store fault shows here, where the player tapped; the page's poll redraws it when the store is back
         faults.shielded(part, retry=False)
     finally:
-        courier.answer(None)  # not drawn whole (the page is drawn again): Streamlit's run is the reply
         live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
 
 

@@ -8,9 +8,8 @@ import sqlite3
 import pytest
 from apptest_helpers import (  # noqa: F401 (race: fixture)
     button, carry_out, confirm, html_bodies, html_text, move_keys, notes, offered, pad_buttons, pad_notices, pads, page, page_text,
-    race, tap_element, tap_pad, typed_move)
+    race, surface_blocks, tap_element, tap_pad, typed_move)
 
-from companion import courier
 from companion.render import Sheet, plain
 from companion.tables import ELSEWHERE, STALE, UNNAMED, Tables
 from engine.core import Refusal, act
@@ -46,21 +45,21 @@ def test_a_tap_on_a_pad_the_page_no_longer_draws_says_the_table_moved_on(race: T
     assert not ann.exception and [w.value for w in ann.warning] == [] and race.snapshot(table).entries == ()
 
 
-def test_a_posted_tap_carried_out_by_a_whole_page_run_counts(race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A tap posted to the server is carried out by the next run of the page, the whole page when its table part
-    cannot be rerun alone (a question open in a dialog): drawing the page's header first must not make the
-    table part's pad look gone."""
+def test_a_seats_move_sent_from_a_spectators_page_moves_nothing(race: Tables) -> None:
+    """A tap is a trigger of an element of the sender's own page: a spectator's page forging a seat's move (its
+    pad, item, value and position, read off the seat's page) names a pad that page does not draw, so nothing is
+    done and the spectator reads that the table moved on."""
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
-    element, drawn = pads(ann)["move-list"]
-    key = "table-" + element.rpartition("-")[2]  # the stretch's own key ("table-N"), as the phone posts it
+    _, drawn = pads(ann)["move-list"]
     bank = next(item for item in drawn["items"] if item["label"].startswith("Bank"))
-    posted = [(key, {"pad": "move-list", "id": bank["id"], "value": bank["value"], "head": drawn["head"],
-                         "label": bank["label"]})]
-    monkeypatch.setattr(courier, "take", lambda: posted.pop() if posted else None)
-    ann.run()
-    assert not ann.exception and [w.value for w in ann.warning] == []
-    assert [e.action["kind"] for e in race.snapshot(table).entries] == ["bank"]
+    watcher = page(table=table.code)
+    assert "move-list" not in pads(watcher)
+    element = next(e for e, _ in surface_blocks(watcher) if e.endswith("-table-0"))  # the spectator's table part
+    tap_element(watcher, element, {"pad": "move-list", "id": bank["id"], "value": bank["value"],
+                                   "head": drawn["head"], "label": bank["label"]})
+    assert not watcher.exception and [w.value for w in watcher.warning] == [STALE]
+    assert race.snapshot(table).entries == ()
 
 
 def test_a_tap_offered_before_a_notice_still_counts_and_the_log_counts_moves_only(race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -99,7 +99,7 @@ def mount_art(data: Any, key: str = "hexboard") -> None:
     """Mount the art, which shows nothing itself (the board draws from it), outside the part of the page a move
     redraws: where to fetch it (`serve_art`), or, on a server without the route, the art itself. Streamlit
     sends a large element again unless the phone says it holds it, and a phone says so only when it asks for
-    a run itself: a redraw the server starts (another phone's move, a posted tap) would carry 300 KB again."""
+    a run itself: a redraw the server starts (another phone's move) would carry 300 KB again."""
     drawn = art(data)
     carried = {"version": drawn["version"], "path": f"{ART_PATH}/{drawn['version']}"} if paths.installed() else drawn
     with st.container(key=f"{key}-art"):
@@ -108,12 +108,10 @@ def mount_art(data: Any, key: str = "hexboard") -> None:
 
 def show(data: Any, board: dict[str, Any], on_tap: Callable[[dict[str, Any] | None], None],
          key: str = "hexboard") -> None:
-    """Mount the board with its overlay (its art is `mount_art`'s); `on_tap` gets
-    each tap ({x, y, w, head}: CSS pixels on the drawn board), sent through Streamlit or posted to the server
-    (`surface.takes_posted_taps`), or None for a report that is no tap."""
+    """Mount the board with its overlay (its art is `mount_art`'s); `on_tap` gets each tap ({x, y, w, head}: CSS
+    pixels on the drawn board), sent as the element's trigger, or None for a report that is no tap."""
     surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
-    shown = surface.takes_posted_taps(key, ["board", board], lambda raw: on_tap(_as_tap(raw)))
-    _board(data=shown, key=key, on_tap_change=lambda: on_tap(tap(key)))  # lists, not dicts: why in `surface`
+    _board(data=["board", board], key=key, on_tap_change=lambda: on_tap(tap(key)))  # lists, not dicts: why in `surface`
 
 
 def tap(key: str = "hexboard") -> dict[str, Any] | None:

@@ -222,14 +222,11 @@ function drawBoard(box, board) {
   }
 }
 
-export default function draw(component) {
-  // data is ["art", art] or ["board", board] (a list: Streamlit looks for dataframes in a dict's values), the
-  // board's with the address its taps are posted to last ({courier}, companion/courier.py) when the server
-  // takes posted taps: the reply to one redraws the board at once (the surface's `window.musterCourier`)
+export default function (component) {
+  // data is ["art", art] or ["board", board] (a list: Streamlit looks for dataframes in a dict's values)
   const { parentElement, setTriggerValue, key } = component;
-  const [kind, payload, extra] = Array.isArray(component.data) ? component.data : [];
+  const [kind, payload] = Array.isArray(component.data) ? component.data : [];
   const data = kind ? { [kind]: payload } : null;
-  const address = extra && extra.courier;
   if (data && data.art) {
     // The art mount shows nothing: hide its place in the page so it leaves no gap above the board.
     const root = parentElement.getRootNode();
@@ -285,14 +282,8 @@ export default function draw(component) {
     // table has moved on since).
     const value = { x: event.clientX - rect.left, y: event.clientY - rect.top, w: rect.width, n: view.taps,
                     head: data.board.head };
-    const viaStreamlit = (tap) => setTriggerValue("tap", tap);
-    const courier = window.musterCourier;
-    if (address && courier) courier.post(address, value, viaStreamlit);
-    else viaStreamlit(value);
+    setTriggerValue("tap", value);  // Streamlit's own channel, in order with its runs
   };
-  if (address && window.musterCourier) {
-    window.musterCourier.shown.set(address.element, (drawn) => draw({ ...component, data: drawn }));
-  }
   const render = () => {
     const art = window[ART];
     let missing = box.querySelector(".hb-missing");

@@ -10,9 +10,8 @@ a panel calls before its own widgets) or when the part ends. On the phone a bloc
 keeps its nodes, so a redraw touches only what changed. The blocks live in the page itself (no shadow
 root), so the page's styles (`context.PHONE_CSS`) apply to them and tests find them by their classes.
 
-A tap is posted to the server when it takes posted taps (`companion.courier`, `takes_posted_taps`): the
-run it causes carries it out (`carry_out_posted`) and the drawing is the reply (`drawing`'s `on_drawn`),
-which the phone sets before Streamlit's copy of the same run arrives.
+A tap on a pad is the element's trigger (`tap`), Streamlit's public channel from an element to the server:
+its callback hands it to the pad's handler before the page is drawn again (`_tapped`).
 
 The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
@@ -35,7 +34,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import components, courier, paths, streamlit_adapter
+from companion import components, streamlit_adapter
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -46,7 +45,6 @@ _component = st.components.v2.component(
     js=components.frontend(HERE / "surface.js"))
 
 TapHandler = Callable[[dict[str, Any]], None]
-TAPS = "_surface-taps"  # session state: each drawing's elements last drawn that take posted taps, key -> handler
 
 
 def _current() -> Any:
@@ -71,11 +69,9 @@ class _Stretch:
 class _Surface:
     key: str
     on_lost: Callable[[], None] | None = None  # a tap on a pad this page no longer draws (`drawing`)
-    on_drawn: Callable[[dict[str, list[Any]]], None] | None = None  # the whole drawing (`drawing`)
     sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
     stretch: _Stretch | None = None
     group: str | None = None  # the group blocks added now belong to (`group`)
-    drawn: dict[str, list[Any]] = field(default_factory=dict)  # element key -> its data, as sent
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         container = _current()
@@ -93,13 +89,10 @@ class _Surface:
         if on_tap is not None:
             self.stretch.taps[block["key"]] = on_tap
 
-    def send(self, last: bool = False) -> None:
-        """Send the stretch gathered so far; the `last` one of the drawing hands the whole drawing to `on_drawn`
-        first (so what depends on it, a posted tap's reply, leaves before the element does)."""
+    def send(self) -> None:
+        """Send the stretch gathered so far."""
         stretch, self.stretch = self.stretch, None
         if stretch is None or not stretch.blocks:
-            if last and self.on_drawn is not None:
-                self.on_drawn(self.drawn)
             return
         key = f"{self.key}-{self.sent}"
         self.sent += 1
@@ -109,11 +102,9 @@ class _Surface:
             LOG.error("surface %s: %d element(s) were drawn before it without a flush; it shows after them",
                       key, count - stretch.start)
         taps, on_lost = stretch.taps, self.on_lost
-        data = takes_posted_taps(key, _grouped(stretch.blocks), lambda raw: _tapped(raw, taps, on_lost))
-        if last and self.on_drawn is not None:
-            self.on_drawn(self.drawn)
         with container if container is not None else nullcontext():
-            _component(data=data, key=key, on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
+            _component(data=_grouped(stretch.blocks), key=key,
+                       on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
 
 
 def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -133,57 +124,20 @@ def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _open: ContextVar[_Surface | None] = ContextVar("muster_surface", default=None)
 
 
-def takes_posted_taps(key: str, data: list[Any], on_posted: Callable[[Any], None]) -> list[Any]:
-    """`data` for the element `key` drawn in the open drawing, which takes taps posted to the server
-    (`companion.courier`): with the address to post them to as its last item (`{"courier": …}`) when the
-    server takes posted taps. The element's data is part of the drawing (the reply to a posted tap), and
-    `on_posted` gets what the phone posts for it, as the element's callback gets its taps through Streamlit."""
-    if paths.installed():
-        data = [*data, {"courier": courier.address(key)}]
-    surface = _open.get()
-    if surface is not None:
-        surface.drawn[key] = data
-        st.session_state[TAPS][surface.key][key] = on_posted
-    return data
-
-
 @contextmanager
-def drawing(key: str, on_lost: Callable[[], None] | None = None,
-            on_drawn: Callable[[dict[str, list[Any]]], None] | None = None) -> Iterator[None]:
+def drawing(key: str, on_lost: Callable[[], None] | None = None) -> Iterator[None]:
     """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`).
 
     `on_lost` is called for a tap on a pad the page no longer draws where the phone showed it: the page had
     moved on (another phone's move redrew it) before the tap arrived, so the tap is not carried out and the
-    player is told why rather than seeing their tap vanish. `on_drawn` gets the whole drawing (each stretch's
-    element key -> its data) when it is complete, just before its last element is sent. A tap the phone
-    posted (`companion.courier`) is carried out first, by `carry_out_posted`, by the elements drawn last."""
-    surface = _Surface(key, on_lost, on_drawn)
+    player is told why rather than seeing their tap vanish."""
+    surface = _Surface(key, on_lost)
     token = _open.set(surface)
-    # This drawing's elements of the last run are forgotten, as Streamlit keeps only the callbacks of elements
-    # it drew again; another drawing's stay (a page's header is drawn before its table part, in the same run
-    # that may carry out a tap posted to the table part).
-    st.session_state.setdefault(TAPS, {})[key] = {}
     try:
         yield
-        surface.send(last=True)
+        surface.send()
     finally:
         _open.reset(token)
-
-
-def carry_out_posted(on_lost: Callable[[], None] | None = None) -> None:
-    """The tap the phone posted for this run (`companion.courier.take`), if any, to the element it names among
-    those the page drew last, as Streamlit's own callback would hand it over, before the page is drawn again;
-    `on_lost` when the page no longer draws that element."""
-    posted = courier.take()
-    if posted is None:
-        return
-    element, raw = posted
-    drawn = st.session_state.get(TAPS, {}).values()
-    on_posted = next((taps[element] for taps in drawn if element in taps), None)
-    if on_posted is not None:
-        on_posted(raw)
-    elif on_lost is not None:
-        on_lost()
 
 
 def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
@@ -236,4 +190,4 @@ def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] |
         on_lost()
 
 
-__all__ = ["MISORDERED", "add", "carry_out_posted", "drawing", "flush", "group", "sent_tap", "takes_posted_taps"]
+__all__ = ["MISORDERED", "add", "drawing", "flush", "group", "sent_tap"]

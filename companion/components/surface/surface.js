@@ -245,50 +245,6 @@ function place(root, blocks, tap) {
   kept.forEach((el) => el.remove());
 }
 
-// Taps posted to the server (companion/courier.py) instead of sent through Streamlit: the reply is what the
-// run the tap caused drew into the page's elements that take posted taps, each set at once by the redraw it
-// registered (`shown`: element key -> redraw(data)); Streamlit's own copy of that run follows and changes
-// nothing. Shared on the page with the other elements that take posted taps (the hexbattle board).
-// The reply and Streamlit's runs come on two connections, so a reply may land after Streamlit has drawn a newer
-// run (the table moved on by a bot, another server or the host's tools, and this phone was woken): an element
-// Streamlit drew again since the tap was posted (each of its draws registers a new redraw) keeps that drawing.
-// Else the older position stayed up for good, as the server had marked the newer head as drawn and Streamlit
-// sends no element whose data did not change (tests/test_browser_courier.py, the overtaken reply).
-const courier = (window.musterCourier = window.musterCourier || {
-  shown: new Map(),
-  post(address, value, viaStreamlit) {
-    const posted = new Map(this.shown);  // each element's redraw as Streamlit last drew it, when the tap left
-    // XMLHttpRequest rather than fetch: its reply is read in one task of the page, where fetch's body waits
-    // for a second one behind whatever the page does meanwhile (Streamlit laying out the same run).
-    const request = new XMLHttpRequest();
-    // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
-    const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
-    request.open("POST", new URL(address.path, window.location.origin + here).href);
-    request.setRequestHeader("Content-Type", "application/json");
-    request.responseType = "json";
-    const elsewhere = () => viaStreamlit(value);  // no answer: Streamlit takes the tap (the store keeps a tap once)
-    request.onerror = elsewhere;
-    request.onload = () => {
-      const reply = request.status === 200 ? request.response : null;
-      if (!reply || reply.through === "streamlit") {
-        elsewhere();
-        return;
-      }
-      for (const [key, data] of Object.entries(reply.drawn || {})) {
-        const redraw = this.shown.get(key);
-        if (redraw && redraw === posted.get(key)) redraw(data);  // else Streamlit drew a newer run meanwhile
-      }
-    };
-    request.send(JSON.stringify({ token: address.token, element: address.element, tap: value }));
-  },
-});
-
-// An element's data without the address it posts its taps to (its last item, when the server takes them).
-function split(data) {
-  const last = data[data.length - 1];
-  return last && last.courier ? [data.slice(0, -1), last.courier] : [data, null];
-}
-
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
@@ -297,16 +253,8 @@ export default function (component) {
     root = node("div", "sf");
     parentElement.appendChild(root);
   }
-  const [blocks, address] = split(data);  // data: the blocks (a list), then where to post a tap
-  const viaStreamlit = (value) => setTriggerValue("tap", value);
-  const tap = address ? (value) => courier.post(address, value, viaStreamlit) : viaStreamlit;
-  if (address) {
-    courier.shown.set(address.element, (drawn) => {
-      if (root.isConnected) place(root, split(drawn)[0], tap);
-      watchButtons();
-    });
-  }
-  place(root, blocks, tap);
+  // A tap goes to the server as this element's trigger (`tap`): Streamlit's own channel, in order with its runs.
+  place(root, data, (value) => setTriggerValue("tap", value));
   resized.observe(root);
   resized.observe(pageContent(root));
   watchButtons();
