@@ -1,14 +1,16 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
 Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--bare-elements N] [--markdown FILE]
-       [--shared-cpus] [--postgres]
+       [--shared-cpus] [--postgres] [--interleave ROUNDS]
 
 `--before DIR` runs the same phone script, in the same run, against another checkout of Muster
 (e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
 same machine at the same moment. `--bare-elements N` adds the bare page redrawing N more elements per
 tap (half markdown lines, half buttons: about what a table part redraws), to tell Streamlit's cost
 per element from Muster's own. `--markdown FILE` writes the figures as the table
-docs/performance.md shows.
+docs/performance.md shows. `--interleave ROUNDS` measures taps only, with every server up at once (the bare
+page under plain `streamlit run`, the `--before` checkout, this one) and the taps dealt out in ROUNDS rounds
+that take the servers in turn, so a swing of a shared machine's load falls on all of them alike.
 
 Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones, each in a browser pinned to a
 CPU of its own (as each phone is its own device; `--shared-cpus`: one browser on every CPU, as before). In the same run
@@ -41,6 +43,7 @@ The load average is printed with the figures: a busy machine is reported as busy
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -515,6 +518,39 @@ def markdown(bare: Run, runs: list[Run], taps: int, loads: int, load: tuple[str,
     return "\n".join(rows)
 
 
+def bench_interleaved(browsers: list[Browser], args: argparse.Namespace) -> list[Run]:
+    """Taps only, the servers up together, the taps dealt out in rounds that take them in turn (`--interleave`):
+    the bare page under plain `streamlit run` (as Streamlit ships), then `--before` if given, then this checkout.
+    Each round's load average is printed."""
+    with contextlib.ExitStack() as stack:
+        players = []  # (run, server process, its two phones, how a phone taps)
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        port = free_port()
+        proc = stack.enter_context(server(shipped_command(port), env, port, ROOT))
+        players.append((Run("bare"), proc, [open_phone(browsers[i % len(browsers)], f"http://127.0.0.1:{port}/")[0]
+                                            for i in range(2)], tap_bare))
+        checkouts = ([("Muster, before", args.before.resolve())] if args.before else []) + [("Muster", ROOT)]
+        for name, checkout in checkouts:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
+            table = setup(checkout, tmp, args.game)
+            port = free_port()
+            env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
+            proc = stack.enter_context(server(checkout_command(checkout, port), env, port, checkout))
+            urls = [f"http://127.0.0.1:{port}/?table={table['code']}&seat={token}" for token in table["tokens"]]
+            players.append((Run(name), proc, [open_phone(browsers[i % len(browsers)], url)[0]
+                                              for i, url in enumerate(urls)], tap_move))
+        for _, _, phones, _ in players:
+            settle(*phones)
+        for n in range(args.interleave):
+            share = args.taps // args.interleave + (n < args.taps % args.interleave)
+            order = players[n % len(players):] + players[:n % len(players)]
+            for run, proc, phones, tap in order:
+                play(run, proc.pid, phones, share, tap)
+                settle(*phones)
+            print(f"round {n + 1}/{args.interleave}: {describe()}", flush=True)
+        return [run for run, _, _, _ in players]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=30)
@@ -528,6 +564,8 @@ def main() -> None:
     parser.add_argument("--shared-cpus", action="store_true",
                         help="run both phones in one browser on every CPU (by default each phone's browser has a CPU "
                              "of its own, as each phone is its own device)")
+    parser.add_argument("--interleave", type=int, metavar="ROUNDS",
+                        help="instead: taps only, every server up at once, the taps dealt out in ROUNDS rounds")
     parser.add_argument("--postgres", action="store_true",
                         help="instead: two servers on one PostgreSQL, a phone on each (needs initdb and pg_ctl)")
     args = parser.parse_args()
@@ -539,6 +577,14 @@ def main() -> None:
               flush=True)
         if args.postgres:
             print(bench_two_servers(browsers, args).line())
+            print(describe())
+            return
+        if args.interleave:
+            played = bench_interleaved(browsers, args)
+            for run in played:
+                print(f"{run.name:<15} own {pair(run.own)} (p95 {pct(run.own, 0.95) / pct(played[0].own, 0.95):.2f}x "
+                      f"the bare page's; n={len(run.own)}, slowest {', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
+                      f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)}")
             print(describe())
             return
         bare = bench_bare(browsers, args)

@@ -25,11 +25,17 @@ const PENDING_MS = 1000;
 // button (its pad, item id and the position it was drawn at) has stood under the finger for a human moment.
 // Until then it is marked aria-disabled (data-settling) and a tap on it is ignored. A redraw that draws the
 // same buttons in their places keeps their time; a button newly drawn, or moved, under the finger waits.
+let placed = [];  // each button at the last look, with its box on the page: [button, x, y, w, h]
 const buttons = new Sight(() => {
+  const scrollers = new Map();  // a surface -> what scrolls its page: looked up once a look, not once a button
+  placed = Array.from(document.querySelectorAll(".mp-btn[data-sight]"), (b) => {
+    const surface = b.closest(".sf");
+    if (!scrollers.has(surface)) scrollers.set(surface, pageScroller(b));
+    return [b, ...pagePlace(b, scrollers.get(surface))];
+  });
   const boxes = [];
-  for (const b of document.querySelectorAll(".mp-btn[data-sight]")) {
-    if (!b.isConnected) continue;
-    const [x, y, w, h] = pagePlace(b).map(Math.round);
+  for (const [b, ...box] of placed) {
+    const [x, y, w, h] = box.map(Math.round);
     if (w > 0 && h > 0) boxes.push([b.dataset.sight, x, y, w, h]);
   }
   return {
@@ -47,8 +53,7 @@ function watchButtons() {
   const now = performance.now();
   buttons.see(now);
   let waiting = false;
-  for (const b of document.querySelectorAll(".mp-btn[data-sight]")) {
-    const [x, y, w, h] = pagePlace(b);
+  for (const [b, x, y, w, h] of placed) {
     if (buttons.settled(x + w / 2, y + h / 2, now)) {
       if (b.dataset.settling) {
         delete b.dataset.settling;
@@ -257,5 +262,9 @@ export default function (component) {
   place(root, data, (value) => setTriggerValue("tap", value));
   resized.observe(root);
   resized.observe(pageContent(root));
-  watchButtons();
+  // The look after a redraw waits for a task of its own, so the phone lays out and shows the move first: a look
+  // measures every button, which in the redraw's own task makes the browser lay the page out once more. Until
+  // then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
+  clearTimeout(settleTimer);
+  settleTimer = setTimeout(watchButtons);
 }
