@@ -18,6 +18,7 @@ import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,7 +57,7 @@ class Run:
     skipped: tuple[tuple[str, str], ...] = ()
     """(design, why) for designs whose one-copy-fewer data is no playable game (a game needs that copy)."""
 
-    @property
+    @cached_property  # read for every shard kept; the fingerprint hashes every data file
     def key(self) -> str:
         text = json.dumps([self.game, fingerprint(self.files), self.players, self.seed, self.removal_games,
                            SHARD_GAMES[self.game]])
@@ -94,10 +95,8 @@ def stored(out: Path, run: Run) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _keep(out: Path, run: Run, spec: Spec, result: dict[str, Any]) -> None:
+def _keep(folder: Path, spec: Spec, result: dict[str, Any]) -> None:
     """Write a shard's result atomically (a stop mid-write leaves no half file under its name)."""
-    folder = shard_dir(out, run)
-    folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{spec.name}.{os.getpid()}.tmp"
     tmp.write_text(json.dumps(result, sort_keys=True), encoding="utf-8")
     tmp.replace(folder / f"{spec.name}.json")
@@ -117,8 +116,11 @@ def play_run(run: Run, out: Path, workers: int, scheduler: str | None = None,
     if progress is not None:
         progress(done, len(specs))
     results = _dask(missing, scheduler) if scheduler else _local(missing, workers)
-    for spec, result in results:
-        _keep(out, run, spec, result)
+    folder = shard_dir(out, run)
+    for kept, (spec, result) in enumerate(results):
+        if not kept:  # made with the first result: a cluster that cannot be reached leaves no folder behind
+            folder.mkdir(parents=True, exist_ok=True)
+        _keep(folder, spec, result)
         have[spec.name] = result
         done += 1
         if progress is not None:
