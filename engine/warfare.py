@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
+from math import prod
 from itertools import chain, combinations, product, repeat
 from typing import Any, NamedTuple, Protocol
 
@@ -348,19 +349,56 @@ class WarfareState(State):
             held_ids = [ids[c] for c in hand]
             return [_new_action("exchange", who, {"cards": [held_ids[p] for p in combo]})
                     for combo in _subsets(len(hand), g.rules.maneuver_max_exchange)]
-        out = []
-        for kind, payload in self._moves():
-            # JSON-ready args: card positions become card ids.
-            if payload is None:
-                args: dict[str, Any] = {}
-            elif "cards" in KINDS[kind].args:
-                args = {"cards": [ids[c] for c in payload]}
-            elif kind == "counter":
-                args = {"card": ids[payload[0]], "target": ids[payload[1]]}
-            else:
-                args = {"card": ids[payload]}
-            out.append(_new_action(kind, who, args))
-        return out
+        return [self._action(who, kind, payload) for kind, payload in self._moves()]
+
+    def _action(self, who: int, kind: str, payload: Any) -> Action:
+        """One move of `_moves` as its action: card positions become card ids (JSON-ready args)."""
+        ids = self.game.ids
+        if payload is None:
+            args: dict[str, Any] = {}
+        elif "cards" in KINDS[kind].args:
+            args = {"cards": [ids[c] for c in payload]}
+        elif kind == "counter":
+            args = {"card": ids[payload[0]], "target": ids[payload[1]]}
+        else:
+            args = {"card": ids[payload]}
+        return _new_action(kind, who, args)
+
+    def random_action(self, rng: random.Random, player: int | None = None) -> Action | None:
+        """`State.random_action` without listing: the moves are counted and only the one drawn is built (the same
+        draw from the same `rng` as picking from `legal_actions`, which never offers conceding). Deploy walks the
+        hand's prebuilt moves; Maneuver's exchanges and Support's sets (a product of each part's picks) are
+        numbered, so the drawn number is read as the set it stands for."""
+        who = self.current_player
+        if who is None or (player is not None and player != who):
+            return None
+        g = self.game
+        hand = self.hands[who]
+        if self.step == DEPLOY:
+            table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
+            attack, hold = g.closing_moves[who]
+            can_attack = not g.unit_cards.isdisjoint(hand)
+            rows = list(map(table.__getitem__, hand))
+            i = rng.randrange(sum(map(len, rows)) + can_attack + 1)
+            for row in rows:
+                if i < len(row):
+                    return row[i]
+                i -= len(row)
+            return attack if can_attack and i == 0 else hold
+        if self.step == EXCHANGE:
+            combos = _subsets(len(hand), g.rules.maneuver_max_exchange)
+            combo = combos[rng.randrange(len(combos))]
+            return self._action(who, "exchange", tuple(hand[p] for p in combo))
+        if self.step == SUPPORT:
+            pools = self._support_pools()
+            i = rng.randrange(prod(len(combos) for _, combos in pools))
+            picked: list[tuple[int, ...]] = []
+            for cards, combos in reversed(pools):  # the product's last part varies fastest
+                i, k = divmod(i, len(combos))
+                picked.append(tuple(cards[p] for p in combos[k]))
+            return self._action(who, "support", tuple(chain.from_iterable(reversed(picked))))
+        moves = self._moves()
+        return self._action(who, *moves[rng.randrange(len(moves))]) if moves else None
 
     def _moves(self) -> list[tuple[str, Any]]:
         """Legal moves as (kind, payload) with card positions, in the order `legal_actions` lists them.
