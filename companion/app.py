@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from companion import context, faults, front_page, links, lobby, lookup_page, replay, table_page
+from companion import context, faults, links, lobby, lookup_page, replay, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -18,10 +18,9 @@ LOG = logging.getLogger("muster.companion")
 
 
 def main() -> None:
-    st.set_page_config(page_title=context.PAGE_TITLE, page_icon=context.PAGE_ICON, layout="centered",
-                       initial_sidebar_state="collapsed")
-    if not front_page.styles_in_page():  # else the front page brought them (`companion.front_page`)
-        st.html(context.PHONE_CSS)  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
+    context.configure_page()
+    for sheet in context.STYLE_SHEETS:  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
+        st.html(sheet)
     try:
         service = context.tables()
     except StoreUnavailable as err:  # logged where it arose, with the path or URL the phone is not shown

@@ -1,10 +1,11 @@
 """The companion's server process: the app as a public `st.App`, with the companion's own routes, served by uvicorn.
 
-`python -m companion.launch run companion/app.py --section.option value …` takes Streamlit's command-line shape
-(`companion.server.streamlit_command`), so the same flags serve plain `streamlit run` in the benchmarks. The
-options are loaded as `streamlit run` loads its flags (`streamlit_adapter.load_options`; Streamlit reads its
-`STREAMLIT_*` variables only on its own command line, for all but secret options); the app is
-`st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
+`python -m companion.launch run companion/app.py --server.port P --server.address A` takes Streamlit's
+command-line shape (`companion.server.streamlit_command`), so the same command serves plain `streamlit run` in
+the benchmarks. The port and the address go to uvicorn; Streamlit's other options are in Streamlit's
+script-level config file, `companion/.streamlit/config.toml`, which it reads for an `st.App` as for `streamlit
+run` (an `st.App` served by uvicorn reads neither command-line flags nor, but for secret options, `STREAMLIT_*`
+variables). The app is `st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
 
 Why serve it ourselves rather than `streamlit run` or `App.run()`: those bind the listening socket themselves, as
 protocol 0, and asyncio turns Nagle's algorithm off only on accepted sockets that say they are TCP (uvicorn issue
@@ -27,8 +28,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from companion import streamlit_adapter
-
 LOG = logging.getLogger("muster.companion")
 WS_PING_S = 30  # as Streamlit's own uvicorn server pings a phone's websocket
 SHUTDOWN_S = 3  # a stop does not wait longer for open websockets to close
@@ -37,8 +36,8 @@ SHUTDOWN_S = 3  # a stop does not wait longer for open websockets to close
 def preload() -> None:
     """Import the pages and load every game (data, engine, panel, and what its first page works out: hexbattle's
     board artwork) once, for the whole process; then do the one-time work Streamlit does when it draws its first
-    page: reading its emoji catalogue (the page icon is one, `streamlit_adapter.warm_up`) and looking at the call
-    stack (`inspect` indexes every loaded module's file the first time). The first page a server drew took
+    page: reading its emoji catalogue (the page icon is one: `context.configure_page` outside a run) and looking at
+    the call stack (`inspect` indexes every loaded module's file the first time). The first page a server drew took
     0.3-0.4 s more than the next ones before (a hexbattle table's 0.4 s more again)."""
     from companion import context, lobby, lookup_page, panels, table_page  # noqa: F401  (pages: their cost)
     from companion.tables import catalogue
@@ -48,34 +47,35 @@ def preload() -> None:
         prepare = panels.prepare_for(game_id)
         if prepare is not None and entry.data is not None:
             prepare(entry.data)
-    streamlit_adapter.warm_up(context.PAGE_ICON)
+    logging.disable(logging.WARNING)  # Streamlit warns that a command ran outside a page's run: here it is meant to
+    try:
+        context.configure_page()
+    finally:
+        logging.disable(logging.NOTSET)
     inspect.stack()
 
 
+SERVED_BY_LAUNCHER = ("server.port", "server.address")  # uvicorn's; every other option is in config.toml
+
+
 def options(argv: Sequence[str]) -> tuple[Path, dict[str, str]]:
-    """`run SCRIPT --section.option value …` (or `--section.option=value`): the script and the options."""
+    """`run SCRIPT --server.port P --server.address A` (or `--option=value`): the script and those options."""
     if len(argv) < 2 or argv[0] != "run":
-        raise SystemExit("usage: python -m companion.launch run SCRIPT [--section.option value]…")
+        raise SystemExit("usage: python -m companion.launch run SCRIPT [--server.port P] [--server.address A]")
     found: dict[str, str] = {}
     rest = list(argv[2:])
     while rest:
         flag = rest.pop(0)
-        if not flag.startswith("--") or "." not in flag:
-            raise SystemExit(f"companion.launch: {flag!r} is not a Streamlit option (--section.option value)")
         name, _, value = flag[2:].partition("=")
+        if not flag.startswith("--") or name not in SERVED_BY_LAUNCHER:
+            raise SystemExit(f"companion.launch: {flag!r} is not --server.port or --server.address; Streamlit's other "
+                             "options are set in companion/.streamlit/config.toml (or ~/.streamlit/config.toml)")
         if not _:
             if not rest:
                 raise SystemExit(f"companion.launch: {flag} needs a value")
             value = rest.pop(0)
         found[name] = value
     return Path(argv[1]).resolve(), found
-
-
-def typed(value: str) -> bool | int | str:
-    """A flag's value as Streamlit's command line would hand it on: true/false, a whole number, or text."""
-    if value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    return int(value) if value.lstrip("-").isdigit() else value
 
 
 @asynccontextmanager
@@ -97,11 +97,17 @@ async def lifespan(_app: object) -> AsyncIterator[None]:
 
 
 def app(script: Path) -> Any:
-    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own."""
+    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own, and the
+    options of the script's folder's `.streamlit/config.toml`."""
     import streamlit as st
 
     from companion import routes
 
+    # Streamlit reads a script's own config file once it knows the script, which the process's first `st.App`
+    # tells it (the App's docstring: the first one pins the script-level config folder). The routes need an option
+    # (the base path) before the App that serves them is built: a first App names the script, then the options
+    # are read, whole, for the first time.
+    st.App(script)
     return st.App(script, routes=routes.build(str(st.get_option("server.baseUrlPath") or "")), lifespan=lifespan)
 
 
@@ -132,9 +138,8 @@ def log_with_levels() -> None:
 
 
 def configure(argv: Sequence[str]) -> tuple[Any, str, int]:
-    """The app the command line names, with its Streamlit options loaded, and where to serve it."""
+    """The app the command line names, with its Streamlit options, and where to serve it."""
     script, chosen = options(argv)
-    streamlit_adapter.load_options({name: typed(value) for name, value in chosen.items()})
     return app(script), chosen.get("server.address", "0.0.0.0"), int(chosen.get("server.port", "8501"))
 
 

@@ -1,6 +1,6 @@
 """Where the companion's own routes (`companion.routes`) are on this server, for the pages that link to them.
 
-A leaf module, so the pages (`front_page`, the surface, the hexbattle board) can ask without importing the
+A leaf module, so the pages (the surface, the hexbattle board) can ask without importing the
 routes, which import those pages' handlers. `companion.launch` records the base path when it builds the
 server; without that (the AppTest harness) `installed()` is False and the pages send everything through
 Streamlit.

@@ -89,19 +89,9 @@ def resolve_data_dir(value: str | None) -> Path:
 
 
 def streamlit_command(port: int, address: str = ANY_ADDRESS) -> list[str]:
-    return [sys.executable, "-m", "companion.launch", "run", str(APP_SCRIPT),
-            "--server.port", str(port), "--server.address", address, "--server.headless", "true",
-            "--browser.gatherUsageStats", "false", "--global.developmentMode", "false",
-            "--client.toolbarMode", "minimal", "--client.showErrorDetails", "none",
-            # A full garbage collection after every script run (Streamlit's default) costs more than the
-            # run itself for the polling pages; Python's own generational collector still runs.
-            "--runner.postScriptGC", "false",
-            # Nobody edits the app's files on a table's server: Streamlit's watchers (inotify, and a polling
-            # thread per watched path) only took CPU and the GIL from the page runs a tap waits for.
-            "--server.fileWatcherType", "none",
-            # `muster` prints the address and a QR code itself: Streamlit's own banner would repeat it, and
-            # looking up an external IP for it waits on the internet and warns when there is none.
-            "--logger.hideWelcomeMessage", "true", "--logger.level", "warning"]
+    """The server's command; Streamlit's other options are in companion/.streamlit/config.toml (`companion.launch`)."""
+    return [sys.executable, "-m", "companion.launch", "run", str(APP_SCRIPT), "--server.port", str(port),
+            "--server.address", address]
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h

@@ -11,8 +11,9 @@ What is here, and what would replace it (issue 34): the running session and its 
 `session`, `call_soon`, `rerun_running`, `rerun_idle`, `delivered`) by a route of the app's own that tells a
 table's phones the log moved and a component trigger that asks for the rerun; the container a surface
 stretch belongs to (`current_container`, `element_count`) by one element per table part; a dialog closed in
-place (`close_dialog`) by the pad's own "are you sure?"; Streamlit's front page file (`index_html`) by a page
-of the companion's own; the emoji catalogue read at start-up (`warm_up`).
+place (`close_dialog`) by the pad's own "are you sure?". Gone to public paths: Streamlit's front page file (the
+styles are `st.html` of a CSS file, `context.STYLE_SHEETS`), its command-line option loading (a script-level
+config.toml, `companion.launch`) and its emoji catalogue read at start-up (`st.set_page_config` outside a run).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -41,28 +41,6 @@ def tested() -> bool:
                         "path (other phones see moves at their poll)",
                         st.__version__, ", ".join(TESTED))
     return _checked[0]
-
-
-def load_options(chosen: dict[str, Any]) -> None:
-    """Set Streamlit's options (`server.port`, `runner.postScriptGC`…) as `streamlit run` sets its command-line
-    flags, before the app is built: `App.run(config=…)` does the same, but binds its own listening socket
-    (`companion.launch` says why that is not used). Fallback: Streamlit's defaults and config.toml files, with
-    the full collection after every run and its file watchers (slower, not wrong)."""
-    if not tested():
-        LOG.warning("Streamlit's options from the command line are not applied on this release: %s", chosen)
-        return
-    from streamlit.web import bootstrap
-
-    bootstrap.load_config_options({name.replace(".", "_"): value for name, value in chosen.items()})
-
-
-def warm_up(page_icon: str) -> None:
-    """Read Streamlit's emoji catalogue once, at start-up, rather than in the first page's run (0.15 s there):
-    `st.set_page_config` reads it to tell an emoji icon from a file name. Fallback: the first page reads it."""
-    if tested():
-        from streamlit.string_util import is_emoji
-
-        is_emoji(page_icon)
 
 
 def _run_context() -> Any:
@@ -155,16 +133,6 @@ async def delivered(session: Any) -> None:
     outbox = getattr(info.client if info is not None else None, "_send_queue", None)
     while outbox is not None and not outbox.empty():
         await asyncio.sleep(DRAIN_POLL_S)
-
-
-def index_html() -> Path | None:
-    """Streamlit's own front page (`index.html`), or None off the tested path (the app then draws the styles
-    itself rather than the front page bringing them, `companion.front_page`)."""
-    if not tested():
-        return None
-    from streamlit import file_util
-
-    return Path(file_util.get_static_dir()) / "index.html"
 
 
 def current_container() -> Any:

@@ -14,7 +14,7 @@ from test_browser_cardgames import app  # noqa: F401  (the module's server)
 from test_browser_cardgames import wait_for
 from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
-from companion.context import PHONE_CSS, PAGE_TITLE
+from companion.context import PAGE_TITLE, STYLE_SHEETS
 from companion.tables import Tables
 
 HEADERS = {"Ann": "You are <strong>Ann</strong>.", "Bob": "You are <strong>Bob</strong>.",
@@ -59,31 +59,24 @@ def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phon
 BLOCK_PADDING = "() => getComputedStyle(document.querySelector('.block-container')).paddingLeft"
 
 
-def test_the_front_page_brings_the_styles_and_the_header_is_one_element(app: Server, new_phone: Callable[[], Any],
-                                                                        tables: Tables) -> None:
-    """The phone gets the page's styles with the front page, under Muster's tab title, so no run draws a style
-    element (unless the phone opened another path, which Streamlit answers with its own front page); the table
+def test_the_styles_apply_and_the_header_is_one_element(app: Server, new_phone: Callable[[], Any],
+                                                       tables: Tables) -> None:
+    """The page's styles come as Streamlit's style elements (`st.html` of each style sheet, `context.STYLE_SHEETS`),
+    under Muster's tab title, served by Streamlit's own front page (none of the companion's own); the table
     page's header (game, code, who this phone is) is one element, with no Markdown element above the table."""
     with urllib.request.urlopen(f"{app.url}/?table=ABCDE", timeout=30) as reply:
-        front = reply.read().decode()
-        assert reply.headers["Cache-Control"] == "no-cache"
-    assert f"<title>{PAGE_TITLE}</title>" in front and PHONE_CSS.strip() in front
-    assert front.index(PHONE_CSS.strip()) < front.index("</body>")
+        assert "<style>" not in reply.read().decode()  # Streamlit's front page, as it ships
     table = tables.create("imperial", SEATS, {}, seed=SEED)
     ann, _, watcher = seat_phones(new_phone, app, table, 0)
     for phone, who in ((ann, "You are Ann."), (watcher, "You are watching as a spectator.")):
         page = phone.page
         assert page.title() == PAGE_TITLE
-        assert page.locator("[data-testid=stHtml], [data-testid=stMarkdown]").count() == 0
+        assert page.locator("[data-testid=stMarkdown]").count() == 0
+        styles = page.locator("style").evaluate_all("found => found.map(e => e.textContent)")
+        assert all(any(sheet.read_text(encoding="utf-8").strip() in text for text in styles) for sheet in STYLE_SHEETS)
         # the styles apply: the page's own margins, and the header's heading as Streamlit's Markdown draws one
         assert page.evaluate(BLOCK_PADDING) == "12.8px"
         header = page.locator(".st-key-head-0")
         assert header.locator("h3").inner_text() == f"{tables.game_name('imperial')} · {table.code}"
         assert header.locator("h3").evaluate("h => getComputedStyle(h).fontSize") == "28px"
         assert header.locator(".muster-caption").inner_text() == who
-    # Streamlit answers any other path with its own front page: there the app draws the styles itself
-    other = new_phone()
-    other.goto(f"{app.url}/index.html?table={table.code}")
-    other.get_by_text("You are watching as a spectator.").first.wait_for()
-    expect(other.locator("[data-testid=stHtml]")).to_have_count(1)
-    assert other.evaluate(BLOCK_PADDING) == "12.8px"

@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -47,31 +48,31 @@ def test_qr_images_are_made_once_per_link() -> None:
     assert links.qr_png.cache_info().hits == 1
 
 
-def test_server_turns_off_the_collection_after_every_script_run() -> None:
-    command = server.streamlit_command(9000)
-    assert command[command.index("--runner.postScriptGC") + 1] == "false"
-
-
-def test_server_watches_no_files() -> None:
-    """Streamlit's file watchers (inotify, and a polling thread per path) only take CPU from a table's runs."""
-    command = server.streamlit_command(9000)
-    assert command[command.index("--server.fileWatcherType") + 1] == "none"
-
-
 def test_the_servers_options_reach_streamlit() -> None:
-    """The launcher's Streamlit options (`streamlit_command`'s flags) are the ones Streamlit runs with once the
-    app is built (served under uvicorn, Streamlit reads its STREAMLIT_* variables only on its own command line,
-    so options set that way were silently Streamlit's defaults)."""
-    command = server.streamlit_command(9000)
+    """The server's Streamlit options, in Streamlit's script-level config file (companion/.streamlit/config.toml),
+    are the ones Streamlit runs with once the launcher built the app: no full collection after every script run
+    (it cost more than the polling pages' runs), no file watchers (they took CPU from the runs a tap waits for).
+    The port and the address are uvicorn's. (Served under uvicorn, Streamlit reads no command-line flag and, but
+    for secret options, no STREAMLIT_* variable.) Run from another folder, as `muster app` may be."""
+    command = server.streamlit_command(9000, "127.0.0.1")
+    assert command[command.index("run"):][2:] == ["--server.port", "9000", "--server.address", "127.0.0.1"]
     probe = ("import json, sys; import streamlit as st; from companion import launch; "
-             "_, host, port = launch.configure(sys.argv[1:]); "
-             "print(json.dumps([host, {k: st.get_option(k) for k in launch.options(sys.argv[1:])[1]}]))")
+             "_, host, port = launch.configure(sys.argv[1:]); print(json.dumps([host, port, {k: st.get_option(k) for k in "
+             "('runner.postScriptGC', 'server.fileWatcherType', 'client.toolbarMode', 'logger.hideWelcomeMessage', "
+             "'server.headless', 'browser.gatherUsageStats')}]))")
     found = subprocess.run([sys.executable, "-c", probe, *command[command.index("run"):]], capture_output=True,
-                           text=True, check=True, env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
-    host, options = json.loads(found.stdout.strip().splitlines()[-1])
-    assert host == "0.0.0.0" and options["runner.postScriptGC"] is False and options["server.fileWatcherType"] == "none"
-    assert options["server.port"] == 9000 and options["client.toolbarMode"] == "minimal"
-    assert options["logger.hideWelcomeMessage"] is True
+                           text=True, check=True, cwd=Path(server.__file__).parent.parent / "docs",
+                           env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
+    host, port, options = json.loads(found.stdout.strip().splitlines()[-1])
+    assert (host, port) == ("127.0.0.1", 9000)
+    assert options == {"runner.postScriptGC": False, "server.fileWatcherType": "none", "client.toolbarMode": "minimal",
+                       "logger.hideWelcomeMessage": True, "server.headless": True, "browser.gatherUsageStats": False}
+
+
+def test_the_launcher_refuses_an_option_it_does_not_serve() -> None:
+    """Any other flag would be silently Streamlit's default under uvicorn: the launcher says where it goes."""
+    with pytest.raises(SystemExit, match="companion/.streamlit/config.toml"):
+        launch.options(["run", "companion/app.py", "--runner.postScriptGC", "true"])
 
 
 def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
@@ -86,6 +87,7 @@ def test_server_loads_every_game_and_page_before_the_first_phone() -> None:
     modules, cached, playable, board_art = json.loads(found.stdout.strip().splitlines()[-1])
     pages = {"companion.lobby", "companion.table_page", "companion.lookup_page", "companion.context"}
     assert pages | {f"companion.panels.{g}" for g in GAME_IDS} <= set(modules)
+    assert "streamlit.emojis" in modules  # the page icon worked out by the public st.set_page_config, outside a run
     assert cached == 1 and playable == sorted(GAME_IDS)
     assert board_art == 1  # hexbattle's board artwork, drawn before the first phone opens a table
 

@@ -52,7 +52,7 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     assert server.problems() == []
 
 
-GET_ROUTES = {"front page": "/", "board artwork": f"/{hexboard.ART_PATH}/1"}
+GET_ROUTES = {"board artwork": f"/{hexboard.ART_PATH}/1"}
 
 
 @pytest.mark.parametrize("route", list(GET_ROUTES))

@@ -86,3 +86,13 @@ def test_off_the_tested_release_a_table_still_plays(race: Tables, monkeypatch: p
     assert not ann.exception
     assert [e.action["kind"] for e in race.store.log(table.id)] == ["bank"]
     assert "Waiting for Bob" in page_text(ann)
+
+
+def test_styles_and_scripts_select_no_streamlit_test_id() -> None:
+    """The companion's styles and scripts find Streamlit's elements by their classes, HTML and ARIA, and Muster's own
+    by Muster's classes, never by Streamlit's test ids or BaseWeb's attributes, which Streamlit keeps for its own
+    tests: but for the caption's box, which nothing else tells from a Markdown box (styles/streamlit.css)."""
+    found = {str(path.relative_to(ROOT)): selectors for path in sorted((ROOT / "companion").rglob("*"))
+             if path.suffix in {".css", ".js", ".py"}
+             and (selectors := re.findall(r"\[data-(?:testid|baseweb)[^\]]*\]", path.read_text(encoding="utf-8")))}
+    assert found == {"companion/styles/streamlit.css": ['[data-testid="stCaptionContainer"]']}
