@@ -5,7 +5,9 @@ The mid-game position is reached by seeking-battle random play (seed 7, 200+ act
 half revealed). Random battles use uniform choices among the legal actions except conceding,
 through the engine API, through `engine.core.Match` (per-step seeded chance, as the
 companion plays) and through `State.play` (a listed move carried out without checking it again: the
-bots' playouts; the same battles as the API loop, from the same seeds). Each figure is the best of three runs, by wall
+bots' playouts; the same battles as the API loop, from the same seeds). The last rows are battles as `muster
+balance` plays them (deployment, no turn limit, to the end: thousands of decisions each), a uniform pick from the
+listing without conceding against the engine's `random_action` (the same battles). Each figure is the best of three runs, by wall
 clock and by process CPU time (steadier on a shared machine). Run: python bench/bench_hexbattle.py
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 
 from harness import best_of, describe
@@ -83,6 +86,23 @@ def play_games(game: HexbattleGame, seeds: range) -> int:
     return actions
 
 
+def balance_battles(game: HexbattleGame, seeds: range, listed: bool) -> int:
+    """Battles as `muster balance` plays them, carried out by `play`: each move a uniform pick from `legal_actions`
+    without concede (`listed`), or the engine's `random_action` (which counts instead of listing: the same moves)."""
+    actions = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_state(rng, {})
+        while not state.is_terminal:
+            if listed:
+                legal = [a for a in state.legal_actions() if a.kind != "concede"]
+                state.play(legal[rng.randrange(len(legal))], rng)
+            else:
+                state.play(state.random_action(rng), rng)
+            actions += 1
+    return actions
+
+
 def match_games(game: HexbattleGame, seeds: range) -> int:
     actions = 0
     for seed in seeds:
@@ -119,7 +139,9 @@ def main() -> None:
           f"({len(pairs)} pairs)")
     for label, run, games in (("random battles, engine API", api_games, 10),
                               ("random battles, through Match", match_games, 10),
-                              ("random battles, through play", play_games, 10)):
+                              ("random battles, through play", play_games, 10),
+                              ("balance's battles, listed", partial(balance_battles, listed=True), 4),
+                              ("balance's battles, random_action", partial(balance_battles, listed=False), 4)):
         wall, per_cpu, actions = rate(run, game, games)
         print(f"{label:30s} {wall:7.1f} games/s wall  {per_cpu:7.1f} games/s CPU  "
               f"({actions:.0f} decisions per game, {games} games)")
