@@ -13,18 +13,16 @@ from typing import Any
 
 import streamlit as st
 
-from companion import flashes, streamlit_adapter
+from companion import flashes
 from companion.components import surface
 from companion.render import plain
 from companion.tables import STALE, Snapshot, Tables
 from engine.core import Action
 
 CONFIRM = "confirm-move"  # session key of the move waiting for "Yes"
-ASKED = "confirm-asked"  # session key: the confirmation dialog was sent open
 DIALOG_TITLE = "Are you sure?"
 ASK_KEY = "muster-ask"  # the question's own box in the dialog
 CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in a pad or in the dialog
-TABLE_FRAGMENT = "table"  # the part of the page a move redraws (`table_page._table`), which an answer reruns
 
 Pending = dict[str, Any]  # the parked move: table, seat, action, where, offered, label, reason
 
@@ -57,25 +55,14 @@ def confirm(table_id: int, player: int | None, snap: Snapshot, state_id: str,
     `carry_out` does it when the player says yes."""
     pending = st.session_state.get(CONFIRM)
     if not pending or pending["table"] != table_id or pending["seat"] != player:
-        _close_dialog()
         return
     if snap.moved_on_since(tuple(pending["offered"])):  # the table moved on while the question was open
         drop()
-        _close_dialog()
         flashes.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
         flashes.show_flashes()  # (at the top when the move has no place of its own)
         return
-    st.session_state[ASKED] = True
     surface.flush()
     _ask(pending, state_id, carry_out)
-
-
-def _close_dialog() -> None:
-    """Close the dialog this page left open, when only the table part redraws: Streamlit keeps a dialog open
-    across reruns of the fragment that opened it (`streamlit_adapter.close_dialog`); where it cannot be closed
-    in place, the whole page is redrawn instead."""
-    if st.session_state.pop(ASKED, False) and not streamlit_adapter.close_dialog(DIALOG_TITLE):
-        st.rerun(scope="app")
 
 
 @st.dialog(DIALOG_TITLE, dismissible=False)  # a tap beside it must not drop the move unsaid: Cancel says no
@@ -90,11 +77,11 @@ def _ask(pending: Pending, state_id: str, carry_out: Callable[[Pending], None]) 
 
 
 def _yes(pending: Pending, carry_out: Callable[[Pending], None]) -> None:
-    """Carry out the confirmed move, then redraw the table part (which closes the dialog)."""
+    """Carry out the confirmed move, then redraw the whole page, which closes the dialog."""
     carry_out(pending)
-    st.rerun(TABLE_FRAGMENT)
+    st.rerun(scope="app")
 
 
 def _cancel() -> None:
     drop()
-    st.rerun(TABLE_FRAGMENT)
+    st.rerun(scope="app")

@@ -4,16 +4,16 @@ Why a module of its own: an upgrade of Streamlit may move any private name. Ever
 only on the Streamlit releases whose internals were checked (`TESTED`; `pyproject.toml` allows no other), so
 a test names what moved (tests/test_streamlit_public.py fails on a private name anywhere else), and a server on
 another release logs once, at start-up, that it takes the public path: phones then learn of other phones'
-moves by their poll, and a dialog closes by a whole-page run. Slower,
-never wrong.
+moves by their poll. Slower, never wrong.
 
 What is here, and what would replace it (issue 34): the running session and its rerun (`session_id`,
 `session`, `call_soon`, `rerun_running`, `rerun_idle`, `delivered`) by a route of the app's own that tells a
 table's phones the log moved and a component trigger that asks for the rerun; the container a surface
-stretch belongs to (`current_container`, `element_count`) by one element per table part; a dialog closed in
-place (`close_dialog`) by the pad's own "are you sure?". Gone to public paths: Streamlit's front page file (the
-styles are `st.html` of a CSS file, `context.STYLE_SHEETS`), its command-line option loading (a script-level
-config.toml, `companion.launch`) and its emoji catalogue read at start-up (`st.set_page_config` outside a run).
+stretch belongs to (`current_container`, `element_count`) by one element per table part. Gone to public paths:
+Streamlit's front page file (the styles are `st.html` of a CSS file, `context.STYLE_SHEETS`), its command-line
+option loading (a script-level config.toml, `companion.launch`), its emoji catalogue read at start-up
+(`st.set_page_config` outside a run) and a dialog closed in place (the answer reruns the whole page,
+`companion.asking`).
 """
 
 from __future__ import annotations
@@ -152,26 +152,6 @@ def element_count(container: Any) -> int:
         return 0
     cursor = container._cursor
     return int(cursor.index) if cursor is not None else 0
-
-
-def close_dialog(title: str) -> bool:
-    """Close the dialog titled `title` that this page left open, without redrawing the whole page: Streamlit
-    keeps a dialog open across reruns of the fragment that opened it and closes it on a full run, and sending
-    it again, closed, to where it was sent open closes it. False when that cannot be done (the page must then
-    run whole)."""
-    if not tested():
-        return False
-    ctx = _run_context()
-    if ctx is None or not ctx.fragment_ids_this_run:  # a full run closes it by itself
-        return True
-    try:
-        from streamlit.delta_generator_singletons import get_dg_singleton_instance
-
-        get_dg_singleton_instance().event_dg._dialog(title).close()
-    except Exception as err:
-        LOG.debug("could not close the dialog in place: %s", err)
-        return False
-    return True
 
 
 def time_runs_and_messages(log: Callable[[str], None]) -> bool:

@@ -42,7 +42,7 @@ LOG = logging.getLogger("muster.companion")
 
 POLL_SECONDS = 1.5
 SEEN = "table-seen"  # session key of the table signature this page last drew
-TABLE_FRAGMENT = asking.TABLE_FRAGMENT  # the fragment a move redraws (`_table`)
+TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
 
 
 def render(service: Tables, code: str, token: str | None, host: str | None = None, joining: bool = False) -> None:
