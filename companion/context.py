@@ -46,7 +46,7 @@ def debugging() -> bool:
 @st.cache_resource(show_spinner=False)
 def _tables_for(target: str) -> Tables:
     service = Tables(open_store(target))
-    service.store.watch_changes(live.wake)  # a move on another server redraws this server's phones at once
+    service.store.watch_changes(live.teller(service.store))  # another server's move: this server's phones are told
     service.entries()  # every game's data and engine, loaded once for the process
     gc.freeze()  # ...and kept out of every later collection, which then has far fewer objects to walk
     return service

@@ -28,6 +28,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import uvicorn
+
+from companion.heads import HEADS
+
 LOG = logging.getLogger("muster.companion")
 WS_PING_S = 30  # as Streamlit's own uvicorn server pings a phone's websocket
 SHUTDOWN_S = 3  # a stop does not wait longer for open websockets to close
@@ -88,7 +92,7 @@ async def lifespan(_app: object) -> AsyncIterator[None]:
         LOG.exception("loading the games before the server starts failed; the pages will load them")
     from companion import bot_seats, context, live
 
-    bots = bot_seats.Runner(context.tables, live.wake)
+    bots = bot_seats.Runner(context.tables, lambda table_id: live.tell(context.tables().store, table_id))
     bots.start()
     try:
         yield
@@ -115,7 +119,6 @@ def server_config(served: Any, host: str, port: int) -> Any:
     """uvicorn's settings for serving `served` on `host:port` as Streamlit's own uvicorn server would (its
     websocket protocol, message size, compression and pings), but listening by address, so on TCP sockets."""
     import streamlit as st
-    import uvicorn
 
     return uvicorn.Config(served, host=host, port=port, ws="websockets-sansio", lifespan="on",
                           ws_max_size=int(st.get_option("server.maxMessageSize")) * 1_000_000,
@@ -143,12 +146,19 @@ def configure(argv: Sequence[str]) -> tuple[Any, str, int]:
     return app(script), chosen.get("server.address", "0.0.0.0"), int(chosen.get("server.port", "8501"))
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server that, as it stops, first answers the phones' requests waiting for a move (`companion.heads`):
+    uvicorn waits for open requests before it stops, and logs an error for each it has to cut."""
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        HEADS.close()
+        await super().shutdown(sockets)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     log_with_levels()
     served, host, port = configure(sys.argv[1:] if argv is None else argv)
-    import uvicorn
-
-    uvicorn.Server(server_config(served, host, port)).run()
+    Server(server_config(served, host, port)).run()
 
 
 if __name__ == "__main__":

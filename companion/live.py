@@ -1,188 +1,104 @@
-"""Waking the other phones at a table the moment it changes, instead of at their next poll.
+"""How the other phones at a table learn that it changed, the moment it changes, on Streamlit's public API.
 
-Each table page registers its browser session as a watcher of its table. When a phone changes a
-table (a move, an undo, a seat taken or re-issued), the page wakes every other session watching
-it: the server reruns their scripts at once, as Streamlit's own run-on-save does (an idle
-session) or as `st.rerun()` does (a session in the middle of a run), so the other phones redraw
-without waiting out half a poll interval and without a browser round trip.
+The path of "the log moved" (docs/design.md draws it):
+1. A phone's tap changes a table through a page callback (`waking`), which notes the table's new head and that
+   this page is about to draw it (`heads.Heads.drawn`), so this phone is never told of its own move.
+2. When the table part of that phone's run has drawn (`drawn`), this server's pages of the table are told
+   (`tell`): `companion.heads` answers their waiting requests with "table T's head is now N". Told after the
+   tapping phone's drawing, so the other phones' runs do not share the CPU with the run its player waits for.
+3. Each other phone's listener element (`companion.components.moved`, drawn last in the table part by
+   `listen`) gets the answer and asks Streamlit, through its trigger, to rerun the table part: that phone's
+   own run draws what its viewer may see.
 
-On PostgreSQL a change made through another server arrives by NOTIFY, and the store's listener
-wakes this server's phones the same way (`Store.watch_changes`). Waking leans on Streamlit's
-runtime internals, all of them in `companion.streamlit_adapter` (this module decides whom to wake
-and when; the adapter knows how), so the page keeps its poll (`table_page.POLL_SECONDS`) as the
-fallback: for a command-line tool writing to the SQLite file, a listener that is reconnecting, and a
-Streamlit release the adapter was not checked against, where it wakes no one. Waking never raises: a failure only means the
-poll will show the move.
+A change this server did not make arrives too: PostgreSQL's NOTIFY from another server (`Store.watch_changes`)
+and this server's bots call `tell` (`teller`). A change the command-line tool makes to the SQLite file is seen by
+the page's poll (`table_page.POLL_SECONDS`), which stays the fallback for every case here: a server without the
+routes (the AppTest harness), a listener refused or cut off, a tab hidden. Telling never raises: a failure only
+means the poll will show the move.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
-import threading
-import time
+import secrets
 from collections.abc import Callable
 from typing import Any
 
-from companion import streamlit_adapter
+import streamlit as st
+
+from companion import heads, paths
+from companion.components import moved
+from companion.store import Store
 
 LOG = logging.getLogger("muster.companion")
 
-SETTLE_LIMIT_S = 1.0  # a page whose run is not delivered by then does not hold the other phones back
-_lock = threading.Lock()
-_table_of: dict[str, int] = {}  # session id -> the table its page shows
-_part_of: dict[str, str] = {}  # session id -> the key of the fragment that draws the table's moving part
-_changed: dict[str, set[int]] = {}  # session id -> tables it changed whose other phones are not woken yet
-_due: dict[int, float] = {}  # table id -> until when a wake of its phones is due (monotonic clock)
+PAGE = "live-page"  # session state: the name this page's listener has (`heads`: the route knows it by it)
+CHANGED = "live-changed"  # session state: table id -> its head after a change this page made, not told yet
+TOLD_S = 1.5  # a poll within this long of its table's pages being told leaves the redraw to the listener (`due`)
 
 
-def current_session_id() -> str | None:
-    """The browser session whose script run is this thread's, or None outside a run."""
-    return streamlit_adapter.session_id()
+def listen(table_id: int, head: int) -> None:
+    """Draw the table part's listener, last in the part, at the change count `head` the part was drawn at."""
+    page = _page()
+    heads.HEADS.drawn(page, table_id, head)
+    if paths.installed():  # else no route: the poll shows moves
+        moved.listen(paths.here(heads.PATH), page, head)
 
 
-def watch(table_id: int, part: str | None = None) -> None:
-    """This browser session now shows `table_id` (a session shows one table at a time); `part` is the key of
-    the fragment (`st.fragment(key=…)`) that draws what a move changes, which is all a wake reruns."""
-    session = current_session_id()
-    if session is not None:
-        with _lock:
-            _table_of[session] = table_id
-            if part:
-                _part_of[session] = part
-            else:
-                _part_of.pop(session, None)
+def _page() -> str:
+    name: str = st.session_state.setdefault(PAGE, secrets.token_urlsafe(18))
+    return name
 
 
-def wake(table_id: int, me: str | None = None) -> int:
-    """Rerun every session of this process that shows `table_id`, but this one (or `me`); how many were woken."""
-    me = me or current_session_id()
-    with _lock:
-        others = [s for s, t in _table_of.items() if t == table_id and s != me]
-    woken = 0
-    for session_id in others:
-        try:
-            woken += _rerun(session_id)
-        except Exception as err:  # the session is closing: the poll covers it
-            LOG.debug("could not wake session %s: %s", session_id, err)
-    return woken
-
-
-def due(table_id: int) -> bool:
-    """Whether this table's phones are about to be woken (a move's wake waits for the tapping phone's
-    delivery): a page's poll leaves the redraw to it rather than redrawing its whole page as well."""
-    with _lock:
-        return _due.get(table_id, 0.0) > time.monotonic()
-
-
-def session_by_id(session_id: str) -> Any:
-    """The Streamlit session of this id, or None when the phone went away, in which case it is forgotten here."""
-    found = streamlit_adapter.session(session_id)
-    if found is None:
-        with _lock:
-            _table_of.pop(session_id, None)
-            _part_of.pop(session_id, None)
-    return found
-
-
-def _rerun(session_id: str) -> int:
-    session = session_by_id(session_id)
-    if session is None:
-        return 0
-    streamlit_adapter.call_soon(session, lambda: _guarded(session))  # where Streamlit handles a phone's requests
-    return 1
-
-
-def _guarded(session: Any) -> None:
-    """On Streamlit's event loop (so no request of the phone's own slips in between looking and asking): rerun
-    one session as it would rerun itself, only the part of its page a move changes (`watch`'s `part`) once the
-    page has drawn it. An idle session reruns with the widgets of its last finished run; a running one is asked
-    to run again with its own address, as `st.rerun()` does (during its first runs, the page opening and then
-    the browser reporting its device id, its recorded widgets are still empty, and a rerun with them drew the
-    lobby under the table's address). A run started by the server carries no word of what the phone holds, so
-    a whole page would send every large element again, hexbattle's 300 KB artwork among them."""
-    try:
-        streamlit_adapter.rerun_running(session, _part(session))
-    except Exception as err:  # the session is closing: the poll covers it
-        LOG.debug("could not wake session %s: %s", session.id, err)
-
-
-def _part(session: Any) -> str | None:
-    """The key of the fragment that draws what a move changes on `session`'s page, if it has one."""
-    with _lock:
-        return _part_of.get(session.id)
+def head_of(store: Store, table_id: int) -> int:
+    """The table's change count: what the phones are told (any change to a table raises it)."""
+    return store.signature(table_id)[2]
 
 
 def waking(callback: Callable[..., None]) -> Callable[..., None]:
-    """A page callback `(service, table_id, …)` that may change the table wakes its other phones after it ran.
-
-    In a browser session they are woken once this phone's own page has drawn the change (`drawn`),
-    so the two redraws do not share the CPU while the player who tapped waits for theirs."""
+    """A page callback `(service, table_id, …)` that may change the table tells its other phones after it ran,
+    once this page's table part has drawn the change (`drawn`)."""
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> None:
         try:
             callback(*args, **kwargs)
         finally:
-            session = current_session_id()
-            if session is None:
-                wake(int(args[1]))
-            else:
-                with _lock:
-                    _changed.setdefault(session, set()).add(int(args[1]))
+            _changed(args[0].store, int(args[1]))
     return run
 
 
-def drawn() -> None:
-    """This session's page has drawn the tables it changed: wake their other phones once it is delivered.
-
-    The other phones' runs would otherwise share the server's CPU (and Python's one interpreter lock)
-    with sending this run to the phone that tapped, which then waits for both. So they are woken when
-    Streamlit has sent this session's whole run to its browser (`AppSession.wait_until_settled`), or
-    after `SETTLE_LIMIT_S` at the latest; a Streamlit without that API wakes them at once."""
-    me = current_session_id()
-    with _lock:
-        tables = _changed.pop(me, set()) if me is not None else set()
-    if not tables or me is None:
-        return
+def _changed(store: Store, table_id: int) -> None:
     try:
-        session = session_by_id(me)
-        if session is not None:
-            with _lock:  # at the latest when the wait gives up, and a little after: a lost wake never stops the poll
-                until = time.monotonic() + SETTLE_LIMIT_S + 0.5
-                for table_id in tables:
-                    _due[table_id] = max(_due.get(table_id, 0.0), until)
-            streamlit_adapter.call_soon(session, lambda: _wake_when_delivered(session, tables))
-            return
-    except Exception as err:  # the session is closing: wake them now
-        LOG.debug("could not wait for session %s to settle: %s", me, err)
-    for table_id in tables:
-        wake(table_id, me)
+        head = head_of(store, table_id)
+    except Exception as err:  # a store fault: the page shows it, the poll tells the other phones later
+        LOG.debug("could not read table %s's head after a change: %s", table_id, err)
+        return
+    heads.HEADS.drawn(_page(), table_id, head)  # this page draws it next: it is not told of its own change
+    changed: dict[int, int] = st.session_state.setdefault(CHANGED, {})
+    changed[table_id] = max(head, changed.get(table_id, -1))
 
 
-_delivering: set[asyncio.Task[None]] = set()  # kept until done: the event loop holds tasks only weakly
+def drawn() -> None:
+    """This page's table part has drawn the tables it changed: tell their other phones now."""
+    for table_id, head in st.session_state.pop(CHANGED, {}).items():
+        heads.HEADS.moved(table_id, head)
 
 
-def _wake_when_delivered(session: Any, tables: set[int]) -> None:
-    """On Streamlit's event loop: wait until `session`'s run chain is written to its websocket, then wake the
-    tables' other phones.
+def tell(store: Store, table_id: int) -> None:
+    """From any thread: table `table_id` changed (another server, a bot): tell this server's phones of it."""
+    try:
+        heads.HEADS.moved(table_id, head_of(store, table_id))
+    except Exception as err:  # the store is down: the poll shows the move when it is back
+        LOG.debug("could not tell table %s's phones of a change: %s", table_id, err)
 
-    Settled means Streamlit handed every message to the session's client; the client's own queue (the
-    Starlette server's sender task) is then drained as well, as a run it has not written yet would
-    wait on the other phones' runs for the loop and the interpreter lock."""
-    async def later() -> None:
-        try:
-            async with asyncio.timeout(SETTLE_LIMIT_S):
-                await streamlit_adapter.delivered(session)
-        except Exception as err:  # a timeout, or the session closed: the other phones are woken all the same
-            LOG.debug("session %s did not settle: %r", session.id, err)
-        finally:
-            for table_id in tables:
-                wake(table_id, session.id)
-            with _lock:
-                for table_id in tables:
-                    _due.pop(table_id, None)
 
-    task = asyncio.get_running_loop().create_task(later())
-    _delivering.add(task)
-    task.add_done_callback(_delivering.discard)
+def teller(store: Store) -> Callable[[int], None]:
+    """`tell` for this store, as `Store.watch_changes` and the bots call it: with a table id."""
+    return functools.partial(tell, store)
+
+
+def due(table_id: int) -> bool:
+    """Whether this table's pages were just told it moved: a page's poll then leaves the redraw to its listener
+    rather than redrawing the whole page as well (a listener that missed it is redrawn by the next poll)."""
+    return heads.HEADS.told_within(table_id, TOLD_S)

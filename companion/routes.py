@@ -1,5 +1,5 @@
 """The companion's own routes, served beside Streamlit's by `st.App` (`companion.launch`): the hexbattle board's
-artwork (`companion.components.hexboard`).
+artwork (`companion.components.hexboard`) and the news that a table moved (`companion.heads`).
 
 The pages learn whether the routes are there, and where, from `companion.paths`.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from companion import paths
+from companion import heads, paths
 from companion.components import hexboard
 
 
@@ -20,7 +20,8 @@ def build(base_url: str) -> list[BaseRoute]:
     """The routes for a server whose Streamlit is served under `base_url`; the pages are told they are there."""
     paths.serve_under(base_url)
     art = Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", bodiless(hexboard.serve_art), methods=["GET"])
-    return [art]
+    moved = Route(paths.url(base_url, heads.PATH), bodiless(heads.serve), methods=["GET"])
+    return [art, moved]
 
 
 NO_BODY = "A GET request carries no body."

@@ -6,8 +6,9 @@ phone has claimed yet. The host link (`host=TOKEN`, kept by the creator's phone)
 out each seat's link and QR code until a phone claims it, never after; a seat whose phone
 was lost is re-issued (new link, the old one dies, every phone is told). A seat is held
 by one browser (`devices.device`): opening its link on a second phone moves it there,
-and the first phone says so and stops acting. A small fragment polls the table every
-1.5 s and redraws the page when it changed.
+and the first phone says so and stops acting. Another phone's move reaches this one at once through
+the table part's listener (`companion.live`); a small fragment also polls the table every 1.5 s and
+redraws the page when it changed (a change by the command-line tool, a listener cut off).
 
 Everything shown to a viewer about the game comes from the engine for that viewer:
 `State.view`, `State.prompt` (the status line) and `Match.history` (the log, undo and
@@ -24,6 +25,7 @@ phone pays for every element at every redraw.
 from __future__ import annotations
 
 import logging
+import os
 from functools import partial
 from typing import Any
 
@@ -41,6 +43,7 @@ from engine.core import Refusal
 LOG = logging.getLogger("muster.companion")
 
 POLL_SECONDS = 1.5
+POLL_ENV = "MUSTER_POLL_SECONDS"  # another poll interval for this server (a test of the listener alone: long)
 SEEN = "table-seen"  # session key of the table signature this page last drew
 TABLE_FRAGMENT = "table"  # the fragment a move redraws (`_table`)
 
@@ -85,6 +88,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
         tools(service.game(table.game), service.entries()[table.game].data)
     if table.playing:  # an ended table changes no more
         _watch(service, table.id)
+    live.drawn()  # a change this run made outside the table part (the table ended) is told too
     if seat is not None:
         table_tools.move_seat(table, seat)
     table_tools.share(table)
@@ -119,11 +123,12 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     def part() -> None:
         with surface.drawing("table", on_lost=lost):  # its HTML and pads as few elements
             _table_part(service, table_id, token, outline)
+        live.listen(table_id, st.session_state[SEEN][2])  # last: its head is the one the part drew
 
     try:  # a store fault shows here, where the player tapped; the page's poll redraws it when the store is back
         faults.shielded(part, retry=False)
     finally:
-        live.drawn()  # only now wake the other phones of a move made here: this phone redraws first
+        live.drawn()  # only now tell the other phones of a move made here: this phone redraws first
 
 
 def _table_part(service: Tables, table_id: int, token: str | None, outline: tuple[Any, ...]) -> None:
@@ -135,9 +140,6 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     acting = seat is None or device is None or seat.device in (None, device)
     flashes.show_flashes()
     seen = _mark(service, table_id)
-    # Another phone's move wakes this one (`live`) to rerun this part alone, or the whole page while
-    # its question is open: a dialog is closed by a full run by itself, and that is left to one.
-    live.watch(table_id, None if asking.waiting() else TABLE_FRAGMENT)
     try:
         snap = service.snapshot(table)
     except Refusal as err:
@@ -181,6 +183,16 @@ def replayed(service: Tables, table: TableInfo, seat: Seat | None, snap: Snapsho
     surface.flush()
 
 
+def poll_seconds() -> float:
+    """How often a table page polls its table (`POLL_SECONDS`, or `POLL_ENV` when set to a number of seconds)."""
+    try:
+        return max(0.5, float(os.environ.get(POLL_ENV) or POLL_SECONDS))
+    except ValueError:
+        LOG.warning("%s=%r is not a number of seconds; the table pages poll every %s s", POLL_ENV,
+                    os.environ[POLL_ENV], POLL_SECONDS)
+        return POLL_SECONDS
+
+
 def _mark(service: Tables, table_id: int) -> tuple[int, int, int]:
     """Note the table's signature this page shows; the page marks its log head (`span.muster-head`),
     invisibly: the browser tests and `bench/bench_browser.py` read it to know when a phone shows a move."""
@@ -191,10 +203,10 @@ def _mark(service: Tables, table_id: int) -> tuple[int, int, int]:
 
 def _watch(service: Tables, table_id: int) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query) since the
-    table part of the page last drew it (`_mark`). Other phones at this server are woken at once
-    (`live`, registered by the table part); the poll is the fallback, and leaves a move to a wake that
-    is due (`live.due`) rather than redrawing the whole page as well."""
-    @st.fragment(run_every=POLL_SECONDS)
+    table part of the page last drew it (`_mark`). The table part's listener learns of a move at once
+    (`live`); the poll is the fallback, and leaves a move its listener was just told of (`live.due`) to
+    it rather than redrawing the whole page as well."""
+    @st.fragment(run_every=poll_seconds())
     def poll() -> None:
         try:
             seen = service.store.signature(table_id)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from test_browser import Server
 
-from companion import routes
+from companion import heads, routes
 from companion.components import hexboard
 
 
@@ -45,6 +45,9 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     assert _request(server, f"GET /_muster/art/{'v' * 5000} HTTP/1.1\r\nHost: x\r\nConnection: close")[0] == 404
     assert _request(server, "GET /_muster/art/no-such-version HTTP/1.1\r\nHost: x\r\nConnection: close") == (
         404, {"error": "No such board artwork; reload the page."})
+    for query, status in ((f"page={'p' * 5000}&head=0", 400), (f"page={'p' * 20}&head={'9' * 5000}", 400),
+                          (f"page={'p' * 20}&head=0", 404)):  # a page this server never drew
+        assert _request(server, f"GET /{heads.PATH}?{query} HTTP/1.1\r\nHost: x\r\nConnection: close")[0] == status
     body = b"x" * 1000
     head = f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\nConnection: close"
     assert 400 <= _request(server, head, body)[0] < 500
@@ -52,7 +55,7 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     assert server.problems() == []
 
 
-GET_ROUTES = {"board artwork": f"/{hexboard.ART_PATH}/1"}
+GET_ROUTES = {"board artwork": f"/{hexboard.ART_PATH}/1", "moves": f"/{heads.PATH}?page={'p' * 20}&head=0"}
 
 
 @pytest.mark.parametrize("route", list(GET_ROUTES))

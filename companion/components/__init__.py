@@ -9,9 +9,10 @@ component's own code, so the surface's pads and the hexbattle board share one im
 COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 
 
-def frontend(script: Path) -> str:
-    """A component's JavaScript as the browser gets it: the shared tap rule (`SIGHT`), then its own code, without
-    the lines that are only comments. Streamlit sends a component's code inside every element it draws, at every
-    redraw: the comments, which say why in the files, would be a third of each message."""
-    code = SIGHT.read_text(encoding="utf-8") + "\n" + script.read_text(encoding="utf-8")
+def frontend(script: Path, sight: bool = True) -> str:
+    """A component's JavaScript as the browser gets it: the shared tap rule (`SIGHT`, for a component that takes
+    taps), then its own code, without the lines that are only comments. Streamlit sends a component's code inside
+    every element it draws, at every redraw: the comments, which say why in the files, would be a third of each
+    message."""
+    code = (SIGHT.read_text(encoding="utf-8") + "\n" if sight else "") + script.read_text(encoding="utf-8")
     return COMMENT_LINE.sub("", code)

@@ -1,0 +1,180 @@
+"""The route that tells a table's phones its log moved (`companion.heads`, issue 34): what it answers, to whom, and
+its bounds and refusals, through the route as the server mounts it (`routes.bodiless(heads.serve)` in a Starlette
+app) and spoken to in ASGI, as uvicorn speaks to it. No server, no browser: each wait is cut short by HOLD_S."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.routing import Route
+from test_postgres_replicas import admin_count, wait_for
+
+from companion import heads, live, routes
+from companion.heads import Heads
+from companion.store import open_store
+
+PAGE, OTHER = "p" * 20, "q" * 20
+
+
+@pytest.fixture
+def board(monkeypatch: pytest.MonkeyPatch) -> Heads:
+    """A fresh record of heads as the route's, waits cut to 0.5 s, bounds small enough to reach."""
+    fresh = Heads()
+    monkeypatch.setattr(heads, "HEADS", fresh)
+    monkeypatch.setattr(heads, "HOLD_S", 0.5)
+    monkeypatch.setattr(heads, "PER_TABLE", 2)
+    monkeypatch.setattr(heads, "TOTAL", 3)
+    monkeypatch.setattr(heads, "PAGES_KEPT", 5)
+    return fresh
+
+
+APP = Starlette(routes=[Route(f"/{heads.PATH}", routes.bodiless(heads.serve), methods=["GET"])])
+
+
+async def ask(query: str, headers: list[tuple[bytes, bytes]] | None = None, hang_up: asyncio.Event | None = None
+              ) -> tuple[int, dict[str, str], Any]:
+    """GET the route with `query`: (status, headers, JSON body). `hang_up` set: the phone closes the connection."""
+    scope = {"type": "http", "method": "GET", "path": f"/{heads.PATH}", "raw_path": f"/{heads.PATH}".encode(),
+             "query_string": query.encode(), "headers": headers or [], "http_version": "1.1", "scheme": "http",
+             "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000), "root_path": "", "app": APP}
+    sent: list[dict[str, Any]] = []
+    asked = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await (hang_up.wait() if hang_up is not None else asyncio.Event().wait())
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await APP(scope, receive, send)
+    start = sent[0]
+    body = b"".join(m.get("body", b"") for m in sent[1:])
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, json.loads(body)
+
+
+def run(*steps: Awaitable[Any]) -> list[Any]:
+    async def together() -> list[Any]:
+        return list(await asyncio.gather(*steps))
+    return asyncio.run(together())
+
+
+async def later(action: Any, delay: float = 0.05) -> None:
+    await asyncio.sleep(delay)
+    action()
+
+
+def test_a_page_is_told_when_its_table_moves_past_what_it_drew(board: Heads) -> None:
+    board.drawn(PAGE, 7, 3)
+    (status, headers, body), _ = run(ask(f"page={PAGE}&head=3"), later(lambda: board.moved(7, 4)))
+    assert (status, body) == (200, {"table": 7, "head": 4})
+    assert headers["cache-control"] == "no-store"
+    assert run(ask(f"page={PAGE}&head=3"))[0][::2] == (200, {"table": 7, "head": 4})  # at once: it is behind
+
+
+def test_the_phone_that_moved_is_not_told_of_its_own_move(board: Heads) -> None:
+    """Its page is about to draw the move (`drawn` before `moved`): its request waits out HOLD_S, then says the
+    head it drew; a move of another table is no news to it either."""
+    board.drawn(PAGE, 7, 3)
+    board.drawn(OTHER, 7, 3)
+
+    def move() -> None:
+        board.drawn(PAGE, 7, 4)
+        assert board.moved(7, 4) == 1  # OTHER alone
+        assert board.moved(8, 9) == 0
+        assert board.moved(7, 4) == 0  # a head told already is told once
+
+    mine, theirs, _ = run(ask(f"page={PAGE}&head=3"), ask(f"page={OTHER}&head=3"), later(move))
+    assert mine[2] == theirs[2] == {"table": 7, "head": 4}
+    assert board.told_within(7, 5) and board.told_within(8, 5) and not board.told_within(9, 5)
+
+
+def test_refusals_say_what_is_wrong(board: Heads) -> None:
+    board.drawn(PAGE, 7, 3)
+    for query, words in (("head=3", "'page' must name"), ("page=short&head=3", "'page' must name"),
+                         (f"page={PAGE}", "'head' must be"), (f"page={PAGE}&head=three", "'head' must be")):
+        status, _, body = run(ask(query))[0]
+        assert status == 400 and body["error"].startswith(words), query
+    status, _, body = run(ask(f"page={OTHER}&head=3"))[0]
+    assert status == 404 and "not listening here" in body["error"]
+    with_body = [(b"content-length", b"5")]
+    assert run(ask(f"page={PAGE}&head=3", with_body))[0][::2] == (400, {"error": routes.NO_BODY})
+
+
+def test_waiting_requests_are_bounded_per_table_in_all_and_per_page(board: Heads) -> None:
+    pages = [c * 20 for c in "abcd"]
+    for page, table in zip(pages, (1, 1, 1, 2)):
+        board.drawn(page, table, 0)
+    board.drawn(PAGE, 3, 0)
+
+    async def crowd() -> list[Any]:
+        first = [asyncio.ensure_future(ask(f"page={p}&head=0")) for p in pages[:2]]  # table 1 is full
+        await asyncio.sleep(0.05)
+        refused = await ask(f"page={pages[2]}&head=0")
+        other = asyncio.ensure_future(ask(f"page={pages[3]}&head=0"))  # 3 waiting in all: the total
+        await asyncio.sleep(0.05)
+        full = await ask(f"page={PAGE}&head=0")
+        again = asyncio.ensure_future(ask(f"page={pages[0]}&head=0"))  # the same page again: the older answers
+        older = await first[0]
+        return [refused, full, older, await first[1], await other, await again]
+
+    refused, full, *answered = run(crowd())[0]
+    assert refused[0] == full[0] == 429
+    assert refused[1]["retry-after"] == full[1]["retry-after"] == str(heads.RETRY_S)
+    assert "32" not in refused[2]["error"] and "2 of this table's" in refused[2]["error"]
+    assert "telling 3 pages" in full[2]["error"]
+    assert [a[:1] for a in answered] == [(200,)] * 4
+
+
+def test_a_phone_that_goes_away_and_a_server_that_stops_are_answered_at_once(board: Heads) -> None:
+    board.drawn(PAGE, 7, 3)
+    board.drawn(OTHER, 7, 3)
+
+    async def leave_and_stop() -> list[Any]:
+        hang_up = asyncio.Event()
+        gone = asyncio.ensure_future(ask(f"page={PAGE}&head=3", hang_up=hang_up))
+        waiting = asyncio.ensure_future(ask(f"page={OTHER}&head=3"))
+        await asyncio.sleep(0.05)
+        hang_up.set()
+        await asyncio.wait_for(gone, 0.3)  # well before HOLD_S
+        board.close()
+        answered = await asyncio.wait_for(waiting, 0.3)
+        return [answered, await ask(f"page={OTHER}&head=3")]
+
+    answered, after = run(leave_and_stop())[0]
+    assert answered[0] == after[0] == 200
+
+
+def test_the_oldest_page_is_forgotten_past_the_bound(board: Heads) -> None:
+    names = [c * 20 for c in "abcdef"]
+    for name in names:
+        board.drawn(name, 1, 0)
+    board.moved(1, 1)
+    assert run(ask(f"page={names[0]}&head=0"))[0][0] == 404
+    assert run(ask(f"page={names[-1]}&head=0"))[0][::2] == (200, {"table": 1, "head": 1})
+
+
+def test_a_change_made_through_another_server_reaches_this_servers_pages(board: Heads, postgres_url: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL's NOTIFY, heard by this server's store (`Store.watch_changes` -> `live.tell`), answers the page."""
+    monkeypatch.setattr(heads, "HOLD_S", 60.0)  # answered when the notice comes; the limit only stops a broken test
+    here, there = open_store(postgres_url), open_store(postgres_url)
+    here.watch_changes(live.teller(here))
+    wait_for(lambda: admin_count(postgres_url) == 2)  # both servers are listening
+    table = there.create_table("race", ["Ann", "Bob"], {})
+    wait_for(lambda: here.signature(table.id) == there.signature(table.id))
+    drew = here.signature(table.id)[2]
+    board.drawn(PAGE, table.id, drew)
+    move = lambda: there.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}})  # noqa: E731
+    (status, _, body), _ = run(ask(f"page={PAGE}&head={drew}"), later(move))
+    assert (status, body) == (200, {"table": table.id, "head": there.signature(table.id)[2]})
+    assert body["head"] > drew
