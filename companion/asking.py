@@ -58,9 +58,10 @@ def confirm(table_id: int, player: int | None, snap: Snapshot, state_id: str,
         return
     if snap.moved_on_since(tuple(pending["offered"])):  # the table moved on while the question was open
         drop()
-        flashes.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped
-        flashes.show_flashes()  # (at the top when the move has no place of its own)
-        return
+        flashes.flash("warning", STALE, pending.get("where"))  # beside the move that was tapped, or at the top
+        # Another phone's move reran the table part alone (`companion.live`), which leaves an open dialog open:
+        # the next run, whole, closes it and shows the message.
+        st.rerun(scope="app")
     surface.flush()
     _ask(pending, state_id, carry_out)
 
