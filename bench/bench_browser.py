@@ -10,7 +10,8 @@ tap (half markdown lines, half buttons: about what a table part redraws), to tel
 per element from Muster's own. `--markdown FILE` writes the figures as the table
 docs/performance.md shows. `--interleave ROUNDS` measures taps only, with every server up at once (the bare
 page under plain `streamlit run`, the `--before` checkout, this one) and the taps dealt out in ROUNDS rounds
-that take the servers in turn, so a swing of a shared machine's load falls on all of them alike.
+that take the servers in turn, so a swing of a shared machine's load falls on all of them alike; then the open
+pages' idle server CPU, `--idle` seconds a server, in as many rounds taken in turn.
 
 Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones, each in a browser pinned to a
 CPU of its own (as each phone is its own device; `--shared-cpus`: one browser on every CPU, as before). In the same run
@@ -205,6 +206,7 @@ class Run:
         self.shipped_load: list[float] = []  # the bare page's first loads under plain `streamlit run`
         self.lag: list[float] = []  # move committed -> the other phone shows it (the browser's own clock)
         self.idle_cpu_per_s = float("nan")
+        self.idle_rounds: list[float] = []  # with --interleave: the idle server CPU per page of each round
         self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
         self.lost = 0  # taps that came to nothing and were made again
 
@@ -548,6 +550,11 @@ def bench_interleaved(browsers: list[Browser], args: argparse.Namespace) -> list
                 play(run, proc.pid, phones, share, tap)
                 settle(*phones)
             print(f"round {n + 1}/{args.interleave}: {describe()}", flush=True)
+        for n in range(args.interleave):  # the open pages left idle, the servers taken in turn as the taps were
+            order = players[n % len(players):] + players[:n % len(players)]
+            for run, proc, phones, _ in order:
+                idle(run, proc.pid, args.idle, len(phones))
+                run.idle_rounds.append(run.idle_cpu_per_s)
         return [run for run, _, _, _ in players]
 
 
@@ -584,7 +591,8 @@ def main() -> None:
             for run in played:
                 print(f"{run.name:<15} own {pair(run.own)} (p95 {pct(run.own, 0.95) / pct(played[0].own, 0.95):.2f}x "
                       f"the bare page's; n={len(run.own)}, slowest {', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
-                      f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)}")
+                      f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)} | idle CPU per page, each round "
+                      f"{', '.join(f'{v * 1000:.1f}' for v in run.idle_rounds)} ms/s")
             print(describe())
             return
         bare = bench_bare(browsers, args)
