@@ -2,11 +2,13 @@
 
 Rows (first player against second, seats rotated every game, engine.bots.duel): each level against random
 and against greedy, greedy against random, hard against normal, and the all-seeing ceiling against random.
-A row's games are cut into shards of SHARD_GAMES (an even number, so each shard plays both seats equally);
+Waterloo is also played by three and four (MORE_SEATS: a row names one player per seat, its first against
+the rest, whose fair share of wins is one in three or four). A row's games are cut into shards of about
+SHARD_GAMES, a multiple of the row's seats (so each shard plays every player in every seat equally);
 shard k plays games k·size … of the row's one duel (`play_duel(first=…)`), so a row played in shards, in any
 order, by any number of workers, is the same games as one long duel. Each finished shard is one JSON file,
 
-    DIR/<bots>/<game>/<first>-<second>/s<seed>-<first game>-<games>.json
+    DIR/<bots>/<game>/<first>-<second>[-<third>…]/s<seed>-<first game>-<games>.json
 
 (the duel's report, its CPU seconds and every decision time), written when it is done; a run started again
 with the same arguments plays only the shards that are missing. `<bots>` hashes the bots' source
@@ -14,6 +16,7 @@ with the same arguments plays only the shards that are missing. `<bots>` hashes 
 (every row's first shard, then every row's second, …), so a run stopped early has some games in every row.
 
     nice -n 19 python bench/bench_bots.py --games 100 warfare imperial      # a short look, one core
+    nice -n 19 python bench/bench_bots.py --games 24 --rows hard:greedy:random waterloo   # three at a table
     python bench/bench_bots.py --games 2000 --workers 8                       # the full table, a quiet machine
     python bench/bench_bots.py --table                                        # the tables of docs/bots.md
     nice -n 19 python bench/bench_bots.py --timing 30                         # decision times per level
@@ -49,7 +52,22 @@ ROWS = (("greedy", "random"), ("easy", "random"), ("normal", "random"), ("hard",
         ("easy", "greedy"), ("normal", "greedy"), ("hard", "greedy"), ("hard", "normal"), ("ceiling", "random"))
 
 SHARD_GAMES = {"imperial": 20, "medieval": 10, "warfare": 10, "waterloo": 4, "hexbattle": 2}
-"""Games per shard: a shard of hard is about a minute of one core (fixed per game, so shard names stay valid)."""
+"""Games per shard of two players: a shard of hard is about a minute of one core (fixed per game, so shard names
+stay valid); a row of more seats takes the nearest lower multiple of its seats (`shard_size`)."""
+
+Row = tuple[str, ...]
+"""The players of a row, one per seat: the first is the one the row measures."""
+
+MORE_SEATS: dict[str, list[Row]] = {"waterloo": [
+    ("easy", "greedy", "random"), ("normal", "greedy", "random"), ("hard", "greedy", "random"),
+    ("hard", "normal", "greedy", "random")]}
+"""Rows of more than two players, where a game seats more (its first player against the others). Seats rotate
+in turn, so each player sits every seat equally often, always in the same order round the table."""
+
+
+def shard_size(game_id: str, seats: int) -> int:
+    """Games per shard of a row of `seats` players: SHARD_GAMES[game_id] down to a multiple of `seats`."""
+    return max(seats, SHARD_GAMES[game_id] // seats * seats)
 
 BOTS = Path(__file__).resolve().parent.parent / "engine" / "bots"
 
@@ -65,23 +83,33 @@ def bots_key() -> str:
 @dataclass(frozen=True)
 class Shard:
     game: str
-    first: str
-    second: str
+    players: Row
     seed: int
     start: int
     count: int
 
+    @property
+    def first(self) -> str:
+        return self.players[0]
+
     def path(self, root: Path) -> Path:
-        return root / self.game / f"{self.first}-{self.second}" / f"s{self.seed}-{self.start:06d}-{self.count}.json"
+        return root / self.game / "-".join(self.players) / f"s{self.seed}-{self.start:06d}-{self.count}.json"
 
 
-def plan(game_ids: Iterable[str], rows: list[tuple[str, str]], games: int, seed: int) -> list[Shard]:
-    """Every shard of the run, round by round: each row's first shard, then each row's second, …"""
+def plan(game_ids: Iterable[str], rows: list[Row], games: int, seed: int) -> list[Shard]:
+    """Every shard of the run, round by round: each row's first shard, then each row's second, …; a game plays
+    the rows of two among `rows`, and the longer ones where it seats more (MORE_SEATS); a row plays `games` rounded
+    up to a multiple of its seats."""
     out = []
     for game_id in game_ids:
-        size = SHARD_GAMES[game_id]
-        for start in range(0, games, size):
-            out += [Shard(game_id, a, b, seed, start, min(size, games - start)) for a, b in rows]
+        fits = [row for row in rows if len(row) == 2 or game_id in MORE_SEATS]
+        ends = {row: -(-games // len(row)) * len(row) for row in fits}  # up to a multiple of the seats
+        starts = {row: range(0, ends[row], shard_size(game_id, len(row))) for row in fits}
+        for rank in range(max(map(len, starts.values()), default=0)):
+            for row in fits:
+                if rank < len(starts[row]):
+                    start = starts[row][rank]
+                    out.append(Shard(game_id, row, seed, start, min(shard_size(game_id, len(row)), ends[row] - start)))
     return out
 
 
@@ -93,11 +121,11 @@ def _game(game_id: str) -> Game[Any]:
 def play(shard: Shard) -> dict[str, Any]:
     """One shard's games (runs in a worker): the duel's report, CPU seconds, every decision time."""
     started = time.process_time()
-    duel = play_duel(_game(shard.game), [shard.first, shard.second], shard.count, shard.seed, first=shard.start)
+    duel = play_duel(_game(shard.game), list(shard.players), shard.count, shard.seed, first=shard.start)
     return duel.to_json() | {"start": shard.start, "cpu_s": round(time.process_time() - started, 1),
                              "when": describe(),
                              "times_ms": {n: [round(1000 * t, 2) for t in duel.tallies[n].times]
-                                          for n in (shard.first, shard.second)}}
+                                          for n in shard.players}}
 
 
 def _save(path: Path, report: dict[str, Any]) -> None:
@@ -121,10 +149,10 @@ def run(root: Path, shards: list[Shard], workers: int) -> None:
     print(f"{describe()}; {len(shards) - len(todo)} of {len(shards)} shards already in {root}", flush=True)
     for shard, report in _results(todo, workers):
         _save(shard.path(root), report)
-        a, b = (report["players"][n] for n in (shard.first, shard.second))
-        print(f"{shard.game:9s} {shard.first:>7s} vs {shard.second:<7s} games {shard.start}-"
-              f"{shard.start + shard.count - 1}: {a['wins']}-{b['wins']} draws {report['draws']} "
-              f"p95 {a['decision_ms_p95']:.0f} ms ({report['cpu_s']} s)", flush=True)
+        wins = "-".join(str(report["players"][n]["wins"]) for n in shard.players)
+        print(f"{shard.game:9s} {shard.first:>7s} vs {' and '.join(shard.players[1:]):<7s} games {shard.start}-"
+              f"{shard.start + shard.count - 1}: {wins} draws {report['draws']} "
+              f"p95 {report['players'][shard.first]['decision_ms_p95']:.0f} ms ({report['cpu_s']} s)", flush=True)
 
 
 def table(root: Path, seed: int) -> str:
@@ -132,26 +160,27 @@ def table(root: Path, seed: int) -> str:
     lines = []
     for game_id in GAME_IDS:
         found = []
-        for first, second in ROWS:
+        for row in list(ROWS) + MORE_SEATS.get(game_id, []):
             shards: dict[int, dict[str, Any]] = {}  # by first game: a run of more games replays a short last shard
-            for path in (root / game_id / f"{first}-{second}").glob(f"s{seed}-*.json"):
+            for path in (root / game_id / "-".join(row)).glob(f"s{seed}-*.json"):
                 report = json.loads(path.read_text(encoding="utf-8"))
                 if report["games"] > shards.get(report["start"], {"games": 0})["games"]:
                     shards[report["start"]] = report
             reports = [shards[start] for start in sorted(shards)]
             if reports:
-                found.append((first, second, reports))
+                found.append((row, reports))
         if not found:
             continue
         lines += [f"\n**{game_id}**\n", "| first | against | games | first's wins | draws | first's win rate [95%] | "
                   "first's decision p50 / p95 | CPU a game |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for first, second, reports in found:
+        for row, reports in found:
+            first, against = row[0], " and ".join(row[1:])
             games = sum(r["games"] for r in reports)
             wins = sum(r["players"][first]["wins"] for r in reports)
             draws = sum(r["draws"] for r in reports)
             times = [t for r in reports for t in r["times_ms"][first]]
             p, low, high = wilson(wins, games)
-            lines.append(f"| {first} | {second} | {games} | {wins} | {draws} | {p:.1%} [{low:.1%}, {high:.1%}] | "
+            lines.append(f"| {first} | {against} | {games} | {wins} | {draws} | {p:.1%} [{low:.1%}, {high:.1%}] | "
                          f"{percentile(times, 50):.0f} / {percentile(times, 95):.0f} ms | "
                          f"{sum(r['cpu_s'] for r in reports) / games:.1f} s |")
     return "\n".join(lines)
@@ -216,12 +245,13 @@ def main() -> None:
         print(f"bots {root.name}, seed {args.seed}")
         print(table(root, args.seed))
         return
-    rows = [tuple(r.split(":")) for r in args.rows.split(",")] if args.rows else list(ROWS)
+    rows = [tuple(r.split(":")) for r in args.rows.split(",")] if args.rows else list(ROWS) + [
+        row for more in MORE_SEATS.values() for row in more]
     for game_id in args.game_ids:
         if game_id not in GAME_IDS:
             parser.error(f"there is no game called {game_id!r} (games: {', '.join(GAME_IDS)})")
     workers = min(args.workers, os.cpu_count() or 1)
-    run(root, plan(args.game_ids or GAME_IDS, rows, args.games, args.seed), workers)  # type: ignore[arg-type]
+    run(root, plan(args.game_ids or GAME_IDS, rows, args.games, args.seed), workers)
 
 
 if __name__ == "__main__":
