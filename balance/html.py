@@ -73,10 +73,13 @@ def _interval_chart(rows: list[tuple[str, float, float, float, bool]], baseline:
     """Points with 95% interval bars, one row each (label, value, low, high, flagged), a line at the baseline."""
     fig, ax = _figure(WIDTH, 0.3 * len(rows) + 0.9)
     scale = 100 if percent else 1
-    for i, (_, value, low, high, flagged) in enumerate(rows):
-        colour = FLAG if flagged else INK
-        ax.plot([scale * low, scale * high], [i, i], color=colour, linewidth=2, solid_capstyle="butt")
-        ax.plot([scale * value], [i], "o", color=colour, markersize=5)
+    # Every row's bar in one collection and every point in another (two artists, not two a row: a card chart has
+    # dozens of rows, and drawing them one by one was most of a report's serial time).
+    colours = [FLAG if flagged else INK for *_, flagged in rows]
+    places = range(len(rows))
+    ax.hlines(places, [scale * r[2] for r in rows], [scale * r[3] for r in rows], colors=colours, linewidth=2,
+              capstyle="butt")
+    ax.scatter([scale * r[1] for r in rows], places, c=colours, s=25, zorder=3)
     ax.axvline(scale * baseline, color=SOFT, linewidth=1, linestyle="--")
     ax.set_yticks(range(len(rows)), [r[0] for r in rows])
     ax.set_ylim(-0.7, len(rows) - 0.3)
