@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,39 @@ def surfaces_in_order() -> Iterator[None]:
     if surface is not None:
         surface.MISORDERED.clear()
     assert not misordered, f"drawn out of order, before these surfaces: {misordered}"
+
+
+@pytest.fixture(scope="session")
+def one_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The server behind `shared_server`, started once per session (per xdist worker): here, not in the browser
+    harness (tests/test_browser.py), so that every module finds the one instance."""
+    from test_browser import Server
+
+    srv = Server(tmp_path_factory.mktemp("shared") / "data")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def shared_server(one_server: Any) -> Iterator[Any]:
+    """A `muster app` shared by the tests that need a server but not a fresh one (each works on tables of its own):
+    a start costs a server's import and first page, seconds on a loaded machine, and a page scan or a bot's game
+    does not care what else the server holds. Checked as a server of the test's own (`sharing`)."""
+    with sharing(one_server) as srv:
+        yield srv
+
+
+@contextmanager
+def sharing(srv: Any) -> Iterator[Any]:
+    """The session's server (`one_server`) for a test, or a module's tests (a module fixture of their own): they fail
+    on a traceback or error line their run left in its log, as with a server of their own when it stopped; what they
+    `expect` is forgotten after them. One that stopped or killed the server finds it started again."""
+    if srv.proc is None or srv.proc.poll() is not None:
+        srv.proc = None
+        srv.start()
+    since, expected = srv.mark(), list(srv.expected)
+    yield srv
+    problems = srv.problems(since)
+    srv.expected, srv.checked = expected, srv.mark()
+    assert not problems, f"the server's log ({srv.log}) has lines the test did not expect:\n" + "\n".join(problems[:20])

@@ -14,12 +14,12 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TIMEOUT
+from conftest import TIMEOUT, sharing
 from test_browser import Server, settle, tap_move, wait_moves
 
 from engine.core import Match
@@ -60,11 +60,10 @@ def answered(log: list[LogEntry]) -> None:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    srv = Server(tmp_path_factory.mktemp("bots") / "data")
-    srv.start()
-    yield srv
-    srv.stop()
+def app(one_server: Server) -> Iterator[Server]:
+    """The session's shared server (conftest's `sharing`): each test plays a table of its own."""
+    with sharing(one_server) as srv:
+        yield srv
 
 
 def near_the_end(svc: Tables, game: str) -> Any:

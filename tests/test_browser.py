@@ -48,17 +48,24 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
         self.expected: list[re.Pattern[str]] = []
+        self.checked = 0  # the log's bytes a test sharing this server has read for problems (`shared_server`)
 
     def expect(self, *patterns: str) -> None:
         """Lines of the log matching any of these are what the test provokes (a fault it injects)."""
         self.expected += [re.compile(p) for p in patterns]
 
-    def problems(self) -> list[str]:
-        """The log's traceback and error lines the test did not expect."""
+    def problems(self, since: int = 0) -> list[str]:
+        """The log's traceback and error lines the test did not expect, from byte `since` of the log on."""
         if not self.log.exists():
             return []
-        lines = self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+        with self.log.open("rb") as log:
+            log.seek(since)
+            lines = log.read().decode("utf-8", errors="replace").splitlines()
         return [line for line in lines if PROBLEM.search(line) and not any(p.search(line) for p in self.expected)]
+
+    def mark(self) -> int:
+        """Where the log ends now: `problems(since=…)` reads what came after."""
+        return self.log.stat().st_size if self.log.exists() else 0
 
     @property
     def url(self) -> str:
@@ -82,6 +89,7 @@ class Server:
         raise RuntimeError("the companion did not start within 60 s")
 
     def stop(self) -> None:
+        """Stop the server, failing on a problem in its log that no test has read yet (`checked`)."""
         if self.proc is not None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -90,7 +98,7 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
-        problems = self.problems()
+        problems = self.problems(self.checked)
         assert not problems, f"the server's log ({self.log}) has lines the test did not expect:\n" + "\n".join(problems[:20])
 
 

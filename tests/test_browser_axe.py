@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from test_browser import Server, server  # noqa: F401  (the fixture: one `muster app` for the test)
+import pytest
+from test_browser import Server
 from test_browser_table import shot
 
 from companion.store import DB_NAME, open_store
@@ -47,6 +48,12 @@ SMALL = """() => Array.from(document.querySelectorAll(
   })
   .map((el) => `${el.tagName.toLowerCase()} "${(el.innerText || el.getAttribute("aria-label") || "").trim().slice(0, 40)}"`
     + ` ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)"""
+
+
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """The session's shared server (conftest's `shared_server`): the pages scanned are its tables of this test's."""
+    return shared_server
 
 
 def test_browser_every_page_passes_axe_and_has_44px_tap_targets(server: Server, new_phone: Callable[[], Any]) -> None:

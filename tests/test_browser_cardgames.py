@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
-from conftest import TIMEOUT
+from conftest import TIMEOUT, sharing
 from test_browser import Server, lay_placement, settle, tap_move
 
 from companion.store import DB_NAME, open_store
@@ -26,11 +26,11 @@ WARFARE_SEED = "s0"
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("cardgames") / "data")
-    srv.start()
-    yield srv
-    srv.stop()
+def app(one_server: Server) -> Iterator[Server]:
+    """The session's shared server (conftest's `sharing`), for this module's tests and those that import this
+    fixture: each opens tables of its own."""
+    with sharing(one_server) as srv:
+        yield srv
 
 
 def phone(new_phone: Callable[[], Any], url: str, who: str) -> Any:

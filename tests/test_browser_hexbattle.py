@@ -17,7 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from test_browser import Server, server  # noqa: F401 - the fixture
+import pytest
+from test_browser import Server
 from test_browser_cardgames import wait_for
 
 from companion.components.hexboard import ART_CACHE, ART_PATH, art
@@ -27,6 +28,12 @@ from engine.hexgrid import hex_id
 from generator.hexbattle_parts import board_geometry
 
 SHOTS = os.environ.get("MUSTER_SHOTS")  # a folder: save the README's screenshots there (docs/img)
+
+
+@pytest.fixture
+def server(shared_server: Server) -> Server:
+    """The session's shared server (conftest's `shared_server`): each test opens tables of its own."""
+    return shared_server
 
 GEO = board_geometry(catalogue()["hexbattle"].data)
 SCENARIO = {"terrain": {f"{c},{r}": "open" for c in range(2, 9) for r in range(2, 8)}, "current_player": 0,
