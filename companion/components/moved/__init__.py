@@ -15,7 +15,7 @@ import streamlit as st
 from companion import components
 
 HERE = Path(__file__).parent
-KEY = "table-moved"
+KEY = "table-moved"  # its box is hidden by the page's styles (styles/muster.css): it shows nothing, takes no room
 
 _component = st.components.v2.component("muster_moved", html="", js=components.frontend(HERE / "moved.js", sight=False))
 
@@ -27,4 +27,4 @@ def _redraw() -> None:
 def listen(url: str, page: str, head: int) -> None:
     """Draw the listener: `url` the route, `page` the name this page's run gave it, `head` the part's head.
     The data is a list, never a dict (Streamlit looks for dataframes among a dict's values)."""
-    _component(data=[url, page, head], key=KEY, on_moved_change=_redraw, height=0)
+    _component(data=[url, page, head], key=KEY, on_moved_change=_redraw)
