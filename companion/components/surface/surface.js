@@ -257,11 +257,11 @@ export default function (component) {
   if (!root) {
     root = node("div", "sf");
     parentElement.appendChild(root);
+    resized.observe(root);  // once: finding the page's content reads styles, which a redraw has just changed
+    resized.observe(pageContent(root));
   }
   // A tap goes to the server as this element's trigger (`tap`): Streamlit's own channel, in order with its runs.
   place(root, data, (value) => setTriggerValue("tap", value));
-  resized.observe(root);
-  resized.observe(pageContent(root));
   // The look after a redraw waits for a task of its own, so the phone lays out and shows the move first: a look
   // measures every button, which in the redraw's own task makes the browser lay the page out once more. Until
   // then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
