@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -63,9 +64,12 @@ async def ask(query: str, headers: list[tuple[bytes, bytes]] | None = None, hang
 
 
 def run(*steps: Awaitable[Any]) -> list[Any]:
+    """The steps together on an event loop of their own, in a thread of its own: a browser test before this one in
+    the same process leaves Playwright's loop running in this thread."""
     async def together() -> list[Any]:
         return list(await asyncio.gather(*steps))
-    return asyncio.run(together())
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, together()).result()
 
 
 async def later(action: Any, delay: float = 0.05) -> None:
