@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from companion import context, faults, links, lobby, lookup_page, replay, table_page
+from companion import context, faults, links, page_styles, paths, lobby, lookup_page, replay, table_page
 from companion.store import StoreError, StoreUnavailable, for_phones
 from companion.tables import Tables
 
@@ -19,8 +19,9 @@ LOG = logging.getLogger("muster.companion")
 
 def main() -> None:
     context.configure_page()
-    for sheet in context.STYLE_SHEETS:  # styles only: no Markdown (and no raw-HTML parser) for the phone to load
-        st.html(sheet)
+    if not page_styles.linked(paths.installed()):  # else the page Streamlit served links them (`page_styles`)
+        for sheet in page_styles.STYLE_SHEETS:  # styles only: no Markdown (and no raw-HTML parser) to load
+            st.html(sheet)
     try:
         service = context.tables()
     except StoreUnavailable as err:  # logged where it arose, with the path or URL the phone is not shown

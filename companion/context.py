@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import os
-from pathlib import Path
 
 import streamlit as st
 
@@ -28,12 +27,6 @@ def configure_page() -> None:
     out the icon, reading its emoji catalogue (0.15 s) before the first phone's page would have to."""
     st.set_page_config(page_title=PAGE_TITLE, page_icon=PAGE_ICON, layout="centered",
                        initial_sidebar_state="collapsed")
-
-STYLES = Path(__file__).with_name("styles")
-# The page's style sheets, sent at the top of every page run by `st.html(path)`, the public way Streamlit documents:
-# it wraps a .css file in <style> and puts it in the page's event container, where it takes no room. Streamlit's
-# widgets sized for a phone first (styles/streamlit.css), then the companion's own classes (styles/muster.css).
-STYLE_SHEETS = (STYLES / "streamlit.css", STYLES / "muster.css")
 
 DEBUG_ENV = "MUSTER_DEBUG"  # "1" (`muster app --debug`): every seat may also type a move, for developers
 

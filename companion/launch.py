@@ -101,18 +101,21 @@ async def lifespan(_app: object) -> AsyncIterator[None]:
 
 
 def app(script: Path) -> Any:
-    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own, and the
-    options of the script's folder's `.streamlit/config.toml`."""
+    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own, its pages
+    linking the companion's styles, and the options of the script's folder's `.streamlit/config.toml`."""
     import streamlit as st
+    from starlette.middleware import Middleware
 
-    from companion import routes
+    from companion import page_styles, paths, routes
 
     # Streamlit reads a script's own config file once it knows the script, which the process's first `st.App`
     # tells it (the App's docstring: the first one pins the script-level config folder). The routes need an option
     # (the base path) before the App that serves them is built: a first App names the script, then the options
     # are read, whole, for the first time.
     st.App(script)
-    return st.App(script, routes=routes.build(str(st.get_option("server.baseUrlPath") or "")), lifespan=lifespan)
+    base = str(st.get_option("server.baseUrlPath") or "")
+    styles = Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH))  # (their module says why)
+    return st.App(script, routes=routes.build(base), middleware=[styles], lifespan=lifespan)
 
 
 def server_config(served: Any, host: str, port: int) -> Any:

@@ -1,5 +1,6 @@
-"""The companion's own routes, served beside Streamlit's by `st.App` (`companion.launch`): the hexbattle board's
-artwork (`companion.components.hexboard`) and the news that a table moved (`companion.heads`).
+"""The companion's own routes, served beside Streamlit's by `st.App` (`companion.launch`): the page's styles
+(`companion.page_styles`), the hexbattle board's artwork (`companion.components.hexboard`) and the news that a
+table moved (`companion.heads`).
 
 The pages learn whether the routes are there, and where, from `companion.paths`.
 """
@@ -12,16 +13,17 @@ from typing import Any
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from companion import heads, paths
+from companion import heads, page_styles, paths
 from companion.components import hexboard
 
 
 def build(base_url: str) -> list[BaseRoute]:
     """The routes for a server whose Streamlit is served under `base_url`; the pages are told they are there."""
     paths.serve_under(base_url)
+    styles = Route(paths.url(base_url, page_styles.PATH), bodiless(page_styles.serve), methods=["GET"])
     art = Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", bodiless(hexboard.serve_art), methods=["GET"])
     moved = Route(paths.url(base_url, heads.PATH), bodiless(heads.serve), methods=["GET"])
-    return [art, moved]
+    return [styles, art, moved]
 
 
 NO_BODY = "A GET request carries no body."

@@ -8,8 +8,8 @@ another release logs once, at start-up, that it takes the public path. Slower, n
 What is here, and what would replace it (issue 34): the container a surface stretch belongs to
 (`current_container`, `element_count`) by one element per table part. Gone to public paths: finding and rerunning
 a phone's session (taps are the components' own trigger; the other phones learn that the log moved through the
-companion's own route and their listener's trigger, `companion.live`), Streamlit's front page file (the styles
-are `st.html` of a CSS file, `context.STYLE_SHEETS`), its command-line option loading (a script-level
+companion's own route and their listener's trigger, `companion.live`), Streamlit's front page file (`page_styles`
+links a style sheet from the page Streamlit serves), its command-line option loading (a script-level
 config.toml, `companion.launch`), its emoji catalogue read at start-up (`st.set_page_config` outside a run) and
 a dialog closed in place (the answer reruns the whole page, `companion.asking`).
 """

@@ -14,7 +14,8 @@ from test_browser_cardgames import app  # noqa: F401  (the module's server)
 from test_browser_cardgames import wait_for
 from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
-from companion.context import PAGE_TITLE, STYLE_SHEETS
+from companion import page_styles
+from companion.context import PAGE_TITLE
 from companion.tables import Tables
 
 HEADERS = {"Ann": "You are <strong>Ann</strong>.", "Bob": "You are <strong>Bob</strong>.",
@@ -59,21 +60,25 @@ def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phon
 BLOCK_PADDING = "() => getComputedStyle(document.querySelector('.block-container')).paddingLeft"
 
 
-def test_the_styles_apply_and_the_header_is_one_element(app: Server, new_phone: Callable[[], Any],
-                                                       tables: Tables) -> None:
-    """The page's styles come as Streamlit's style elements (`st.html` of each style sheet, `context.STYLE_SHEETS`),
-    under Muster's tab title, served by Streamlit's own front page (none of the companion's own); the table
-    page's header (game, code, who this phone is) is one element, with no Markdown element above the table."""
-    with urllib.request.urlopen(f"{app.url}/?table=ABCDE", timeout=30) as reply:
-        assert "<style>" not in reply.read().decode()  # Streamlit's front page, as it ships
+def test_the_page_links_the_styles_and_the_header_is_one_element(app: Server, new_phone: Callable[[], Any],
+                                                                tables: Tables) -> None:
+    """The page Streamlit serves, at any address, links the companion's style sheet closing its body (its one change:
+    `page_styles.LinkStyles`), and the sheet is kept a year by its version; no run sends a style element; the tab
+    reads Muster's title; the table page's header (game, code, who this phone is) is one element, with no
+    Markdown element above the table."""
+    link = f'<link rel="stylesheet" href="/{page_styles.PATH}?v={page_styles.VERSION}"></body>'
+    for path in ("/?table=ABCDE", "/index.html"):
+        with urllib.request.urlopen(f"{app.url}{path}", timeout=30) as reply:
+            page = reply.read().decode()
+            assert page.count(link) == 1 and "etag" not in reply.headers
+    with urllib.request.urlopen(f"{app.url}/{page_styles.PATH}?v={page_styles.VERSION}", timeout=30) as reply:
+        assert reply.read() == page_styles.CSS and reply.headers["Cache-Control"] == page_styles.KEEP
     table = tables.create("imperial", SEATS, {}, seed=SEED)
     ann, _, watcher = seat_phones(new_phone, app, table, 0)
     for phone, who in ((ann, "You are Ann."), (watcher, "You are watching as a spectator.")):
         page = phone.page
         assert page.title() == PAGE_TITLE
-        assert page.locator("[data-testid=stMarkdown]").count() == 0
-        styles = page.locator("style").evaluate_all("found => found.map(e => e.textContent)")
-        assert all(any(sheet.read_text(encoding="utf-8").strip() in text for text in styles) for sheet in STYLE_SHEETS)
+        assert page.locator("[data-testid=stMarkdown], [data-testid=stHtml]").count() == 0
         # the styles apply: the page's own margins, and the header's heading as Streamlit's Markdown draws one
         assert page.evaluate(BLOCK_PADDING) == "12.8px"
         header = page.locator(".st-key-head-0")

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from test_browser import Server
 
-from companion import heads, routes
+from companion import heads, page_styles, routes
 from companion.components import hexboard
 
 
@@ -55,7 +55,8 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     assert server.problems() == []
 
 
-GET_ROUTES = {"board artwork": f"/{hexboard.ART_PATH}/1", "moves": f"/{heads.PATH}?page={'p' * 20}&head=0"}
+GET_ROUTES = {"styles": f"/{page_styles.PATH}", "board artwork": f"/{hexboard.ART_PATH}/1",
+              "moves": f"/{heads.PATH}?page={'p' * 20}&head=0"}
 
 
 @pytest.mark.parametrize("route", list(GET_ROUTES))

@@ -8,7 +8,7 @@ measures what that saved and what it did not). While a surface is open (`drawing
 phone together, as one components-v2 element, when a Streamlit element must come next (`flush`, which
 a panel calls before its own widgets) or when the part ends. On the phone a block that did not change
 keeps its nodes, so a redraw touches only what changed. The blocks live in the page itself (no shadow
-root), so the page's styles (`context.STYLE_SHEETS`) apply to them and tests find them by their classes.
+root), so the page's styles (`page_styles.STYLE_SHEETS`) apply to them and tests find them by their classes.
 
 A tap on a pad is the element's trigger (`tap`), Streamlit's public channel from an element to the server:
 its callback hands it to the pad's handler before the page is drawn again (`_tapped`).

@@ -1,0 +1,105 @@
+"""The page's styles: two CSS files, linked from the page Streamlit serves, or sent by `st.html`.
+
+The files: `styles/streamlit.css` (what reaches inside Streamlit's own elements: 44 px tap targets, the page's
+margins, the "Reconnecting…" card) and `styles/muster.css` (Muster's own `.muster-*` classes), in that order,
+so a rule of Muster's wins a tie.
+
+How they reach the phone. Sent as `st.html(path)` at the top of a page's run (Streamlit documents it for a CSS
+file: a `<style>` in the page's event container), they came late on a first visit: Streamlit fetches the code
+that draws an `st.html` element only when it meets the first one, so the lobby showed unstyled, then jumped,
+for 0.2-0.8 s (docs/performance.md). So on a server with the companion's routes, `LinkStyles` (an ASGI
+middleware, which `st.App` takes publicly) adds one `<link rel="stylesheet">` before the `</body>` of each HTML
+page Streamlit serves: the phone reads the styles before Streamlit's scripts run (a stylesheet the page names
+holds them back), once per version (`serve` lets it keep them a year), and no run sends them. It closes the
+body, after the styles Streamlit adds to the head as it draws, so a rule of ours wins a tie with one of
+Streamlit's. The page is Streamlit's own, never read from its package or copied;
+where one cannot take the link (compressed, or without a `</body>`), it is sent unchanged, this is logged once,
+and the pages send the styles by `st.html` from then on (`linked`), as they do without the routes (the AppTest
+harness).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+LOG = logging.getLogger("muster.companion")
+STYLES = Path(__file__).with_name("styles")
+STYLE_SHEETS = (STYLES / "streamlit.css", STYLES / "muster.css")
+CSS = "\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLE_SHEETS).encode()
+VERSION = hashlib.sha256(CSS).hexdigest()[:12]
+PATH = "_muster/styles.css"  # under the routes' base path (`companion.routes`)
+KEEP = "public, max-age=31536000, immutable"  # the address names the version (`?v=`)
+_unlinked: list[bool] = []  # a page could not take the link: the runs send the styles (`linked`)
+
+Message = MutableMapping[str, Any]
+Send = Callable[[Message], Awaitable[None]]
+
+
+def linked(installed: bool) -> bool:
+    """Whether the phone got the styles with the page (`LinkStyles`), so its runs need not send them: on a server
+    with the companion's routes (`installed`), unless a page could not take the link."""
+    return installed and not _unlinked
+
+
+async def serve(request: Any) -> Any:
+    """GET the styles (whatever version the address names: a phone holding an older page gets today's)."""
+    from starlette.responses import Response
+
+    return Response(CSS, media_type="text/css", headers={"Cache-Control": KEEP})
+
+
+class LinkStyles:
+    """ASGI middleware: each HTML page the app answers a GET with carries `<link rel="stylesheet" href=…>` before
+    its `</body>`; anything else passes as it is. The page loses its validators (ETag, Last-Modified): a phone's
+    copy must not be revalidated against the page without the link."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], href: str) -> None:
+        self.app = app
+        self.link = f'<link rel="stylesheet" href="{href}?v={VERSION}">'.encode()
+
+    async def __call__(self, scope: Message, receive: Callable[[], Awaitable[Message]], send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        held: list[Message] = []  # the response's start and body, while it may be a page to link from
+
+        async def relay(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = {k.lower(): v for k, v in message.get("headers", [])}
+                page = headers.get(b"content-type", b"").startswith(b"text/html") and message["status"] == 200
+                if page and b"content-encoding" not in headers:
+                    held.append(message)
+                    return
+                if page:
+                    self.unlinked("it came compressed")
+            elif held and message["type"] == "http.response.body":
+                held.append(message)
+                if message.get("more_body"):
+                    return
+                await self.release(held, send)
+                return
+            await send(message)
+
+        await self.app(scope, receive, relay)
+
+    async def release(self, held: list[Message], send: Send) -> None:
+        """Send the held page with the link closing its body (unchanged where it has no `</body>`)."""
+        start, body = held[0], b"".join(m.get("body", b"") for m in held[1:])
+        if b"</body>" in body:
+            body = body.replace(b"</body>", self.link + b"</body>", 1)
+        else:
+            self.unlinked("it has no </body>")
+        dropped = {b"content-length", b"etag", b"last-modified"}
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in dropped]
+        await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    def unlinked(why: str) -> None:
+        if not _unlinked:
+            LOG.warning("Streamlit's page could not link the companion's styles (%s): the pages send them", why)
+            _unlinked.append(True)
