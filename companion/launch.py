@@ -104,9 +104,8 @@ def app(script: Path) -> Any:
     """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own, its pages
     linking the companion's styles, and the options of the script's folder's `.streamlit/config.toml`."""
     import streamlit as st
-    from starlette.middleware import Middleware
 
-    from companion import page_styles, paths, routes
+    from companion import routes
 
     # Streamlit reads a script's own config file once it knows the script, which the process's first `st.App`
     # tells it (the App's docstring: the first one pins the script-level config folder). The routes need an option
@@ -114,8 +113,18 @@ def app(script: Path) -> Any:
     # are read, whole, for the first time.
     st.App(script)
     base = str(st.get_option("server.baseUrlPath") or "")
-    styles = Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH))  # (their module says why)
-    return st.App(script, routes=routes.build(base), middleware=[styles], lifespan=lifespan)
+    return st.App(script, routes=routes.build(base), middleware=middleware(script, base), lifespan=lifespan)
+
+
+def middleware(script: Path, base: str) -> list[Any]:
+    """The companion's pages link its styles (`page_styles` says why); another script (the benchmarks' bare page)
+    gets Streamlit's page as it ships."""
+    from starlette.middleware import Middleware
+
+    from companion import page_styles, paths
+    from companion.server import APP_SCRIPT
+
+    return [Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH))] if script == APP_SCRIPT else []
 
 
 def server_config(served: Any, host: str, port: int) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from apptest_helpers import page
 
-from companion import page_styles
+from companion import launch, page_styles, server
 
 HREF = "/_muster/styles.css"
 LINK = f'<link rel="stylesheet" href="{HREF}?v={page_styles.VERSION}">'.encode()
@@ -74,3 +74,10 @@ def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
     sent = [e.proto.body for e in page().get("html")]
     assert [f"<style>{sheet.read_text(encoding='utf-8')}</style>" in sent for sheet in page_styles.STYLE_SHEETS] == [
         True, True]
+
+
+def test_only_the_companions_own_pages_link_its_styles() -> None:
+    """The benchmarks' bare page, served by the same launcher, gets Streamlit's page as it ships."""
+    [link] = launch.middleware(server.APP_SCRIPT, "/muster")
+    assert link.cls is page_styles.LinkStyles and link.kwargs == {"href": "/muster/_muster/styles.css"}
+    assert launch.middleware(server.APP_SCRIPT.parent.parent / "bench" / "bare_app.py", "") == []
