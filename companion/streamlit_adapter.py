@@ -5,13 +5,25 @@ only on the Streamlit releases whose internals were checked (`TESTED`; `pyprojec
 a test names what moved (tests/test_streamlit_public.py fails on a private name anywhere else), and a server on
 another release logs once, at start-up, that it takes the public path. Slower, never wrong.
 
-What is here, and what would replace it (issue 34): the container a surface stretch belongs to
-(`current_container`, `element_count`) by one element per table part. Gone to public paths: finding and rerunning
-a phone's session (taps are the components' own trigger; the other phones learn that the log moved through the
-companion's own route and their listener's trigger, `companion.live`), Streamlit's front page file (`page_styles`
-links a style sheet from the page Streamlit serves), its command-line option loading (a script-level
-config.toml, `companion.launch`), its emoji catalogue read at start-up (`st.set_page_config` outside a run) and
-a dialog closed in place (the answer reruns the whole page, `companion.asking`).
+What is here, and why no public path does it yet (issue 34):
+- The container a surface stretch belongs to (`current_container`, `element_count`). Streamlit has no public way
+  to ask which container its next element goes to, or how many that container holds. A surface needs both to
+  keep a stretch in its place when a panel enters a Streamlit container or draws a Streamlit element between
+  two of its blocks without flushing (hexbattle's `hx-controls` box; waterloo's hand picker draws Streamlit's
+  buttons and a toggle straight before its pad), and the tests' check
+  (`surface.MISORDERED`) is built on them. The public way would be one element per table part, or a slot
+  reserved by `st.empty()` per stretch with every Streamlit container a panel opens going through the page's
+  seam (`companion.page`), so the surface learns of it; until then the fallback sends each stretch where the page
+  is when it is sent (right unless a panel skipped the seam).
+- `time_runs_and_messages`, for `bench/timeline_server.py` only (the app never calls it): Streamlit has no public
+  hook on a script run's start and end or on each message it sends.
+
+Gone to public paths: finding and rerunning a phone's session (taps are the components' own trigger; the other
+phones learn that the log moved through the companion's own route and their listener's trigger,
+`companion.live`), Streamlit's front page file (`page_styles` links a style sheet from the page Streamlit
+serves), its command-line option loading (a script-level config.toml, `companion.launch`), its emoji catalogue
+read at start-up (`st.set_page_config` outside a run) and a dialog closed in place (the answer reruns the whole
+page, `companion.asking`).
 """
 
 from __future__ import annotations
