@@ -212,7 +212,8 @@ def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: lis
     whose = "the spectator's" if seat is None else f"{plain(seat.name)}'s"
     st.download_button(f"Download {whose} game record (JSON)", lambda: record(service, table, entries, viewer).dumps(),
                        file_name=f"muster-{table.game}-{table.code}-{'spectator' if seat is None else seat.seat + 1}"
-                                 ".json", mime="application/json", width="stretch", key=f"{key}-download-{viewer}")
+                                 ".json", mime="application/json", width="stretch", key=f"{key}-download-{viewer}",
+                       on_click="ignore")  # a download changes nothing: no rerun to race the file's request
     st.caption(f"The record holds what {plain(shown)} saw at each move (the status line, the table, the history), "
                "nothing more: no shuffle, no card kept from that seat. Another phone replays it with \"Replay a game "
                "record\" in the lobby, seen as that seat only.")
