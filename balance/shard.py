@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from balance.observe import observer
 from balance.play import Record, play
 from balance.variants import Files, load
 from engine import make_game
+from engine.core import Game
 
 COUNTED_GAPS = ("turn limit",)
 """Gaps after which the game still counts (the rules decided it); the others leave it out of the figures."""
@@ -47,10 +49,18 @@ def design_map(data: Any) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _game(game_id: str, files: Files) -> Game[Any]:
+    """The game of this data, made once per worker process: a game's rules hold nothing a game changes, only
+    tables filled as it plays (hexbattle's actions by unit, hex and facing), which every later shard then finds
+    made (with shards of a few games, making them again was a few percent of a hexbattle worker's time)."""
+    return make_game(load(game_id, files))
+
+
 def run_shard(spec: Spec) -> dict[str, Any]:
     """Play the shard's games and count them (runs on a worker: a process of the pool, or a Dask worker)."""
     data = load(spec.game, spec.files)
-    game = make_game(data)
+    game = _game(spec.game, spec.files)
     obs = observer(game)
     design_of = design_map(data)
     seats = len(spec.players)
