@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import streamlit as st
 
@@ -16,7 +18,16 @@ def folded(label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
     folded or not; the history, the typed-move form and the printed-card helpers are read far
     less often than a move is made. Opening one reruns the part it is in, so it fills at once,
     and the key keeps it open across redraws. Its label must not change: Streamlit counts the
-    label in a stateful expander's identity, so a new label would fold it again."""
+    label in a stateful expander's identity, so a new label would fold it again. The box is entered once;
+    what it gathered is sent at its end, so what the page draws after it goes after it."""
     surface.flush()
     box = st.expander(label, key=key, on_change="rerun")
-    return box, bool(box.open)
+    return _inside(box), bool(box.open)
+
+
+@contextmanager
+def _inside(box: Any) -> Iterator[Any]:
+    """Inside `box`, whose surface stretch ends with it."""
+    with box:
+        yield box
+        surface.flush()

@@ -3,8 +3,10 @@
 Why: as `generator/canvas.py` is for printables, this is the seam between what a panel says (this
 text, these moves, this fold) and how a phone gets it. Panels draw only through a `Page`: read-only
 HTML (`sheet`), move buttons (`pad`), a box built only while open (`fold`), a keyed group (`group`),
-and one escape hatch for a Streamlit widget of their own (`widgets`, which returns Streamlit itself
-after what the page gathered so far). `companion.streamlit_page` draws a page on a phone (the table
+a keyed Streamlit container that what is drawn inside goes into (`container`), and one escape hatch for a
+Streamlit widget of their own (`widgets`, which returns Streamlit itself after what the page gathered so
+far). A panel opens a Streamlit container holding sheets or pads only through `container`: the page learns
+where its own drawing goes on (`companion.components.surface`). `companion.streamlit_page` draws a page on a phone (the table
 part's surface); `RecordingPage` keeps what was drawn, so tests read each viewer's page, and tap its
 pads, with no server.
 """
@@ -43,13 +45,17 @@ class Page(Protocol):
     def group(self, key: str) -> AbstractContextManager[None]:
         """What the block draws, kept together under `key` (the moves: `moves`)."""
 
+    def container(self, key: str, border: bool = False) -> AbstractContextManager[None]:
+        """A Streamlit container keyed `key` (`st-key-KEY`): what the block draws goes into it, in order."""
+
     def widgets(self) -> ModuleType:
         """The escape hatch: Streamlit itself, for a widget of the panel's own, after what was drawn so far."""
 
 
 @dataclass(frozen=True)
 class Drawn:
-    """One thing a recorded page drew: `kind` is html, pad, fold or widgets; `key` names a pad or fold."""
+    """One thing a recorded page drew: `kind` is html, pad, fold, container or widgets; `key` names a pad, fold
+    or container."""
 
     kind: str
     text: str = ""  # html: the markup; fold: its label
@@ -93,6 +99,11 @@ class RecordingPage:
             yield
         finally:
             self._group = outer
+
+    @contextmanager
+    def container(self, key: str, border: bool = False) -> Iterator[None]:
+        self.drawn.append(Drawn("container", key=key, group=self._group))
+        yield
 
     def widgets(self) -> ModuleType:
         self.drawn.append(Drawn("widgets", group=self._group))

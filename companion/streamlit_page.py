@@ -2,13 +2,15 @@
 
 Sheets and pads become blocks of the open surface (`companion.components.surface`: few elements per
 redraw, a tap sent as the element's trigger), or elements of their own where no surface is open; a
-fold is Streamlit's lazy expander (`companion.folds`); the escape hatch sends what was gathered so far,
-so a panel's own Streamlit widget shows in its place.
+fold is Streamlit's lazy expander (`companion.folds`); a container and the escape hatch send what was
+gathered so far (a container at its end too), so a panel's own Streamlit container or widget shows in
+its place and what is drawn after it comes after it.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from types import ModuleType
 
 import streamlit as st
@@ -36,6 +38,13 @@ class StreamlitPage:
 
     def group(self, key: str) -> AbstractContextManager[None]:
         return surface.group(key)
+
+    @contextmanager
+    def container(self, key: str, border: bool = False) -> Iterator[None]:
+        surface.flush()
+        with st.container(key=key, border=border):
+            yield
+            surface.flush()
 
     def widgets(self) -> ModuleType:
         surface.flush()

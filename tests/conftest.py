@@ -141,18 +141,6 @@ def new_phone(chromium: Any) -> Iterator[Callable[[], Any]]:
         context.close()
 
 
-@pytest.fixture(autouse=True)
-def surfaces_in_order() -> Iterator[None]:
-    """No page drew an element of its own into a part gathered as a surface without flushing it first
-    (`companion.components.surface`): what the phone shows would be out of order."""
-    yield
-    surface = sys.modules.get("companion.components.surface")  # a test that drew no page never loaded it
-    misordered = list(surface.MISORDERED) if surface is not None else []
-    if surface is not None:
-        surface.MISORDERED.clear()
-    assert not misordered, f"drawn out of order, before these surfaces: {misordered}"
-
-
 @pytest.fixture(scope="session")
 def one_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The server behind `shared_server`, started once per session (per xdist worker): here, not in the browser

@@ -1,7 +1,7 @@
-"""The companion uses Streamlit's public API only, outside one adapter module (issue 34): no module of
-`companion/` but `companion/streamlit_adapter.py` imports a Streamlit module other than `streamlit` itself, or
-reads an underscore attribute of anything but itself. So a Streamlit upgrade that moves an internal breaks one
-module, whose every use is checked against the tested release and has a public fallback."""
+"""The companion uses Streamlit's public API only (issue 34): no module of `companion/` but
+`companion/streamlit_adapter.py` imports a Streamlit module other than `streamlit` itself, or reads an underscore
+attribute of anything but itself, and no module of `companion/` imports the adapter, which holds a bench's hooks
+only. So a Streamlit upgrade that moves an internal cannot break the app, only the bench's timeline, which says so."""
 
 from __future__ import annotations
 
@@ -74,18 +74,27 @@ def test_the_adapter_is_checked_against_the_installed_release() -> None:
     assert streamlit_adapter.tested()
 
 
-def test_off_the_tested_release_a_table_still_plays(race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A Streamlit the adapter was not checked against: every private use takes its public fallback, and a seat
-    still sees its table, moves and the position after its move."""
+def test_the_app_never_uses_the_adapter() -> None:
+    """Only the bench imports the adapter (`bench/timeline_server.py`): the app runs on the public API alone."""
+    importers = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "companion").rglob("*.py")
+                       if path != ADAPTER and "streamlit_adapter" in path.read_text(encoding="utf-8"))
+    assert importers == []
+
+
+def test_off_the_tested_release_the_bench_hooks_are_off_and_a_table_still_plays(
+        race: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Streamlit the adapter was not checked against: the bench's hooks wrap nothing, and a seat still sees its
+    table, moves and the position after its move."""
     monkeypatch.setattr(streamlit_adapter, "_checked", [False])
+    lines: list[str] = []
+    assert streamlit_adapter.time_runs_and_messages(lines.append) is False
     table = race.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, seat=table.seats[0].token)
     assert not ann.exception and "You are Ann." in page_text(ann)
-    assert streamlit_adapter.current_container() is None
     button(ann, "Bank 1 point").click().run()
     assert not ann.exception
     assert [e.action["kind"] for e in race.store.log(table.id)] == ["bank"]
-    assert "Waiting for Bob" in page_text(ann)
+    assert "Waiting for Bob" in page_text(ann) and lines == []
 
 
 def test_styles_and_scripts_select_no_streamlit_test_id() -> None:

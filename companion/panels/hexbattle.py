@@ -175,7 +175,6 @@ def _compass(ctx: TableContext, actions: dict[int, Action], key: str, verb: str,
 
 def _controls(ctx: TableContext, sel: Selection) -> None:
     """The selected unit's choices as large buttons, and the turn's other actions."""
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state = ctx.state_as(HexbattleState)
     me = ctx.player
     if me is None or me not in state.players_to_act():
@@ -183,7 +182,7 @@ def _controls(ctx: TableContext, sel: Selection) -> None:
     legal = state.legal_actions(me)
     opts = board.options(legal, sel.unit)
     unit = state.units.get(sel.unit) if sel.unit else None
-    with st.container(key="hx-controls"):
+    with ctx.page.container("hx-controls"):
         if unit is not None and unit.player == me and unit.on_board:
             if sel.dest is not None and sel.dest in opts.moves:
                 _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")

@@ -75,6 +75,7 @@ def _round(ctx: TableContext, legal: list[Action]) -> None:
             st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
                        "sees which. If their card is already down, they take it back and choose again.")
             ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
+        ctx.page.widgets()  # the calls' pad stays in the expander: what the page draws next goes after it
 
 
 def _last_round(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:

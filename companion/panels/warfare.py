@@ -128,7 +128,7 @@ def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
     kind = view["step"]
     key = f"build-{ctx.table.id}-{view['turn']}-{kind}"
     chosen = [c for c in st.session_state.get(key, []) if c in view.get("hand", [])]
-    with st.container(border=True, key="builder"):
+    with ctx.page.container("builder", border=True):  # its move pad goes inside, after the cards
         st.markdown(f"**{BUILDER_TITLES[kind]}**  \n{BUILDER_HINTS[kind]}")
         for card, why in state.picks(chosen):
             label = ("✓ " if card in chosen else "") + card_label(data.card_index[card], data) + (f" — {why}" if why else "")

@@ -266,6 +266,7 @@ def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
                     movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
                                  partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
                                  notices=flashes.take_beside("timer"))
+        ctx.page.widgets()  # the timer's pad stays beside the clock: the caption goes under both
         who = ctx.name(timer.by)
         st.caption(f"Round timer, hand {view['hand_number']}: " + (
             f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else

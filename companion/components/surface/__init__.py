@@ -17,16 +17,19 @@ The element's data is the list of blocks, never a dict: Streamlit looks for data
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
 after a start) and costs time at every run. The hexbattle board's data is a list for the same reason.
 
-A stretch belongs to the container it started in. Drawing anything else into that container before the
-stretch is sent would put the two out of order: that is noted in `MISORDERED` (the tests fail on it),
-logged, and the stretch is sent anyway.
+A stretch keeps the place where it began: its first block reserves a slot there (`st.empty()`, Streamlit's
+public placeholder) and the stretch is sent into it, so a Streamlit element drawn after that block shows
+after it even without a flush. What the surface cannot see (Streamlit has no public way to ask what the page
+drew meanwhile) is a Streamlit element or container between two blocks: a block added after it would join
+the earlier slot. So a page draws its own Streamlit elements only through the page's seam (`companion.page`:
+`Page.widgets`, `Page.container` and `Page.fold` flush the stretch, a container's and a fold's end too).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +37,10 @@ from typing import Any
 
 import streamlit as st
 
-from companion import components, streamlit_adapter
+from companion import components
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
-MISORDERED: list[str] = []  # what was drawn out of order (a surface's key and its stretch), for the tests
 
 _component = st.components.v2.component(
     "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"),
@@ -47,20 +49,9 @@ _component = st.components.v2.component(
 TapHandler = Callable[[dict[str, Any]], None]
 
 
-def _current() -> Any:
-    """The container elements are drawn into now (None where Streamlit's record of it cannot be read)."""
-    return streamlit_adapter.current_container()
-
-
-def _count(container: Any) -> int:
-    """How many elements `container` holds so far in this run: the place of the next one."""
-    return streamlit_adapter.element_count(container)
-
-
 @dataclass
 class _Stretch:
-    container: Any  # None: the page's current place when it is sent
-    start: int  # the container's element count when the stretch began: its place
+    slot: Any  # the placeholder its first block reserved (`st.empty()`): where it shows
     blocks: list[dict[str, Any]] = field(default_factory=list)
     taps: dict[str, TapHandler] = field(default_factory=dict)  # pad key -> what its tap does
 
@@ -74,14 +65,8 @@ class _Surface:
     group: str | None = None  # the group blocks added now belong to (`group`)
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
-        container = _current()
-        if self.stretch is not None and (self.stretch.container is not container
-                                         or _count(container) != self.stretch.start):
-            # the part went on in another container (what came before goes to its own), or something was
-            # drawn after the stretch began without a flush (out of order, noted as it is sent)
-            self.send()
         if self.stretch is None:
-            self.stretch = _Stretch(container, _count(container))
+            self.stretch = _Stretch(st.empty())
         block["key"] = block.get("key") or f"b{len(self.stretch.blocks)}"
         if self.group is not None:
             block["group"] = self.group
@@ -90,19 +75,14 @@ class _Surface:
             self.stretch.taps[block["key"]] = on_tap
 
     def send(self) -> None:
-        """Send the stretch gathered so far."""
+        """Send the stretch gathered so far into its slot."""
         stretch, self.stretch = self.stretch, None
         if stretch is None or not stretch.blocks:
             return
         key = f"{self.key}-{self.sent}"
         self.sent += 1
-        container, count = stretch.container, _count(stretch.container)
-        if count != stretch.start:
-            MISORDERED.append(key)
-            LOG.error("surface %s: %d element(s) were drawn before it without a flush; it shows after them",
-                      key, count - stretch.start)
         taps, on_lost = stretch.taps, self.on_lost
-        with container if container is not None else nullcontext():
+        with stretch.slot:
             _component(data=_grouped(stretch.blocks), key=key,
                        on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
 
@@ -190,4 +170,4 @@ def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] |
         on_lost()
 
 
-__all__ = ["MISORDERED", "add", "drawing", "flush", "group", "sent_tap"]
+__all__ = ["add", "drawing", "flush", "group", "sent_tap"]
