@@ -186,15 +186,61 @@ def lay_placement(page: Any, laid: list[tuple[str, str]]) -> None:
     raise AssertionError(f"laying {laid} settled no placement")
 
 
-def first_move(page: Any) -> Any:
-    """The pad's first move as a player would take it: a plain button, else the first entry of a list picked first
-    (a list's button waits, disabled, until something is chosen; which comes first depends on the deal)."""
-    plain = page.locator(".st-key-moves .mp-btn:enabled")
-    if plain.count():
-        return plain.first
-    select = page.locator(".st-key-moves .mp-select").first
-    select.select_option(index=1)
-    return page.locator(".st-key-moves .mp-group .mp-btn").first
+def player_taps(page: Any, wanted: str | None = None) -> None:
+    """Ann takes a move as a player would: the move `wanted` (picked at random, so the game ends as a random one
+    does) where its button or hexbattle's list of every move offers it, else the first button; else a list's
+    first entry; else a card of a move being built (warfare's attack) first, medieval's placement laid card by card
+    (a column for the card chosen, else a card), or medieval's "On to battle N" after the battle just fought."""
+    for _ in range(8):
+        settle(page)
+        yes = page.get_by_role("button", name="Yes, do it")
+        if yes.count():  # a question still open from a tap a redraw interrupted: answered, as a player would
+            yes.first.click()
+            settle(page)
+            return
+        if listed_move(page, wanted):
+            return
+        laying = page.locator(".st-key-medieval-field .mp-btn:enabled, .st-key-medieval-hand .mp-btn:enabled")
+        if laying.count() and not page.locator(".st-key-move-list .mp-btn:enabled").count():
+            laying.first.click()  # medieval: a column for the card chosen, else a card of the hand, laid on the phone
+            continue
+        plain = page.locator(".st-key-moves .mp-btn:enabled")
+        if plain.count():
+            named = [b for b in plain.all() if b.inner_text().strip() == wanted]
+            tap_move(page, named[0] if named else plain.first)
+            return
+        listed = page.locator(".st-key-moves .mp-select")
+        if listed.count():
+            listed.first.select_option(index=1)
+            tap_move(page, page.locator(".st-key-moves .mp-group .mp-btn").first)
+            return
+        part = page.locator(".st-key-moves button:enabled")
+        if part.count():
+            part.first.click()
+            continue
+        onward = page.locator(".st-key-medieval-result .mp-btn:enabled")  # the battle fought, read: on to the next
+        if onward.count():
+            onward.first.click()
+            continue
+    raise AssertionError("Ann's phone offers no move to take")
+
+
+def listed_move(page: Any, label: str | None) -> bool:
+    """Hexbattle: the move labelled `label` from the board's list of every legal move, opened first (a player
+    on the board picks among the units' moves; always the first move of the list never ends a battle)."""
+    every = page.locator(".st-key-all-moves-box")
+    if not every.count() or label is None:
+        return False
+    if not every.locator(".mp-select").count():
+        every.get_by_text("All legal moves (by unit)").click()
+        settle(page)
+    for group in every.locator(".mp-group").all():
+        picks = group.locator(".mp-select")
+        if label in [o.strip() for o in picks.locator("option").all_inner_texts()]:
+            picks.select_option(label=label)
+            tap_move(page, group.locator(".mp-btn").first)
+            return True
+    raise AssertionError(f"the list of every move has no {label!r}")
 
 
 def join(new_phone: Callable[[], Any], server: Server, code: str) -> Any:
@@ -251,14 +297,14 @@ def test_three_phones_play_refresh_and_restart(server: Server, new_phone: Callab
         mover = None
         deadline = time.time() + TIMEOUT / 1000  # a loaded machine may take long; nothing is timed
         while mover is None and time.time() < deadline:
-            for page in (ann, bob):
-                if page.locator(".st-key-moves .mp-btn").count():
+            for page in (ann, bob):  # a seat offered anything to tap: a move, a list, or an attack being built
+                if page.locator(".st-key-moves button:enabled, .st-key-moves .mp-select").count():
                     mover = page
                     break
             else:
                 ann.wait_for_timeout(200)
         assert mover is not None, "neither seat was offered a move"
-        tap_move(mover, first_move(mover))
+        player_taps(mover)
         played += 1
         wait_moves(watcher, played)  # the spectator's phone follows without a reload
         wait_moves(ann, played)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import Server, first_move, settle, tap_move
+from test_browser import Server, player_taps, settle
 
 from companion.store import DB_NAME, open_store
 from companion.table_page import POLL_ENV
@@ -56,7 +56,7 @@ def test_another_phone_sees_a_move_by_the_push_alone(quiet_server: Server, new_p
     before = head(ann)
     assert before >= 0 and head(bob) == before
 
-    tap_move(ann, first_move(ann))
+    player_taps(ann)
     after = head(ann)
     assert after > before
     bob.wait_for_function(f"() => [...document.querySelectorAll('span.muster-head')].some(m => +m.dataset.head >= {after})")
