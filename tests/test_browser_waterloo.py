@@ -179,6 +179,11 @@ def test_browser_waterloo_hands_tie_and_showdown_through_taps(app: Server, new_p
     assert watcher.locator(".st-key-moves").count() == 0
 
 
+def as_js(stamp: float) -> str:
+    """A stamp as the page's script writes it (JS's String(number)): a whole second without '.0'."""
+    return str(int(stamp)) if stamp.is_integer() else repr(stamp)
+
+
 def test_browser_waterloo_round_timer_is_the_same_on_every_phone_and_survives_a_refresh(app: Server, new_phone: Callable[[], Any]) -> None:
     t = Table(app, new_phone)
     ann, bob, watcher = t.phones
@@ -192,7 +197,8 @@ def test_browser_waterloo_round_timer_is_the_same_on_every_phone_and_survives_a_
     bob.reload()  # a refresh keeps the clock: it is derived from the stored stamp, not kept by the phone
     bob.get_by_text("You are Bob").first.wait_for()
     for page in t.phones:
-        page.locator(f".muster-clock[data-ends='{ends}']").wait_for()
+        page.locator(f".muster-clock[data-ends='{as_js(ends)}']").wait_for()
+
     before = time.time()
     shown = [clock_seconds(page) for page in t.phones]
     after = time.time()
