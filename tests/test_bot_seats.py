@@ -206,3 +206,20 @@ def test_the_host_hands_a_seat_to_a_bot_from_the_host_page(race: Tables) -> None
     assert "The host handed Bob (bot, hard)'s seat to a bot (hard), which plays it from now on." in text
     assert "Bob (bot, hard)" in text
     assert not [b for b in page(table=table.code, host=table.host_token).button if b.key == "to-bot-1-hard"]
+
+
+def test_a_hint_is_never_listed_twice_under_one_button_text(tmp_path: Path) -> None:
+    """Medieval: a hand holding two identical cards has placements a player cannot tell apart (the same words on
+    the button); the bot searches both, and "What would the bot do?" names such a move once, the better one."""
+    svc = service(tmp_path)
+    for deal in range(40):  # the first seeded deal whose seat to act holds two placements of the same words
+        table = svc.create("medieval", ["Ann", "Bob"], {}, seed=f"twins-{deal}")
+        state = svc.snapshot(table).state
+        seat = state.players_to_act()[0]
+        labels = [state.label(a) for a in state.legal_actions(seat)]
+        if len(set(labels)) < len(labels):
+            break
+    else:
+        raise AssertionError("no deal of 40 gives a hand with two identical cards")
+    shown = [h.label for h in hints(svc.snapshot(table).match, seat, top=len(labels))]
+    assert len(shown) == len(set(shown)) == len(set(labels))
