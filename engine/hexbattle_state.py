@@ -228,10 +228,6 @@ class HexbattleState(State):
     def alive(self, player: int) -> list[Unit]:
         return [u for u in self._army[player] if u.hex is not None and not u.destroyed]
 
-    def unit_at(self, h: Hex) -> Unit | None:
-        uid = self.at.get(h)
-        return None if uid is None else self.units[uid]
-
     def can_enter(self, unit: Unit, h: Hex) -> bool:
         """Whether `unit` may stand on `h` (revealed, passable, allowed terrain, empty)."""
         t = self.terrain_at(h)
