@@ -62,7 +62,7 @@ class HexbattleGame(Game["HexbattleState"]):
         self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
         self.takes_all = frozenset(t for t, row in self.terrain.items() if row.takes_all_movement)
         # Movement cost of each terrain a unit may enter: for units that may enter infantry-only ground, and not.
-        self.enter_cost: dict[bool, dict[str, int]] = {
+        enter_cost: dict[bool, dict[str, int]] = {
             infantry: {t: row.move_cost for t, row in self.terrain.items()
                        if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
         # Per unit type and formation: its movement points before the turn's cards, whether Bold Advance adds to
@@ -75,7 +75,7 @@ class HexbattleGame(Game["HexbattleState"]):
         # (direction offset, cost multiplier) (backwards too for units that may reverse), and whether it may turn
         # in place (R9–R11).
         self.mover: dict[str, tuple[dict[str, int], tuple[tuple[int, int], ...], bool]] = {
-            t.id: (self.enter_cost[bool(t.enters_infantry_only_terrain)],
+            t.id: (enter_cost[bool(t.enters_infantry_only_terrain)],
                    ((0, 1), (3, self.rules.reverse_cost)) if t.can_reverse else ((0, 1),), bool(t.can_pivot))
             for t in self.unit_types.values()}
         # Actions are immutable values, so each distinct one is built once and handed out by every

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.bots import scores
-from engine.bots.greedy import greedy, prior, rollout
+from engine.bots.greedy import greedy, prior, rollout, rule
 from engine.bots.search import Reveal, choices, estimates, flat, search
 from engine.core import Action, Match, Refusal, State
 
@@ -95,13 +95,12 @@ class Bot:
         level = "hard" if self.name == "ceiling" else self.name
         iterations, depth = self.budget or LEVELS[self.game_id][level]
         reveal: Reveal = all_seeing if self.name == "ceiling" else resampled
-        rule = prior(self.game_id, self.seats)
-        if self.game_id in FLAT and rule is not None:
+        if self.game_id in FLAT:  # the other seats reply by the rule, whether or not the tree search leans on it
             return estimates(flat(state, seat, rng, reveal=reveal, evaluate=self._evaluate, iterations=iterations,
-                                  depth=depth, reply=rule, policy=rollout(self.game_id)))
+                                  depth=depth, reply=rule(self.game_id, self.seats), policy=rollout(self.game_id)))
         nodes = search(state, seat, rng, reveal=reveal, evaluate=self._evaluate,
                        iterations=iterations, depth=depth, policy=rollout(self.game_id),
-                       prior=rule)
+                       prior=prior(self.game_id, self.seats))
         return estimates(nodes)
 
     def _evaluate(self, state: State) -> list[float]:

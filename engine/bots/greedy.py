@@ -186,9 +186,11 @@ random play (docs/bots.md), so leaning on it only costs the search visits."""
 def prior(game_id: str, seats: int) -> Policy | None:
     """The greedy move as a search's prior (engine.bots.search's progressive bias at the root), where it is
     worth leaning on (PRIOR_RULES)."""
-    if game_id not in PRIOR_RULES:
-        return None
+    return rule(game_id, seats) if game_id in PRIOR_RULES else None
 
+
+def rule(game_id: str, seats: int) -> Policy:
+    """The greedy move as a policy: a search's prior (`prior`), or the other seats' reply in a flat search."""
     def policy(state: Any, player: int, legal: list[Action], rng: random.Random) -> Action:
         return greedy(game_id, seats, state, player, legal, rng)
     return policy
