@@ -34,6 +34,8 @@ from typing import Any
 import streamlit as st
 
 from companion import render as draw
+from companion.bot_seats import shown_name
+from companion.names import NAME_LIMIT
 from companion.render import Sheet, plain, pretty
 from companion.store import LogEntry, Seat, TableInfo
 from companion.tables import Snapshot, Tables
@@ -96,7 +98,7 @@ def frame(table: TableInfo, snap: Snapshot, viewer: int | None, lines: Sequence[
     """What `viewer` saw at `snap`, after `move` log entries: read from the position as it may know it
     (`Snapshot.seen_by`) and its own history `lines` of the step, never from the real position. `last`: the
     table's last step, where a table that ended without the game ending (a concession) says how it ended."""
-    names = [s.name for s in table.seats]
+    names = [shown_name(s) for s in table.seats]  # as the table named them: a seat handed to a bot says so
     seen = snap.seen_by(viewer)
     ended = last and not seen.is_terminal
     prompt = f"The game ended: {result(table)}." if ended else fill(seen.prompt(viewer), names)
@@ -136,6 +138,8 @@ def load(service: Tables, raw: bytes) -> Record:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise Refusal(f"This file is not JSON ({getattr(err, 'msg', err)}).") from None
+    except ValueError:  # a number of more digits than Python reads (4,300): no record holds one
+        raise Refusal("This file's JSON holds a number far too long to be a game record's.") from None
     except RecursionError:
         raise Refusal("This file's JSON nests too deep to be a game record.") from None
     if isinstance(data, dict) and data.get("format") == FIRST_FORMAT:
@@ -148,8 +152,9 @@ def load(service: Tables, raw: bytes) -> Record:
     if not isinstance(game, str) or game not in service.entries():
         raise Refusal(f"The record's \"game\" ({str(game)[:40]!r}) is not a game this Muster knows.")
     if not (isinstance(seats, list) and 0 < len(seats) <= SEATS_LIMIT
-            and all(isinstance(n, str) and n.strip() for n in seats)):
-        raise Refusal(f"The record's \"seats\" must be a list of the players' names (1 to {SEATS_LIMIT}).")
+            and all(isinstance(n, str) and n.strip() and len(n) <= NAME_LIMIT for n in seats)):
+        raise Refusal(f"The record's \"seats\" must be a list of the players' names (1 to {SEATS_LIMIT}, each of "
+                      f"at most {NAME_LIMIT} characters).")
     winner, ended_by = data.get("winner"), data.get("ended_by")
     for name, value in (("viewer", viewer), ("winner", winner)):
         if not (value is None or (type(value) is int and 0 <= value < len(seats))):
@@ -263,7 +268,7 @@ def render_record(service: Tables) -> None:
     stored)."""
     st.markdown("### Replay a game record")
     upload = st.file_uploader("A game record (JSON), as a finished table's page downloads it", type=["json"],
-                              key="record-file")
+                              key="record-file", max_upload_size=-(-RECORD_LIMIT // 1_000_000))  # MB, rounded up
     if upload is None:
         st.caption("Choose a file to replay it here; nothing is stored on the server. A record holds what one "
                    "seat (or the spectator) saw, and replays as that seat only.")

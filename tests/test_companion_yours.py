@@ -68,6 +68,7 @@ def test_a_game_record_loads_again_or_says_what_is_wrong(tmp_path: Path) -> None
     for change, message in [({"format": "x"}, "not a Muster game record"),
                             ({"format": "muster-game-record/1", "seed": "s0"}, "first format .* held the game's shuffle"),
                             ({"game": "chess"}, "not a game"), ({"seats": []}, "list of the players' names"),
+                            ({"seats": ["Ann", "B" * 41]}, "each of at most 40 characters"),
                             ({"viewer": 2}, "\"viewer\" must be a seat number \\(0 to 1\\)"),
                             ({"winner": 5}, "seat number .* or null"), ({"frames": []}, "1 to 20,000 steps"),
                             ({"frames": [bad["frames"][0], frame | {"move": 3}]}, "Step 1 .* \"move\": 1"),
@@ -80,6 +81,8 @@ def test_a_game_record_loads_again_or_says_what_is_wrong(tmp_path: Path) -> None
         load(service, b"{")
     with pytest.raises(Refusal, match="nests too deep"):
         load(service, b"[" * 100_000)
+    with pytest.raises(Refusal, match="number far too long"):
+        load(service, json.dumps(bad).replace('"move": 1', '"move": 1' + "0" * 5_000, 1).encode())
     with pytest.raises(Refusal, match="at most 8,000,000"):
         load(service, b" " * 8_000_001)
 
