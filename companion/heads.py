@@ -1,8 +1,8 @@
 """How a table's phones learn that its log moved: each table's head as this server knows it, and the route
 `GET /_muster/moved?page=P&head=N` that answers a page once its table's head is past N (a long poll).
 
-The answer says no more than "table T's log head is now N" (`{"table": T, "head": N}`, N the table's change
-count, which every change to it raises): each phone then draws what it may see in its own run, asked for by
+The answer says no more than "your table's log head is now N" (`{"head": N}`, N the table's change count,
+which every change to it raises; never the table's id, which would count a server's tables): each phone then draws what it may see in its own run, asked for by
 the page's listener element (`companion.components.moved`). Nothing secret crosses this route, and only a page
 this server drew may ask (`P` is a random name the page's run gave its listener, `drawn`), so no one can list
 the tables of a server through it.
@@ -75,7 +75,7 @@ class Heads:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._head: dict[int, int] = {}  # table id -> its newest change count known here
-        self._told: dict[int, float] = {}  # table id -> when its pages were last told it moved (monotonic)
+        self._told: dict[str, float] = {}  # page -> when its waiting request was last told of a move (monotonic)
         self._pages: OrderedDict[str, tuple[int, int]] = OrderedDict()  # page -> (its table, the head it drew)
         self._waiting: dict[str, _Waiter] = {}  # page -> its one waiting request
         self._closed = False
@@ -86,11 +86,14 @@ class Heads:
             old = self._pages.get(page)
             self._pages[page] = (table, max(head, old[1]) if old is not None and old[0] == table else head)
             self._pages.move_to_end(page)
+            woken = [self._waiting.pop(page)] if old is not None and old[0] != table and page in self._waiting \
+                else []  # the page shows another table now: its request asks again, about that one
             while len(self._pages) > PAGES_KEPT:
                 gone, _ = self._pages.popitem(last=False)
-                waiter = self._waiting.pop(gone, None)
-                if waiter is not None:
-                    waiter.wake()
+                self._told.pop(gone, None)
+                woken += [self._waiting.pop(gone)] if gone in self._waiting else []
+        for waiter in woken:
+            waiter.wake()
 
     def moved(self, table: int, head: int) -> int:
         """Table `table` is now at `head`: answer its pages that drew less; how many were told."""
@@ -98,17 +101,18 @@ class Heads:
             if head <= self._head.get(table, -1):
                 return 0
             self._head[table] = head
-            self._told[table] = time.monotonic()
             behind = [w for w in self._waiting.values() if w.table == table
                       and self._pages.get(w.page, (table, -1))[1] < head]
+            now = time.monotonic()
+            self._told.update((w.page, now) for w in behind)
         for waiter in behind:
             waiter.wake()
         return len(behind)
 
-    def told_within(self, table: int, seconds: float) -> bool:
-        """Whether this table's pages were told of a move in the last `seconds`."""
+    def told_within(self, page: str, seconds: float) -> bool:
+        """Whether page `page`'s listener was told of a move in the last `seconds` (so its run is on the way)."""
         with self._lock:
-            return time.monotonic() - self._told.get(table, float("-inf")) < seconds
+            return time.monotonic() - self._told.get(page, float("-inf")) < seconds
 
     def close(self) -> None:
         """The server stops: every waiting request is answered now, and later ones at once."""
@@ -134,8 +138,9 @@ class Heads:
             with self._lock:
                 if self._waiting.get(page) is waiter:
                     del self._waiting[page]
-        with self._lock:
-            return Answer(200, {"table": waiter.table, "head": self._head.get(waiter.table, head)})
+        with self._lock:  # about the table the page shows now (it may have moved to another while waiting)
+            table, drew = self._pages.get(page, (waiter.table, head))
+            return Answer(200, {"head": max(self._head.get(table, drew), drew)})
 
     def _enter(self, page: str, head: int) -> _Waiter | Answer:
         with self._lock:
@@ -146,7 +151,7 @@ class Heads:
             table, drew = known
             now = self._head.get(table, -1)
             if now > max(head, drew) or self._closed:
-                return Answer(200, {"table": table, "head": now})
+                return Answer(200, {"head": now})
             older = self._waiting.pop(page, None)
             if older is not None:  # one request per page: the newer one waits
                 older.wake()
@@ -172,7 +177,7 @@ def parse(query: Any) -> tuple[str, int] | Answer:
 
 
 async def serve(request: Any) -> Any:
-    """GET `PATH`?page=P&head=N: `{"table": T, "head": N}` once table T's head is past N (or after `HOLD_S`);
+    """GET `PATH`?page=P&head=N: `{"head": N}` once the page's table's head is past N (or after `HOLD_S`);
     a 400, 404 or 429 with `{"error": words}` when it cannot listen (the phone's poll shows moves)."""
     from starlette.responses import JSONResponse
 

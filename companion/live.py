@@ -35,7 +35,7 @@ LOG = logging.getLogger("muster.companion")
 
 PAGE = "live-page"  # session state: the name this page's listener has (`heads`: the route knows it by it)
 CHANGED = "live-changed"  # session state: table id -> its head after a change this page made, not told yet
-TOLD_S = 1.5  # a poll within this long of its table's pages being told leaves the redraw to the listener (`due`)
+TOLD_S = 1.5  # a poll within this long of its page's listener being told leaves the redraw to the listener (`due`)
 
 
 def listen(table_id: int, head: int) -> None:
@@ -98,7 +98,8 @@ def teller(store: Store) -> Callable[[int], None]:
     return functools.partial(tell, store)
 
 
-def due(table_id: int) -> bool:
-    """Whether this table's pages were just told it moved: a page's poll then leaves the redraw to its listener
-    rather than redrawing the whole page as well (a listener that missed it is redrawn by the next poll)."""
-    return heads.HEADS.told_within(table_id, TOLD_S)
+def due() -> bool:
+    """Whether this page's listener was just told its table moved: its poll then leaves the redraw to the
+    listener rather than redrawing the whole page as well. Only this page's: a page that was not listening (no
+    route, refused, drawn just after) is redrawn by its poll as before."""
+    return heads.HEADS.told_within(_page(), TOLD_S)

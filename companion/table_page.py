@@ -221,6 +221,6 @@ def _watch(service: Tables, table_id: int) -> None:
             except StoreUnavailable:
                 return
             faults.back_again()
-        if seen != st.session_state.get(SEEN) and not live.due(table_id):
+        if seen != st.session_state.get(SEEN) and not live.due():
             st.rerun(scope="app")
     poll()
