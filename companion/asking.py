@@ -44,11 +44,6 @@ def drop() -> None:
     st.session_state.pop(CONFIRM, None)
 
 
-def waiting() -> bool:
-    """Whether a move waits for an answer (the page is then redrawn whole, which closes the dialog)."""
-    return bool(st.session_state.get(CONFIRM))
-
-
 def confirm(table_id: int, player: int | None, snap: Snapshot, state_id: str,
             carry_out: Callable[[Pending], None]) -> None:
     """The parked move of this table and seat, asked about in a dialog (seen wherever the page is scrolled);

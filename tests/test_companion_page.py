@@ -146,7 +146,7 @@ def test_each_game_through_the_recording_page(service: Tables, game: str, caplog
         pad, item, value = rng.choice(moves_on(pages[seat]))
         with phones.of(seat):
             pages[seat].tap(pad, item, value)
-            if asking.waiting():  # a list's entry that cannot be taken back: the dialog's "yes"
+            if st.session_state.get(asking.CONFIRM):  # a list's entry that cannot be taken back: the dialog's "yes"
                 taps.answered(service, st.session_state[asking.CONFIRM])
             assert service.snapshot(service.store.table(table.id)).head != head, st.session_state.get("_flash")
         tapped += 1
