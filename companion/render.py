@@ -220,14 +220,14 @@ def view(data: Mapping[str, Any], seat_names: Sequence[str] = (), skip: Sequence
 
 
 def private(player: int | None, secret: Mapping[str, Any], seat_names: Sequence[str] = (), key: str = "private",
-            shown: Sequence[str] = (), sheet: Sheet | None = None) -> None:
+            shown: Sequence[str] = (), sheet: Sheet | None = None, heading: str = "Only you can see this") -> None:
     """A seat's hidden information, boxed (key `private`) so a glance tells what to keep from the table,
     into `sheet` (or a sheet of its own). `shown` are Markdown lines the panel already made safe (cards with
-    links to their look-up)."""
+    links to their look-up); `heading` says whose it is (a record file read on another phone: that seat's)."""
     if player is None or not (secret or shown):
         return
     with _into(sheet) as into, into.box(key):
-        into.markdown("🔒 **Only you can see this**")
+        into.markdown(f"🔒 **{heading}**")
         if shown:
             into.markdown("  \n".join(shown))
         if secret:

@@ -289,7 +289,8 @@ def render_record(service: Tables) -> None:
     names = [plain(n) for n in rec.seats]
     with Sheet() as sheet:
         draw.view(_plain({k: v for k, v in shown.view.items() if k not in shown.own}), names, sheet=sheet)
-        draw.private(rec.viewer, _plain({k: shown.view[k] for k in shown.own}), names, key="record-own", sheet=sheet)
+        draw.private(rec.viewer, _plain({k: shown.view[k] for k in shown.own}), names, key="record-own", sheet=sheet,
+                     heading=f"Only {plain(rec.seen_as)} saw this")  # a file may be opened on any phone
 
 
 def _plain(value: Any) -> Any:

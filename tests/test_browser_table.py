@@ -143,7 +143,7 @@ def test_browser_a_finished_game_replays_per_viewer_and_as_a_file(app: Server, n
     ann.get_by_role("button", name="« Start").click()
     ann.get_by_text(f"Replay · move 0 of {count} · seen as Ann").wait_for()
     own = ann.locator(".st-key-record-own").inner_text()
-    assert "Only you can see this" in own and all(card in own for card in start.view(0)["hand"]), "her hand, as she saw it"
+    assert "Only Ann saw this" in own and all(card in own for card in start.view(0)["hand"]), "her hand, as she saw it"
 
 
 def test_browser_a_tap_on_a_button_that_just_appeared_is_ignored(app: Server, new_phone: Callable[[], Any]) -> None:
