@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from contextlib import AbstractContextManager
 
 import streamlit as st
 
@@ -20,14 +18,6 @@ def folded(label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
     and the key keeps it open across redraws. Its label must not change: Streamlit counts the
     label in a stateful expander's identity, so a new label would fold it again. The box is entered once;
     what it gathered is sent at its end, so what the page draws after it goes after it."""
-    surface.flush()
+    surface.flush()  # before the expander is made: what was gathered goes above it
     box = st.expander(label, key=key, on_change="rerun")
-    return _inside(box), bool(box.open)
-
-
-@contextmanager
-def _inside(box: Any) -> Iterator[Any]:
-    """Inside `box`, whose surface stretch ends with it."""
-    with box:
-        yield box
-        surface.flush()
+    return surface.within(box), bool(box.open)

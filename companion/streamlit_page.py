@@ -41,10 +41,9 @@ class StreamlitPage:
 
     @contextmanager
     def container(self, key: str, border: bool = False) -> Iterator[None]:
-        surface.flush()
-        with st.container(key=key, border=border):
+        surface.flush()  # before the container is made: what was gathered goes above it
+        with surface.within(st.container(key=key, border=border)):
             yield
-            surface.flush()
 
     def widgets(self) -> ModuleType:
         surface.flush()

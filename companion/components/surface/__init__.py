@@ -152,6 +152,16 @@ def flush() -> None:
         surface.send()
 
 
+@contextmanager
+def within(box: Any) -> Iterator[Any]:
+    """Inside a Streamlit container `box` (a keyed container, an expander) between two stretches: what the open
+    surface gathered before goes before it, what is drawn inside ends with it, and what follows goes after it."""
+    flush()
+    with box:
+        yield box
+        flush()
+
+
 def sent_tap(key: str) -> Any:
     """What the phone sent through Streamlit as the tap of the components-v2 element `key` (a surface's
     stretch, the hexbattle board), read in its callback."""
