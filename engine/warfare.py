@@ -336,20 +336,29 @@ class WarfareState(State):
         hand = self.hands[who]
         # Deploy and Maneuver make nine actions listed in ten: built straight from the hand, skipping `_moves`.
         if self.step == DEPLOY:
-            table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
-            out: list[Action] = []
-            for held in hand:
-                out += table[held]
-            attack, hold = g.closing_moves[who]
-            if not g.unit_cards.isdisjoint(hand):
-                out.append(attack)
-            out.append(hold)
-            return out
+            return self._deploy_moves(who)
         if self.step == EXCHANGE:
             held_ids = [ids[c] for c in hand]
             return [_new_action("exchange", who, {"cards": [held_ids[p] for p in combo]})
                     for combo in _subsets(len(hand), g.rules.maneuver_max_exchange)]
         return [self._action(who, kind, payload) for kind, payload in self._moves()]
+
+    def _deploy_moves(self, who: int) -> list[Action]:
+        """Deploy's moves in listing order: each held card's powers in hand order (prebuilt per seat, harass only
+        while the opponent holds cards to lose), then attack (with a Unit card in hand) and hold. `legal_actions`
+        lists these and `random_action` picks from them: a list of prebuilt actions is cheaper to build and index
+        than counting the rows without building them (docs/performance.md)."""
+        g = self.game
+        hand = self.hands[who]
+        table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
+        out: list[Action] = []
+        for held in hand:
+            out += table[held]
+        attack, hold = g.closing_moves[who]
+        if not g.unit_cards.isdisjoint(hand):
+            out.append(attack)
+        out.append(hold)
+        return out
 
     def _action(self, who: int, kind: str, payload: Any) -> Action:
         """One move of `_moves` as its action: card positions become card ids (JSON-ready args)."""
@@ -366,25 +375,18 @@ class WarfareState(State):
 
     def random_action(self, rng: random.Random, player: int | None = None) -> Action | None:
         """`State.random_action` without listing: the moves are counted and only the one drawn is built (the same
-        draw from the same `rng` as picking from `legal_actions`, which never offers conceding). Deploy walks the
-        hand's prebuilt moves; Maneuver's exchanges and Support's sets (a product of each part's picks) are
-        numbered, so the drawn number is read as the set it stands for."""
+        draw from the same `rng` as picking from `legal_actions`, which never offers conceding). Deploy's moves are
+        prebuilt, so it picks from the very list `legal_actions` gives (`_deploy_moves`); Maneuver's exchanges and
+        Support's sets (a product of each part's picks) are numbered, so the drawn number is read as the set it
+        stands for."""
         who = self.current_player
         if who is None or (player is not None and player != who):
             return None
         g = self.game
         hand = self.hands[who]
         if self.step == DEPLOY:
-            table = g.deploy_moves[1 if self.hands[1 - who] else 0][who]
-            attack, hold = g.closing_moves[who]
-            can_attack = not g.unit_cards.isdisjoint(hand)
-            rows = list(map(table.__getitem__, hand))
-            i = rng.randrange(sum(map(len, rows)) + can_attack + 1)
-            for row in rows:
-                if i < len(row):
-                    return row[i]
-                i -= len(row)
-            return attack if can_attack and i == 0 else hold
+            deploy = self._deploy_moves(who)
+            return deploy[rng.randrange(len(deploy))]
         if self.step == EXCHANGE:
             combos = _subsets(len(hand), g.rules.maneuver_max_exchange)
             combo = combos[rng.randrange(len(combos))]
