@@ -70,6 +70,10 @@ class Config:
     defaults: Mapping[str, Any]
 
 
+REDEAL_TRIES = 10_000
+"""How often `resample` deals again before it gives up: a deal that can stand always exists (the real one), and
+one in a few hundred can stand at worst (a hand that must hold one of the few infantry left unseen)."""
+
 Pile = dict[str, list[str]]
 """Cards of one place, by type: copies of a type are interchangeable, so only counts matter to play."""
 
@@ -162,6 +166,9 @@ class ImperialState(State):
         # (called back, or won back at a reveal), and types it was seen to lack since (R12). `resample` keeps both.
         self.known: list[list[str]] = [[], []]
         self.lacking: list[list[str]] = [[], []]
+        # R10: a side whose Cavalry lost to Pikemen and was not routed held infantry; where none of the cards known to
+        # be in its hand was infantry, the infantry is among the cards the opponent has not seen (until the next reveal).
+        self.infantry_unseen: list[bool] = [False, False]
 
     # --- setup -------------------------------------------------------------------------
 
@@ -477,6 +484,7 @@ class ImperialState(State):
         for p in SIDES:
             self._unknown(p, played[p])
         self.banned = [False, False]
+        self.infantry_unseen = [False, False]
         self.round = {"number": self.battle_round, "played": played, "lost": [[], []],
                       "returned": [None, None], "lacked": [], "cavalry_banned": None}
         if played[0] == played[1]:
@@ -495,6 +503,7 @@ class ImperialState(State):
             self.banned[loser] = True
             self.round["cavalry_banned"] = loser
             only_cavalry = bool(hand[CAVALRY]) and not hand[PIKEMEN] and not hand[MUSKETEERS]
+            self.infantry_unseen[loser] = not any(t in INFANTRY for t in self.known[loser])
             self._finish_round([loser] if only_cavalry else [])
         elif played[w] == MUSKETEERS:
             if self.advanced_rifling and _size(hand):
@@ -507,7 +516,8 @@ class ImperialState(State):
                 self._finish_round([loser])
                 return
             choices = _choices(_key(hand), need, INFANTRY)
-            if len(choices) == 1:
+            if len(choices) == 1:  # open to both: the hand held no other way to lose them (R13)
+                self.lacking[loser] += [t for t in INFANTRY if len(set(choices[0])) > 1 or t not in choices[0]]
                 self._lose_infantry(loser, choices[0])
             else:
                 self.phase, self.pending = INFANTRY_LOSS, loser
@@ -539,7 +549,11 @@ class ImperialState(State):
         self._finish_round([p] if rout else [])
 
     def _do_discard_infantry(self, action: Action, rng: random.Random) -> None:
-        self._lose_infantry(action.player, action["types"])
+        """A chosen loss (the hand had more than one way, R13): one of a single type means the other type is in hand."""
+        p, types = action.player, action["types"]
+        if len(set(types)) == 1:
+            self.known[p] += [t for t in INFANTRY if t not in types and t not in self.known[p]]
+        self._lose_infantry(p, types)
 
     def _do_name_type(self, action: Action, rng: random.Random) -> None:
         self._rifle(1 - action.player, action["type"])
@@ -680,8 +694,11 @@ class ImperialState(State):
 
     def resample(self, viewer: int | None, rng: random.Random) -> ImperialState:
         """Hands and face-down cards hidden from `viewer` dealt again from the cards it has not seen (the supply and
-        those hidden cards), keeping the types known to be there and none of a type seen to be lacking (R12); a
-        face-down card is one its side could play (no Cavalry after Pikemen beat it, R10)."""
+        those hidden cards), keeping the types known to be there and none of a type seen to be lacking (R12, R13).
+
+        A deal the rules would not have let stand is dealt again (rejection, so every deal that could stand stays as
+        likely as before): a side not routed after Pikemen beat its Cavalry held infantry (R10), a side choosing
+        which infantry to lose has more than one way to (R13), and a face-down card is one its side could play."""
         new = self.clone()
         kind = self.cfg.kind
         order = {t: i for i, t in enumerate(TYPES)}
@@ -699,31 +716,54 @@ class ImperialState(State):
                 else:
                     pool.append(card)
         pool.sort(key=lambda c: (order[kind[c]], c))  # where the cards lay must not show through
-        rng.shuffle(pool)
-        for p in hidden:
-            down = new.table[p]
-            size = _size(new.hands[p]) + (down is not None)
-            lacking = set(new.lacking[p])
-            free = [c for c in pool if kind[c] not in lacking][:size - len(kept[p])]
-            cards = kept[p] + free
-            playable = [c for c in cards if not (new.banned[p] and kind[c] == CAVALRY)]
-            if down is not None and not playable:  # trade one dealt card for one the side could have played
-                swap = next(c for c in pool if kind[c] not in lacking and kind[c] != CAVALRY and c not in free)
-                free[-1] = swap
-                cards = kept[p] + free
-                playable = [swap]
-            for card in free:
-                pool.remove(card)
+        for _ in range(REDEAL_TRIES):
+            rng.shuffle(pool)
+            dealt = self._deal(pool, kept, hidden, rng)
+            if dealt is not None:
+                break
+        else:
+            raise ValueError(f"no deal of the hidden cards could stand after {REDEAL_TRIES} tries")
+        for p, (hand, down) in dealt.items():
             new.hands[p] = _pile()
-            if down is not None:
-                new.table[p] = down = rng.choice(sorted(playable, key=lambda c: (order[kind[c]], c)))
-                cards.remove(down)
-            for card in cards:
+            for card in hand:
                 new.hands[p][kind[card]].append(card)
+            new.table[p] = down
+        held = {c for hand, down in dealt.values() for c in [*hand, down]}
         new.supply = _pile()
         for card in pool:
-            new.supply[kind[card]].append(card)
+            if card not in held:
+                new.supply[kind[card]].append(card)
         return new
+
+    def _deal(self, pool: list[str], kept: dict[int, list[str]], hidden: list[int],
+              rng: random.Random) -> dict[int, tuple[list[str], str | None]] | None:
+        """Each hidden side's hand and face-down card, its kept cards and the next of `pool` it may hold; None when
+        the deal is one the rules would not have let stand (`resample`)."""
+        kind, order = self.cfg.kind, {t: i for i, t in enumerate(TYPES)}
+        taken: set[str] = set()
+        dealt: dict[int, tuple[list[str], str | None]] = {}
+        for p in hidden:
+            down = self.table[p]
+            lacking = set(self.lacking[p])
+            want = _size(self.hands[p]) + (down is not None) - len(kept[p])
+            free = [c for c in pool if c not in taken and kind[c] not in lacking][:want]
+            taken.update(free)
+            if self.banned[p] and self.infantry_unseen[p] and all(kind[c] == CAVALRY for c in free):
+                return None
+            cards = kept[p] + free
+            if self.phase == INFANTRY_LOSS and self.pending == p:
+                types = [kind[c] for c in cards]
+                counts = types.count(PIKEMEN), types.count(MUSKETEERS), types.count(CAVALRY)
+                if len(_choices(counts, self.cfg.cavalry_infantry_discards, INFANTRY)) < 2:
+                    return None
+            if down is not None:
+                playable = [c for c in cards if not (self.banned[p] and kind[c] == CAVALRY)]
+                if not playable:
+                    return None
+                down = rng.choice(sorted(playable, key=lambda c: (order[kind[c]], c)))
+                cards = [c for c in cards if c != down]
+            dealt[p] = (cards, down)
+        return dealt
 
     def clone(self) -> ImperialState:
         """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""

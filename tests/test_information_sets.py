@@ -217,15 +217,16 @@ def test_a_redeal_depends_on_what_the_viewer_knows_only(case: str, seed: int) ->
 
 def test_imperial_keeps_what_was_shown_of_a_hand() -> None:
     """Reinforcements called back and a round's winning card are known to be in hand, and a type the side
-    was seen to lack (R12) is never dealt to it again; the cards themselves are neither lost nor doubled."""
+    was seen to lack (R12, or R13: its infantry lost to Cavalry without a choice) is never dealt to it again; the
+    cards themselves are neither lost nor doubled. What is known holds of the real position too."""
     from engine.imperial import ImperialState
     match = Match(game("imperial"), 5, {"imperial_power": [6, 6], "reinforcements": [2, 2]})
     rng = random.Random(5)
     while not match.state.is_terminal and len(match.log) < 80:
         state: ImperialState = match.state
         for viewer in (None, 0, 1):
-            for k in range(REDEALS):
-                again = state.resample(viewer, random.Random(k))
+            for k in range(REDEALS + 1):
+                again = state if k == REDEALS else state.resample(viewer, random.Random(k))
                 assert Counter(again.cards()) == Counter(state.cards())
                 for p in (0, 1):
                     down = [again.table[p]] if again.table[p] else []
@@ -306,3 +307,33 @@ def test_a_redeal_is_a_position_the_rules_could_reach_where_everyone_to_act_can_
                 stuck = [p for p in again.players_to_act() if not again.legal_actions(p)]
                 assert not stuck, f"{case} seed {seed} move {len(match.log)}: seat {stuck} dealt no move (viewer {viewer})"
         match.apply(rng.choice(match.state.legal_actions()))
+
+
+def test_imperial_a_redeal_is_never_a_hand_the_rules_would_have_routed() -> None:
+    """R10: a side whose Cavalry lost to Pikemen and was not routed held infantry, so no re-deal of the cards its
+    opponent (or a spectator) has not seen leaves it nothing but Cavalry; R13: a side choosing which infantry to
+    lose had more than one way to, so no re-deal leaves it one way or none (that hand would have lost them at once,
+    or been routed). Before the fix, on these games, 15 of the 920 re-deals right after such a Pikemen win were all
+    Cavalry, and 82 of those for the opponent of a side choosing its loss left it one way or none."""
+    from engine.imperial import CAVALRY, INFANTRY, INFANTRY_LOSS, ImperialState, _choices, _key
+    banned = choosing = 0
+    for seed in range(16):
+        match = Match(game("imperial"), seed, {"imperial_power": [8, 8], "reinforcements": [2, 2]})
+        rng = random.Random(seed)
+        while not match.state.is_terminal:
+            state: ImperialState = match.state
+            for p in (0, 1):
+                fresh = state.banned[p] and state.table[p] is None and match.log[-1].kind == "play"
+                loses = state.phase == INFANTRY_LOSS and state.pending == p
+                banned, choosing = banned + fresh, choosing + loses
+                for k in range(20 if fresh or loses else 0):
+                    for viewer in (1 - p, None):
+                        hand = state.resample(viewer, random.Random(k)).hands[p]
+                        assert not fresh or len(hand[CAVALRY]) < _size(hand), (seed, len(match.log), viewer, k)
+                        assert not loses or len(_choices(_key(hand), 2, INFANTRY)) > 1, (seed, len(match.log), k)
+            match.apply(rng.choice(state.legal_actions()))
+    assert banned >= 10 and choosing >= 10
+
+
+def _size(hand: dict[str, list[str]]) -> int:
+    return sum(len(cards) for cards in hand.values())

@@ -62,8 +62,8 @@ def playout(state: State, rng: random.Random, depth: int, policy: Policy | None 
         else:
             legal = choices(state, player)
             action = policy(state, player, legal, rng) if legal else None
-        if action is None:  # a re-deal the rules would not have allowed (see `search`): score it as it stands
-            break
+        if action is None:  # no position the rules reach, nor a re-deal (tests/test_information_sets.py), leaves a
+            break  # seat to act with no move; were an engine to, the position is scored as it stands, not crashed on
         state.play(action, rng)
         made += 1
     return made
@@ -104,7 +104,7 @@ def search(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evalu
             player = mover(world, seat if node is root else None)
             legal = choices(world, player)
             if not legal:
-                break  # a deal the rules rule out (a hand that would have routed already): scored as it stands
+                break  # as in `playout`: a seat to act with no move is scored as it stands
             fresh: list[tuple[Hashable, Action]] = []
             best, best_value = None, -1.0
             for action in legal:
