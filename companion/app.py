@@ -19,7 +19,7 @@ LOG = logging.getLogger("muster.companion")
 
 def main() -> None:
     context.configure_page()
-    if not page_styles.linked(paths.installed()):  # else the page Streamlit served links them (`page_styles`)
+    if not paths.installed():  # else the page Streamlit served links them (`page_styles`)
         for sheet in page_styles.STYLE_SHEETS:  # styles only: no Markdown (and no raw-HTML parser) to load
             st.html(sheet)
     try:

@@ -9,13 +9,18 @@ file: a `<style>` in the page's event container), they came late on a first visi
 that draws an `st.html` element only when it meets the first one, so the lobby showed unstyled, then jumped,
 for 0.2-0.8 s (docs/performance.md). So on a server with the companion's routes, `LinkStyles` (an ASGI
 middleware, which `st.App` takes publicly) adds one `<link rel="stylesheet">` before the `</body>` of each HTML
-page Streamlit serves: the phone reads the styles before Streamlit's scripts run (a stylesheet the page names
-holds them back), once per version (`serve` lets it keep them a year), and no run sends them. It closes the
-body, after the styles Streamlit adds to the head as it draws, so a rule of ours wins a tie with one of
-Streamlit's. The page is Streamlit's own, never read from its package or copied;
-where one cannot take the link (compressed, or without a `</body>`), it is sent unchanged, this is logged once,
-and the pages send the styles by `st.html` from then on (`linked`), as they do without the routes (the AppTest
-harness).
+page Streamlit serves (at its end where it has none: a parser puts what follows the body into it): the phone
+reads the styles before Streamlit's scripts run (a stylesheet the page names holds them back), once per version
+(`serve` lets it keep them a year), and no run sends them. It closes the body, after the styles Streamlit adds
+to the head as it draws, so a rule of ours wins a tie with one of Streamlit's. The page is Streamlit's own, never
+read from its package or copied.
+
+Every page can take the link, so every page's runs leave the styles out: a browser asking for a page (`Accept:
+text/html`) is asked for it uncompressed (`Accept-Encoding: identity`, HTTP's own way to refuse a content coding),
+as Streamlit already serves its root page, so the page is never gzipped out of the middleware's reach (Streamlit
+gzips the page it serves at any other path). Scripts and everything else keep their compression. A page that
+comes compressed all the same is sent unchanged and logged; it alone goes without the styles. Without the routes
+(the AppTest harness) each run sends them by `st.html`.
 """
 
 from __future__ import annotations
@@ -33,16 +38,9 @@ CSS = "\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLE_SHEETS).enc
 VERSION = hashlib.sha256(CSS).hexdigest()[:12]
 PATH = "_muster/styles.css"  # under the routes' base path (`companion.routes`)
 KEEP = "public, max-age=31536000, immutable"  # the address names the version (`?v=`)
-_unlinked: list[bool] = []  # a page could not take the link: the runs send the styles (`linked`)
 
 Message = MutableMapping[str, Any]
 Send = Callable[[Message], Awaitable[None]]
-
-
-def linked(installed: bool) -> bool:
-    """Whether the phone got the styles with the page (`LinkStyles`), so its runs need not send them: on a server
-    with the companion's routes (`installed`), unless a page could not take the link."""
-    return installed and not _unlinked
 
 
 async def serve(request: Any) -> Any:
@@ -53,9 +51,9 @@ async def serve(request: Any) -> Any:
 
 
 class LinkStyles:
-    """ASGI middleware: each HTML page the app answers a GET with carries `<link rel="stylesheet" href=…>` before
-    its `</body>`; anything else passes as it is. The page loses its validators (ETag, Last-Modified): a phone's
-    copy must not be revalidated against the page without the link."""
+    """ASGI middleware: each HTML page the app answers a browser's GET with carries `<link rel="stylesheet"
+    href=…>` closing its body, and comes uncompressed; anything else passes as it is. The page loses its validators
+    (ETag, Last-Modified): a phone's copy must not be revalidated against the page without the link."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], href: str) -> None:
         self.app = app
@@ -65,7 +63,11 @@ class LinkStyles:
         if scope["type"] != "http" or scope["method"] != "GET":
             await self.app(scope, receive, send)
             return
-        held: list[Message] = []  # the response's start and body, while it may be a page to link from
+        asked = dict(scope.get("headers", []))
+        if b"text/html" in asked.get(b"accept", b""):  # a page: asked for as it is, so the link can go in
+            kept = [(k, v) for k, v in scope.get("headers", []) if k != b"accept-encoding"]
+            scope = {**scope, "headers": [*kept, (b"accept-encoding", b"identity")]}
+        held: list[Message] = []  # the response's start and body, while it is a page to link from
 
         async def relay(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -75,7 +77,8 @@ class LinkStyles:
                     held.append(message)
                     return
                 if page:
-                    self.unlinked("it came compressed")
+                    LOG.warning("Streamlit's page %s came compressed (%s): it goes without the companion's styles",
+                                scope.get("path"), headers[b"content-encoding"].decode(errors="replace"))
             elif held and message["type"] == "http.response.body":
                 held.append(message)
                 if message.get("more_body"):
@@ -87,19 +90,11 @@ class LinkStyles:
         await self.app(scope, receive, relay)
 
     async def release(self, held: list[Message], send: Send) -> None:
-        """Send the held page with the link closing its body (unchanged where it has no `</body>`)."""
+        """Send the held page with the link closing its body (at its end where it has no `</body>`)."""
         start, body = held[0], b"".join(m.get("body", b"") for m in held[1:])
-        if b"</body>" in body:
-            body = body.replace(b"</body>", self.link + b"</body>", 1)
-        else:
-            self.unlinked("it has no </body>")
+        at = body.rfind(b"</body>")
+        body = body[:at] + self.link + body[at:] if at >= 0 else body + self.link
         dropped = {b"content-length", b"etag", b"last-modified"}
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in dropped]
         await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
-
-    @staticmethod
-    def unlinked(why: str) -> None:
-        if not _unlinked:
-            LOG.warning("Streamlit's page could not link the companion's styles (%s): the pages send them", why)
-            _unlinked.append(True)

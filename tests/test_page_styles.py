@@ -1,13 +1,18 @@
-"""The page's styles (`companion.page_styles`): linked from each HTML page Streamlit serves, else sent by
-each run as `st.html` of the style sheets."""
+"""The page's styles (`companion.page_styles`): linked from each HTML page Streamlit serves; without the routes
+sent by each run as `st.html` of the style sheets."""
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 from typing import Any
 
-import pytest
 from apptest_helpers import page
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.responses import HTMLResponse, PlainTextResponse
+from starlette.routing import Route
 
 from companion import launch, page_styles, server
 
@@ -22,23 +27,21 @@ def served(status: int, headers: dict[bytes, bytes], chunks: list[bytes], method
         for i, chunk in enumerate(chunks):
             await send({"type": "http.response.body", "body": chunk, "more_body": i < len(chunks) - 1})
 
+    return asked(app, {"type": "http", "method": method, "headers": []})
+
+
+def asked(app: Any, scope: dict[str, Any]) -> list[Any]:
+    """The messages `LinkStyles` in front of `app` sends for a request of `scope`."""
     sent: list[Any] = []
 
     async def send(message: Any) -> None:
         sent.append(message)
 
     async def receive() -> Any:
-        return {"type": "http.request"}
+        return {"type": "http.request", "body": b"", "more_body": False}
 
-    asyncio.run(page_styles.LinkStyles(app, HREF)({"type": "http", "method": method}, receive, send))
+    asyncio.run(page_styles.LinkStyles(app, HREF)(scope, receive, send))
     return sent
-
-
-@pytest.fixture(autouse=True)
-def linkable() -> Any:
-    page_styles._unlinked.clear()
-    yield
-    page_styles._unlinked.clear()
 
 
 HTML = {b"content-type": b"text/html; charset=utf-8", b"content-length": b"40", b"etag": b'"x"'}
@@ -49,7 +52,6 @@ def test_a_page_gets_the_link_closing_its_body_and_loses_its_validators() -> Non
     assert body["body"] == b"<html><head><title>S</title></head><body><div></div>" + LINK + b"</body></html>"
     assert dict(start["headers"]) == {b"content-type": b"text/html; charset=utf-8",
                                       b"content-length": str(len(body["body"])).encode()}
-    assert page_styles.linked(True) and not page_styles.linked(False)
 
 
 def test_anything_else_passes_as_it_is() -> None:
@@ -57,20 +59,45 @@ def test_anything_else_passes_as_it_is() -> None:
     assert served(200, {b"content-type": b"text/javascript"}, script)[1]["body"] == script[0]
     assert served(304, HTML, [b""])[0]["status"] == 304
     assert served(200, HTML, [b"<body></body>"], method="POST")[1]["body"] == b"<body></body>"
-    assert page_styles.linked(True)
 
 
-@pytest.mark.parametrize(("headers", "body"), [({**HTML, b"content-encoding": b"gzip"}, b"\x1f\x8b..."),
-                                               (HTML, b"<html><head></head>no body")])
-def test_a_page_that_cannot_take_the_link_is_sent_unchanged_and_the_runs_send_the_styles(
-        headers: dict[bytes, bytes], body: bytes) -> None:
-    assert served(200, headers, [body])[-1]["body"] == body
-    assert not page_styles.linked(True)
+def test_a_page_without_a_body_end_gets_the_link_at_its_end() -> None:
+    assert served(200, HTML, [b"<html><head></head>no body"])[-1]["body"] == b"<html><head></head>no body" + LINK
+
+
+def gzipped_site() -> Starlette:
+    """Pages and a script behind Starlette's gzip middleware, which Streamlit's own compresses with (it leaves its
+    root page uncompressed, and gzips the page it serves at any other path)."""
+    async def page(request: Any) -> Any:
+        return HTMLResponse("<html><head></head><body>" + "<p>words</p>" * 100 + "</body></html>")
+
+    async def script(request: Any) -> Any:
+        return PlainTextResponse("let a = 1;" * 100, media_type="text/javascript")
+
+    return Starlette(routes=[Route("/table", page), Route("/app.js", script)], middleware=[Middleware(GZipMiddleware)])
+
+
+def fetch(app: Any, path: str, accept: bytes) -> tuple[dict[bytes, bytes], bytes]:
+    """A browser's GET of `path` that takes gzip: the response's headers and body."""
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "root_path": "", "scheme": "http", "server": ("127.0.0.1", 80), "http_version": "1.1",
+             "headers": [(b"accept", accept), (b"accept-encoding", b"gzip, deflate, br")]}
+    start, *rest = asked(app, scope)
+    return dict(start["headers"]), b"".join(m.get("body", b"") for m in rest)
+
+
+def test_a_page_that_would_come_gzipped_is_asked_for_as_it_is_and_takes_the_link() -> None:
+    """Every page a browser asks for takes the link, so no page's runs send the styles (before, one page that came
+    gzipped turned the link off for every page of the server); a script stays compressed."""
+    site = gzipped_site()
+    headers, body = fetch(site, "/table", b"text/html,application/xhtml+xml,*/*;q=0.8")
+    assert b"content-encoding" not in headers and body.endswith(LINK + b"</body></html>")
+    headers, body = fetch(site, "/app.js", b"*/*")
+    assert headers[b"content-encoding"] == b"gzip" and gzip.decompress(body) == b"let a = 1;" * 100
 
 
 def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
-    """The AppTest harness has no routes, as a server whose pages could not take the link: a run sends each
-    style sheet as a style element."""
+    """The AppTest harness has no routes: a run sends each style sheet as a style element."""
     sent = [e.proto.body for e in page().get("html")]
     assert [f"<style>{sheet.read_text(encoding='utf-8')}</style>" in sent for sheet in page_styles.STYLE_SHEETS] == [
         True, True]
