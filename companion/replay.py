@@ -40,7 +40,7 @@ from companion.render import Sheet, plain, pretty
 from companion.store import LogEntry, Seat, TableInfo
 from companion.tables import Snapshot, Tables
 from companion.your_tables import result
-from engine.core import Line, Refusal, fill
+from engine.core import Refusal, fill
 
 FORMAT = "muster-game-record/2"
 FIRST_FORMAT = "muster-game-record/1"
@@ -94,27 +94,45 @@ class Record:
         return json.dumps(self.to_json(), separators=(",", ":"), sort_keys=True)
 
 
-def frame(table: TableInfo, snap: Snapshot, viewer: int | None, lines: Sequence[Line], move: int, last: bool) -> Frame:
-    """What `viewer` saw at `snap`, after `move` log entries: read from the position as it may know it
-    (`Snapshot.seen_by`) and its own history `lines` of the step, never from the real position. `last`: the
-    table's last step, where a table that ended without the game ending (a concession) says how it ended."""
-    names = [shown_name(s) for s in table.seats]  # as the table named them: a seat handed to a bot says so
-    seen = snap.seen_by(viewer)
-    ended = last and not seen.is_terminal
-    prompt = f"The game ended: {result(table)}." if ended else fill(seen.prompt(viewer), names)
-    view = _json(seen.view(viewer))
+def record(service: Tables, table: TableInfo, entries: list[LogEntry], viewer: int | None) -> Record:
+    """The record of a finished table as `viewer` saw it (no seed, no log, no seat links): one frame per step, from
+    one replay of the log (`Tables.steps`, which records the history as it goes). A step's lines are its entry's
+    in the history as the viewer reads it at the end, read once and grouped by entry."""
+    shown: list[tuple[str, dict[str, Any], tuple[str, ...]]] = []
+    for i, snap in enumerate(service.steps(table, entries)):  # the opening at least: `snap` is the last step after
+        shown.append(_seen(table, snap, viewer, i == len(entries)))
+    names = _names(table)
+    lines: dict[int, list[str]] = {}
+    for line in snap.history(viewer):
+        lines.setdefault(line.seq, []).append(line.format(names))
+    frames = tuple(Frame(i, prompt, view, own, tuple(lines.get(seq, ())))
+                   for i, ((prompt, view, own), seq) in enumerate(zip(shown, _steps_seq(entries), strict=True)))
+    return Record(table.game, tuple(s.name for s in table.seats), viewer, table.winner, table.ended_by, frames)
+
+
+def _seen(table: TableInfo, snap: Snapshot, viewer: int | None,
+          last: bool) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """What `viewer` saw at `snap` besides the history: the status line (`_prompt`), the view, and which of its keys
+    were the viewer's own (the spectator's view lacks them or has them otherwise). Read from the position as the
+    viewer may know it (`Snapshot.seen_by`), never from the real one."""
+    view = _json(snap.seen_by(viewer).view(viewer))
     public = view if viewer is None else _json(snap.seen_by(None).view(None))
     own = tuple(k for k, v in view.items() if k not in public or public[k] != v)
-    return Frame(move, prompt, view, own, tuple(line.format(names) for line in lines))
+    return _prompt(table, snap, viewer, last), view, own
 
 
-def record(service: Tables, table: TableInfo, entries: list[LogEntry], viewer: int | None) -> Record:
-    """The record of a finished table as `viewer` saw it (no seed, no log, no seat links): one frame per step."""
-    history = service.position(table, entries).history(viewer)
-    steps = zip(service.steps(table, entries), _steps_seq(entries), strict=True)
-    frames = tuple(frame(table, snap, viewer, [line for line in history if line.seq == seq], i, i == len(entries))
-                   for i, (snap, seq) in enumerate(steps))
-    return Record(table.game, tuple(s.name for s in table.seats), viewer, table.winner, table.ended_by, frames)
+def _prompt(table: TableInfo, snap: Snapshot, viewer: int | None, last: bool) -> str:
+    """The status line `viewer` read at `snap`, from the position as it may know it; `last`: the table's last step,
+    where a table that ended without the game ending (a concession) says how it ended."""
+    seen = snap.seen_by(viewer)
+    if last and not seen.is_terminal:
+        return f"The game ended: {result(table)}."
+    return fill(seen.prompt(viewer), _names(table))
+
+
+def _names(table: TableInfo) -> list[str]:
+    """The seats' names as the table shows them: a seat handed to a bot says so."""
+    return [shown_name(s) for s in table.seats]
 
 
 def _steps_seq(entries: Sequence[LogEntry]) -> list[int]:
@@ -196,9 +214,12 @@ def _depth(value: Any, limit: int = DEPTH_LIMIT + 1) -> int:
 # -- drawing ------------------------------------------------------------------------------------------------
 
 
-def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: list[Seat], draw_panel: Draw) -> None:
-    """The replay of a finished table: who to look through (`mine`, the seats this phone holds, or the
-    spectator), which step, then that viewer's position; and that viewer's record to download."""
+def render(service: Tables, table: TableInfo, final: Snapshot, mine: list[Seat], draw_panel: Draw) -> None:
+    """The replay of a finished table whose last position is `final` (the table's snapshot, shown as it is at the
+    last step, where a replay opens): who to look through (`mine`, the seats this phone holds, or the spectator),
+    which step, then that viewer's status line and lines and the panel at that step, each worked out once (an
+    earlier step is replayed once, its history recorded as it goes); and that viewer's record to download."""
+    entries = list(final.entries)
     key = f"replay-{table.code}-{table.id}"
     allowed = [s.seat for s in mine] + [None]
     viewer: int | None = st.session_state.get(f"{key}-as", allowed[0])
@@ -208,10 +229,10 @@ def render(service: Tables, table: TableInfo, entries: list[LogEntry], mine: lis
     _heading(step, len(entries), shown)
     _viewers(key, table, viewer, allowed)
     _steps(key, step, len(entries))
-    snap = service.position(table, entries[:step])
-    seq = _steps_seq(entries)[step]
-    _text(frame(table, snap, viewer, [line for line in snap.history(viewer) if line.seq == seq],
-                step, step == len(entries)))
+    snap = final if step == len(entries) else service.position(table, entries[:step], history=True)
+    seq, names = _steps_seq(entries)[step], _names(table)
+    _text(_prompt(table, snap, viewer, step == len(entries)),
+          [line.format(names) for line in snap.history(viewer) if line.seq == seq])
     seat = table.seats[viewer] if viewer is not None and 0 <= viewer < len(table.seats) else None
     draw_panel(seat, snap)
     whose = "the spectator's" if seat is None else f"{plain(seat.name)}'s"
@@ -228,12 +249,12 @@ def _heading(step: int, last: int, shown: str) -> None:
     st.markdown(f"#### Replay · move {step} of {last} · seen as {plain(shown)}")
 
 
-def _text(shown: Frame) -> None:
+def _text(prompt: str, lines: Sequence[str]) -> None:
     """A step's status line and the history lines it added, as its viewer read them."""
     with Sheet() as sheet:
-        sheet.note("info", plain(shown.prompt))
-        if shown.lines:
-            sheet.lines(list(shown.lines), "muster-log")
+        sheet.note("info", plain(prompt))
+        if lines:
+            sheet.lines(list(lines), "muster-log")
 
 
 def _viewers(key: str, table: TableInfo, viewer: int | None, allowed: list[int | None]) -> None:
@@ -285,7 +306,7 @@ def render_record(service: Tables) -> None:
     _heading(step, last, rec.seen_as)
     _steps(key, step, last)
     shown = rec.frames[step]
-    _text(shown)
+    _text(shown.prompt, shown.lines)
     names = [plain(n) for n in rec.seats]
     with Sheet() as sheet:
         draw.view(_plain({k: v for k, v in shown.view.items() if k not in shown.own}), names, sheet=sheet)

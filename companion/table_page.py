@@ -81,7 +81,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if table.playing:
         _table(service, table.id, seat.token if seat else None, _outline(table))
     else:  # a finished table opens as its replay
-        replay.render(service, table, list(service.snapshot(table).entries), _own_seats(table, seat),
+        replay.render(service, table, service.snapshot(table), _own_seats(table, seat),
                       partial(replayed, service, table))
     tools = panels.tools_for(table.game)
     if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them

@@ -230,16 +230,20 @@ class Tables:
         self._publish(table.id, snap)
         return snap
 
-    def position(self, table: TableInfo, entries: Sequence[LogEntry]) -> Snapshot:
+    def position(self, table: TableInfo, entries: Sequence[LogEntry], history: bool = False) -> Snapshot:
         """The position after `entries` (the start of a table's log), replayed from the table's seed and options:
-        a replay's step, never cached."""
-        base = Snapshot(Match(self.game(table.game), table.seed, split_options(table.options)[1]), (0, 0), ())
-        return self._extend(table, base, list(entries))
+        a replay's step, never cached. With `history` its history is recorded as the entries replay, for a caller
+        that reads it (`Snapshot.history`), which would otherwise replay the whole log a second time to record it."""
+        match = Match(self.game(table.game), table.seed, split_options(table.options)[1])
+        if history:
+            match.history(None)  # asked of the opening, the match records every entry from here on
+        return self._extend(table, Snapshot(match, (0, 0), ()), list(entries))
 
     def steps(self, table: TableInfo, entries: Sequence[LogEntry]) -> Iterator[Snapshot]:
-        """The position before `entries` and after each of them in turn, replayed once from the table's seed (a
-        game record's frames, `companion.replay`): each a snapshot of its own, never cached."""
-        snap = self.position(table, ())
+        """The position before `entries` and after each of them in turn, replayed once from the table's seed with
+        the history recorded as it goes (a game record's frames, `companion.replay`): each a snapshot of its own,
+        never cached, whose history is read without another replay."""
+        snap = self.position(table, (), history=True)
         yield snap
         for entry in entries:
             snap = self._extend(table, snap, [entry])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from companion.replay import load, record  # noqa: E402
 from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from companion.your_tables import result  # noqa: E402
-from engine.core import Refusal  # noqa: E402
+from engine.core import Refusal, playable  # noqa: E402
 
 
 def test_held_by_lists_the_tables_of_a_phone_newest_first(store_target: str) -> None:
@@ -127,3 +128,38 @@ def test_the_host_link_is_in_your_tables(service: Tables) -> None:
     service.hold(table, table.seats[0], "phone-h")  # the host takes Ann's seat on the same phone
     [both] = [b for b in page(device="phone-h").button if b.key and b.key.startswith("yours-")]
     assert literal(both.label).startswith(f"Napoleonic Warfare · {table.code} — you are Ann, the host · ")
+
+
+def test_the_replay_shows_at_each_step_what_the_record_holds(service: Tables) -> None:
+    """The replay page draws a step's status line and its lines straight from the position (the last step from the
+    table's own snapshot, an earlier one replayed with its history), the record from one replay of the whole log:
+    at the last, a middle and the first step, of a table with a move taken back and a table notice, they agree."""
+    from apptest_helpers import html_bodies, html_text, page
+
+    from companion.render import NOTE_ICONS
+
+    table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="r7")
+    rng, undone = random.Random(3), False
+    for n in range(10):
+        state = service.snapshot(table).state
+        seat = state.players_to_act()[0]
+        service.act(table, seat, rng.choice(playable(state.legal_actions(seat))))
+        if n == 2:
+            service.notice(table, "{p1} stepped out.")
+        if n > 2 and not undone and service.snapshot(table).match.undo_refusal(seat) is None:
+            service.undo(table, seat)
+            undone = True
+    service.concede(table, 1)
+    ended = service.store.table(table.id)
+    entries = list(service.snapshot(ended).entries)
+    kinds = [e.action["kind"] for e in entries]
+    assert "undo" in kinds and "notice" in kinds, kinds
+    frames = record(service, ended, entries, 0).frames
+    ann = page(table=ended.code, seat=ended.seats[0].token)
+    for step in (len(entries), 4, 0):
+        ann.session_state[f"replay-{ended.code}-{ended.id}-step"] = step
+        ann.run()
+        status = NOTE_ICONS["info"] + frames[step].prompt  # the note's symbol, then the status line
+        shown = [html_text(b).splitlines() for b in html_bodies(ann) if html_text(b).startswith(status)]
+        assert shown == [[status, *frames[step].lines]], step
+        assert frames[step].lines or step == 0, "each move of this table has its lines"
