@@ -15,7 +15,7 @@ from companion.panels.common import card_label, card_names, mark_seen, named, ne
 from companion.render import Sheet, plain
 from companion.render import private as render_private
 from companion.table_context import TableContext, move_key
-from engine.medieval import Decision, LaidBattle, MedievalState, expected_outcomes
+from engine.medieval import Decision, LaidBattle, MedievalState, Outcome, expected_outcomes
 
 def render(ctx: TableContext) -> None:
     news(ctx)
@@ -30,7 +30,8 @@ def render(ctx: TableContext) -> None:
     with ctx.page.sheet() as sheet, sheet.box():  # the field: the opponent's side above, this phone's below
         sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
         _grid(ctx, view["columns"], sheet)
-    ctx.moves(_placements)  # this seat's side of the field and its hand, right under the field
+    outcomes = _outcomes(ctx, me)  # the ★ and the suggestion in words read the same ranking, worked out once
+    ctx.moves(partial(_placements, outcomes=outcomes))  # this seat's side of the field and its hand, under the field
     with ctx.page.sheet() as sheet:  # what no one taps, as one element
         rows = []
         for p in (0, 1):
@@ -48,7 +49,7 @@ def render(ctx: TableContext) -> None:
                 secret["you_placed"] = ", ".join(
                     f"{names.get(c, c)} {view['columns'][i]['name']}" for i, c in enumerate(mine["placement"]) if c)
             render_private(me, secret, ctx.names, sheet=sheet)
-            _advice(ctx, me, view, sheet)
+            _advice(ctx, view, outcomes, sheet)
     if view["battles"] and not view["over"]:
         with ctx.page.sheet() as sheet, sheet.box(key="last-battle", summary=f"Battle {view['battles'][-1]['battle']} result"):
             _results(ctx, view, sheet)
@@ -87,7 +88,7 @@ def _results(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
-def _placements(ctx: TableContext, legal: list[Any]) -> None:
+def _placements(ctx: TableContext, legal: list[Any], outcomes: list[Outcome]) -> None:
     """The placement as at the table: tap a card of your hand, then the column it goes to (your side of each
     column, facing the opponent's above). Cards laid so far wait on this phone; the tap that settles the whole
     placement is the move, through the seat's move pad (and its question, which names the placement). The
@@ -102,7 +103,7 @@ def _placements(ctx: TableContext, legal: list[Any]) -> None:
     hand, placed = view["players"][me]["hand"], draft["placed"]
     chosen: str | None = draft["chosen"] or _only([c for c in hand if c not in placed])
     fits = [a for a in legal if all(a["cards"][col] == cid for cid, col in placed.items())]
-    best = _best_fitting(ctx, me, fits)
+    best = next((o.action for o in outcomes if o.action in fits), None)  # the ★ follows the cards laid so far
     held = {col: cid for cid, col in placed.items()}
     star = {} if best is None else {cid: col for col, cid in enumerate(best["cards"]) if cid is not None}
     items: list[movepad.Item] = []
@@ -143,12 +144,6 @@ def _only(cards: list[str]) -> str | None:
     return cards[0] if len(cards) == 1 else None
 
 
-def _best_fitting(ctx: TableContext, me: int, fits: list[Any]) -> Any:
-    """The engine's best placement among those that keep the cards laid so far: the ★ follows the player."""
-    ranked = [o.action for o in expected_outcomes(ctx.state_as(MedievalState), me)]
-    return next((a for a in ranked if a in fits), None)
-
-
 def _draft(key: str, hand: list[str], legal: list[Any]) -> dict[str, Any]:
     """The cards laid so far on this phone for this battle (nothing is sent until the placement is whole); what
     no longer fits the hand is dropped."""
@@ -183,15 +178,20 @@ def tools(game: Any, data: Any) -> None:
     resolver(game, card_names(data), data)
 
 
-def _advice(ctx: TableContext, me: int, view: dict[str, Any], sheet: Sheet) -> None:
-    """The engine's best placement for this seat, in words (★ on the cards and columns above)."""
+def _outcomes(ctx: TableContext, me: int | None) -> list[Outcome]:
+    """This seat's placements ranked best first (`engine.medieval.expected_outcomes`), or none when it has no
+    placement to make: asked once a draw, for the ★ (`_placements`) and the suggestion in words (`_advice`)."""
     state = ctx.state_as(MedievalState)
-    if state.is_terminal or me not in state.players_to_act():
-        return
-    outcomes = expected_outcomes(state, me)
+    if me is None or state.is_terminal or me not in state.players_to_act():
+        return []
+    return expected_outcomes(state, me)
+
+
+def _advice(ctx: TableContext, view: dict[str, Any], outcomes: list[Outcome], sheet: Sheet) -> None:
+    """The engine's best placement for this seat, in words (★ on the cards and columns above)."""
     if not outcomes:
         return
-    best = outcomes[0]
+    state, best = ctx.state, outcomes[0]
     chances = ", ".join(f"{c['name']} {p:.0%}" for c, p in zip(view["columns"], best.per_column, strict=False))
     with sheet.box():
         sheet.markdown(f"**Suggested:** {state.label(best.action)}  \n"
