@@ -14,10 +14,13 @@ outlives `HOLD_S`, so a proxy's idle cut never meets one. Either would hold one 
 keeps per address over HTTP/1.1 (Streamlit's websocket is not one of them): the listener holds none while its tab
 is hidden, so several tabs open at once do not starve the page's own requests.
 
-Bounds: one waiting request per page (a newer one answers the older), `PER_TABLE` waiting per table and `TOTAL`
-in all, past which the answer is a 429 saying so (the phone's poll shows moves meanwhile); `PAGES_KEPT` pages
-remembered; a GET with a body refused unread (`routes.bodiless`); every request answered within `HOLD_S`, at
-once when the phone goes away, and when the server stops (`close`). Nothing here raises into the server's log.
+Bounds: one waiting request per page (a newer one answers the older); `PER_SEAT` waiting for each seat of a table
+(its player's tabs) and `SPECTATORS` for all the table's other pages together, so a spectator's tabs cannot push a
+table's players back to polling; `TOTAL` in all. Past a bound the answer is a 429 saying so (the phone's poll shows
+moves meanwhile). `PAGES_KEPT` pages remembered, and the heads of the `TABLES_KEPT` tables moved last (an idle
+table's is forgotten first: its pages then learn its next move as it comes, or from their poll); a GET with a body
+refused unread (`routes.bodiless`); every request answered within `HOLD_S`, at once when the phone goes away, and
+when the server stops (`close`). Nothing here raises into the server's log.
 """
 
 from __future__ import annotations
@@ -35,9 +38,11 @@ LOG = logging.getLogger("muster.companion")
 
 PATH = "_muster/moved"
 HOLD_S = 25.0  # a request waits at most this long, then is answered with the head as it is
-PER_TABLE = 32  # waiting requests of one table's pages (its seats and spectators, several tabs each)
+PER_SEAT = 8  # waiting requests of one seat's pages at a table (its player's tabs)
+SPECTATORS = 24  # waiting requests of a table's other pages (spectators, a host without a seat), together
 TOTAL = 512  # waiting requests in all on this server
 PAGES_KEPT = 4096  # pages whose listener this server remembers (the oldest is forgotten first)
+TABLES_KEPT = 4096  # tables whose head this server remembers (the one moved longest ago is forgotten first)
 RETRY_S = 30  # a refused phone asks again after this long (`Retry-After`)
 PAGE_NAME = re.compile(r"[A-Za-z0-9_-]{16,64}")
 BUSY = "This server is already telling {} pages of moves; this phone sees them at its next poll."
@@ -51,10 +56,20 @@ class Answer:
     body: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class _Drawn:
+    """What a page last drew: its table, at which head, as whom (a seat's token; None: a spectator)."""
+
+    table: int
+    head: int
+    seat: str | None
+
+
 @dataclass(eq=False)
 class _Waiter:
     page: str
     table: int
+    seat: str | None
     loop: asyncio.AbstractEventLoop
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -74,19 +89,21 @@ class Heads:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._head: dict[int, int] = {}  # table id -> its newest change count known here
+        self._head: OrderedDict[int, int] = OrderedDict()  # table id -> its newest change count known here
         self._told: dict[str, float] = {}  # page -> when its waiting request was last told of a move (monotonic)
-        self._pages: OrderedDict[str, tuple[int, int]] = OrderedDict()  # page -> (its table, the head it drew)
+        self._pages: OrderedDict[str, _Drawn] = OrderedDict()  # page -> what it drew
         self._waiting: dict[str, _Waiter] = {}  # page -> its one waiting request
         self._closed = False
 
-    def drawn(self, page: str, table: int, head: int) -> None:
-        """A page's run drew `table` at `head` (or is about to: the run of the phone that moved it)."""
+    def drawn(self, page: str, table: int, head: int, seat: str | None = None) -> None:
+        """A page's run drew `table` at `head` as the player of `seat` (a seat's token; None: a spectator), or is
+        about to (the run of the phone that moved it, which names the seat as it draws)."""
         with self._lock:
             old = self._pages.get(page)
-            self._pages[page] = (table, max(head, old[1]) if old is not None and old[0] == table else head)
+            same = old is not None and old.table == table
+            self._pages[page] = _Drawn(table, max(head, old.head) if old is not None and same else head, seat)
             self._pages.move_to_end(page)
-            woken = [self._waiting.pop(page)] if old is not None and old[0] != table and page in self._waiting \
+            woken = [self._waiting.pop(page)] if not same and page in self._waiting \
                 else []  # the page shows another table now: its request asks again, about that one
             while len(self._pages) > PAGES_KEPT:
                 gone, _ = self._pages.popitem(last=False)
@@ -101,8 +118,11 @@ class Heads:
             if head <= self._head.get(table, -1):
                 return 0
             self._head[table] = head
+            self._head.move_to_end(table)
+            while len(self._head) > TABLES_KEPT:
+                self._head.popitem(last=False)
             behind = [w for w in self._waiting.values() if w.table == table
-                      and self._pages.get(w.page, (table, -1))[1] < head]
+                      and (w.page not in self._pages or self._pages[w.page].head < head)]
             now = time.monotonic()
             self._told.update((w.page, now) for w in behind)
         for waiter in behind:
@@ -139,7 +159,8 @@ class Heads:
                 if self._waiting.get(page) is waiter:
                     del self._waiting[page]
         with self._lock:  # about the table the page shows now (it may have moved to another while waiting)
-            table, drew = self._pages.get(page, (waiter.table, head))
+            shown = self._pages.get(page)
+            table, drew = (shown.table, shown.head) if shown is not None else (waiter.table, head)
             return Answer(200, {"head": max(self._head.get(table, drew), drew)})
 
     def _enter(self, page: str, head: int) -> _Waiter | Answer:
@@ -148,18 +169,19 @@ class Heads:
             if known is None:
                 return Answer(404, {"error": "This page is not listening here (drawn by another server, or "
                                              "forgotten): its poll shows moves. Reload it to listen again."})
-            table, drew = known
+            table, drew, seat = known.table, known.head, known.seat
             now = self._head.get(table, -1)
             if now > max(head, drew) or self._closed:
                 return Answer(200, {"head": now})
             older = self._waiting.pop(page, None)
             if older is not None:  # one request per page: the newer one waits
                 older.wake()
-            if sum(w.table == table for w in self._waiting.values()) >= PER_TABLE:
-                return Answer(429, {"error": BUSY.format(f"{PER_TABLE} of this table's")})
+            bound, whose = (SPECTATORS, "this table's spectators'") if seat is None else (PER_SEAT, "this seat's")
+            if sum(w.table == table and w.seat == seat for w in self._waiting.values()) >= bound:
+                return Answer(429, {"error": BUSY.format(f"{bound} of {whose}")})
             if len(self._waiting) >= TOTAL:
                 return Answer(429, {"error": BUSY.format(TOTAL)})
-            waiter = self._waiting[page] = _Waiter(page, table, asyncio.get_running_loop())
+            waiter = self._waiting[page] = _Waiter(page, table, seat, asyncio.get_running_loop())
             return waiter
 
 

@@ -38,10 +38,11 @@ CHANGED = "live-changed"  # session state: table id -> its head after a change t
 TOLD_S = 1.5  # a poll within this long of its page's listener being told leaves the redraw to the listener (`due`)
 
 
-def listen(table_id: int, head: int) -> None:
-    """Draw the table part's listener, last in the part, at the change count `head` the part was drawn at."""
+def listen(table_id: int, head: int, seat: str | None) -> None:
+    """Draw the table part's listener, last in the part, at the change count `head` the part was drawn at, for the
+    player of `seat` (its token; None: a spectator), whose tabs the route bounds apart from the others'."""
     page = _page()
-    heads.HEADS.drawn(page, table_id, head)
+    heads.HEADS.drawn(page, table_id, head, seat)
     if paths.installed():  # else no route: the poll shows moves
         moved.listen(paths.here(heads.PATH), page, head)
 

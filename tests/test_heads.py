@@ -28,9 +28,11 @@ def board(monkeypatch: pytest.MonkeyPatch) -> Heads:
     fresh = Heads()
     monkeypatch.setattr(heads, "HEADS", fresh)
     monkeypatch.setattr(heads, "HOLD_S", 0.5)
-    monkeypatch.setattr(heads, "PER_TABLE", 2)
+    monkeypatch.setattr(heads, "PER_SEAT", 1)
+    monkeypatch.setattr(heads, "SPECTATORS", 2)
     monkeypatch.setattr(heads, "TOTAL", 3)
     monkeypatch.setattr(heads, "PAGES_KEPT", 5)
+    monkeypatch.setattr(heads, "TABLES_KEPT", 3)
     return fresh
 
 
@@ -149,9 +151,46 @@ def test_waiting_requests_are_bounded_per_table_in_all_and_per_page(board: Heads
     refused, full, *answered = run(crowd())[0]
     assert refused[0] == full[0] == 429
     assert refused[1]["retry-after"] == full[1]["retry-after"] == str(heads.RETRY_S)
-    assert "32" not in refused[2]["error"] and "2 of this table's" in refused[2]["error"]
+    assert "2 of this table's spectators'" in refused[2]["error"]
     assert "telling 3 pages" in full[2]["error"]
     assert [a[:1] for a in answered] == [(200,)] * 4
+
+
+def test_a_spectators_tabs_cannot_push_a_tables_players_back_to_polling(board: Heads) -> None:
+    """Each seat has its own bound, apart from the spectators': a spectator's many tabs fill only theirs (before,
+    they filled the table's one bound, and the players' listeners were refused)."""
+    spectators, ann, ann_again = [c * 20 for c in "stu"], "a" * 20, "A" * 20
+    for page in spectators:
+        board.drawn(page, 1, 0)
+    board.drawn(ann, 1, 0, "ann-token")
+    board.drawn(ann_again, 1, 0, "ann-token")
+
+    async def crowd() -> list[Any]:
+        waiting = [asyncio.ensure_future(ask(f"page={p}&head=0")) for p in spectators[:2]]
+        await asyncio.sleep(0.05)
+        refused = await ask(f"page={spectators[2]}&head=0")  # the spectators' bound
+        seated = asyncio.ensure_future(ask(f"page={ann}&head=0"))
+        await asyncio.sleep(0.05)
+        second_tab = await ask(f"page={ann_again}&head=0")  # Ann's own bound (1 here)
+        board.moved(1, 1)
+        return [refused, second_tab, await seated, *[await w for w in waiting]]
+
+    refused, second_tab, seated, *watching = run(crowd())[0]
+    assert (refused[0], second_tab[0]) == (429, 429) and "this seat's" in second_tab[2]["error"]
+    assert [seated[::2], *[w[::2] for w in watching]] == [(200, {"head": 1})] * 3
+
+
+def test_a_server_remembers_the_heads_of_the_tables_moved_last(board: Heads) -> None:
+    """One small entry per table ever moved would grow for as long as the server runs: the table moved longest
+    ago is forgotten first (TABLES_KEPT, 3 here), and the pages of the tables it remembers are still told at once."""
+    for table in range(1, 1001):
+        board.moved(table, 5)
+    assert list(board._head) == [998, 999, 1000]
+    board.drawn(PAGE, 1000, 4)
+    assert run(ask(f"page={PAGE}&head=4"))[0][::2] == (200, {"head": 5})
+    board.moved(998, 6)  # a move keeps its table's head: the one moved longest ago goes
+    board.moved(7, 1)
+    assert list(board._head) == [1000, 998, 7]
 
 
 def test_a_phone_that_goes_away_and_a_server_that_stops_are_answered_at_once(board: Heads) -> None:
