@@ -35,6 +35,7 @@ from companion import (asking, devices, faults, flashes, links, live, panels, re
                        table_sections, table_tools, taps)
 from companion.components import surface
 from companion.render import plain
+from companion.streamlit_page import StreamlitPage
 from companion.store import Seat, StoreUnavailable, TableInfo
 from companion.table_context import TableContext
 from companion.tables import ELSEWHERE, STALE, Snapshot, Tables
@@ -85,7 +86,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
                       partial(replayed, service, table))
     tools = panels.tools_for(table.game)
     if tools is not None:  # the game's calculators for printed cards: a tap at the table does not redraw them
-        tools(service.game(table.game), service.entries()[table.game].data)
+        tools(StreamlitPage(), service.game(table.game), service.entries()[table.game].data)
     if table.playing:  # an ended table changes no more
         _watch(service, table.id)
     live.drawn()  # a change this run made outside the table part (the table ended) is told too

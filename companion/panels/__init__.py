@@ -1,7 +1,7 @@
 """Per-game panels for the table page: each draws its game's view better than the generic lines and
 builds moves from the engine's own helpers. A panel never decides a rule; it asks `engine/`.
 
-A panel module offers `render(ctx)` and, optionally, `tools(game, data)`: helpers for printed cards
+A panel module offers `render(ctx)` and, optionally, `tools(page, game, data)`: helpers for printed cards
 that do not follow the table's position (a battle resolver), drawn under the table part of the page so
 that a move does not redraw them. The new-table form's options come from data (companion/options_form.py).
 """
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine import GAME_IDS
 
 if TYPE_CHECKING:  # a panel's argument; the panels' modules themselves import it
+    from companion.page import Page
     from companion.table_context import TableContext
 
 
@@ -41,6 +42,6 @@ def prepare_for(game_id: str) -> Callable[[Any], None] | None:
     return getattr(module_for(game_id), "prepare", None)
 
 
-def tools_for(game_id: str) -> Callable[[Any, Any], None] | None:
-    """The game's `tools(game, data)`, drawn outside the part of the page a move redraws, or None."""
+def tools_for(game_id: str) -> Callable[[Page, Any, Any], None] | None:
+    """The game's `tools(page, game, data)`, drawn on `page` outside the part of the page a move redraws, or None."""
     return getattr(module_for(game_id), "tools", None)

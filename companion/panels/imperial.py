@@ -74,7 +74,8 @@ def _round(ctx: TableContext, legal: list[Action]) -> None:
         with st.expander("Call for reinforcements first (once per battle)"):
             st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
                        "sees which. If their card is already down, they take it back and choose again.")
-            ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
+            with ctx.page.container("imperial-calls-box"):  # the page's own box: its pad stays in the expander
+                ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
         ctx.page.widgets()  # the calls' pad stays in the expander: what the page draws next goes after it
 
 

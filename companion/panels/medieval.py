@@ -9,8 +9,8 @@ from typing import Any
 
 import streamlit as st
 
-from companion import folds
 from companion.components import movepad
+from companion.page import Page
 from companion.panels.common import card_label, card_names, mark_seen, named, news
 from companion.render import Sheet, plain
 from companion.render import private as render_private
@@ -173,9 +173,9 @@ def _laid(key: str, chosen: str | None, tap: movepad.Tap) -> None:
         draft["chosen"] = None
 
 
-def tools(game: Any, data: Any) -> None:
+def tools(page: Page, game: Any, data: Any) -> None:
     """Under the table part of the page: the resolver for a battle of printed cards."""
-    resolver(game, card_names(data), data)
+    resolver(page, game, card_names(data), data)
 
 
 def _outcomes(ctx: TableContext, me: int | None) -> list[Outcome]:
@@ -232,7 +232,7 @@ PLACES = {"opening": "opening card", "reenforcement": "reenforcement (face down)
 SIDES = ("Me", "Opponent")
 
 
-def resolver(game: Any, names: dict[str, str], data: Any) -> None:
+def resolver(page: Page, game: Any, names: dict[str, str], data: Any) -> None:
     """A battle of printed cards: tap each card where it lies; the engine totals the columns, breaks ties and advises.
 
     The taps build an engine position (`MedievalState`): opening cards count with their Events,
@@ -240,7 +240,7 @@ def resolver(game: Any, names: dict[str, str], data: Any) -> None:
     kept round by round and handed to `resolve_laid`, which re-counts, keeps decided columns
     decided and, once every column is decided, clears the field into Survivors and Graveyards.
     """
-    box, opened = folds.folded("Battle resolver (printed cards)", "resolver-box")
+    box, opened = page.fold("Battle resolver (printed cards)", "resolver-box")
     if not opened:
         return
     with box:

@@ -262,7 +262,7 @@ def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
                 running = timer.running and left > 0
                 label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
                          "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
-                with st.container(width=150):
+                with st.container(width=150), ctx.page.container("timer-box"):  # the page's box: beside the clock
                     movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
                                  partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
                                  notices=flashes.take_beside("timer"))
