@@ -27,11 +27,13 @@ CONFIRM_YES = "Yes, do it"  # the answer to a move that cannot be taken back, in
 Pending = dict[str, Any]  # the parked move: table, seat, action, where, offered, label, reason
 
 
-def question(service: Tables, table: Any, player: int | None, action: Action | None) -> str | None:
-    """The engine's words for what `action` would do that cannot be taken back, or None (nothing to ask)."""
+def question(service: Tables, table: Any, player: int | None, action: Action | None,
+             snap: Snapshot | None = None) -> str | None:
+    """The engine's words for what `action` would do that cannot be taken back, or None (nothing to ask); `snap`:
+    the position it is offered at (`Tables.consequence`)."""
     if player is None or action is None:
         return None
-    return service.consequence(table, player, action)
+    return service.consequence(table, player, action, snap)
 
 
 def park(pending: Pending) -> None:

@@ -74,7 +74,7 @@ class TableContext:
         """Draw this seat's undo and concede here, under `title` (a panel's top bar, as the seed's online
         hexbattle has Concede); the page draws them after the moves otherwise. Whether they were drawn."""
         if (not self.tools_drawn and self.table.playing and self.seat is not None and self.acting
-                and self.service.seated(self.table, self.seat.seat)):
+                and self.service.seated(self.table, self.seat.seat, self.snap)):
             self.tools_drawn = True
             _seat_tools(self, title)
         return self.tools_drawn
@@ -131,7 +131,7 @@ class TableContext:
         or ends the game) asks "Yes, do it" on the phone first, under the button, in the engine's words, and
         is never `primary`; unless the player is `sure` of it by tapping it (their only move: it is not asked
         about twice)."""
-        reason = None if sure else asking.question(self.service, self.table, self.player, action)
+        reason = None if sure else asking.question(self.service, self.table, self.player, action, self.snap)
         return movepad.Choice(key, one_line(label), action.to_json() if action else None,
                               primary=primary and reason is None, disabled=action is None, sure=sure,
                               ask=(reason, asking.CONFIRM_YES) if reason else None)
@@ -197,7 +197,7 @@ def _seat_tools(ctx: TableContext, title: str | None = None) -> None:
     tools = [movepad.Choice("undo", "↩ Undo my last move", "undo", disabled=refusal is not None, help=refusal),
              movepad.Choice("concede", "Concede", "concede", ask=(
                  "Give up this game? It counts as a loss, "
-                 + ("the others play on without you, " if ctx.service.plays_on(ctx.table) else "")
+                 + ("the others play on without you, " if ctx.service.plays_on(ctx.table, ctx.snap) else "")
                  + "and it cannot be taken back.", "Yes, concede"))]
     hinting = allows_hints(ctx.table) and ctx.player in ctx.snap.state.players_to_act()
     if hinting:

@@ -318,14 +318,16 @@ class Tables:
         self._publish(table.id, snap)
         return snap
 
-    def consequence(self, table: TableInfo, seat: int, action: Action) -> str | None:
+    def consequence(self, table: TableInfo, seat: int, action: Action, snap: Snapshot | None = None) -> str | None:
         """Why `action` is asked about first: what it gives up (`State.forfeits`: a fold, a turn's actions left)
         and why it could not be taken back once made (it reveals, draws chance or ends the game); or None.
 
         Asked before a tap is carried out, so such a move is confirmed first; an action the
-        engine refuses has no consequence here (`act` gives the refusal).
+        engine refuses has no consequence here (`act` gives the refusal). `snap` is the position the move is
+        offered at (a page's, which asks for each button it draws: none of them reads the log's head again);
+        without it, the table's newest (a tap being carried out).
         """
-        snap = self.snapshot(table)
+        snap = self.snapshot(table) if snap is None else snap
         key = (table.id, snap.head, seat, json.dumps(action.to_json(), sort_keys=True))
         if key in self._consequences:
             return self._consequences[key]
@@ -459,13 +461,15 @@ class Tables:
         except StoreError as err:
             raise Refusal(str(err)) from None
 
-    def plays_on(self, table: TableInfo) -> bool:
-        """Whether the others play on when a player of this table concedes (see `concede`)."""
-        return len(table.seats) > 2 and LEAVE in self.snapshot(table).state.ARGS
+    def plays_on(self, table: TableInfo, snap: Snapshot | None = None) -> bool:
+        """Whether the others play on when a player of this table concedes (see `concede`); `snap`: the table's
+        position as the caller has it (a page's), else its newest."""
+        return len(table.seats) > 2 and LEAVE in (self.snapshot(table) if snap is None else snap).state.ARGS
 
-    def seated(self, table: TableInfo, seat: int) -> bool:
-        """Whether the seat still plays at this table: it has not conceded and left a game that goes on."""
-        return not self.plays_on(table) or self.snapshot(table).state.can(Action(LEAVE, seat))
+    def seated(self, table: TableInfo, seat: int, snap: Snapshot) -> bool:
+        """Whether the seat still plays at `snap` (a page's position: a page asks at each draw, and reads the log's
+        head no more for it): it has not conceded and left a game that goes on."""
+        return not self.plays_on(table, snap) or snap.state.can(Action(LEAVE, seat))
 
 
 TABLE_OPTIONS = {"hints": ("Allow hints", "Each seat may ask \"What would the bot do?\" on its turn: the bot's best "

@@ -443,7 +443,7 @@ def _card_plays(ctx: TableContext, view: dict[str, Any]) -> bool:
             unpicked = f"Tap the damaged unit(s) {design.name} repairs first (up to {design.amount})."
         for i, play in enumerate(plays):
             said = board.words(state, play)
-            why = ctx.service.consequence(ctx.table, me, play)  # what it sets off that cannot be taken back
+            why = ctx.service.consequence(ctx.table, me, play, ctx.snap)  # what it sets off that cannot be taken back
             items.append(movepad.Choice(f"play-{i}", f"▶ {said}", play.to_json(), ask=(
                 " ".join(filter(None, (f"{said} now?", text, why, "The card is spent once played."))), "▶ Yes, play it")))
         if not items:

@@ -31,7 +31,7 @@ def render(ctx: TableContext) -> None:
         sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
         _grid(ctx, view["columns"], sheet)
     outcomes = _outcomes(ctx, me)  # the ★ and the suggestion in words read the same ranking, worked out once
-    ctx.moves(partial(_placements, outcomes=outcomes))  # this seat's side of the field and its hand, under the field
+    ctx.moves(partial(_placements, view=view, outcomes=outcomes))  # this seat's side of the field, and its hand
     with ctx.page.sheet() as sheet:  # what no one taps, as one element
         rows = []
         for p in (0, 1):
@@ -88,12 +88,12 @@ def _results(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:
     sheet.caption("Winning cards go to their owner's Survivors; beaten cards to the Graveyard.")
 
 
-def _placements(ctx: TableContext, legal: list[Any], outcomes: list[Outcome]) -> None:
+def _placements(ctx: TableContext, legal: list[Any], view: dict[str, Any], outcomes: list[Outcome]) -> None:
     """The placement as at the table: tap a card of your hand, then the column it goes to (your side of each
     column, facing the opponent's above). Cards laid so far wait on this phone; the tap that settles the whole
     placement is the move, through the seat's move pad (and its question, which names the placement). The
     engine's suggestion is a ★ on the card's suggested column, never a move made for the player."""
-    state, view, me = ctx.state, ctx.view(), ctx.player
+    state, me = ctx.state, ctx.player
     if me is None:  # moves are drawn only for a seat
         return
     names = card_names(ctx.data)

@@ -73,7 +73,7 @@ def render(ctx: TableContext) -> None:
         _latest_hand(ctx, view, sheet)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
-    ctx.moves(layout=_drawing_turn if view["phase"] == "draw" else None)
+    ctx.moves(layout=partial(_drawing_turn, view=view) if view["phase"] == "draw" else None)
     _scorer(ctx, names)
     _combo_table(ctx)
 
@@ -297,11 +297,10 @@ def _your_turn(ctx: TableContext, view: dict[str, Any]) -> None:
         sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="▶")
 
 
-def _drawing_turn(ctx: TableContext, legal: list[Any]) -> None:
+def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> None:
     """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
     another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
     ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
-    view = ctx.view()
     me, data = ctx.player, ctx.data
     if me is None:  # moves are a seat's only
         return
