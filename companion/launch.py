@@ -1,11 +1,12 @@
-"""The companion's server process: the app as a public `st.App`, with the companion's own routes, served by uvicorn.
+"""The companion's server process: the companion's own routes and the app as a public `st.App`, served by uvicorn.
 
 `python -m companion.launch run companion/app.py --server.port P --server.address A` takes Streamlit's
 command-line shape (`companion.server.streamlit_command`), so the same command serves plain `streamlit run` in
 the benchmarks. The port and the address go to uvicorn; Streamlit's other options are in Streamlit's
 script-level config file, `companion/.streamlit/config.toml`, which it reads for an `st.App` as for `streamlit
 run` (an `st.App` served by uvicorn reads neither command-line flags nor, but for secret options, `STREAMLIT_*`
-variables). The app is `st.App(script, routes=…, lifespan=…)` and uvicorn serves it.
+variables). The app is a Starlette app with the companion's routes and `st.App(script, lifespan=…)` mounted
+after them (`App.lifespan()`, Streamlit's documented way to mount an App), and uvicorn serves it.
 
 Why serve it ourselves rather than `streamlit run` or `App.run()`: those bind the listening socket themselves, as
 protocol 0, and asyncio turns Nagle's algorithm off only on accepted sockets that say they are TCP (uvicorn issue
@@ -101,19 +102,24 @@ async def lifespan(_app: object) -> AsyncIterator[None]:
 
 
 def app(script: Path) -> Any:
-    """The companion as an ASGI app: Streamlit's, with the companion's routes before Streamlit's own, its pages
-    linking the companion's styles, and the options of the script's folder's `.streamlit/config.toml`."""
+    """The companion as an ASGI app: the companion's routes, then Streamlit's app (`st.App`, with the lifespan)
+    mounted under them, its pages linking the companion's styles; Streamlit's options are those of the script's
+    folder's `.streamlit/config.toml`."""
     import streamlit as st
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
 
     from companion import routes
 
-    # Streamlit reads a script's own config file once it knows the script, which the process's first `st.App`
-    # tells it (the App's docstring: the first one pins the script-level config folder). The routes need an option
-    # (the base path) before the App that serves them is built: a first App names the script, then the options
-    # are read, whole, for the first time.
-    st.App(script)
+    # The process's one App. Streamlit reads the script's own config file once an App has named the script (the
+    # App's documented warning: the first one pins the script-level config folder), and the routes need an option
+    # (the base path) first; so the routes go on a Starlette app of their own with the App mounted after them,
+    # as Streamlit documents for mounting an App on another ASGI app (`App.lifespan`: the App's runtime and our
+    # lifespan run as that app starts and stops).
+    streamlit = st.App(script, lifespan=lifespan)
     base = str(st.get_option("server.baseUrlPath") or "")
-    return st.App(script, routes=routes.build(base), middleware=middleware(script, base), lifespan=lifespan)
+    return Starlette(routes=[*routes.build(base), Mount("", app=streamlit)], middleware=middleware(script, base),
+                     lifespan=streamlit.lifespan())
 
 
 def middleware(script: Path, base: str) -> list[Any]:

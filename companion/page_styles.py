@@ -5,15 +5,15 @@ margins, the "Reconnecting…" card) and `styles/muster.css` (Muster's own `.mus
 so a rule of Muster's wins a tie.
 
 How they reach the phone. Sent as `st.html(path)` at the top of a page's run (Streamlit documents it for a CSS
-file: a `<style>` in the page's event container), they came late on a first visit: Streamlit fetches the code
-that draws an `st.html` element only when it meets the first one, so the lobby showed unstyled, then jumped,
-for 0.2-0.8 s (docs/performance.md). So on a server with the companion's routes, `LinkStyles` (an ASGI
-middleware, which `st.App` takes publicly) adds one `<link rel="stylesheet">` before the `</body>` of each HTML
-page Streamlit serves (at its end where it has none: a parser puts what follows the body into it): the phone
-reads the styles before Streamlit's scripts run (a stylesheet the page names holds them back), once per version
-(`serve` lets it keep them a year), and no run sends them. It closes the body, after the styles Streamlit adds
-to the head as it draws, so a rule of ours wins a tie with one of Streamlit's. The page is Streamlit's own, never
-read from its package or copied.
+file: a `<style>` in the page's event container), they came late on a first visit: Streamlit fetches the code that
+draws an `st.html` element only when it meets the first one, so the lobby showed unstyled, then jumped, for
+0.2-0.8 s (docs/performance.md). So on a server with the companion's routes, `LinkStyles` (an ASGI middleware of
+the companion's server, `companion.launch`) adds one `<link rel="stylesheet">` before the `</body>` of each HTML
+page Streamlit serves (at its end where it has none: a parser puts what follows the body into it): the phone reads
+the styles before Streamlit's scripts run (a stylesheet the page names holds them back), once per version (`serve`
+lets it keep them a year), and no run sends them. It closes the body, after the styles Streamlit adds to the head
+as it draws, so a rule of ours wins a tie with one of Streamlit's. The page is Streamlit's own, never read from
+its package or copied.
 
 Every page can take the link, so every page's runs leave the styles out: a browser asking for a page (`Accept:
 text/html`) is asked for it uncompressed (`Accept-Encoding: identity`, HTTP's own way to refuse a content coding),

@@ -1,4 +1,4 @@
-"""The companion's own routes, served beside Streamlit's by `st.App` (`companion.launch`): the page's styles
+"""The companion's own routes, served before Streamlit's mounted `st.App` (`companion.launch`): the page's styles
 (`companion.page_styles`), the hexbattle board's artwork (`companion.components.hexboard`) and the news that a
 table moved (`companion.heads`).
 

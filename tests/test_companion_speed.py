@@ -53,18 +53,23 @@ def test_the_servers_options_reach_streamlit() -> None:
     are the ones Streamlit runs with once the launcher built the app: no full collection after every script run
     (it cost more than the polling pages' runs), no file watchers (they took CPU from the runs a tap waits for).
     The port and the address are uvicorn's. (Served under uvicorn, Streamlit reads no command-line flag and, but
-    for secret options, no STREAMLIT_* variable.) Run from another folder, as `muster app` may be."""
+    for secret options, no STREAMLIT_* variable.) Run from another folder, as `muster app` may be. The launcher
+    builds one `st.App`, mounted after the companion's routes (`App.lifespan`, as Streamlit documents)."""
     command = server.streamlit_command(9000, "127.0.0.1")
     assert command[command.index("run"):][2:] == ["--server.port", "9000", "--server.address", "127.0.0.1"]
-    probe = ("import json, sys; import streamlit as st; from companion import launch; "
-             "_, host, port = launch.configure(sys.argv[1:]); print(json.dumps([host, port, {k: st.get_option(k) for k in "
+    probe = ("import json, sys; import streamlit as st; from companion import launch; built = []; "
+             "sys.setprofile(lambda frame, event, _: built.append(1) if event == 'call' and frame.f_code is "
+             "st.App.__init__.__code__ else None); _, host, port = launch.configure(sys.argv[1:]); "
+             "sys.setprofile(None); "
+             "print(json.dumps([host, port, len(built), {k: st.get_option(k) for k in "
              "('runner.postScriptGC', 'server.fileWatcherType', 'client.toolbarMode', 'logger.hideWelcomeMessage', "
              "'server.headless', 'browser.gatherUsageStats')}]))")
     found = subprocess.run([sys.executable, "-c", probe, *command[command.index("run"):]], capture_output=True,
                            text=True, check=True, cwd=Path(server.__file__).parent.parent / "docs",
                            env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
-    host, port, options = json.loads(found.stdout.strip().splitlines()[-1])
+    host, port, apps, options = json.loads(found.stdout.strip().splitlines()[-1])
     assert (host, port) == ("127.0.0.1", 9000)
+    assert apps == 1  # the one App served (before, a first App was built only to make Streamlit read the options)
     assert options == {"runner.postScriptGC": False, "server.fileWatcherType": "none", "client.toolbarMode": "minimal",
                        "logger.hideWelcomeMessage": True, "server.headless": True, "browser.gatherUsageStats": False}
 
