@@ -75,7 +75,9 @@ def _ask(pending: Pending, state_id: str, carry_out: Callable[[Pending], None]) 
 
 
 def _yes(pending: Pending, carry_out: Callable[[Pending], None]) -> None:
-    """Carry out the confirmed move, then redraw the whole page, which closes the dialog."""
+    """Carry out the confirmed move, then redraw the whole page, which closes the dialog: Streamlit 1.67 closes a
+    dialog at a whole-page run only (a rerun of the dialog's fragment or of the table part leaves it open;
+    docs/design.md)."""
     carry_out(pending)
     st.rerun(scope="app")
 
