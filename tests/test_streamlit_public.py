@@ -1,7 +1,9 @@
 """The companion uses Streamlit's public API only (issue 34): no module of `companion/` but
 `companion/streamlit_adapter.py` imports a Streamlit module other than `streamlit` itself, or reads an underscore
-attribute of anything but itself, and no module of `companion/` imports the adapter, which holds a bench's hooks
-only. So a Streamlit upgrade that moves an internal cannot break the app, only the bench's timeline, which says so."""
+attribute of anything but itself; no other module of the repository (the tests aside) imports a private Streamlit
+module or reads an underscore attribute of a Streamlit object; and no module of `companion/` imports the adapter,
+which holds a bench's hooks only. So a Streamlit upgrade that moves an internal cannot break the app, only the
+bench's timeline, which says so. (The panels' seam rule is `tests/test_page_seam.py`'s.)"""
 
 from __future__ import annotations
 
@@ -25,35 +27,67 @@ ADAPTER = ROOT / "companion" / "streamlit_adapter.py"
 DOCUMENTED = {"_replace", "_asdict", "_fields", "_make", "_exit"}
 
 
-def private_uses(source: str) -> list[str]:
-    """Each private Streamlit import and underscore attribute in `source`, as `line: what`."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
+PUBLIC_MODULES = {"streamlit.testing.v1"}  # Streamlit's documented modules besides `streamlit` (AppTest's)
+RULE = "[PRIVATE: Streamlit's private API is used in companion/streamlit_adapter.py only]"
+
+
+def root(node: ast.expr) -> str | None:
+    """The name an expression like `a.b(c)[d].e` starts from, if any."""
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def private_uses(source: str, streamlit_objects_only: bool = False) -> list[str]:
+    """Each private Streamlit import and underscore attribute in `source`, as `line: what`. With
+    `streamlit_objects_only`, an underscore attribute counts only on a Streamlit object: a name Streamlit's import
+    binds, or one assigned from such a name."""
+    tree = ast.parse(source)
+    found, streamlit = [], set()
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [f"{node.lineno}: import {a.name}" for a in node.names if a.name.startswith("streamlit.")]
+            for alias in (a for a in node.names if a.name.split(".")[0] == "streamlit"):
+                streamlit.add(alias.asname or "streamlit")
+                if alias.name != "streamlit" and alias.name not in PUBLIC_MODULES:
+                    found.append((node.lineno, f"import {alias.name}"))
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "streamlit":
-            # the public API is `st.…` after `import streamlit as st`; a name imported from a module is not
-            found.append(f"{node.lineno}: from {node.module} import {', '.join(a.name for a in node.names)}")
-        elif (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-              and node.attr not in DOCUMENTED
-              and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"})):
-            found.append(f"{node.lineno}: {ast.unparse(node)}")
-    return found
+            streamlit |= {a.asname or a.name for a in node.names}
+            if node.module not in PUBLIC_MODULES:  # the public API is `st.…`; a name imported from a module is not
+                found.append((node.lineno, f"from {node.module} import {', '.join(a.name for a in node.names)}"))
+    streamlit |= {t.id for node in ast.walk(tree) if isinstance(node, ast.Assign) and root(node.value) in streamlit
+                  for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr not in DOCUMENTED and root(node.value) not in {"self", "cls"}
+                and (not streamlit_objects_only or root(node.value) in streamlit)):
+            found.append((node.lineno, ast.unparse(node)))
+    return [f"{line}: {what}" for line, what in sorted(found)]
 
 
 def test_the_check_finds_each_kind_of_private_use() -> None:
     source = ("import streamlit as st\nimport streamlit.runtime\nfrom streamlit.runtime import Runtime\n"
               "from streamlit import file_util\nfrom streamlit import config\nsession._client_state\n"
-              "self._own\nparts._replace(x=1)\nst.session_state\n")
+              "self._own\nparts._replace(x=1)\nst.session_state\nfrom streamlit.testing.v1 import AppTest\n"
+              "at = AppTest.from_file('a.py')\nat._tree\nst._main._active\nown._cache\n")
     assert private_uses(source) == ["2: import streamlit.runtime", "3: from streamlit.runtime import Runtime",
                                     "4: from streamlit import file_util", "5: from streamlit import config",
-                                    "6: session._client_state"]
+                                    "6: session._client_state", "12: at._tree", "13: st._main",
+                                    "13: st._main._active", "14: own._cache"]
+    assert private_uses(source, streamlit_objects_only=True) == [
+        "2: import streamlit.runtime", "3: from streamlit.runtime import Runtime", "4: from streamlit import file_util",
+        "5: from streamlit import config", "12: at._tree", "13: st._main", "13: st._main._active"]
 
 
 def test_no_private_streamlit_outside_the_adapter() -> None:
-    found = {str(path.relative_to(ROOT)): uses for path in sorted((ROOT / "companion").rglob("*.py"))
-             if path != ADAPTER and (uses := private_uses(path.read_text(encoding="utf-8")))}
-    assert found == {}
+    """In `companion/` no underscore attribute at all (but the adapter's); in every other module of the repository
+    (the tests aside: AppTest drives Streamlit from outside) none of a Streamlit object."""
+    others = [d for d in sorted(ROOT.iterdir()) if d.is_dir() and not d.name.startswith(".")
+              and d.name not in {"companion", "tests", "output"}]
+    found = [f"{path.relative_to(ROOT)}:{use} {RULE}"
+             for folder, only in ((ROOT / "companion", False), *((d, True) for d in others))
+             for path in sorted(folder.rglob("*.py")) if path != ADAPTER
+             for use in private_uses(path.read_text(encoding="utf-8"), only)]
+    assert not found, "\n".join(found)
 
 
 def test_installs_get_the_tested_release() -> None:
@@ -67,6 +101,7 @@ def test_installs_get_the_tested_release() -> None:
     assert st.__version__ == pinned[0]
     for script in ("start", "test"):
         assert "-c constraints.txt" in (ROOT / "scripts" / script).read_text(encoding="utf-8")
+    assert "exec scripts/test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")  # so CI runs on the pin
 
 
 def test_the_adapter_is_checked_against_the_installed_release() -> None:
