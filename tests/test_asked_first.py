@@ -35,3 +35,17 @@ def test_ending_a_turn_with_actions_left_is_asked_about_and_without_none() -> No
     assert state.forfeits(act("end_turn", p)) == "You still have 1 action this turn; ending it gives it up."
     state.actions_left = 0
     assert state.forfeits(act("end_turn", p)) is None
+
+
+def test_a_move_is_asked_about_at_the_position_its_button_was_drawn_at(tmp_path: Path) -> None:
+    """A page asks about each button's move at the position it drew (`Tables.consequence(…, snap)`), whatever
+    the table did since; asked without it (a tap being carried out), the question is about the newest position."""
+    service = Tables(open_store(tmp_path / "m.sqlite3"))
+    table = service.create("waterloo", ["Ann", "Bob", "Cleo"], {"players": 3, "button": 0}, seed="w3")
+    drawn = service.snapshot(table)
+    p = drawn.state.current_player
+    fold = act("fold", p)
+    asked = "Folding gives up this hand and the 1 chip you have bet in it."
+    service.act(table, p, next(a for a in drawn.state.legal_actions(p) if a.kind != "fold"))
+    assert service.consequence(table, p, fold) is None, "the newest position: it is another seat's turn"
+    assert service.consequence(table, p, fold, drawn) == asked
