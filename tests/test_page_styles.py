@@ -7,6 +7,7 @@ import asyncio
 import gzip
 from typing import Any
 
+import pytest
 from apptest_helpers import page
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -14,7 +15,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 
-from companion import launch, page_styles, server
+from companion import launch, page_styles, paths, routes, server
 
 HREF = "/_muster/styles.css"
 LINK = f'<link rel="stylesheet" href="{HREF}?v={page_styles.VERSION}">'.encode()
@@ -94,6 +95,14 @@ def test_a_page_that_would_come_gzipped_is_asked_for_as_it_is_and_takes_the_link
     assert b"content-encoding" not in headers and body.endswith(LINK + b"</body></html>")
     headers, body = fetch(site, "/app.js", b"*/*")
     assert headers[b"content-encoding"] == b"gzip" and gzip.decompress(body) == b"let a = 1;" * 100
+
+
+def test_the_styles_come_gzipped_to_a_phone_that_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The companion's routes are outside the App whose middleware compresses (`companion.launch`): they compress
+    themselves."""
+    monkeypatch.setattr(paths, "_base", None)  # building the routes tells the pages they are there: not this process's
+    headers, body = fetch(Starlette(routes=routes.build("")), f"/{page_styles.PATH}", b"text/css,*/*;q=0.1")
+    assert headers[b"content-encoding"] == b"gzip" and gzip.decompress(body) == page_styles.CSS
 
 
 def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
