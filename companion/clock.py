@@ -4,18 +4,19 @@ Any seat starts or pauses it (`Tables.timer`): each tap is a `timer` entry in th
 append-only log, stamped with the server's time when it was stored (`LogEntry.at`) and naming
 the round it times (`State.clock_round`). Every phone derives the same clock from those
 entries (`clock`), so a second phone, a refresh or a server restart shows the same time left.
-The countdown itself ticks in the browser (`show`, a components-v2 element), so an idle table
-page costs the server nothing per second; the page only redraws when the log changes.
+The countdown itself ticks in the browser (`countdown`: HTML the table part's surface ticks, so it costs
+no element of its own), so an idle table page costs the server nothing per second; the page only redraws
+when the log changes.
 """
 
 from __future__ import annotations
 
+import html
+import json
 import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import streamlit as st
 
 from companion.store import LogEntry
 
@@ -23,48 +24,6 @@ TICK_MS = 200
 """How often the countdown redraws in the browser (what it shows may be this much behind)."""
 SKEW = 5
 """Seconds a phone's clock may differ from the server's (delivery included) and still be trusted."""
-CLOCK_JS = """
-const TICK_MS = @TICK_MS, SKEW = @SKEW;
-export default function ({ data: sent, parentElement }) {
-  // sent as a list: [running, started, now, left, ends] (a dict's values are searched for dataframes)
-  const [running, started, now, left0, ends] = sent;
-  const data = { running, started, now, left: left0, ends };
-  let box = parentElement.querySelector(".muster-clock");
-  if (!box) {
-    box = document.createElement("div");
-    box.className = "muster-clock";
-    box.setAttribute("role", "timer");
-    parentElement.appendChild(box);
-  }
-  if (box.__tick) clearInterval(box.__tick);
-  // Time left = the stored deadline minus the server's time now. A phone's own clock is used when it agrees
-  // with the server's (within SKEW s, delivery included), so every phone shows the same second whatever the
-  // network's delay; a phone whose clock is wrong counts from the server's time as received instead.
-  const offset = data.now - Date.now() / 1000;
-  const skew = Math.abs(offset) < SKEW ? 0 : offset;
-  box.dataset.ends = data.ends === null ? "" : String(data.ends);
-  box.dataset.left = data.running ? "" : String(data.left);
-  const draw = () => {
-    const left = data.running ? Math.max(0, data.ends - (Date.now() / 1000 + skew)) : data.left;
-    const whole = Math.ceil(left - 1e-9);
-    const shown = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-    box.classList.toggle("up", left <= 0);
-    box.classList.toggle("paused", !data.running && left > 0);
-    box.textContent = left <= 0 ? "Time's up!" : data.running ? `${shown} left`
-      : data.started ? `${shown} left · paused` : `${shown} · not started`;
-    if (left <= 0 && box.__tick) clearInterval(box.__tick);
-  };
-  draw();
-  if (data.running && data.left > 0) box.__tick = setInterval(draw, TICK_MS);
-  return () => clearInterval(box.__tick);
-}
-""".replace("@TICK_MS", str(TICK_MS)).replace("@SKEW", str(SKEW))
-CLOCK_CSS = """
-.muster-clock {font-size: 1.25rem; font-weight: 700; line-height: 44px; white-space: nowrap; font-variant-numeric: tabular-nums;}
-.muster-clock.paused {opacity: 0.6;}
-.muster-clock.up {color: #b3261e;}
-"""
-_clock = st.components.v2.component("muster_round_clock", js=CLOCK_JS, css=CLOCK_CSS)
 
 
 @dataclass(frozen=True)
@@ -109,14 +68,17 @@ def clock(entries: Iterable[LogEntry], round_: int, seconds: int) -> Clock:
     return now
 
 
-def show(timer: Clock, key: str) -> None:
-    """The countdown, ticking in the browser towards the stored deadline (see CLOCK_JS for whose clock it reads).
+def countdown(timer: Clock) -> str:
+    """The countdown as HTML for a sheet: the table's surface ticks it in the browser towards the stored deadline
+    (companion/components/surface/surface.js, `tick`, says whose clock it reads).
 
-    `data-ends` (the server time the round runs out) and `data-left` (while stopped) are the
-    stored stamps' arithmetic, the same on every phone."""
+    It sets `data-ends` (the server time the round runs out) and `data-left` (while stopped): the stored
+    stamps' arithmetic, the same on every phone."""
     now = time.time()
-    _clock(data=[timer.running, timer.by is not None, round(now, 3), round(timer.left_at(now), 3),
-                 None if timer.ends is None else round(timer.ends, 3)], key=key)  # a list: why in `surface`
+    data = {"running": timer.running, "started": timer.by is not None, "now": round(now, 3),
+            "left": round(timer.left_at(now), 3), "ends": None if timer.ends is None else round(timer.ends, 3),
+            "tick": TICK_MS, "skew": SKEW}
+    return f'<div class="muster-clock" role="timer" data-clock="{html.escape(json.dumps(data))}"></div>'
 
 
 def minutes(seconds: float) -> str:

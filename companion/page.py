@@ -42,8 +42,9 @@ class Page(Protocol):
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         """A folded box whose contents are built only while it is open: (the box, whether it is open)."""
 
-    def group(self, key: str) -> AbstractContextManager[None]:
-        """What the block draws, kept together under `key` (the moves: `moves`)."""
+    def group(self, key: str, beside: bool = False) -> AbstractContextManager[None]:
+        """What the block draws, kept together under `key` (the moves: `moves`); `beside`: in a bordered box, the
+        first two things drawn side by side and the rest under them (a countdown and its button)."""
 
     def container(self, key: str, border: bool = False) -> AbstractContextManager[None]:
         """A Streamlit container keyed `key` (`st-key-KEY`): what the block draws goes into it, in order."""
@@ -93,7 +94,7 @@ class RecordingPage:
         return _nothing(), self.open_folds
 
     @contextmanager
-    def group(self, key: str) -> Iterator[None]:
+    def group(self, key: str, beside: bool = False) -> Iterator[None]:
         outer, self._group = self._group, key
         try:
             yield

@@ -174,6 +174,12 @@ def pads(at: AppTest) -> dict[str, tuple[str, dict[str, Any]]]:
     return {block["key"]: (element, block["pad"]) for element, block in surface_blocks(at) if "pad" in block}
 
 
+def shut_folds(at: AppTest) -> dict[str, tuple[str, str]]:
+    """Each shut folded box on the page, only its label, a block of a surface (`folds.folded`): its key -> (the id
+    of the surface element drawing it, its label)."""
+    return {block["key"]: (element, block["fold"]) for element, block in surface_blocks(at) if "fold" in block}
+
+
 def pad_notices(at: AppTest) -> list[tuple[str, str, str | None]]:
     """The refusals the pads show: (kind, text, the button tapped or None)."""
     return [(n["kind"], n["text"], n["id"]) for _, data in pads(at).values() for n in data.get("notices", [])]

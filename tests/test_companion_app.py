@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apptest_helpers import APP, button, literal, move_keys, notes, offered, pad_buttons, pads, page, page_text, typed_move
+from apptest_helpers import (APP, button, literal, move_keys, notes, offered, pad_buttons, pads, page, page_text, shut_folds,
+                             tap_element, typed_move)
 from apptest_helpers import race as service  # noqa: F401  (the fixture: here every table plays the test game)
 from streamlit.testing.v1 import AppTest
 
@@ -379,13 +380,14 @@ def test_folded_boxes_send_nothing_until_opened(service: Tables, monkeypatch: py
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     at = page(folded=True, table=table.code, seat=table.seats[0].token)
     assert not at.exception and not any("type its details" in e.label for e in at.expander), "off by default"
+    assert "other-move-box" not in shut_folds(at)
     monkeypatch.setenv("MUSTER_DEBUG", "1")
     at.run()
     form = "FormSubmitter:other-move-"
-    assert "Debug: other move (type its details)" in [e.label for e in at.expander]
+    element, label = shut_folds(at)["other-move-box"]  # shut: only its label, a block of the table's surface
+    assert label == "Debug: other move (type its details)" and label not in [e.label for e in at.expander]
     assert not any(str(b.key).startswith(form) for b in at.button) and not at.selectbox
-    at.session_state["other-move-box"] = True  # what tapping "Other move" sends
-    at.run()
+    tap_element(at, element, {"pad": "other-move-box", "open": True})  # what tapping its label sends
     assert typed_move(at) and [s.label for s in at.selectbox] == ["Kind"]
     for seat in (0, 1):
         service.act(table, seat, __import__("engine").act("roll", seat))

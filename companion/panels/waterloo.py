@@ -73,7 +73,12 @@ def render(ctx: TableContext) -> None:
         _latest_hand(ctx, view, sheet)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
-    ctx.moves(layout=partial(_drawing_turn, view=view) if view["phase"] == "draw" else None)
+    if view["phase"] != "draw":
+        ctx.moves()
+    elif view.get("drawn") is None:
+        ctx.moves(layout=_draw_card, pads_only=True)
+    else:
+        ctx.moves(layout=partial(_drawing_turn, view=view))
     _scorer(ctx, names)
     _combo_table(ctx)
 
@@ -248,29 +253,27 @@ def _printed_result(ctx: TableContext, view: dict[str, Any], names: dict[str, st
 
 
 def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
-    """The table's round timer (R22): the same on every phone, kept by the server; any seat starts or pauses it."""
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
+    """The table's round timer (R22): the same on every phone, kept by the server; any seat starts or pauses it.
+    The countdown, its button beside it and the caption under both, in one box of the page's own blocks."""
     seconds = view["round_timer_minutes"] * 60
     timer = clock.clock(ctx.snap.entries, ctx.state.clock_round(), seconds)
     seat = ctx.player is not None and ctx.table.playing and ctx.acting
-    with st.container(key="round-timer", border=True):
-        with st.container(horizontal=True, vertical_alignment="center", wrap=False):
-            with st.container(width="stretch"):
-                clock.show(timer, key=f"round-clock-{ctx.table.id}")
-            if seat:
-                left = timer.left_at(time.time())
-                running = timer.running and left > 0
-                label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
-                         "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
-                with st.container(width=150), ctx.page.container("timer-box"):  # the page's box: beside the clock
-                    movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
-                                 partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
-                                 notices=flashes.take_beside("timer"))
-        ctx.page.widgets()  # the timer's pad stays beside the clock: the caption goes under both
-        who = ctx.name(timer.by)
-        st.caption(f"Round timer, hand {view['hand_number']}: " + (
-            f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
-            "any player can start it") + ". When time is up, players still to act decide at once (R22).")
+    who = ctx.name(timer.by)
+    with ctx.page.group("round-timer", beside=True):
+        with ctx.page.sheet() as sheet:
+            sheet.html(clock.countdown(timer))
+        if seat:
+            left = timer.left_at(time.time())
+            running = timer.running and left > 0
+            label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
+                     "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
+            movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
+                         partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
+                         notices=flashes.take_beside("timer"))
+        with ctx.page.sheet() as sheet:
+            sheet.caption(f"Round timer, hand {view['hand_number']}: " + (
+                f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
+                "any player can start it") + ". When time is up, players still to act decide at once (R22).")
 
 
 @live.waking
@@ -297,29 +300,32 @@ def _your_turn(ctx: TableContext, view: dict[str, Any]) -> None:
         sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="▶")
 
 
+def _draw_card(ctx: TableContext, legal: list[Any]) -> None:
+    """The drawing turn's first tap (R5): draw a card, the only move, so it is not asked about twice."""
+    if ctx.player is None:  # moves are a seat's only
+        return
+    ctx.button("Draw a card", act("draw", ctx.player), key="waterloo-draw", primary=True, sure=True)
+    with ctx.page.sheet() as sheet:
+        sheet.caption("The draw is your only move now, so it is not asked about twice.")
+
+
 def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> None:
-    """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
-    another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
+    """The drawing turn once a card is drawn, as cards (R5): keep it, or exchange a hand card (the one just drawn
+    unless another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
     me, data = ctx.player, ctx.data
     if me is None:  # moves are a seat's only
         return
     index = data.card_index
-    if view.get("drawn") is None:
-        draw = act("draw", me)
-        ctx.button("Draw a card", draw, key="waterloo-draw", primary=True, sure=True)
-        ctx.page.widgets()  # the pad goes before the caption drawn under it (unflushed, it showed after it, logged)
-        st.caption("The draw is your only move now, so it is not asked about twice.")
-        return
     hand = view["players"][me]["hand"]
     drawn = view["drawn"]
-    st.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
+    with ctx.page.sheet() as sheet:
+        sheet.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
-    ctx.page.widgets()
     pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
-    give = st.pills("Or exchange this hand card…", hand, key=pick, default=drawn,
-                    format_func=lambda c: card_label(index[c], data)) or drawn
-    st.markdown(f"…for a community card (gives {plain(card_label(index[give], data))}):")
+    give = ctx.page.widgets().pills("Or exchange this hand card…", hand, key=pick, default=drawn,
+                                    format_func=lambda c: card_label(index[c], data)) or drawn
+    with ctx.page.sheet() as sheet:
+        sheet.markdown(f"…for a community card (gives {plain(card_label(index[give], data))}):")
     for c in view["community"]:
         ctx.button(f"Take {card_label(index[c], data)}", act("exchange", me, card=give, community=c),
                    key=f"waterloo-take-{c}")

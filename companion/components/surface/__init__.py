@@ -11,7 +11,10 @@ keeps its nodes, so a redraw touches only what changed. The blocks live in the p
 root), so the page's styles (`page_styles.STYLE_SHEETS`) apply to them and tests find them by their classes.
 
 A tap on a pad is the element's trigger (`tap`), Streamlit's public channel from an element to the server:
-its callback hands it to the pad's handler before the page is drawn again (`_tapped`).
+its callback hands it to the pad's handler before the page is drawn again (`_tapped`). A folded box whose
+contents are built only while it is open (`companion.folds`) is a block too while it is shut, and a tap on
+its label is a tap of the same kind; a countdown (`companion.clock`) is a sheet's HTML that surface.js ticks.
+So a table part that draws no Streamlit widget of a panel's own is one element, one message and one redraw.
 
 The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
@@ -62,7 +65,7 @@ class _Surface:
     on_lost: Callable[[], None] | None = None  # a tap on a pad this page no longer draws (`drawing`)
     sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
     stretch: _Stretch | None = None
-    group: str | None = None  # the group blocks added now belong to (`group`)
+    group: tuple[str, bool] | None = None  # the group blocks added now belong to, and whether beside (`group`)
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         if self.stretch is None:
@@ -91,13 +94,13 @@ def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Blocks in a row of one group become one block holding them (`{key, group, blocks}`)."""
     out: list[dict[str, Any]] = []
     for block in blocks:
-        name = block.pop("group", None)
+        name, beside = block.pop("group", (None, False))
         if name is None:
             out.append(block)
         elif out and out[-1].get("group") == name:
             out[-1]["blocks"].append(block)
         else:
-            out.append({"key": f"group-{name}", "group": name, "blocks": [block]})
+            out.append({"key": f"group-{name}", "group": name, "blocks": [block]} | ({"beside": True} if beside else {}))
     return out
 
 
@@ -130,15 +133,17 @@ def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
 
 
 @contextmanager
-def group(key: str) -> Iterator[None]:
+def group(key: str, beside: bool = False) -> Iterator[None]:
     """The blocks added in the block are wrapped together, in a box with the class a keyed Streamlit container
-    has (`st-key-KEY`): found the same way whoever draws it. With no surface open, a keyed container."""
+    has (`st-key-KEY`): found the same way whoever draws it. `beside`: a bordered box whose first two blocks
+    stand side by side (a countdown and its button), the others under them. With no surface open, a keyed
+    container."""
     surface = _open.get()
     if surface is None:
-        with st.container(key=key):
+        with st.container(key=key, border=beside):
             yield
         return
-    outer, surface.group = surface.group, key
+    outer, surface.group = surface.group, (key, beside)
     try:
         yield
     finally:
@@ -170,13 +175,13 @@ def sent_tap(key: str) -> Any:
 
 
 def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] | None) -> None:
-    """The tap the phone sent, to the pad it names; a pad no longer drawn there gets `on_lost` (anything that
-    names no pad at all is no tap)."""
+    """The tap the phone sent, to the pad (or shut fold) it names; a pad no longer drawn there gets `on_lost`
+    (anything that names no block at all is no tap, and a fold opened twice is open)."""
     if not (isinstance(raw, dict) and isinstance(raw.get("pad"), str)):
         return
     if raw["pad"] in taps:
         taps[raw["pad"]](raw)
-    elif on_lost is not None:
+    elif on_lost is not None and not raw.get("open"):
         on_lost()
 
 

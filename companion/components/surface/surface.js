@@ -5,8 +5,13 @@
 //   {key, html}: HTML the server made (Markdown rendered with raw HTML shown as text, every player's text
 //                escaped), set as it is;
 //   {key, pad}:  a pad of buttons (below), drawn with text set as text, never as markup.
+//   {key, fold}: a shut box whose contents the server builds only while it is open (companion.folds): a tap
+//                on its label is a tap ({pad: key, open: true}); the redraw that follows draws it open.
+//   {key, group, blocks, beside}: blocks kept together (a keyed group; `beside`: a bordered box whose first two
+//                blocks stand side by side, the others under them).
 // A block whose data did not change keeps its nodes, so a redraw touches only what changed; a folded box
-// (<details data-fold=KEY>) keeps the player's open or shut across redraws.
+// (<details data-fold=KEY>) keeps the player's open or shut across redraws. A countdown in a block's HTML
+// (<div class="muster-clock" data-clock=...>, companion.clock) ticks here (`tick`).
 //
 // A pad: {head, items, columns, title, lines, note, boxed, notices, withdrawn}. Items:
 //   {kind: "button", id, label, value, primary, disabled, help, ask}, or
@@ -207,20 +212,65 @@ function drawPad(box, key, data, tap) {
   }
 }
 
+// A shut fold: tapping its label asks the server to build it open (nothing else is sent; it shows busy till then).
+function drawFold(el, block, tap) {
+  const box = node("details", "muster-box sf-fold");
+  const label = node("summary", "", block.fold);
+  label.addEventListener("click", (event) => {
+    event.preventDefault();
+    if (box.dataset.opening) return;
+    box.dataset.opening = "1";
+    label.setAttribute("aria-busy", "true");
+    tap({ pad: block.key, open: true });
+  });
+  box.appendChild(label);
+  el.appendChild(box);
+}
+
+// A countdown towards a stored deadline ({running, started, now, left, ends, tick, skew}: companion.clock).
+// Time left = the deadline minus the server's time now. A phone's own clock is used when it agrees with the
+// server's (within `skew` s, delivery included), so every phone shows the same second whatever the network's
+// delay; a phone whose clock is wrong counts from the server's time as received instead.
+function tick(box) {
+  const data = JSON.parse(box.dataset.clock);
+  const offset = data.now - Date.now() / 1000;
+  const skew = Math.abs(offset) < data.skew ? 0 : offset;
+  box.dataset.ends = data.ends === null ? "" : String(data.ends);
+  box.dataset.left = data.running ? "" : String(data.left);
+  let timer = null;
+  const draw = () => {
+    if (!box.isConnected && timer !== null) return clearInterval(timer);  // redrawn: a new box ticks
+    const left = data.running ? Math.max(0, data.ends - (Date.now() / 1000 + skew)) : data.left;
+    const whole = Math.ceil(left - 1e-9);
+    const shown = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+    box.classList.toggle("up", left <= 0);
+    box.classList.toggle("paused", !data.running && left > 0);
+    box.textContent = left <= 0 ? "Time's up!" : data.running ? `${shown} left`
+      : data.started ? `${shown} left · paused` : `${shown} · not started`;
+    if (left <= 0 && timer !== null) clearInterval(timer);
+  };
+  draw();
+  if (data.running && data.left > 0) timer = setInterval(draw, data.tick);
+}
+
 function drawBlock(block, tap) {
   // A block's outer node carries the class Streamlit gives a keyed element (st-key-KEY), so a pad or a
   // group is found the same way whoever draws it.
-  const keyed = block.group || (block.pad ? block.key : null);
-  const el = node("div", (block.group ? "sf sf-group" : "sf-block") + (keyed ? ` st-key-${keyed}` : ""));
+  const keyed = block.group || (block.pad || block.fold ? block.key : null);
+  const el = node("div", (block.group ? "sf sf-group" + (block.beside ? " sf-beside" : "") : "sf-block")
+    + (keyed ? ` st-key-${keyed}` : ""));
   el.dataset.key = block.key;
   if (block.group) {
     place(el, block.blocks, tap);
+  } else if (block.fold) {
+    drawFold(el, block, tap);
   } else if (block.pad) {
     const box = node("div", "mp");
     el.appendChild(box);
     drawPad(box, block.key, block.pad, tap);
   } else {
     el.innerHTML = block.html;
+    el.querySelectorAll(".muster-clock[data-clock]").forEach(tick);
   }
   return el;
 }
