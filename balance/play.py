@@ -173,10 +173,13 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 turns += 1
                 last_mover = seat
                 samples.append((moves, lead))
-            named = [design_of[n] for n in _card_args(action) if n in design_of] if action.args else None
-            if named:
-                held = set(obs.held(state, seat))
-                played[seat].update(d for d in named if d in held)
+            if action.args:
+                named = [design_of[n] for n in _card_args(action) if n in design_of]
+                if named:  # read only then: hexbattle names a unit in most moves, the card games seldom a card
+                    held, counts = obs.held(state, seat), played[seat]
+                    for design in named:
+                        if design in held:
+                            counts[design] += 1
             if trace is not None:
                 trace(moves + 1, action)
             state.play(action, rng)

@@ -34,15 +34,17 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
         target = sight.melee_target(state, unit)
         actions: tuple[Action, ...] = () if target is None else (game.attack_action(p, uid, target.id, "melee"),)
         arc = sight.fire_arc(state, unit)
-        read = {here, game.around[here][unit.facing]}
+        bit = game.bit
+        read = bit[here] | bit.get(game.around[here][unit.facing], 0)  # a hex off the map never changes
         inside = [enemy for enemy in enemies if enemy.hex in arc] if arc else None
         if inside:  # most of a battle no enemy stands in a unit's arc: no shot, and no sight line to read
             actions += tuple([game.attack_action(p, uid, enemy.id, "fire")
                               for enemy in sight.fire_targets(state, unit, inside, arc)])
             for enemy in inside:
                 for step in sight_line(here, state.hex_of(enemy)):
-                    read.update(step)
-        cached = state._attack_cache[key] = (p, read, arc, actions)
+                    for h in step:
+                        read |= bit.get(h, 0)
+        cached = state._attack_cache[key] = (p, read, game.mask(arc) if arc else 0, actions)
     return cached[3]
 
 

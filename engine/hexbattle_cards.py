@@ -26,12 +26,11 @@ def can_draw_bonus(state: HexbattleState) -> bool:
 
 
 def card_actions(state: HexbattleState, player: int, out: list[Action]) -> None:
-    cards = state.game.bonus
+    game = state.game
     for card in state.hands[player]:
-        design = cards[card]
-        for args in card_targets(state, player, design):
-            out.append(Action("play_card", player, {"card": card, **args}))
-        out.append(Action("discard_card", player, {"card": card}))
+        for args in card_targets(state, player, game.bonus[card]):
+            out.append(game.card_action("play_card", player, card, args))
+        out.append(game.card_action("discard_card", player, card, {}))
 
 
 def card_targets(state: HexbattleState, player: int, design: Any) -> list[dict[str, Any]]:

@@ -39,6 +39,23 @@ class HexbattleGame(Game["HexbattleState"]):
         self.ids: dict[Hex, str] = {h: hex_id(h) for h in self.board}
         self._by_id: dict[str, Hex] = {i: h for h, i in self.ids.items()}
         self.around: dict[Hex, tuple[Hex, ...]] = {h: tuple(neighbour(h, d) for d in range(6)) for h in self.board}
+        # The move search's numbering: a hex is its place in `cells` (sorted, so numbers compare as hexes do), a
+        # (hex, facing) place is `6 * cell + facing`, and `ahead[place]` is the cell one step that way (-1: off the
+        # map). The search then queues plain numbers, in the order it would queue (cost, hex, facing) tuples.
+        self.cells: list[Hex] = sorted(self.board)
+        self.cell: dict[Hex, int] = {h: i for i, h in enumerate(self.cells)}
+        self.ahead: list[int] = [self.cell.get(neighbour(h, d), -1) for h in self.cells for d in range(6)]
+        # What a cached search read is a set of hexes as the bits of their cells (`bit[cell]`): a change is looked
+        # up in it with one `&` (`hexbattle_setup.board_changed`).
+        self.bit: dict[Hex, int] = {h: 1 << i for i, h in enumerate(self.cells)}
+        # What stands on a cell as one number (`HexbattleState.codes`): its terrain's place in `terrain` (`hidden`
+        # while no tile lies there), plus `occupied` when a unit stands on it. The move search reads a cell's
+        # price per unit type (`price`, None where it may not enter) and whether it takes all movement from it.
+        self.code: dict[str | None, int] = {t: i for i, t in enumerate(self.terrain)}
+        self.hidden = self.code[None] = len(self.terrain)
+        self.occupied = 1 << self.hidden.bit_length()
+        ground: list[Terrain | None] = [*self.terrain.values()] + [None] * (self.occupied - len(self.terrain))
+        self.takes_all_code: list[bool] = [bool(t and t.takes_all_movement) for t in ground * 2]
         self.home_row = [0 if a.home_edge == "top" else self.rows - 1 for a in self.armies]
         self.goal_row = [self.home_row[1], self.home_row[0]]
         # Each army faces the enemy's edge at deployment (R5).
@@ -78,6 +95,9 @@ class HexbattleGame(Game["HexbattleState"]):
             t.id: (enter_cost[bool(t.enters_infantry_only_terrain)],
                    ((0, 1), (3, self.rules.reverse_cost)) if t.can_reverse else ((0, 1),), bool(t.can_pivot))
             for t in self.unit_types.values()}
+        self.price: dict[str, list[int | None]] = {
+            uid: [enter.get(tid) for tid in self.terrain] + [None] * (2 * self.occupied - len(self.terrain))
+            for uid, (enter, _, _) in self.mover.items()}
         # Actions are immutable values, so each distinct one is built once and handed out by every
         # state of this game: building them was most of the cost of `legal_actions`.
         self._actions: dict[tuple[Any, ...], Action] = {}
@@ -85,7 +105,8 @@ class HexbattleGame(Game["HexbattleState"]):
         self._zones: dict[tuple[Hex, int], frozenset[Hex]] = {}
         self._fire_zones: dict[tuple[Hex, int, int], frozenset[Hex]] = {}
         self._arcs: dict[tuple[int, int], frozenset[Hex]] = {}
-        self._moves: dict[str, dict[tuple[Hex, int], Action]] = {}
+        self._masks: dict[frozenset[Hex], int] = {}
+        self._moves: dict[str, dict[int, Action]] = {}
 
     def hex_named(self, text: str) -> Hex:
         """The hex of a verified action's id: looked up, or parsed when it is written another way ("03,5")."""
@@ -101,6 +122,18 @@ class HexbattleGame(Game["HexbattleState"]):
             zone = self._zones[(h, reach)] = frozenset(
                 x for x in ((q + dq, r + dr) for dq, dr in disc(reach)) if x in board)
         return zone
+
+    def code_of(self, terrain: str | None, occupied: bool) -> int:
+        """What stands on a cell, as `HexbattleState.codes` holds it."""
+        return self.code[terrain] | (self.occupied if occupied else 0)
+
+    def mask(self, hexes: frozenset[Hex]) -> int:
+        """The bits (`bit`) of a zone's hexes on the map, worked out once per zone."""
+        mask = self._masks.get(hexes)
+        if mask is None:
+            bit = self.bit
+            mask = self._masks[hexes] = sum(bit[h] for h in hexes if h in bit)
+        return mask
 
     def fire_zone(self, h: Hex, facing: int, reach: int) -> frozenset[Hex]:
         """The hexes a unit on `h` may fire into: within `reach` and inside the ±60° cone of its facing
@@ -146,16 +179,17 @@ class HexbattleGame(Game["HexbattleState"]):
             action = self._actions[key] = Action("deploy", player, {"unit": uid, "hex": self.ids[h]})
         return action
 
-    def moves_of(self, uid: str) -> dict[tuple[Hex, int], Action]:
-        """The move actions of a unit made so far, by (hex, facing)."""
+    def moves_of(self, uid: str) -> dict[int, Action]:
+        """The move actions of a unit made so far, by place (`6 * cell + facing`)."""
         return self._moves.setdefault(uid, {})
 
-    def move_action(self, player: int, uid: str, h: Hex, facing: int) -> Action:
-        """A move action, kept in the unit's move table."""
+    def move_action(self, player: int, uid: str, place: int) -> Action:
+        """A move action to a place (`6 * cell + facing`), kept in the unit's move table."""
         known = self.moves_of(uid)
-        action = known.get((h, facing))
+        action = known.get(place)
         if action is None:
-            action = known[(h, facing)] = Action("move", player, {"unit": uid, "to": self.ids[h], "facing": facing})
+            action = known[place] = Action("move", player, {"unit": uid, "to": self.ids[self.cells[place // 6]],
+                                                            "facing": place % 6})
         return action
 
     def attack_action(self, player: int, uid: str, target: str, mode: str) -> Action:
@@ -164,6 +198,14 @@ class HexbattleGame(Game["HexbattleState"]):
         action = self._actions.get(key)
         if action is None:
             action = self._actions[key] = Action("attack", player, {"unit": uid, "target": target, "mode": mode})
+        return action
+
+    def card_action(self, kind: str, player: int, card: str, args: Mapping[str, Any]) -> Action:
+        """A play_card or discard_card action of `card` with the choices in `args` (`card_targets`)."""
+        key = (kind, player, card, *[(k, tuple(v) if isinstance(v, list) else v) for k, v in args.items()])
+        action = self._actions.get(key)
+        if action is None:
+            action = self._actions[key] = Action(kind, player, {"card": card, **args})
         return action
 
     def orders(self, unit: Unit) -> tuple[Action, ...]:

@@ -33,14 +33,16 @@ def movement_points(state: HexbattleState, unit: Unit) -> int:
     effects = state.effects
     if by_formation and mp > 0:
         mp += effects.bold
-    mp *= effects.forced.get(unit.id, 1)
+    if effects.forced:
+        mp *= effects.forced.get(unit.id, 1)
     return mp - state.moved_points.get(unit.id, 0) if per_turn else mp
 
 
 def reachable(state: HexbattleState, unit: Unit) -> dict[tuple[Hex, int], int]:
     """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R11)."""
     found = reach(state, unit, movement_points(state, unit))
-    return {} if found is None else found[0]
+    cells = state.game.cells
+    return {} if found is None else {(cells[place // 6], place % 6): cost for place, cost in found[0].items()}
 
 
 def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
@@ -52,65 +54,74 @@ def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
 
 
 def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
-    """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move."""
-    if unit.hex is None or mp <= 0:
+    """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move.
+
+    A Dijkstra over places (`6 * cell + facing`, `HexbattleGame.cells`); its queue holds `cost * span + place`, so
+    it pops in the order of (cost, hex, facing), and the moves are listed in the order they are first reached."""
+    here = unit.hex
+    if here is None or mp <= 0:
         return None
-    key = (unit.id, unit.hex, unit.facing, mp)
+    key = (unit.id, here, unit.facing, mp)
     cached = state._reach_cache.get(key)
     if cached is not None:
         return cached
     game = state.game
     # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
     # turns only to step on and never in place (R11).
-    enter, steps, free_turns = game.mover[unit.type]
-    takes_all, turn_cost = game.takes_all, game.rules.turn_cost
-    terrain, at, around = state.terrain, state.at, game.around
+    _, steps, free_turns = game.mover[unit.type]
+    price, takes_all, turn_cost = game.price[unit.type], game.takes_all_code, game.rules.turn_cost
+    codes, ahead = state.codes, game.ahead
+    span = len(ahead)
     pop, push = heapq.heappop, heapq.heappush
-    start = (unit.hex, unit.facing)
-    best: dict[tuple[Hex, int], int] = {start: 0}
+    start = 6 * game.cell[here] + unit.facing
+    looked = 1 << start // 6  # the hexes looked at, as bits (`HexbattleGame.bit`)
+    best: dict[int, int] = {start: 0}
     ends = best if free_turns else {}
-    looked = {unit.hex}
-    heap = [(0, unit.hex, unit.facing)]
+    heap = [start]
     over = mp + 1
-    # A state reached with every point spent is recorded but never queued: it could go nowhere (the heap's
+    # A place reached with every point spent is recorded but never queued: it could go nowhere (the heap's
     # order, and so the order of the moves listed, is that of a search that queued it and skipped it).
     while heap:
-        cost, h, f = pop(heap)
-        if best[(h, f)] < cost:
+        cost, place = divmod(pop(heap), span)
+        if best[place] < cost:
             continue
+        f = place % 6
+        base = place - f
         turned = cost + turn_cost
         if turned <= mp:
             for nf in _SIDES[f]:
-                hf = (h, nf)
-                if turned < best.get(hf, over):
-                    best[hf] = turned
+                side = base + nf
+                if turned < best.get(side, over):
+                    best[side] = turned
                     if turned < mp:
-                        push(heap, (turned, h, nf))
-        here_all = terrain[h] in takes_all
-        ring = around[h]
-        for turn, base in steps:
-            target = ring[(f + turn) % 6]
-            looked.add(target)
-            tid = terrain.get(target)
-            if tid is None or target in at or tid not in enter:
+                        push(heap, turned * span + side)
+        here_all = takes_all[codes[base // 6]]
+        for turn, factor in steps:
+            step = ahead[base + (f + turn) % 6]
+            if step < 0:  # off the map
                 continue
-            nc = mp if here_all or tid in takes_all else cost + base * enter[tid]
+            looked |= 1 << step
+            code = codes[step]
+            paid = price[code]
+            if paid is None:  # hidden, taken, or ground this unit may not enter
+                continue
+            nc = mp if here_all or takes_all[code] else cost + factor * paid
             if nc > mp:
                 continue
-            tf = (target, f)
+            tf = 6 * step + f
             if not free_turns and nc < ends.get(tf, over):
                 ends[tf] = nc
             if nc < best.get(tf, over):
                 best[tf] = nc
                 if nc < mp:
-                    push(heap, (nc, target, f))
+                    push(heap, nc * span + tf)
     if free_turns:
         del best[start]
     else:
-        ends = {hf: c for hf, c in ends.items() if hf[0] != start[0]}
+        ends = {tf: c for tf, c in ends.items() if tf // 6 != start // 6}
     uid, p = unit.id, unit.player
     known = game.moves_of(uid)
-    entry = (ends, looked, tuple([known[hf] if hf in known else game.move_action(p, uid, *hf) for hf in ends]))
+    entry = (ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))
     state._reach_cache[key] = entry
     return entry
 

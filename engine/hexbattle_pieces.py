@@ -79,11 +79,14 @@ class TurnEffects:
                 "cannon_blast": dict(self.cannon), "rout": self.rout}
 
 
-Reach = tuple[dict[tuple[Hex, int], int], set[Hex], tuple[Action, ...]]
+Reach = tuple[dict[int, int], int, tuple[Action, ...]]
+"""A unit's cached move search: the places it may end on (`6 * cell + facing`, `HexbattleGame.cells`) with their
+costs, in the order found; every hex the search looked at, as bits (`HexbattleGame.bit`); and the move actions, in
+the same order."""
 
-AttackEntry = tuple[int, set[Hex], frozenset[Hex], tuple[Action, ...]]
+AttackEntry = tuple[int, int, int, tuple[Action, ...]]
 """A unit's cached attacks: its player; the hexes they read whatever stands there (its own, its front hex, every hex
 on the sight line to an enemy in its arc); its arc of fire, where only an enemy arriving or leaving changes them
-(a friendly unit there blocks no line the first set does not hold, and a tile revealed there holds no enemy);
-and the charge and fire actions."""
+(a friendly unit there blocks no line the first set does not hold, and a tile revealed there holds no enemy), both
+as bits (`HexbattleGame.bit`); and the charge and fire actions."""
 

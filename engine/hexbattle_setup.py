@@ -27,6 +27,8 @@ def set_scenario(state: HexbattleState, scenario: Mapping[str, Any]) -> None:
             state.terrain[h] = scenario["fill"]
     for h, t in dict(scenario.get("terrain", {})).items():
         state.terrain[hex_from_id(h)] = t
+    for h in game.board:
+        recode(state, h)
     placed = dict(scenario.get("units", {}))
     for uid, unit in state.units.items():
         spec = placed.get(uid)
@@ -63,22 +65,35 @@ def place(state: HexbattleState, unit: Unit, h: Hex | None) -> None:
     changed = {unit.hex, h}
     if unit.hex is not None and state.at.get(unit.hex) == unit.id:
         del state.at[unit.hex]
+        recode(state, unit.hex)
     unit.hex = h
     if h is not None:
         state.at[h] = unit.id
+        recode(state, h)
     board_changed(state, changed, unit.player)
+
+
+def recode(state: HexbattleState, h: Hex) -> None:
+    """Keep `HexbattleState.codes` right for a hex whose terrain or unit has just changed."""
+    game = state.game
+    state.codes[game.cell[h]] = game.code_of(state.terrain.get(h), h in state.at)
 
 
 def board_changed(state: HexbattleState, changed: set[Hex | None], mover: int | None = None) -> None:
     """Drop the cached moves whose search looked at a hex that has just changed, and the attacks that read it
     (`AttackEntry`); `mover` is the player whose unit moved (None: a tile was laid)."""
-    epoch = state._epoch
-    stale = [key for key, (_, looked, _) in state._reach_cache.items() if not looked.isdisjoint(changed)]
+    epoch, bit = state._epoch, state.game.bit
+    mask = 0
+    for h in changed:
+        if h is not None:
+            mask |= bit[h]
+    stale = [key for key, entry in state._reach_cache.items() if entry[1] & mask]
     for key in stale:
         del state._reach_cache[key]
         epoch[key[0]] = epoch.get(key[0], 0) + 1
+    mover_mask = mask if mover is not None else 0
     near = [spot for spot, (owner, read, arc, _) in state._attack_cache.items()
-            if not read.isdisjoint(changed) or (mover is not None and mover != owner and not arc.isdisjoint(changed))]
+            if read & mask or (mover != owner and arc & mover_mask)]
     for spot in near:
         del state._attack_cache[spot]
         epoch[spot[0]] = epoch.get(spot[0], 0) + 1
@@ -137,6 +152,7 @@ def place_tile(state: HexbattleState, h: Hex) -> None:
     if state.pending_tile is None:
         raise ValueError("there is no drawn tile to place")
     state.terrain[h] = state.pending_tile
+    recode(state, h)
     board_changed(state, {h})
     state.events.append({"event": "tile_placed", "hex": hex_id(h), "terrain": state.pending_tile})
     state.pending_tile = None

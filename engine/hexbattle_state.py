@@ -68,6 +68,7 @@ class HexbattleState(State):
     events: list[dict[str, Any]]  # what the last action did, for the history and the companion
     units: dict[str, Unit]
     at: dict[Hex, str]  # the unit on each occupied hex
+    codes: list[int]  # by cell (`HexbattleGame.cells`), its terrain and whether a unit stands there (`code_of`)
     _army: list[list[Unit]]  # each army's units in roster order, so `alive` need not scan both armies
     terrain: dict[Hex, str]  # revealed hexes and their terrain
     tile_deck: list[str]
@@ -122,6 +123,7 @@ class HexbattleState(State):
                                        formation=rules.start_formation if unit_type.uses_formations else None)
         self._army = [[u for u in self.units.values() if u.player == p] for p in (0, 1)]
         self.terrain = {h: rules.start_terrain for row in game.home_hexes for h in row}
+        self.codes = [game.code_of(self.terrain.get(h), False) for h in game.cells]
         self.tile_deck = [c.design.id for c in game.data.deck("terrain")]
         rng.shuffle(self.tile_deck)
         self.pending_tile = None
@@ -181,6 +183,7 @@ class HexbattleState(State):
         other._army = [[other.units[u.id] for u in army] for army in self._army]
         other.at = dict(self.at)
         other.terrain = dict(self.terrain)
+        other.codes = list(self.codes)
         other._reach_cache = dict(self._reach_cache)
         other._attack_cache = dict(self._attack_cache)
         other._segments = dict(self._segments)
@@ -362,7 +365,9 @@ class HexbattleState(State):
         segments, epochs, points = self._segments, self._epoch, movement.movement_points
         enemies: list[Unit] | None = None  # listed when a unit's attacks are worked out anew, not every move
         out: list[tuple[Action, ...]] = []
-        for unit in self.alive(player):
+        for unit in self._army[player]:  # `alive(player)`, without making its list
+            if unit.hex is None or unit.destroyed:
+                continue
             uid = unit.id
             fresh = uid != last
             if not fresh and uid != ready:

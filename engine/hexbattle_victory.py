@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
 
+SEGMENTS_KEPT = 64
+"""Segments kept before the stale ones are dropped at a turn's start: about what a battle's sixteen units use."""
+
+
 def start_battle(state: HexbattleState, first: int = 0) -> None:
     state.phase = "battle"
     state.current = first
@@ -22,10 +26,12 @@ def start_battle(state: HexbattleState, first: int = 0) -> None:
 
 
 def begin_turn(state: HexbattleState) -> None:
-    # Segments of an older epoch are never used again: dropped here, so the table stays small (a clone copies it),
-    # while an army's segments still good from its last turn (units whose ground nothing changed) are kept.
-    epoch = state._epoch
-    state._segments = {key: entry for key, entry in state._segments.items() if entry[0] == epoch.get(key[0], 0)}
+    # Segments of an older epoch are never used again: dropped here once there are many, so the table stays small (a
+    # clone copies it), while an army's segments still good from its last turn (units whose ground nothing changed)
+    # are kept. Which are dropped when changes nothing but the table's size: a segment's epoch is checked as it is read.
+    if len(state._segments) > SEGMENTS_KEPT:
+        epoch = state._epoch
+        state._segments = {key: entry for key, entry in state._segments.items() if entry[0] == epoch.get(key[0], 0)}
     state.actions_left = max(0, state.game.rules.actions_per_turn - state.fog[state.current])
     state.actions_granted = state.actions_left
     state.fog[state.current] = 0
@@ -67,9 +73,11 @@ def check_victory(state: HexbattleState) -> None:
     if state.phase == "over":
         return
     alive = [False, False]
-    for unit in state.units.values():
-        if unit.hex is not None and not unit.destroyed:
-            alive[unit.player] = True
+    for p, army in enumerate(state._army):  # one unit standing is enough: the first, most of a battle
+        for unit in army:
+            if unit.hex is not None and not unit.destroyed:
+                alive[p] = True
+                break
     for p in (state.current, 1 - state.current):
         if not alive[1 - p]:
             finish(state, p, "annihilation")
