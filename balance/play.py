@@ -122,14 +122,16 @@ def _leader(values: list[float]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def _card_args(action: Action) -> list[str]:
-    names: list[str] = []
+def _named(action: Action, design_of: dict[str, str]) -> list[str]:
+    """The designs of the cards (or units) a move names, in its arguments' order."""
+    named: list[str] = []
     for value in action.args.values():
         if isinstance(value, str):
-            names.append(value)
+            if value in design_of:
+                named.append(design_of[value])
         elif isinstance(value, list):
-            names.extend(v for v in value if isinstance(v, str))
-    return names
+            named.extend(design_of[v] for v in value if isinstance(v, str) and v in design_of)
+    return named
 
 
 def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int,
@@ -174,7 +176,7 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
                 last_mover = seat
                 samples.append((moves, lead))
             if action.args:
-                named = [design_of[n] for n in _card_args(action) if n in design_of]
+                named = _named(action, design_of)
                 if named:  # read only then: hexbattle names a unit in most moves, the card games seldom a card
                     held, counts = obs.held(state, seat), played[seat]
                     for design in named:

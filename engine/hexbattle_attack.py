@@ -41,9 +41,7 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
             actions += tuple([game.attack_action(p, uid, enemy.id, "fire")
                               for enemy in sight.fire_targets(state, unit, inside, arc)])
             for enemy in inside:
-                for step in sight_line(here, state.hex_of(enemy)):
-                    for h in step:
-                        read |= bit.get(h, 0)
+                read |= game.line(here, state.hex_of(enemy))[1]
         cached = state._attack_cache[key] = (p, read, game.mask(arc) if arc else 0, actions)
     return cached[3]
 

@@ -11,7 +11,8 @@ from cards.schemas.hexbattle import Army, BonusCard, Formation, Terrain, UnitTyp
 from engine.core import Action, Game, Refusal
 from engine.hexbattle_pieces import Unit
 from engine.hexbattle_state import HexbattleState
-from engine.hexgrid import Hex, disc, from_offset, hex_from_id, hex_id, in_arc, neighbour, parse_hex, to_offset
+from engine.hexgrid import (Hex, disc, from_offset, hex_from_id, hex_id, in_arc, neighbour, parse_hex, sight_line,
+                            to_offset)
 
 OPTION_KEYS = ("quick_start", "names", "turn_limit", "dice", "scenario")
 SCENARIO_KEYS = ("fill", "terrain", "units", "hands", "current_player")
@@ -56,6 +57,8 @@ class HexbattleGame(Game["HexbattleState"]):
         self.occupied = 1 << self.hidden.bit_length()
         ground: list[Terrain | None] = [*self.terrain.values()] + [None] * (self.occupied - len(self.terrain))
         self.takes_all_code: list[bool] = [bool(t and t.takes_all_movement) for t in ground * 2]
+        # Whether a cell blocks sight whatever stands on it: hidden, or terrain that blocks it (R12).
+        self.walls_code: list[bool] = [t is None or t.blocks_los for t in ground * 2]
         self.home_row = [0 if a.home_edge == "top" else self.rows - 1 for a in self.armies]
         self.goal_row = [self.home_row[1], self.home_row[0]]
         # Each army faces the enemy's edge at deployment (R5).
@@ -106,6 +109,7 @@ class HexbattleGame(Game["HexbattleState"]):
         self._fire_zones: dict[tuple[Hex, int, int], frozenset[Hex]] = {}
         self._arcs: dict[tuple[int, int], frozenset[Hex]] = {}
         self._masks: dict[frozenset[Hex], int] = {}
+        self._lines: dict[tuple[Hex, Hex], tuple[tuple[tuple[int, ...], ...], int]] = {}
         self._moves: dict[str, dict[int, Action]] = {}
 
     def hex_named(self, text: str) -> Hex:
@@ -126,6 +130,21 @@ class HexbattleGame(Game["HexbattleState"]):
     def code_of(self, terrain: str | None, occupied: bool) -> int:
         """What stands on a cell, as `HexbattleState.codes` holds it."""
         return self.code[terrain] | (self.occupied if occupied else 0)
+
+    def line(self, a: Hex, b: Hex) -> tuple[tuple[tuple[int, ...], ...], int]:
+        """The sight line between two hexes (`hexgrid.sight_line`) as cells (-1: off the map), and the bits of its
+        cells on the map, worked out once per pair."""
+        found = self._lines.get((a, b))
+        if found is None:
+            cell = self.cell
+            steps = tuple([tuple([cell.get(h, -1) for h in step]) for step in sight_line(a, b)])
+            bits = 0
+            for step in steps:
+                for c in step:
+                    if c >= 0:
+                        bits |= 1 << c
+            found = self._lines[(a, b)] = (steps, bits)
+        return found
 
     def mask(self, hexes: frozenset[Hex]) -> int:
         """The bits (`bit`) of a zone's hexes on the map, worked out once per zone."""

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import Refusal
 from engine.hexbattle_pieces import Sight, Unit
-from engine.hexgrid import Hex, aim, in_arc, parse_hex, sight_line
+from engine.hexgrid import Hex, aim, in_arc, parse_hex
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
@@ -50,18 +50,18 @@ def sight(state: HexbattleState, a: Hex, b: Hex) -> Sight:
 
 def walk(state: HexbattleState, a: Hex, b: Hex, over_units: bool) -> tuple[Hex | None, list[Hex]]:
     """The first hex that blocks the line for certain (or None), and the split hexes that may."""
-    terrain, at, board, walls = state.terrain, state.at, state.game.board, state.game.blocks_los
-    units_block = not over_units
+    game = state.game
+    codes, walls, cells = state.codes, game.walls_code, game.cells
+    units = 0 if over_units else game.occupied
     contested: list[Hex] = []
-    for step in sight_line(a, b):
-        for h in step:
+    for step in game.line(a, b)[0]:
+        for c in step:
             # A hex blocks when hidden, when its terrain blocks sight, or when a unit stands on it
-            # (unless guns on a hill look over units).
-            t = terrain.get(h)
-            if (h in board) if t is None else (t in walls or (units_block and h in at)):
+            # (unless guns on a hill look over units); one off the map never does.
+            if c >= 0 and (walls[codes[c]] or codes[c] & units):
                 if len(step) == 1:
-                    return h, contested
-                contested.append(h)
+                    return cells[c], contested
+                contested.append(cells[c])
     return None, contested
 
 
