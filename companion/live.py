@@ -6,9 +6,9 @@ The path of "the log moved" (docs/design.md draws it):
 2. When the table part of that phone's run has drawn (`drawn`), this server's pages of the table are told
    (`tell`): `companion.heads` answers their waiting requests with "table T's head is now N". Told after the
    tapping phone's drawing, so the other phones' runs do not share the CPU with the run its player waits for.
-3. Each other phone's listener element (`companion.components.moved`, drawn last in the table part by
-   `listen`) gets the answer and asks Streamlit, through its trigger, to rerun the table part: that phone's
-   own run draws what its viewer may see.
+3. Each other phone's listener (the last block of the table part's surface, `listen`: listen.js in
+   `companion.components.surface`) gets the answer and asks Streamlit, through the element's trigger, to rerun
+   the table part: that phone's own run draws what its viewer may see.
 
 A change this server did not make arrives too: PostgreSQL's NOTIFY from another server (`Store.watch_changes`)
 and this server's bots call `tell` (`teller`). A change the command-line tool makes to the SQLite file is seen by
@@ -28,7 +28,7 @@ from typing import Any
 import streamlit as st
 
 from companion import heads, paths
-from companion.components import moved
+from companion.components import surface
 from companion.store import Store
 
 LOG = logging.getLogger("muster.companion")
@@ -39,12 +39,12 @@ TOLD_S = 1.5  # a poll within this long of its page's listener being told leaves
 
 
 def listen(table_id: int, head: int, seat: str | None) -> None:
-    """Draw the table part's listener, last in the part, at the change count `head` the part was drawn at, for the
-    player of `seat` (its token; None: a spectator), whose tabs the route bounds apart from the others'."""
+    """Draw the table part's listener, last in the part's surface, at the change count `head` the part was drawn at,
+    for the player of `seat` (its token; None: a spectator), whose tabs the route bounds apart from the others'."""
     page = _page()
     heads.HEADS.drawn(page, table_id, head, seat)
     if paths.installed():  # else no route: the poll shows moves
-        moved.listen(paths.here(heads.PATH), page, head)
+        surface.listen(paths.here(heads.PATH), page, head)
 
 
 def _page() -> str:

@@ -124,7 +124,7 @@ def _table(service: Tables, table_id: int, token: str | None, outline: tuple[Any
     def part() -> None:
         with surface.drawing("table", on_lost=lost):  # its HTML and pads as few elements
             _table_part(service, table_id, token, outline)
-        live.listen(table_id, st.session_state[SEEN][2], token)  # last: its head is the one the part drew
+            live.listen(table_id, st.session_state[SEEN][2], token)  # last: its head is the one the part drew
 
     try:  # a store fault shows here, where the player tapped; the page's poll redraws it when the store is back
         faults.shielded(part, retry=False)

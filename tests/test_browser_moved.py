@@ -1,7 +1,7 @@
 """Another phone learns of a move through the server's own route and its listener element alone (issue 34), in a
 real browser against one `muster app` whose table pages poll only every 10 minutes (`table_page.POLL_ENV`): a
 move made on Ann's phone shows on Bob's at once, which nothing but the push can do (the route `companion.heads`,
-the listener `companion.components.moved`); without the route it would wait out the poll. Bob's listener asks
+the listener, listen.js in `companion.components.surface`); without the route it would wait out the poll. Bob's listener asks
 Streamlit for the table part's rerun through its trigger; Ann's phone, which drew its own move, never does.
 """
 

@@ -9,10 +9,10 @@ component's own code, so the surface's pads and the hexbattle board share one im
 COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 
 
-def frontend(script: Path, sight: bool = True) -> str:
+def frontend(script: Path, sight: bool = True, parts: tuple[Path, ...] = ()) -> str:
     """A component's JavaScript as the browser gets it: the shared tap rule (`SIGHT`, for a component that takes
-    taps), then its own code, without the lines that are only comments. Streamlit sends a component's code inside
-    every element it draws, at every redraw: the comments, which say why in the files, would be a third of each
-    message."""
-    code = (SIGHT.read_text(encoding="utf-8") + "\n" if sight else "") + script.read_text(encoding="utf-8")
-    return COMMENT_LINE.sub("", code)
+    taps), the files of its own code `parts` (functions it uses), then its own code, without the lines that are
+    only comments. Streamlit sends a component's code inside every element it draws, at every redraw: the
+    comments, which say why in the files, would be a third of each message."""
+    files = ([SIGHT] if sight else []) + list(parts) + [script]
+    return COMMENT_LINE.sub("", "\n".join(f.read_text(encoding="utf-8") for f in files))

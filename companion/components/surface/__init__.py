@@ -13,8 +13,9 @@ root), so the page's styles (`page_styles.STYLE_SHEETS`) apply to them and tests
 A tap on a pad is the element's trigger (`tap`), Streamlit's public channel from an element to the server:
 its callback hands it to the pad's handler before the page is drawn again (`_tapped`). A folded box whose
 contents are built only while it is open (`companion.folds`) is a block too while it is shut, and a tap on
-its label is a tap of the same kind; a countdown (`companion.clock`) is a sheet's HTML that surface.js ticks.
-So a table part that draws no Streamlit widget of a panel's own is one element, one message and one redraw.
+its label is a tap of the same kind; a countdown (`companion.clock`) is a sheet's HTML that surface.js ticks,
+and the table part's listener (`listen`, listen.js) is the last block. So a table part that draws no Streamlit
+widget of a panel's own is one element, one message and one redraw.
 
 The element's data is the list of blocks, never a dict: Streamlit looks for dataframes among a dict's
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
@@ -47,7 +48,7 @@ LOG = logging.getLogger("muster.companion")
 
 _component = st.components.v2.component(
     "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"),
-    js=components.frontend(HERE / "surface.js"))
+    js=components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",)))
 
 TapHandler = Callable[[dict[str, Any]], None]
 
@@ -87,7 +88,7 @@ class _Surface:
         taps, on_lost = stretch.taps, self.on_lost
         with stretch.slot:
             _component(data=_grouped(stretch.blocks), key=key,
-                       on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost))
+                       on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost), on_moved_change=_moved)
 
 
 def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -150,6 +151,18 @@ def group(key: str, beside: bool = False) -> Iterator[None]:
         surface.group = outer
 
 
+def listen(url: str, page: str, head: int) -> bool:
+    """The table part's listener (listen.js) as the open surface's last block: `url` the route that tells of
+    moves (`companion.heads`), `page` the name this page's run gave it, `head` the part's head. When the route says
+    the table moved past `head`, the element's trigger ("moved") reruns the part, as a tap does: the server never
+    reaches into a phone's session. False when no surface is open."""
+    return add({"key": "listen", "listen": [url, page, head]})
+
+
+def _moved() -> None:
+    """The listener's trigger: the fragment's rerun is the whole of what it asks."""
+
+
 def flush() -> None:
     """Send what the open surface gathered so far: a Streamlit element of the page's own comes next."""
     surface = _open.get()
@@ -185,4 +198,4 @@ def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] |
         on_lost()
 
 
-__all__ = ["add", "drawing", "flush", "group", "sent_tap"]
+__all__ = ["add", "drawing", "flush", "group", "listen", "sent_tap"]

@@ -301,8 +301,11 @@ function place(root, blocks, tap) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
+  const { data: sent, parentElement, setTriggerValue } = component;
+  if (!sent) return;
+  // The table part's listener (listen.js) rides in the surface's last stretch: a block of its own, not drawn.
+  const listening = sent.find((block) => block.listen);
+  const data = listening ? sent.filter((block) => block !== listening) : sent;
   let root = parentElement.querySelector(":scope > .sf");
   if (!root) {
     root = node("div", "sf");
@@ -317,4 +320,6 @@ export default function (component) {
   // then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
   clearTimeout(settleTimer);
   settleTimer = setTimeout(watchButtons);
+  follow(parentElement, listening ? listening.listen : null, setTriggerValue);
+  return () => follow(parentElement, null);
 }

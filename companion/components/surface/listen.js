@@ -1,10 +1,11 @@
-// A table part's listener (a Streamlit components-v2 frontend, no build step; companion.components.moved).
+// A table part's listener, part of the table's surface (set before surface.js; companion.live draws it as the
+// surface's last block, {key: "listen", listen: [url, page, head]}, so it costs no element of its own).
 //
-// Data: [url, page, head]: where this server tells of moves (companion.heads), the name the page's run gave
-// this listener, and the head the table part was drawn at. It asks `url?page=…&head=…` and waits (a long poll);
-// when the answer's head is past the one drawn, it asks Streamlit to rerun the table part, through its trigger
-// ("moved"), and waits for that drawing before it asks again. The phone that made the move has drawn it
-// already, and the server knows (it answers only pages behind), so that phone does not rerun again.
+// [url, page, head]: where this server tells of moves (companion.heads), the name the page's run gave this
+// listener, and the head the table part was drawn at. It asks `url?page=…&head=…` and waits (a long poll);
+// when the answer's head is past the one drawn, it asks Streamlit to rerun the table part, through the surface
+// element's trigger ("moved"), and waits for that drawing before it asks again. The phone that made the move
+// has drawn it already, and the server knows (it answers only pages behind), so that phone does not rerun again.
 // A refusal (400, 404: not listening here) stops it until the part is drawn anew; 429 and 503 wait as the
 // server says; a lost connection waits a little longer each time. Nothing here is needed for correctness: the
 // page's own poll shows every move, later.
@@ -57,11 +58,19 @@ function start(l) {
   listen(l, abort.signal).finally(() => { if (l.abort === abort) l.running = false; });
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
-  const [url, page, head] = data;
+// The listener of the surface element drawn in `parentElement`: `data` as drawn now ([url, page, head]), or null
+// when this element draws none (it stops).
+function follow(parentElement, data, setTriggerValue) {
   let l = listeners.get(parentElement);
+  if (!data) {
+    if (l) {
+      document.removeEventListener("visibilitychange", l.onVisible);
+      if (l.abort) l.abort.abort();
+      listeners.delete(parentElement);
+    }
+    return;
+  }
+  const [url, page, head] = data;
   if (!l) {
     l = {};
     listeners.set(parentElement, l);
@@ -75,9 +84,4 @@ export default function (component) {
     l.redrawn = null;
   }
   if (fresh) start(l);
-  return () => {
-    document.removeEventListener("visibilitychange", l.onVisible);
-    if (l.abort) l.abort.abort();
-    listeners.delete(parentElement);
-  };
 }
