@@ -51,7 +51,9 @@ def test_what_a_part_draws_is_one_element_per_stretch_in_order() -> None:
     at = AppTest.from_function(_part).run()
     [(kind, first), (widget, _), (kind2, last)] = _elements(at)
     assert (kind, widget, kind2) == ("surface", "button", "surface")
-    assert [b["key"] for b in first] == ["b0", "group-moves", "b2"]
+    keys = [b["key"] for b in first]  # a block of HTML keyed by what it shows: unchanged, the phone keeps its nodes
+    assert keys[1] == "group-moves" and keys[0].startswith("h-") and keys[2].startswith("h-") and keys[0] != keys[2]
+    assert [b["key"] for b in _elements(at.run())[0][1]] == keys
     assert "<strong>First</strong>" in first[0]["html"] and "Second" in first[2]["html"]
     [pad] = first[1]["blocks"]  # the group holds the pad, keyed as the keyed container was
     assert first[1]["group"] == "moves" and pad["key"] == "move-list" and pad["pad"]["head"] == [3, 7]

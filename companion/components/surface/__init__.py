@@ -31,6 +31,8 @@ the earlier slot. So a page draws its own Streamlit elements only through the pa
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -71,7 +73,7 @@ class _Surface:
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         if self.stretch is None:
             self.stretch = _Stretch(st.empty())
-        block["key"] = block.get("key") or f"b{len(self.stretch.blocks)}"
+        block["key"] = block.get("key") or _content_key(block, {b["key"] for b in self.stretch.blocks})
         if self.group is not None:
             block["group"] = self.group
         self.stretch.blocks.append(block)
@@ -89,6 +91,18 @@ class _Surface:
         with stretch.slot:
             _component(data=_grouped(stretch.blocks), key=key,
                        on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost), on_moved_change=_moved)
+
+
+def _content_key(block: dict[str, Any], taken: set[str]) -> str:
+    """A block with no key of its own is keyed by what it shows: one that did not change keeps its nodes on the
+    phone wherever it now stands (a note drawn above it moves it down, not anew), and only the blocks that changed
+    are parsed and laid out again. `taken`: the keys of the stretch so far (the same block twice gets a number)."""
+    digest = hashlib.sha1(json.dumps(block, sort_keys=True).encode()).hexdigest()[:12]
+    key, n = f"h-{digest}", 1
+    while key in taken:
+        n += 1
+        key = f"h-{digest}-{n}"
+    return key
 
 
 def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
