@@ -73,12 +73,7 @@ def render(ctx: TableContext) -> None:
         _latest_hand(ctx, view, sheet)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
-    if view["phase"] != "draw":
-        ctx.moves()
-    elif view.get("drawn") is None:
-        ctx.moves(layout=_draw_card, pads_only=True)
-    else:
-        ctx.moves(layout=partial(_drawing_turn, view=view))
+    ctx.moves(layout=partial(_drawing_turn, view=view) if view["phase"] == "draw" else None, pads_only=True)
     _scorer(ctx, names)
     _combo_table(ctx)
 
@@ -300,35 +295,40 @@ def _your_turn(ctx: TableContext, view: dict[str, Any]) -> None:
         sheet.note("success", f"**Your turn**, {ctx.name(me)}: {plain(ctx.state.task(me))}{extra}.", icon="▶")
 
 
-def _draw_card(ctx: TableContext, legal: list[Any]) -> None:
-    """The drawing turn's first tap (R5): draw a card, the only move, so it is not asked about twice."""
-    if ctx.player is None:  # moves are a seat's only
-        return
-    ctx.button("Draw a card", act("draw", ctx.player), key="waterloo-draw", primary=True, sure=True)
-    with ctx.page.sheet() as sheet:
-        sheet.caption("The draw is your only move now, so it is not asked about twice.")
-
-
 def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> None:
-    """The drawing turn once a card is drawn, as cards (R5): keep it, or exchange a hand card (the one just drawn
-    unless another is picked) with one of the community cards, one tap each (the plain list would be 15 entries)."""
+    """The drawing turn as cards (R5): draw, then keep, or exchange a hand card (the one just drawn unless
+    another is picked) with one of the community cards, one tap each (the plain list would be 15 entries).
+    Picking the hand card to give is a tap on a pad that makes no move (`_give`), so the turn is blocks of the
+    table's surface, with no Streamlit widget."""
     me, data = ctx.player, ctx.data
     if me is None:  # moves are a seat's only
+        return
+    if view.get("drawn") is None:
+        ctx.button("Draw a card", act("draw", me), key="waterloo-draw", primary=True, sure=True)
+        with ctx.page.sheet() as sheet:
+            sheet.caption("The draw is your only move now, so it is not asked about twice.")
         return
     index = data.card_index
     hand = view["players"][me]["hand"]
     drawn = view["drawn"]
+    pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
+    give = st.session_state.get(pick) if st.session_state.get(pick) in hand else drawn
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
-    pick = f"waterloo-give-{ctx.table.id}-{view['hand_number']}-{len(hand)}"
-    give = ctx.page.widgets().pills("Or exchange this hand card…", hand, key=pick, default=drawn,
-                                    format_func=lambda c: card_label(index[c], data)) or drawn
+    movepad.show(ctx.page, [movepad.Choice(f"give-{c}", card_label(index[c], data), c, chosen=c == give) for c in hand],
+                 "waterloo-give", ctx.snap.head, partial(_give, pick), title="Or exchange this hand card…", columns=2)
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"…for a community card (gives {plain(card_label(index[give], data))}):")
     for c in view["community"]:
         ctx.button(f"Take {card_label(index[c], data)}", act("exchange", me, card=give, community=c),
                    key=f"waterloo-take-{c}")
+
+
+def _give(pick: str, tap: movepad.Tap) -> None:
+    """Pad callback: the hand card the "Take …" buttons give (a choice on this phone, no move; the redraw shows it)."""
+    if isinstance(tap.value, str):
+        st.session_state[pick] = tap.value
 
 
 def _showdown(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:

@@ -36,11 +36,14 @@ class Choice:
     help: str | None = None
     ask: tuple[str, str] | None = None
     sure: bool = False  # the tap itself is the player's "yes" (kept here, never sent to the phone)
+    chosen: bool | None = None  # a choice that makes no move (a toggle): whether it is the one picked now
 
     def drawn(self) -> dict[str, Any]:
         item: dict[str, Any] = {"kind": "button", "id": self.id, "label": self.label, "value": self.value}
         if self.primary:
             item["primary"] = True
+        if self.chosen is not None:
+            item["chosen"] = self.chosen
         if self.disabled:
             item["disabled"] = True
         if self.help:

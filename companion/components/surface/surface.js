@@ -14,7 +14,8 @@
 // (<div class="muster-clock" data-clock=...>, companion.clock) ticks here (`tick`).
 //
 // A pad: {head, items, columns, title, lines, note, boxed, notices, withdrawn}. Items:
-//   {kind: "button", id, label, value, primary, disabled, help, ask}, or
+//   {kind: "button", id, label, value, primary, chosen, disabled, help, ask} (`chosen`: a choice that makes no
+//   move, picked now or not: a toggle, aria-pressed), or
 //   {kind: "select", id, label, go, options: [{label, value}]} (a long list: pick, then one button; nothing
 //   is picked for the player, so the button waits until they pick).
 // Each tap reports the pad, the item, its value (an engine action) and the position ("head") the pad was
@@ -90,8 +91,9 @@ function node(tag, cls, text) {
 
 // A button of pad `key` drawn at position `head`: its identity is the pad, the item id and that position.
 function button(key, head, item, onTap) {
-  const b = node("button", "mp-btn" + (item.primary ? " mp-primary" : ""), item.label);
+  const b = node("button", "mp-btn" + (item.primary ? " mp-primary" : "") + (item.chosen ? " mp-chosen" : ""), item.label);
   b.type = "button";
+  if (item.chosen !== undefined) b.setAttribute("aria-pressed", String(item.chosen));
   b.dataset.id = item.id;
   b.dataset.sight = JSON.stringify([key, item.id, head]);
   b.dataset.settling = "1";  // until a look says otherwise
