@@ -210,7 +210,8 @@ def test_the_host_hands_a_seat_to_a_bot_from_the_host_page(race: Tables) -> None
 
 def test_a_hint_is_never_listed_twice_under_one_button_text(tmp_path: Path) -> None:
     """Medieval: a hand holding two identical cards has placements a player cannot tell apart (the same words on
-    the button); the bot searches both, and "What would the bot do?" names such a move once, the better one."""
+    the button); "What would the bot do?" names such a move once (the search tries one of them since 2026-11-26,
+    `engine.bots.search.distinct`; before, it searched both and the hint kept the better searched)."""
     svc = service(tmp_path)
     for deal in range(40):  # the first seeded deal whose seat to act holds two placements of the same words
         table = svc.create("medieval", ["Ann", "Bob"], {}, seed=f"twins-{deal}")

@@ -139,8 +139,8 @@ def hints(match: Match[Any], seat: int, top: int = 3, level: str = "normal") -> 
     never give a hidden card away; seeded by the match's progress, so asking twice gives the same answer."""
     bot = make_bot(level, match.game.id, match.game.players(match.options))
     ranked = bot.ranked(match.state, seat, decision_rng("hint", seat, len(match.log)))
-    shown: dict[str, Hint] = {}  # by button text: two moves a player cannot tell apart (medieval's placements of
-    for action, win, visits in ranked:  # two identical cards) are one hint, the better searched one
+    shown: dict[str, Hint] = {}  # by button text: two moves a player cannot tell apart (two cards of one name: a
+    for action, win, visits in ranked:  # tree search keys moves by card) are one hint, the better searched one
         label = match.state.label(action)
         if label not in shown and len(shown) < top:
             shown[label] = Hint(action, label, round(win, 3), visits)

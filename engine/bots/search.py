@@ -155,10 +155,10 @@ def flat(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluat
         world = reveal(state, seat, rng)
         replies = [reply(world, p, choices(world, p), rng) for p in world.players_to_act() if p != seat]
         dice = rng.getrandbits(64)
-        for action in choices(world, seat):
-            child = root.children.get(key(action))
+        for name, action in distinct(world, choices(world, seat)).items():
+            child = root.children.get(name)
             if child is None:
-                child = root.children[key(action)] = Node(action, seat)
+                child = root.children[name] = Node(action, seat)
             after = world.clone()
             same = random.Random(dice)
             after.play(action, same)
@@ -169,6 +169,15 @@ def flat(state: State, seat: int, rng: random.Random, *, reveal: Reveal, evaluat
             child.offered += 1
             child.total += evaluate(after)[seat]
     return sorted(root.children.values(), key=lambda n: (-n.visits, -n.total))
+
+
+def distinct(state: State, moves: list[Action]) -> dict[str, Action]:
+    """The moves by their button text, the first of each: moves a player cannot tell apart (medieval's placements
+    that differ only by which of two identical cards goes where) play alike, so a search tries one of them."""
+    named: dict[str, Action] = {}
+    for action in moves:
+        named.setdefault(state.label(action), action)
+    return named
 
 
 def estimates(nodes: list[Node]) -> list[tuple[Action, float, int]]:
