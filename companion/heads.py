@@ -3,7 +3,7 @@
 
 The answer says no more than "your table's log head is now N" (`{"head": N}`, N the table's change count,
 which every change to it raises; never the table's id, which would count a server's tables): each phone then draws what it may see in its own run, asked for by
-the page's listener element (`companion.components.moved`). Nothing secret crosses this route, and only a page
+the page's listener (the table surface's last block, `companion/components/surface/listen.js`). Nothing secret crosses this route, and only a page
 this server drew may ask (`P` is a random name the page's run gave its listener, `drawn`), so no one can list
 the tables of a server through it.
 
