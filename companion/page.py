@@ -42,9 +42,10 @@ class Page(Protocol):
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         """A folded box whose contents are built only while it is open: (the box, whether it is open)."""
 
-    def group(self, key: str, beside: bool = False) -> AbstractContextManager[None]:
+    def group(self, key: str, beside: bool = False, fold: str | None = None) -> AbstractContextManager[None]:
         """What the block draws, kept together under `key` (the moves: `moves`); `beside`: in a bordered box, the
-        first two things drawn side by side and the rest under them (a countdown and its button)."""
+        first two things drawn side by side and the rest under them (a countdown and its button); `fold`: in a box
+        that folds under this label, shut at first (built whether open or not, unlike `fold`)."""
 
     def container(self, key: str, border: bool = False) -> AbstractContextManager[None]:
         """A Streamlit container keyed `key` (`st-key-KEY`): what the block draws goes into it, in order."""
@@ -94,7 +95,9 @@ class RecordingPage:
         return _nothing(), self.open_folds
 
     @contextmanager
-    def group(self, key: str, beside: bool = False) -> Iterator[None]:
+    def group(self, key: str, beside: bool = False, fold: str | None = None) -> Iterator[None]:
+        if fold is not None:
+            self.drawn.append(Drawn("fold", fold, key=key, group=self._group))
         outer, self._group = self._group, key
         try:
             yield

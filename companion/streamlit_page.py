@@ -36,8 +36,8 @@ class StreamlitPage:
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         return folds.folded(label, key)
 
-    def group(self, key: str, beside: bool = False) -> AbstractContextManager[None]:
-        return surface.group(key, beside)
+    def group(self, key: str, beside: bool = False, fold: str | None = None) -> AbstractContextManager[None]:
+        return surface.group(key, beside, fold)
 
     @contextmanager
     def container(self, key: str, border: bool = False) -> Iterator[None]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion import components
+from companion.components import surface
 
 HERE = Path(components.__file__).parent
 MOUNT = """async ([code, name]) => {
@@ -31,12 +32,13 @@ LINES = ["Ann bet 2 chips.", "Bob called."]
 
 
 def mounted(new_phone: Callable[[], Any], *scripts: tuple[str, str]) -> Any:
-    """A phone on a blank page where each component's frontend is mounted: window[name](data) draws it."""
+    """A phone on a blank page where each component's frontend (its JavaScript as the browser gets it) is mounted:
+    window[name](data) draws it."""
     page = new_phone()
     page.set_content("<body style='margin:0;font-family:sans-serif'>"
                      + "".join(f"<div id='{name}'></div>" for _, name in scripts) + "</body>")
-    for script, name in scripts:
-        page.evaluate(MOUNT, [components.frontend(HERE / script), name])
+    for code, name in scripts:
+        page.evaluate(MOUNT, [code, name])
     return page
 
 
@@ -63,7 +65,7 @@ def settled(page: Any, selector: str) -> None:
 
 def test_browser_a_redrawn_pad_takes_a_settled_tap_and_a_new_button_under_the_finger_waits(
         new_phone: Callable[[], Any]) -> None:
-    page = mounted(new_phone, ("surface/surface.js", "surface"))
+    page = mounted(new_phone, (surface.SCRIPT, "surface"))
     page.evaluate("window.surface(%s)" % pad([4, 1], [("draw", "Draw a card"), ("stand", "Stand")]))
     # Redrawn every 100 ms with the same buttons (each redraw draws the pad's nodes anew: its note changed).
     page.evaluate("""(blocks) => { let n = 0; window.redrawing = setInterval(() => {
@@ -109,7 +111,7 @@ def board(head: list[int], marks: list[list[Any]]) -> list[Any]:
 
 
 def test_browser_a_board_tap_is_taken_only_where_the_board_stood(new_phone: Callable[[], Any]) -> None:
-    page = mounted(new_phone, ("hexboard/board.js", "hexboard"))
+    page = mounted(new_phone, (components.frontend(HERE / "hexboard/board.js"), "hexboard"))
     page.evaluate("(art) => { window.__musterHexboardArt = art; }", ART)
     page.evaluate("(data) => window.hexboard(data)", board([7], []))
     settled(page, ".hb-svg")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import streamlit as st
-
 from companion.panels.common import news
 from companion.render import Sheet
 from companion.render import private as render_private
@@ -58,25 +56,22 @@ def render(ctx: TableContext) -> None:
             if side["choice"]:
                 secret["your_face_down_pick"] = side["choice"].capitalize()
             render_private(me, secret, ctx.names, sheet=sheet)
-    ctx.moves(_round if view["phase"] == "play" else None)
+    ctx.moves(_round if view["phase"] == "play" else None, pads_only=True)
 
 
 def _round(ctx: TableContext, legal: list[Action]) -> None:
     """A round is one tap: a button per card type in hand. A call for reinforcements, when the engine offers
     it (from open information only, ruling R20), waits folded below: not calling costs no tap."""
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     label = ctx.state.label
     ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in legal if action.kind == "play"],
             "imperial-cards", title="Your card for this round (face down until both have chosen)")
     calls = [a for a in legal if a.kind == "reinforce"]
     if calls:
-        ctx.page.widgets()  # the cards' pad goes before the expander under it (unflushed, it showed after it, logged)
-        with st.expander("Call for reinforcements first (once per battle)"):
-            st.caption("Take cards back from your discard pile into your hand before you choose; your opponent "
-                       "sees which. If their card is already down, they take it back and choose again.")
-            with ctx.page.container("imperial-calls-box"):  # the page's own box: its pad stays in the expander
-                ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
-        ctx.page.widgets()  # the calls' pad stays in the expander: what the page draws next goes after it
+        with ctx.page.group("imperial-calls-box", fold="Call for reinforcements first (once per battle)"):
+            with ctx.page.sheet() as sheet:
+                sheet.caption("Take cards back from your discard pile into your hand before you choose; your "
+                              "opponent sees which. If their card is already down, they take it back and choose again.")
+            ctx.pad([ctx.choice(label(action), action, move_key(action)) for action in calls], "imperial-calls")
 
 
 def _last_round(ctx: TableContext, view: dict[str, Any], sheet: Sheet) -> None:

@@ -35,7 +35,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,9 +48,10 @@ from companion import components
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
 
+SCRIPT = components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",))
+"""The surface's JavaScript as the browser gets it: the tap rule (sight.js), the listener (listen.js), surface.js."""
 _component = st.components.v2.component(
-    "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"),
-    js=components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",)))
+    "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"), js=SCRIPT)
 
 TapHandler = Callable[[dict[str, Any]], None]
 
@@ -68,14 +69,14 @@ class _Surface:
     on_lost: Callable[[], None] | None = None  # a tap on a pad this page no longer draws (`drawing`)
     sent: int = 0  # stretches sent so far in this run (each one's element key counts them)
     stretch: _Stretch | None = None
-    group: tuple[str, bool] | None = None  # the group blocks added now belong to, and whether beside (`group`)
+    groups: tuple[tuple[str, dict[str, Any]], ...] = ()  # the groups blocks added now are in, outermost first (`group`)
 
     def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
         if self.stretch is None:
             self.stretch = _Stretch(st.empty())
         block["key"] = block.get("key") or _content_key(block, {b["key"] for b in self.stretch.blocks})
-        if self.group is not None:
-            block["group"] = self.group
+        if self.groups:
+            block["group"] = self.groups
         self.stretch.blocks.append(block)
         if on_tap is not None:
             self.stretch.taps[block["key"]] = on_tap
@@ -105,17 +106,23 @@ def _content_key(block: dict[str, Any], taken: set[str]) -> str:
     return key
 
 
-def _grouped(blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Blocks in a row of one group become one block holding them (`{key, group, blocks}`)."""
+def _grouped(blocks: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]:
+    """Blocks in a row of one group become one block holding them (`{key, group, blocks}` and the group's look),
+    a group inside it likewise."""
     out: list[dict[str, Any]] = []
     for block in blocks:
-        name, beside = block.pop("group", (None, False))
-        if name is None:
+        groups = block.get("group", ())
+        if len(groups) <= depth:
+            block.pop("group", None)
             out.append(block)
-        elif out and out[-1].get("group") == name:
-            out[-1]["blocks"].append(block)
-        else:
-            out.append({"key": f"group-{name}", "group": name, "blocks": [block]} | ({"beside": True} if beside else {}))
+            continue
+        name, look = groups[depth]
+        if not (out and out[-1].get("group") == name and "inner" in out[-1]):
+            out.append({"key": f"group-{name}", "group": name, "inner": []} | look)
+        out[-1]["inner"].append(block)
+    for block in out:
+        if "inner" in block:
+            block["blocks"] = _grouped(block.pop("inner"), depth + 1)
     return out
 
 
@@ -148,21 +155,23 @@ def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
 
 
 @contextmanager
-def group(key: str, beside: bool = False) -> Iterator[None]:
+def group(key: str, beside: bool = False, fold: str | None = None) -> Iterator[None]:
     """The blocks added in the block are wrapped together, in a box with the class a keyed Streamlit container
     has (`st-key-KEY`): found the same way whoever draws it. `beside`: a bordered box whose first two blocks
-    stand side by side (a countdown and its button), the others under them. With no surface open, a keyed
-    container."""
+    stand side by side (a countdown and its button), the others under them. `fold`: a box that folds under
+    this label, shut at first (the phone keeps it as the player left it). With no surface open, a keyed
+    container (in an expander, for `fold`)."""
     surface = _open.get()
     if surface is None:
-        with st.container(key=key, border=beside):
+        with st.expander(fold) if fold else nullcontext(), st.container(key=key, border=beside):
             yield
         return
-    outer, surface.group = surface.group, (key, beside)
+    look: dict[str, Any] = {"beside": True} if beside else {"fold": fold} if fold else {}
+    outer, surface.groups = surface.groups, (*surface.groups, (key, look))
     try:
         yield
     finally:
-        surface.group = outer
+        surface.groups = outer
 
 
 def listen(url: str, page: str, head: int) -> bool:

@@ -7,8 +7,9 @@
 //   {key, pad}:  a pad of buttons (below), drawn with text set as text, never as markup.
 //   {key, fold}: a shut box whose contents the server builds only while it is open (companion.folds): a tap
 //                on its label is a tap ({pad: key, open: true}); the redraw that follows draws it open.
-//   {key, group, blocks, beside}: blocks kept together (a keyed group; `beside`: a bordered box whose first two
-//                blocks stand side by side, the others under them).
+//   {key, group, blocks, beside, fold}: blocks kept together (a keyed group; `beside`: a bordered box whose first
+//                two blocks stand side by side, the others under them; `fold`: a box that folds under this label,
+//                shut at first, <details data-fold=KEY>).
 // A block whose data did not change keeps its nodes, so a redraw touches only what changed; a folded box
 // (<details data-fold=KEY>) keeps the player's open or shut across redraws. A countdown in a block's HTML
 // (<div class="muster-clock" data-clock=...>, companion.clock) ticks here (`tick`).
@@ -262,7 +263,15 @@ function drawBlock(block, tap) {
   const el = node("div", (block.group ? "sf sf-group" + (block.beside ? " sf-beside" : "") : "sf-block")
     + (keyed ? ` st-key-${keyed}` : ""));
   el.dataset.key = block.key;
-  if (block.group) {
+  if (block.group && block.fold) {
+    const box = node("details", "muster-box");
+    box.dataset.fold = block.group;
+    const inner = node("div", "sf");
+    box.append(node("summary", "", block.fold), inner);
+    el.className = `sf-block st-key-${block.group}`;
+    el.appendChild(box);
+    place(inner, block.blocks, tap);
+  } else if (block.group) {
     place(el, block.blocks, tap);
   } else if (block.fold) {
     drawFold(el, block, tap);
