@@ -8,7 +8,7 @@
 //   {key, fold}: a shut box whose contents the server builds only while it is open (companion.folds): a tap
 //                on its label is a tap ({pad: key, open: true}); the redraw that follows draws it open.
 //   {key, group, blocks, beside, fold}: blocks kept together (a keyed group; `beside`: a bordered box whose first
-//                two blocks stand side by side, the others under them; `fold`: a box that folds under this label,
+//                block and a pad right after it stand side by side, the others under them; `fold`: a box that folds under this label,
 //                shut at first, <details data-fold=KEY>).
 // A block whose data did not change keeps its nodes, so a redraw touches only what changed; a folded box
 // (<details data-fold=KEY>) keeps the player's open or shut across redraws. A countdown in a block's HTML
