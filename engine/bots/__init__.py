@@ -35,7 +35,7 @@ LEVELS: dict[str, dict[str, tuple[int, int]]] = {
     "waterloo": {"easy": (30, 20), "normal": (200, 20), "hard": (800, 20)},
     "hexbattle": {"easy": (20, 20), "normal": (100, 20), "hard": (300, 20)},
     "imperial": {"easy": (40, 200), "normal": (500, 200), "hard": (3000, 200)},
-    "medieval": {"easy": (10, 0), "normal": (40, 2), "hard": (120, 4)},
+    "medieval": {"easy": (10, 0), "normal": (40, 2), "hard": (250, 2)},
 }
 """Search budgets per game and level (docs/bots.md says how each was measured)."""
 
