@@ -71,8 +71,9 @@ class Config:
 
 
 REDEAL_TRIES = 10_000
-"""How often `resample` deals again before it gives up: a deal that can stand always exists (the real one), and
-one in a few hundred can stand at worst (a hand that must hold one of the few infantry left unseen)."""
+"""How often `resample` deals again before it gives up: a deal that can stand always exists (the real one), and in
+random battles one is found within 14 tries at worst (3,816 re-deals of positions in play; 1,350 of finished
+battles within 1, 2026-11-26)."""
 
 Pile = dict[str, list[str]]
 """Cards of one place, by type: copies of a type are interchangeable, so only counts matter to play."""
@@ -503,7 +504,10 @@ class ImperialState(State):
             self.banned[loser] = True
             self.round["cavalry_banned"] = loser
             only_cavalry = bool(hand[CAVALRY]) and not hand[PIKEMEN] and not hand[MUSKETEERS]
-            self.infantry_unseen[loser] = not any(t in INFANTRY for t in self.known[loser])
+            if only_cavalry:  # routed at once: everyone now knows the hand held no infantry
+                self.lacking[loser] += [t for t in INFANTRY if t not in self.lacking[loser]]
+            else:  # a hand left standing held infantry, if it held anything (an empty hand is out, R17)
+                self.infantry_unseen[loser] = _size(hand) > 0 and not any(t in INFANTRY for t in self.known[loser])
             self._finish_round([loser] if only_cavalry else [])
         elif played[w] == MUSKETEERS:
             if self.advanced_rifling and _size(hand):
@@ -769,7 +773,7 @@ class ImperialState(State):
         """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""
         new = object.__new__(ImperialState)
         new.__dict__.update(self.__dict__)
-        for name in ("ip", "gold", "marker", "reserves", "table", "queue", "banned",
+        for name in ("ip", "gold", "marker", "reserves", "table", "queue", "banned", "infantry_unseen",
                      "calls_left", "exchanged", "bought", "named", "routed"):
             setattr(new, name, list(getattr(self, name)))
         new.supply = {t: list(cs) for t, cs in self.supply.items()}

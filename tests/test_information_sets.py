@@ -337,3 +337,26 @@ def test_imperial_a_redeal_is_never_a_hand_the_rules_would_have_routed() -> None
 
 def _size(hand: dict[str, list[str]]) -> int:
     return sum(len(cards) for cards in hand.values())
+
+
+def test_imperial_a_finished_battle_redeals_for_every_viewer() -> None:
+    """A finished battle is re-dealt for its replay and record like any position. A side routed at once with only
+    Cavalry left (R10) is known to hold no infantry, so its re-dealt hand is all Cavalry; a side left with no card
+    after a Pikemen win is out (R17) and owes no infantry. Before the fix, a routed hand was re-dealt with infantry in
+    these battles, and seed 29's raised 'no deal of the hidden cards could stand' for every viewer, so that finished
+    table's replay and record failed."""
+    from engine.imperial import CAVALRY, ImperialState
+    routed_at_once = 0
+    for seed in range(60):
+        match = Match(game("imperial"), seed, {"imperial_power": [3, 3], "gold": [2, 1], "reinforcements": [1, 1]})
+        rng = random.Random(seed)
+        while not match.state.is_terminal:
+            match.apply(rng.choice(match.state.legal_actions()))
+        state: ImperialState = match.state
+        for viewer in (None, 0, 1):
+            again = state.resample(viewer, random.Random(seed))
+            for p in state.routed:  # routed by a Pikemen win with only Cavalry left, seen by everyone
+                if state.round is not None and state.round["cavalry_banned"] == p and state.hands[p][CAVALRY]:
+                    routed_at_once += viewer != p
+                    assert _size(again.hands[p]) == len(again.hands[p][CAVALRY]), (seed, viewer)
+    assert routed_at_once >= 3
