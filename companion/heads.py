@@ -56,6 +56,13 @@ class Answer:
     body: dict[str, Any]
 
 
+class _Kept:
+    """The seat a page already had at a table (`Heads.drawn`'s default): a run that moved names its seat later."""
+
+
+KEPT = _Kept()
+
+
 @dataclass(frozen=True)
 class _Drawn:
     """What a page last drew: its table, at which head, as whom (a seat's token; None: a spectator)."""
@@ -95,12 +102,15 @@ class Heads:
         self._waiting: dict[str, _Waiter] = {}  # page -> its one waiting request
         self._closed = False
 
-    def drawn(self, page: str, table: int, head: int, seat: str | None = None) -> None:
+    def drawn(self, page: str, table: int, head: int, seat: str | None | _Kept = KEPT) -> None:
         """A page's run drew `table` at `head` as the player of `seat` (a seat's token; None: a spectator), or is
-        about to (the run of the phone that moved it, which names the seat as it draws)."""
+        about to (the run of the phone that moved it, which names the seat as it draws: until then it keeps the
+        seat it had at that table, `KEPT`, so its tabs are not counted a spectator's meanwhile)."""
         with self._lock:
             old = self._pages.get(page)
             same = old is not None and old.table == table
+            if isinstance(seat, _Kept):
+                seat = old.seat if old is not None and same else None
             self._pages[page] = _Drawn(table, max(head, old.head) if old is not None and same else head, seat)
             self._pages.move_to_end(page)
             woken = [self._waiting.pop(page)] if not same and page in self._waiting \

@@ -180,6 +180,29 @@ def test_a_spectators_tabs_cannot_push_a_tables_players_back_to_polling(board: H
     assert [seated[::2], *[w[::2] for w in watching]] == [(200, {"head": 1})] * 3
 
 
+def test_the_phone_that_moved_keeps_its_seat_until_its_run_names_it(board: Heads) -> None:
+    """The run of the phone that moved tells the board first (`live._changed`, no seat yet) and names its seat
+    later as it draws: meanwhile its tabs still count as the seat's, not the spectators' (before, they did, and a
+    table's spectators could get its player refused)."""
+    spectators, ann = [c * 20 for c in "st"], "a" * 20
+    for page in spectators:
+        board.drawn(page, 1, 0)
+    board.drawn(ann, 1, 0, "ann-token")
+    board.drawn(ann, 1, 1)  # Ann moved: her run is about to draw the table at head 1
+
+    async def crowd() -> list[Any]:
+        waiting = [asyncio.ensure_future(ask(f"page={p}&head=0")) for p in spectators]
+        await asyncio.sleep(0.05)
+        seated = asyncio.ensure_future(ask(f"page={ann}&head=1"))
+        await asyncio.sleep(0.05)
+        board.moved(1, 2)
+        return [await seated, *[await w for w in waiting]]
+
+    seated, *watching = run(crowd())[0]
+    assert seated[::2] == (200, {"head": 2})
+    assert [w[::2] for w in watching] == [(200, {"head": 2})] * 2
+
+
 def test_a_server_remembers_the_heads_of_the_tables_moved_last(board: Heads) -> None:
     """One small entry per table ever moved would grow for as long as the server runs: the table moved longest
     ago is forgotten first (TABLES_KEPT, 3 here), and the pages of the tables it remembers are still told at once."""
