@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -81,12 +82,13 @@ def test_the_check_finds_each_kind_of_private_use() -> None:
 def test_no_private_streamlit_outside_the_adapter() -> None:
     """In `companion/` no underscore attribute at all (but the adapter's); in every other module of the repository
     (the tests aside: AppTest drives Streamlit from outside) none of a Streamlit object."""
-    others = [d for d in sorted(ROOT.iterdir()) if d.is_dir() and not d.name.startswith(".")
-              and d.name not in {"companion", "tests", "output"}]
-    found = [f"{path.relative_to(ROOT)}:{use} {RULE}"
-             for folder, only in ((ROOT / "companion", False), *((d, True) for d in others))
-             for path in sorted(folder.rglob("*.py")) if path != ADAPTER
-             for use in private_uses(path.read_text(encoding="utf-8"), only)]
+    tracked = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True, text=True, check=True)
+    paths = [ROOT / name for name in tracked.stdout.split()]  # the repository's own: not a venv or a build beside it
+    found = [f"{path.relative_to(ROOT)}:{use} {RULE}" for path in paths
+             if path != ADAPTER and path.relative_to(ROOT).parts[0] != "tests"
+             for use in private_uses(path.read_text(encoding="utf-8"),
+                                     streamlit_objects_only=path.relative_to(ROOT).parts[0] != "companion")]
+    assert len(paths) > 100 and any(p.relative_to(ROOT).parts[0] == "companion" for p in paths)
     assert not found, "\n".join(found)
 
 
