@@ -64,7 +64,8 @@ class LinkStyles:
             await self.app(scope, receive, send)
             return
         asked = dict(scope.get("headers", []))
-        if b"text/html" in asked.get(b"accept", b""):  # a page: asked for as it is, so the link can go in
+        browser = b"text/html" in asked.get(b"accept", b"")
+        if browser:  # a page: asked for as it is, so the link can go in
             kept = [(k, v) for k, v in scope.get("headers", []) if k != b"accept-encoding"]
             scope = {**scope, "headers": [*kept, (b"accept-encoding", b"identity")]}
         held: list[Message] = []  # the response's start and body, while it is a page to link from
@@ -76,7 +77,7 @@ class LinkStyles:
                 if page and b"content-encoding" not in headers:
                     held.append(message)
                     return
-                if page:
+                if page and browser:  # not what a client that did not ask for a page gets, so not a visitor's to log
                     LOG.warning("Streamlit's page %s came compressed (%s): it goes without the companion's styles",
                                 scope.get("path"), headers[b"content-encoding"].decode(errors="replace"))
             elif held and message["type"] == "http.response.body":
@@ -94,7 +95,7 @@ class LinkStyles:
         start, body = held[0], b"".join(m.get("body", b"") for m in held[1:])
         at = body.rfind(b"</body>")
         body = body[:at] + self.link + body[at:] if at >= 0 else body + self.link
-        dropped = {b"content-length", b"etag", b"last-modified"}
+        dropped = {b"content-length", b"transfer-encoding", b"etag", b"last-modified"}
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() not in dropped]
         await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})

@@ -97,6 +97,17 @@ def test_a_page_that_would_come_gzipped_is_asked_for_as_it_is_and_takes_the_link
     assert headers[b"content-encoding"] == b"gzip" and gzip.decompress(body) == b"let a = 1;" * 100
 
 
+def test_a_client_that_asks_for_no_page_gets_it_compressed_and_unlogged(caplog: pytest.LogCaptureFixture) -> None:
+    """A GET that does not ask for a page (a script, a probe, a crawler: no text/html in Accept) gets Streamlit's
+    answer as it is, and nothing in the server's log: before, each such request logged a warning, so anyone could
+    fill the log."""
+    with caplog.at_level("DEBUG", logger="muster.companion"):
+        for _ in range(3):
+            headers, body = fetch(gzipped_site(), "/table", b"*/*")
+            assert headers[b"content-encoding"] == b"gzip" and LINK not in gzip.decompress(body)
+    assert caplog.records == []
+
+
 def test_the_styles_come_gzipped_to_a_phone_that_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The companion's routes are outside the App whose middleware compresses (`companion.launch`): they compress
     themselves."""
