@@ -324,6 +324,11 @@ export default function (component) {
     resized.observe(root);  // once: finding the page's content reads styles, which a redraw has just changed
     resized.observe(pageContent(root));
   }
+  // A shut fold still drawn after a redraw was not opened by it (its tap was lost): it takes a tap again.
+  root.querySelectorAll(".sf-fold[data-opening]").forEach((box) => {
+    delete box.dataset.opening;
+    box.firstElementChild.removeAttribute("aria-busy");
+  });
   // A tap goes to the server as this element's trigger (`tap`): Streamlit's own channel, in order with its runs.
   place(root, data, (value) => setTriggerValue("tap", value));
   // The look after a redraw waits for a task of its own, so the phone lays out and shows the move first: a look
