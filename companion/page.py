@@ -44,8 +44,8 @@ class Page(Protocol):
 
     def group(self, key: str, beside: bool = False, fold: str | None = None) -> AbstractContextManager[None]:
         """What the block draws, kept together under `key` (the moves: `moves`); `beside`: in a bordered box, the
-        first thing drawn and a pad right after it side by side, the rest under them (a countdown and its button); `fold`: in a box
-        that folds under this label, shut at first (built whether open or not, unlike `fold`)."""
+        first thing drawn and a pad right after it side by side, the rest under them (a countdown and its button);
+        `fold`: in a box that folds under this label, shut at first (built whether open or not, unlike `fold`)."""
 
     def container(self, key: str, border: bool = False) -> AbstractContextManager[None]:
         """A Streamlit container keyed `key` (`st-key-KEY`): what the block draws goes into it, in order."""

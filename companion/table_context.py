@@ -62,7 +62,8 @@ class TableContext:
             raise Refusal(f"This table's position is a {type(seen).__name__}, not a {kind.__name__}.")
         return seen
 
-    def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None, pads_only: bool = False) -> None:
+    def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None,
+              pads_only: bool = False) -> None:
         """Draw this seat's moves here (a panel calls it between its view and its tools); `layout` draws the
         legal moves a panel lays out itself (with `choice` and `pad`, or `button`, and `move_key`) instead of
         the plain list. A layout that draws only sheets and pads (`pads_only`) is part of the table's surface

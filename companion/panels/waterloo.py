@@ -326,7 +326,8 @@ def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> 
 
 
 def _give(pick: str, tap: movepad.Tap) -> None:
-    """Pad callback: the hand card the "Take …" buttons give (a choice on this phone, no move; the redraw shows it)."""
+    """Pad callback: the hand card the "Take …" buttons give (a choice on this phone, no move; the redraw
+    shows it)."""
     if isinstance(tap.value, str):
         st.session_state[pick] = tap.value
 

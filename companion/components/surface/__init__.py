@@ -158,9 +158,9 @@ def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
 def group(key: str, beside: bool = False, fold: str | None = None) -> Iterator[None]:
     """The blocks added in the block are wrapped together, in a box with the class a keyed Streamlit container
     has (`st-key-KEY`): found the same way whoever draws it. `beside`: a bordered box whose first block and a
-    pad right after it stand side by side (a countdown and its button), the others under them. `fold`: a box that folds under
-    this label, shut at first (the phone keeps it as the player left it). With no surface open, a keyed
-    container (in an expander, for `fold`)."""
+    pad right after it stand side by side (a countdown and its button), the others under them. `fold`: a box
+    that folds under this label, shut at first (the phone keeps it as the player left it). With no surface
+    open, a keyed container (in an expander, for `fold`)."""
     surface = _open.get()
     if surface is None:
         with st.expander(fold) if fold else nullcontext(), st.container(key=key, border=beside):
