@@ -23,11 +23,10 @@ from typing import Any, Protocol
 
 import streamlit as st
 
+from companion.components.movepad import Pad, Tap
 from companion.render import Sheet
 
-RawTap = dict[str, Any]  # what a phone sends for a tap on a pad: {"pad", "id", "value", "head"}
-PadData = dict[str, Any]  # a pad as the phone draws it (`movepad.show`): head, items, title, notices…
-TapHandler = Callable[[RawTap], None]
+TapHandler = Callable[[Tap], None]  # what a tap on a pad does (the handler a page is given with the pad)
 
 
 class Page(Protocol):
@@ -36,8 +35,9 @@ class Page(Protocol):
     def sheet(self) -> AbstractContextManager[Sheet]:
         """A sheet of read-only HTML (`render.Sheet`), drawn on this page when the block ends."""
 
-    def pad(self, key: str, data: PadData, on_tap: TapHandler) -> None:
-        """Move buttons (`companion.components.movepad`) keyed `key`; a tap on them runs `on_tap`."""
+    def pad(self, pad: Pad, on_tap: TapHandler) -> None:
+        """Move buttons (`companion.components.movepad.pad`); a tap on them, read as drawn (`Pad.read`), runs
+        `on_tap`."""
 
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         """A folded box whose contents are built only while it is open: (the box, whether it is open)."""
@@ -62,7 +62,8 @@ class Drawn:
     kind: str
     text: str = ""  # html: the markup; fold: its label
     key: str | None = None
-    data: PadData | None = None
+    data: dict[str, Any] | None = None  # a pad's, as the phone gets it
+    pad: Pad | None = field(default=None, compare=False, repr=False)
     on_tap: TapHandler | None = field(default=None, compare=False, repr=False)
     group: str | None = None
 
@@ -87,8 +88,8 @@ class RecordingPage:
     def _html(self, markup: str) -> None:
         self.drawn.append(Drawn("html", markup, group=self._group))
 
-    def pad(self, key: str, data: PadData, on_tap: TapHandler) -> None:
-        self.drawn.append(Drawn("pad", key=key, data=data, on_tap=on_tap, group=self._group))
+    def pad(self, pad: Pad, on_tap: TapHandler) -> None:
+        self.drawn.append(Drawn("pad", key=pad.key, data=pad.data, pad=pad, on_tap=on_tap, group=self._group))
 
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         self.drawn.append(Drawn("fold", label, key=key, group=self._group))
@@ -135,12 +136,14 @@ class RecordingPage:
 
     def tap(self, pad: str, item: str, value: Any = None) -> None:
         """Tap `item` of the pad `pad` as the phone would: with the item's value (or, for a list, `value`) and
-        the position the pad showed."""
+        the position the pad showed, read as the surface reads it (`Pad.read`)."""
         drawn = self.pads()[pad]
-        assert drawn.data is not None and drawn.on_tap is not None
-        entry = next(e for e in drawn.data["items"] if e["id"] == item)
+        assert drawn.pad is not None and drawn.on_tap is not None
+        entry = next(e for e in drawn.pad.data["items"] if e["id"] == item)
         sent = value if entry["kind"] == "select" else entry.get("value")
-        drawn.on_tap({"pad": pad, "id": item, "value": sent, "head": drawn.data["head"]})
+        tap = drawn.pad.read({"pad": pad, "id": item, "value": sent, "head": drawn.pad.data["head"]})
+        if tap is not None:
+            drawn.on_tap(tap)
 
 
 @contextmanager

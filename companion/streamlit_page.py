@@ -17,7 +17,8 @@ import streamlit as st
 
 from companion import folds
 from companion.components import surface
-from companion.page import PadData, TapHandler
+from companion.components.movepad import Pad
+from companion.page import TapHandler
 from companion.render import Sheet
 
 
@@ -27,11 +28,10 @@ class StreamlitPage:
     def sheet(self) -> AbstractContextManager[Sheet]:
         return Sheet()
 
-    def pad(self, key: str, data: PadData, on_tap: TapHandler) -> None:
-        block = {"key": key, "pad": data}
-        if not surface.add(block, on_tap):
-            with surface.drawing(key):
-                surface.add(block, on_tap)
+    def pad(self, pad: Pad, on_tap: TapHandler) -> None:
+        if not surface.pad(pad, on_tap):
+            with surface.drawing(pad.key):
+                surface.pad(pad, on_tap)
 
     def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
         return folds.folded(label, key)

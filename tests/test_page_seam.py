@@ -44,14 +44,11 @@ def st_element(call: ast.Call) -> str | None:
 
 
 def on_page(call: ast.Call, calls: set[str]) -> bool:
-    """Whether `call` is `page.X(...)`, `ctx.X(...)` or `….page.X(...)` with X in `calls`, or, for the stretch's
-    calls, `movepad.show(...)` (a pad drawn on the page it is given)."""
+    """Whether `call` is `page.X(...)`, `ctx.X(...)` or `….page.X(...)` with X in `calls`."""
     func = call.func
     if not isinstance(func, ast.Attribute):
         return False
     owner = func.value
-    if isinstance(owner, ast.Name) and owner.id == "movepad":
-        return func.attr == "show" and calls is STRETCH
     return func.attr in calls and ((isinstance(owner, ast.Name) and owner.id in {"page", "ctx"})
                                    or (isinstance(owner, ast.Attribute) and owner.attr == "page"))
 

@@ -26,7 +26,7 @@ def _part() -> None:
         with Sheet() as sheet:
             sheet.markdown("**First**")
         with surface.group("moves"):
-            movepad.show(StreamlitPage(), [movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7), tapped)
+            StreamlitPage().pad(movepad.pad([movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7)), tapped)
         with Sheet() as sheet:
             sheet.markdown("Second")
         if not st.session_state.get("careless"):

@@ -46,9 +46,9 @@ def news(ctx: TableContext) -> None:
     fresh = [line for line in history if line.seq > seen][-NEWS_MOST:]
     if not fresh:
         return
-    movepad.show(ctx.page, [movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, partial(mark_seen, key),
-                 title="What just happened", lines=[one_line(line.format(ctx.typed_names)) for line in fresh],
-                 boxed=True)
+    ctx.page.pad(movepad.pad([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, title="What just happened",
+                             lines=[one_line(line.format(ctx.typed_names)) for line in fresh], boxed=True),
+                 partial(mark_seen, key))
 
 
 def mark_seen(key: str, tap: movepad.Tap) -> None:

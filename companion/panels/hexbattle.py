@@ -470,8 +470,9 @@ def _units_picked(ctx: TableContext, state: HexbattleState, card: str, design: A
     items = [movepad.Choice(f"unit-{u}", ("✓ " if u in chosen else "") + f"{state.unit_name(state.units[u])} "
                             f"({state.units[u].strength}/{state.max_strength(state.units[u])})", u,
                             primary=u in chosen, disabled=full and u not in chosen) for u in damaged]
-    movepad.show(ctx.page, items, f"hx-card-{card}-units", ctx.snap.head, partial(_toggle_unit, key, design.amount),
-                 title=head["title"], note=f"{head['note']} Tap the damaged units it repairs, then ▶.", columns=2)
+    ctx.page.pad(movepad.pad(items, f"hx-card-{card}-units", ctx.snap.head, title=head["title"],
+                             note=f"{head['note']} Tap the damaged units it repairs, then ▶.", columns=2),
+                 partial(_toggle_unit, key, design.amount))
     return [a for a in plays if sorted(a["units"]) == sorted(chosen)] if chosen else []
 
 

@@ -70,8 +70,8 @@ def _result_first(ctx: TableContext, view: dict[str, Any]) -> bool:
     with ctx.page.sheet() as sheet, sheet.box(key="battle-result"):
         _results(ctx, view, sheet)
     if held:
-        movepad.show(ctx.page, [movepad.Choice("next", f"On to battle {view['battle']}", last, primary=True)],
-                     "medieval-result", ctx.snap.head, partial(mark_seen, key))
+        ctx.page.pad(movepad.pad([movepad.Choice("next", f"On to battle {view['battle']}", last, primary=True)],
+                                 "medieval-result", ctx.snap.head), partial(mark_seen, key))
     return held
 
 
@@ -128,15 +128,15 @@ def _placements(ctx: TableContext, legal: list[Any], view: dict[str, Any], outco
         ctx.pad(items, "move-list", title="Your side of the field", columns=len(columns),
                 note=f"Tap the column for {names.get(chosen, chosen)}: your placement is then whole and goes face down.")
     else:
-        movepad.show(ctx.page, items, "medieval-field", ctx.snap.head, partial(_laid, key, chosen),
-                     title="Your side of the field", lines=lines, columns=len(columns))
+        ctx.page.pad(movepad.pad(items, "medieval-field", ctx.snap.head, title="Your side of the field", lines=lines,
+                                 columns=len(columns)), partial(_laid, key, chosen))
     cards = [movepad.Choice(f"card-{cid}", ("✓ " if cid == chosen else "") + names.get(cid, cid)
                             + (f" · ★ {columns[star[cid]]}" if cid in star else ""), cid, primary=cid == chosen)
              for cid in hand if cid not in placed]
     if placed:
         cards.append(movepad.Choice("again", "Take the laid cards back", "again"))
-    movepad.show(ctx.page, cards, "medieval-hand", ctx.snap.head, partial(_picked, key),
-                 title="Your reenforcements (face down): tap one", columns=min(3, max(1, len(cards))))
+    ctx.page.pad(movepad.pad(cards, "medieval-hand", ctx.snap.head, title="Your reenforcements (face down): tap one",
+                             columns=min(3, max(1, len(cards)))), partial(_picked, key))
 
 
 def _only(cards: list[str]) -> str | None:

@@ -262,9 +262,9 @@ def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
             running = timer.running and left > 0
             label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
                      "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
-            movepad.show(ctx.page, [movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
-                         partial(_tap_timer, ctx.service, ctx.table.id, ctx.player),
-                         notices=flashes.take_beside("timer"))
+            ctx.page.pad(movepad.pad([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
+                                     notices=flashes.take_beside("timer")),
+                         partial(_tap_timer, ctx.service, ctx.table.id, ctx.player))
         with ctx.page.sheet() as sheet:
             sheet.caption(f"Round timer, hand {view['hand_number']}: " + (
                 f"started by {who}" if timer.running else f"paused by {who}" if timer.by is not None else
@@ -316,8 +316,9 @@ def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> 
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
-    movepad.show(ctx.page, [movepad.Choice(f"give-{c}", card_label(index[c], data), c, chosen=c == give) for c in hand],
-                 "waterloo-give", ctx.snap.head, partial(_give, pick), title="Or exchange this hand card…", columns=2)
+    ctx.page.pad(movepad.pad([movepad.Choice(f"give-{c}", card_label(index[c], data), c, chosen=c == give) for c in hand],
+                             "waterloo-give", ctx.snap.head, title="Or exchange this hand card…", columns=2),
+                 partial(_give, pick))
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"…for a community card (gives {plain(card_label(index[give], data))}):")
     for c in view["community"]:

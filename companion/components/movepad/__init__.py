@@ -11,14 +11,11 @@ not from the tap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 import streamlit as st
-
-from companion.page import Page
 
 NOTICES = "movepad-shown-notices"  # session key: each pad's refusals, shown until this phone's next tap
 WITHDRAWN = "The table moved on before you said yes, so nothing was done; here is the new position."
@@ -89,11 +86,35 @@ class Tap:
     sure: bool = False
 
 
-def show(page: Page, items: Sequence[Item], key: str, head: tuple[int, int], on_tap: Callable[[Tap], None],
-         title: str | None = None, note: str | None = None, columns: int = 1,
-         notices: Sequence[tuple[str, str, str | None]] = (), lines: Sequence[str] = (), boxed: bool = False) -> None:
-    """Draw the pad on `page` (on a phone: into the open surface, else as an element of its own, keyed `KEY-0`);
-    a tap runs `on_tap` (in Streamlit's callback, before the page is drawn again).
+@dataclass(frozen=True)
+class Pad:
+    """A pad as drawn: what the phone gets (`data`, drawn by surface.js) and what this server keeps to read its
+    taps (`read`). A page draws it (`companion.page.Page.pad`); on a phone its tap goes from the surface straight to
+    the handler the page was given, read here on the way (`read` returns, it calls nothing on)."""
+
+    key: str
+    data: dict[str, Any]
+    sure: frozenset[str]  # items whose tap is the player's "yes" (never sent to the phone)
+
+    def read(self, raw: dict[str, Any]) -> Tap | None:
+        """The tap the phone sent on this pad, as this server drew it (anything of another shape is no tap at all).
+        A new tap: the refusals of earlier ones are read (`forget`)."""
+        forget()
+        if not isinstance(raw.get("id"), str):
+            return None
+        items: list[dict[str, Any]] = self.data["items"]
+        item = next((i for i in items if i["id"] == raw["id"]), None)
+        label = None if item is None else item["label"] if item["kind"] == "button" else next(
+            (o["label"] for o in item["options"] if o["value"] == raw.get("value")), None)  # a list: the option sent
+        return Tap(raw["id"], raw.get("value"), reported_head(raw.get("head")), label, raw["id"] in self.sure)
+
+
+def pad(items: Sequence[Item], key: str, head: tuple[int, int], title: str | None = None, note: str | None = None,
+        columns: int = 1, notices: Sequence[tuple[str, str, str | None]] = (), lines: Sequence[str] = (),
+        boxed: bool = False) -> Pad:
+    """The pad `key` of `items` at the position `head`, for a page to draw (`page.pad(pad(...), on_tap)`; on a
+    phone into the open surface, else as an element of its own, keyed `KEY-0`); a tap runs `on_tap` (in
+    Streamlit's callback, before the page is drawn again).
 
     `lines` are plain text shown under the title, one per line (a box of news and its "Seen" button is one
     block this way); `boxed` draws a border around the pad, as a bordered container would.
@@ -102,9 +123,8 @@ def show(page: Page, items: Sequence[Item], key: str, head: tuple[int, int], on_
     (under the pad when that button is gone) and scrolled to the middle of the screen, where the player looks;
     it stays through redraws until this phone's next tap."""
     drawn = [item.drawn() for item in items]
-    labels = {item["id"]: item["label"] for item in drawn if item["kind"] == "button"}
     # the tap is the player's "yes": the item says so, or the phone asked first (it sends only on "yes")
-    sure = {item.id for item in items if isinstance(item, Choice) and (item.sure or item.ask)}
+    sure = frozenset(item.id for item in items if isinstance(item, Choice) and (item.sure or item.ask))
     data: dict[str, Any] = {"head": list(head), "items": drawn, "columns": columns}
     if title:
         data["title"] = title
@@ -122,32 +142,13 @@ def show(page: Page, items: Sequence[Item], key: str, head: tuple[int, int], on_
         kept[key] = [{"kind": kind, "text": text, "id": item, "n": shown} for kind, text, item in notices]
     if key in kept:  # until this phone's next tap: a redraw by a poll or a wake must not take it away unread
         data["notices"] = kept[key]
-    page.pad(key, data, partial(_tapped, drawn, labels, sure, on_tap))
+    return Pad(key, data, sure)
 
 
 def forget() -> None:
     """Drop every pad's kept refusals: at this phone's next tap, or when the store answers again after a fault
     (`faults.back_again`), as they said it could not be reached."""
     st.session_state.pop(NOTICES, None)
-
-
-def _tapped(drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str], on_tap: Callable[[Tap], None],
-            raw: dict[str, Any]) -> None:
-    forget()  # a new tap: the refusals of earlier ones are read
-    tap = _read(raw, drawn, labels, sure)
-    if tap is not None:
-        on_tap(tap)
-
-
-def _read(raw: dict[str, Any], drawn: list[dict[str, Any]], labels: dict[str, str], sure: set[str]) -> Tap | None:
-    """The tap the phone sent, checked for shape (anything else is no tap at all)."""
-    if not isinstance(raw.get("id"), str):
-        return None
-    label = labels.get(raw["id"])
-    select = next((item for item in drawn if item["kind"] == "select" and item["id"] == raw["id"]), None)
-    if select is not None:  # which option: the one whose value came back
-        label = next((o["label"] for o in select["options"] if o["value"] == raw.get("value")), None)
-    return Tap(raw["id"], raw.get("value"), reported_head(raw.get("head")), label, raw["id"] in sure)
 
 
 def reported_head(head: Any) -> tuple[int, int] | None:
@@ -157,4 +158,4 @@ def reported_head(head: Any) -> tuple[int, int] | None:
     return None
 
 
-__all__ = ["Choice", "Item", "Pick", "Tap", "reported_head", "show"]
+__all__ = ["Choice", "Item", "Pad", "Pick", "Tap", "pad", "reported_head"]

@@ -4,14 +4,15 @@ Why: every element is a message from the server and React and styling work on th
 redraw, and a dialog or an expander costs a whole component of its own; gathered, medieval's table part
 is 2 elements instead of 12, and the phone keeps what did not change (docs/performance.md, sixth round,
 measures what that saved and what it did not). While a surface is open (`drawing`), `render.Sheet` and
-`movepad.show` add blocks to it instead of drawing elements of their own, and the blocks go to the
+`Page.pad` add blocks to it instead of drawing elements of their own, and the blocks go to the
 phone together, as one components-v2 element, when a Streamlit element must come next (`flush`, which
 a panel calls before its own widgets) or when the part ends. On the phone a block that did not change
 keeps its nodes, so a redraw touches only what changed. The blocks live in the page itself (no shadow
 root), so the page's styles (`page_styles.STYLE_SHEETS`) apply to them and tests find them by their classes.
 
 A tap on a pad is the element's trigger (`tap`), Streamlit's public channel from an element to the server:
-its callback hands it to the pad's handler before the page is drawn again (`_tapped`). A folded box whose
+its callback reads it as the pad was drawn (`movepad.Pad.read`) and hands it to the handler the page was given
+with the pad, before the page is drawn again (`_tapped`). A folded box whose
 contents are built only while it is open (`companion.folds`) is a block too while it is shut, and a tap on
 its label is a tap of the same kind; a countdown (`companion.clock`) is a sheet's HTML that surface.js ticks,
 and the table part's listener (`listen`, listen.js) is the last block. So a table part that draws no Streamlit
@@ -44,6 +45,7 @@ from typing import Any
 import streamlit as st
 
 from companion import components
+from companion.components.movepad import Pad, Tap
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -53,14 +55,16 @@ SCRIPT = components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",))
 _component = st.components.v2.component(
     "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"), js=SCRIPT)
 
-TapHandler = Callable[[dict[str, Any]], None]
+TapHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is not a pad does (a shut fold's label)
+PadHandler = Callable[[Tap], None]
 
 
 @dataclass
 class _Stretch:
     slot: Any  # the placeholder its first block reserved (`st.empty()`): where it shows
     blocks: list[dict[str, Any]] = field(default_factory=list)
-    taps: dict[str, TapHandler] = field(default_factory=dict)  # pad key -> what its tap does
+    taps: dict[str, TapHandler] = field(default_factory=dict)  # a fold's key -> what its tap does
+    pads: dict[str, tuple[Pad, PadHandler]] = field(default_factory=dict)  # a pad's key -> it, what its tap does
 
 
 @dataclass
@@ -71,7 +75,7 @@ class _Surface:
     stretch: _Stretch | None = None
     groups: tuple[tuple[str, dict[str, Any]], ...] = ()  # the groups blocks added now are in, outermost first (`group`)
 
-    def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> None:
+    def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> _Stretch:
         if self.stretch is None:
             self.stretch = _Stretch(st.empty())
         block["key"] = block.get("key") or _content_key(block, {b["key"] for b in self.stretch.blocks})
@@ -80,6 +84,7 @@ class _Surface:
         self.stretch.blocks.append(block)
         if on_tap is not None:
             self.stretch.taps[block["key"]] = on_tap
+        return self.stretch
 
     def send(self) -> None:
         """Send the stretch gathered so far into its slot."""
@@ -88,10 +93,9 @@ class _Surface:
             return
         key = f"{self.key}-{self.sent}"
         self.sent += 1
-        taps, on_lost = stretch.taps, self.on_lost
         with stretch.slot:
             _component(data=_grouped(stretch.blocks), key=key,
-                       on_tap_change=lambda: _tapped(sent_tap(key), taps, on_lost), on_moved_change=_moved)
+                       on_tap_change=lambda: _tapped(sent_tap(key), stretch, self.on_lost), on_moved_change=_moved)
 
 
 def _content_key(block: dict[str, Any], taken: set[str]) -> str:
@@ -131,7 +135,7 @@ _open: ContextVar[_Surface | None] = ContextVar("muster_surface", default=None)
 
 @contextmanager
 def drawing(key: str, on_lost: Callable[[], None] | None = None) -> Iterator[None]:
-    """Gather what `render.Sheet` and `movepad.show` draw in the block into stretches (element keys `KEY-N`).
+    """Gather what `render.Sheet` and `Page.pad` draw in the block into stretches (element keys `KEY-N`).
 
     `on_lost` is called for a tap on a pad the page no longer draws where the phone showed it: the page had
     moved on (another phone's move redrew it) before the tap arrived, so the tap is not carried out and the
@@ -146,11 +150,21 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None) -> Iterator[Non
 
 
 def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
-    """Add `block` ({"html": ...} or {"key": ..., "pad": ...}) to the open surface; False when none is open."""
+    """Add `block` ({"html": ...} or {"key": ..., "fold": ...}) to the open surface; False when none is open."""
     surface = _open.get()
     if surface is None:
         return False
     surface.add(block, on_tap)
+    return True
+
+
+def pad(drawn: Pad, on_tap: PadHandler) -> bool:
+    """Add the pad `drawn` (`companion.components.movepad.pad`) to the open surface: a tap on it is read as drawn
+    (`Pad.read`) and goes straight to `on_tap`. False when no surface is open."""
+    surface = _open.get()
+    if surface is None:
+        return False
+    surface.add({"key": drawn.key, "pad": drawn.data}, None).pads[drawn.key] = drawn, on_tap
     return True
 
 
@@ -210,15 +224,21 @@ def sent_tap(key: str) -> Any:
     return getattr(result, "tap", None) if result is not None else None
 
 
-def _tapped(raw: Any, taps: dict[str, TapHandler], on_lost: Callable[[], None] | None) -> None:
-    """The tap the phone sent, to the pad (or shut fold) it names; a pad no longer drawn there gets `on_lost`
-    (anything that names no block at all is no tap, and a fold opened twice is open)."""
+def _tapped(raw: Any, stretch: _Stretch, on_lost: Callable[[], None] | None) -> None:
+    """The tap the phone sent, to the pad (or shut fold) it names: a pad's, read as that pad was drawn, to the
+    handler the page was given with it; a pad no longer drawn there gets `on_lost` (anything that names no block
+    at all is no tap, and a fold opened twice is open)."""
     if not (isinstance(raw, dict) and isinstance(raw.get("pad"), str)):
         return
-    if raw["pad"] in taps:
-        taps[raw["pad"]](raw)
+    if raw["pad"] in stretch.pads:
+        drawn, on_tap = stretch.pads[raw["pad"]]
+        tap = drawn.read(raw)
+        if tap is not None:
+            on_tap(tap)
+    elif raw["pad"] in stretch.taps:
+        stretch.taps[raw["pad"]](raw)
     elif on_lost is not None and not raw.get("open"):
         on_lost()
 
 
-__all__ = ["add", "drawing", "flush", "group", "listen", "sent_tap"]
+__all__ = ["add", "drawing", "flush", "group", "listen", "pad", "sent_tap"]
