@@ -16,7 +16,8 @@ table notices). Player names and those lines are plain text (`render.plain`), ne
 
 This module assembles the page; its parts are modules of their own: what panels draw with
 (`companion.table_context`), what a tap changes (`companion.taps`), asking before a move that
-cannot be taken back (`companion.asking`), the table part's sections (`companion.table_sections`)
+cannot be taken back (`companion.asking`), the table part's sections besides the panel
+(`companion.table_sections`, laid out around the panel here: `part`)
 and the parts around it (`companion.table_tools`). The part a move redraws is gathered into one
 element (`companion.components.surface`: the sheets and pads, and a typed-move box after it): a
 phone pays for every element at every redraw.
@@ -31,7 +32,7 @@ from typing import Any
 
 import streamlit as st
 
-from companion import (asking, devices, faults, flashes, links, live, panels, replay,
+from companion import (asking, context, devices, faults, flashes, links, live, panels, replay,
                        table_sections, table_tools, taps)
 from companion.components import surface
 from companion.render import plain
@@ -146,7 +147,38 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     except Refusal as err:
         st.error(str(err))
         return
-    table_sections.part(TableContext(service, table, seat, snap, acting), seen)
+    part(TableContext(service, table, seat, snap, acting), seen)
+
+
+def part(ctx: TableContext, seen: tuple[int, int, int]) -> None:
+    """The part of a table's page a move changes, on `ctx.page`: the mark of the log head `seen`, the news and
+    status line, a parked question, the game's panel (or the plain view), the moves, undo and concede, the
+    log, and the developers' typed move (the sections are `companion.table_sections`'s; the page calls the
+    panel itself, so nothing stands between the fragment a tap reruns and the panel that draws the pads)."""
+    history = ctx.snap.history(ctx.player)
+    with ctx.page.sheet() as top:  # one element: the mark, the table's news and the status line
+        top.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')
+        table_sections.news(ctx, history, top)
+        table_sections.status(ctx, top)
+    asking.confirm(ctx.table.id, ctx.player, ctx.snap, ctx.state_id, partial(taps.answered, ctx.service))
+    panel = panels.panel_for(ctx.table.game)
+    if panel is not None:
+        try:
+            panel(ctx)
+        except Refusal as err:
+            ctx.page.widgets().error(str(err))
+        except Exception:  # a panel out of step with its engine must not cost the table its game
+            LOG.exception("the %s panel failed", ctx.table.game)
+            ctx.page.widgets().error("This game's panel could not be drawn; the plain view and moves follow.")
+            table_sections.generic_view(ctx, key="private-plain")
+    else:
+        table_sections.generic_view(ctx)
+    ctx.moves()
+    ctx.seat_tools()
+    flashes.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
+    table_sections.log(ctx, history)
+    if ctx.typed_moves is not None and context.debugging():  # last: a form of its own
+        table_sections.other_move(ctx, ctx.typed_moves)
 
 
 def _take_hold(service: Tables, table: TableInfo, seat: Seat, device: str | None) -> tuple[TableInfo, Seat]:

@@ -1,5 +1,5 @@
-"""The sections of a table's part of the page besides the panel: the news and status line, the plain view,
-undo and concede, the log, and the developers' typed move.
+"""The sections of a table's part of the page besides the panel: the news and status line, the plain view, the
+log, and the developers' typed move (the part lays them out around the panel: `table_page.part`).
 
 Each draws for one viewer from what the engine writes for that viewer (`State.view`, `State.prompt`,
 `Match.history`); names and lines are plain text (`render.plain`), never Markdown.
@@ -8,51 +8,18 @@ Each draws for one viewer from what the engine writes for that viewer (`State.vi
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import streamlit as st
 
-from companion import asking, bot_seats, context, flashes, panels, taps
+from companion import bot_seats, flashes, taps
 from companion import render as draw
 from companion.render import plain, pretty
 from companion.table_context import TableContext
-from engine.core import Action, Line, Refusal
+from engine.core import Action, Line
 
-LOG = logging.getLogger("muster.companion")
 LOG_LINES = 60
-
-
-def part(ctx: TableContext, seen: tuple[int, int, int]) -> None:
-    """The part of a table's page a move changes, on `ctx.page`: the mark of the log head `seen`, the news and
-    status line, a parked question, the game's panel (or the plain view), the moves, undo and concede, the
-    log, and the developers' typed move."""
-    history = ctx.snap.history(ctx.player)
-    with ctx.page.sheet() as top:  # one element: the mark, the table's news and the status line
-        top.html(f'<span class="muster-head" data-head="{seen[0]}"></span>')
-        news(ctx, history, top)
-        status(ctx, top)
-    asking.confirm(ctx.table.id, ctx.player, ctx.snap, ctx.state_id, partial(taps.answered, ctx.service))
-    panel = panels.panel_for(ctx.table.game)
-    if panel is not None:
-        try:
-            panel(ctx)
-        except Refusal as err:
-            ctx.page.widgets().error(str(err))
-        except Exception:  # a panel out of step with its engine must not cost the table its game
-            LOG.exception("the %s panel failed", ctx.table.game)
-            ctx.page.widgets().error("This game's panel could not be drawn; the plain view and moves follow.")
-            generic_view(ctx, key="private-plain")
-    else:
-        generic_view(ctx)
-    ctx.moves()
-    ctx.seat_tools()
-    flashes.show_beside()  # a refusal whose control is gone (the table moved on): here, near the moves
-    log(ctx, history)
-    if ctx.typed_moves is not None and context.debugging():  # last: a form of its own
-        other_move(ctx, ctx.typed_moves)
 
 
 def news(ctx: TableContext, history: list[Line], sheet: draw.Sheet) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import streamlit as st
 
-from companion import asking, table_sections, taps
+from companion import asking, table_page, taps
 from companion.page import RecordingPage
 from companion.table_context import TableContext
 from companion.tables import Tables
@@ -82,7 +82,7 @@ def draw(service: Tables, table_id: int, phones: Phones) -> dict[int | None, Rec
             page = RecordingPage(open_folds=False)
             seat = info.seats[viewer] if viewer is not None else None
             ctx = TableContext(service, info, seat, snap, acting=info.playing, page=page)  # ended: as its replay
-            table_sections.part(ctx, service.store.signature(table_id))
+            table_page.part(ctx, service.store.signature(table_id))
         pages[viewer] = page
     return pages
 

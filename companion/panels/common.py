@@ -46,8 +46,9 @@ def news(ctx: TableContext) -> None:
     fresh = [line for line in history if line.seq > seen][-NEWS_MOST:]
     if not fresh:
         return
-    ctx.page.pad(movepad.pad([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head, title="What just happened",
-                             lines=[one_line(line.format(ctx.typed_names)) for line in fresh], boxed=True),
+    lines = [one_line(line.format(ctx.typed_names)) for line in fresh]
+    ctx.page.pad(movepad.pad([movepad.Choice("seen", "Seen", latest)], "news", ctx.snap.head,
+                             title="What just happened", lines=lines, boxed=True),
                  partial(mark_seen, key))
 
 

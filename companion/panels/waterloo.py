@@ -316,7 +316,8 @@ def _drawing_turn(ctx: TableContext, legal: list[Any], view: dict[str, Any]) -> 
     with ctx.page.sheet() as sheet:
         sheet.markdown(f"You drew **{plain(card_label(index[drawn], data))}**.")
     ctx.button("Keep it", act("keep", me), key="waterloo-keep", primary=True)
-    ctx.page.pad(movepad.pad([movepad.Choice(f"give-{c}", card_label(index[c], data), c, chosen=c == give) for c in hand],
+    ctx.page.pad(movepad.pad([movepad.Choice(f"give-{c}", card_label(index[c], data), c, chosen=c == give)
+                              for c in hand],
                              "waterloo-give", ctx.snap.head, title="Or exchange this hand card…", columns=2),
                  partial(_give, pick))
     with ctx.page.sheet() as sheet:
