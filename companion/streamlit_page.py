@@ -1,7 +1,8 @@
 """A table's page drawn on a phone: the `companion.page.Page` backend over Streamlit and the table part's surface.
 
 Sheets and pads become blocks of the open surface (`companion.components.surface`: few elements per
-redraw, a tap sent as the element's trigger), or elements of their own where no surface is open; a
+redraw, a tap sent as the element's trigger), or elements of their own where no surface is open (a pad is
+`surface.pad` itself, a group `surface.group`); a
 fold is Streamlit's lazy expander (`companion.folds`); a container and the escape hatch send what was
 gathered so far (a container at its end too), so a panel's own Streamlit container or widget shows in
 its place and what is drawn after it comes after it.
@@ -17,8 +18,6 @@ import streamlit as st
 
 from companion import folds
 from companion.components import surface
-from companion.components.movepad import Pad
-from companion.page import TapHandler
 from companion.render import Sheet
 
 
@@ -28,16 +27,11 @@ class StreamlitPage:
     def sheet(self) -> AbstractContextManager[Sheet]:
         return Sheet()
 
-    def pad(self, pad: Pad, on_tap: TapHandler) -> None:
-        if not surface.pad(pad, on_tap):
-            with surface.drawing(pad.key):
-                surface.pad(pad, on_tap)
-
-    def fold(self, label: str, key: str) -> tuple[AbstractContextManager[object], bool]:
-        return folds.folded(label, key)
-
-    def group(self, key: str, beside: bool = False, fold: str | None = None) -> AbstractContextManager[None]:
-        return surface.group(key, beside, fold)
+    # A pad, a group and a fold are the surface's and the fold's own: a panel's call goes straight to them, with
+    # nothing of this module between (a tap's path, docs/design.md).
+    pad = staticmethod(surface.pad)
+    group = staticmethod(surface.group)
+    fold = staticmethod(folds.folded)
 
     @contextmanager
     def container(self, key: str, border: bool = False) -> Iterator[None]:

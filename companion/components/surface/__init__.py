@@ -158,14 +158,14 @@ def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
     return True
 
 
-def pad(drawn: Pad, on_tap: PadHandler) -> bool:
-    """Add the pad `drawn` (`companion.components.movepad.pad`) to the open surface: a tap on it is read as drawn
-    (`Pad.read`) and goes straight to `on_tap`. False when no surface is open."""
-    surface = _open.get()
-    if surface is None:
-        return False
-    surface.add({"key": drawn.key, "pad": drawn.data}, None).pads[drawn.key] = drawn, on_tap
-    return True
+def pad(pad: Pad, on_tap: PadHandler) -> None:
+    """Add `pad` (`companion.components.movepad.pad`) to the open surface (with none open: as a surface of its
+    own, keyed `KEY-0`): a tap on it is read as drawn (`Pad.read`) and goes straight to `on_tap`. This is
+    `Page.pad` on a phone (`companion.streamlit_page`)."""
+    with nullcontext() if _open.get() else drawing(pad.key):
+        surface = _open.get()
+        assert surface is not None  # opened just above if it was not
+        surface.add({"key": pad.key, "pad": pad.data}, None).pads[pad.key] = pad, on_tap
 
 
 @contextmanager
