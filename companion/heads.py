@@ -16,7 +16,8 @@ is hidden, so several tabs open at once do not starve the page's own requests.
 
 Bounds: one waiting request per page (a newer one answers the older); `PER_SEAT` waiting for each seat of a table
 (its player's tabs) and `SPECTATORS` for all the table's other pages together, so a spectator's tabs cannot push a
-table's players back to polling; `TOTAL` in all. Past a bound the answer is a 429 saying so (the phone's poll shows
+table's players back to polling; `TOTAL` in all, of which spectators at every table together hold at most
+`ALL_SPECTATORS`, so a crowd watching many tables cannot push another table's players back to polling either. Past a bound the answer is a 429 saying so (the phone's poll shows
 moves meanwhile). `PAGES_KEPT` pages remembered, and the heads of the `TABLES_KEPT` tables moved last (an idle
 table's is forgotten first: its pages then learn its next move as it comes, or from their poll); a GET with a body
 refused unread (`routes.bodiless`); every request answered within `HOLD_S`, at once when the phone goes away, and
@@ -41,6 +42,7 @@ HOLD_S = 25.0  # a request waits at most this long, then is answered with the he
 PER_SEAT = 8  # waiting requests of one seat's pages at a table (its player's tabs)
 SPECTATORS = 24  # waiting requests of a table's other pages (spectators, a host without a seat), together
 TOTAL = 512  # waiting requests in all on this server
+ALL_SPECTATORS = 384  # of them, spectators' at every table together: the rest stay free for players
 PAGES_KEPT = 4096  # pages whose listener this server remembers (the oldest is forgotten first)
 TABLES_KEPT = 4096  # tables whose head this server remembers (the one moved longest ago is forgotten first)
 RETRY_S = 30  # a refused phone asks again after this long (`Retry-After`)
@@ -191,6 +193,8 @@ class Heads:
                 return Answer(429, {"error": BUSY.format(f"{bound} of {whose}")})
             if len(self._waiting) >= TOTAL:
                 return Answer(429, {"error": BUSY.format(TOTAL)})
+            if seat is None and sum(w.seat is None for w in self._waiting.values()) >= ALL_SPECTATORS:
+                return Answer(429, {"error": BUSY.format(f"{ALL_SPECTATORS} of the server's spectators'")})
             waiter = self._waiting[page] = _Waiter(page, table, seat, asyncio.get_running_loop())
             return waiter
 

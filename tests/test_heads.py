@@ -180,6 +180,32 @@ def test_a_spectators_tabs_cannot_push_a_tables_players_back_to_polling(board: H
     assert [seated[::2], *[w[::2] for w in watching]] == [(200, {"head": 1})] * 3
 
 
+def test_spectators_of_many_tables_cannot_fill_the_server_for_the_players(board: Heads,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spectators at every table together hold at most `ALL_SPECTATORS` of the server's waiting requests, so a
+    crowd watching many tables leaves room for another table's players (before, they could take all of `TOTAL`)."""
+    monkeypatch.setattr(heads, "ALL_SPECTATORS", 2)
+    watchers, ann = [c * 20 for c in "xyz"], "a" * 20
+    for page, table in zip(watchers, (1, 2, 3)):
+        board.drawn(page, table, 0)
+    board.drawn(ann, 3, 0, "ann-token")
+
+    async def crowd() -> list[Any]:
+        waiting = [asyncio.ensure_future(ask(f"page={p}&head=0")) for p in watchers[:2]]
+        await asyncio.sleep(0.05)
+        refused = await ask(f"page={watchers[2]}&head=0")  # a third table's spectator: the spectators' share is full
+        seated = asyncio.ensure_future(ask(f"page={ann}&head=0"))  # that table's player still listens
+        await asyncio.sleep(0.05)
+        board.moved(3, 1)
+        board.moved(1, 1)
+        board.moved(2, 1)
+        return [refused, await seated, *[await w for w in waiting]]
+
+    refused, seated, *watching = run(crowd())[0]
+    assert refused[0] == 429 and "2 of the server's spectators'" in refused[2]["error"]
+    assert [seated[::2], *[w[::2] for w in watching]] == [(200, {"head": 1})] * 3
+
+
 def test_the_phone_that_moved_keeps_its_seat_until_its_run_names_it(board: Heads) -> None:
     """The run of the phone that moved tells the board first (`live._changed`, no seat yet) and names its seat
     later as it draws: meanwhile its tabs still count as the seat's, not the spectators' (before, they did, and a
