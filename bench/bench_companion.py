@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness import describe
+from harness import describe, page_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -67,8 +67,7 @@ def page_session(game: str, actions: int, folder: Path) -> list[float]:
     """Milliseconds per tap for the whole table page script (AppTest), seat by seat."""
     from streamlit.testing.v1 import AppTest
 
-    service = Tables(open_store(folder / "pages.sqlite3"))
-    context.tables = lambda: service  # the page uses this bench's store
+    service = page_tables(folder / "pages.sqlite3")
     table = service.create(game, ["Ann", "Bob"], {})
     app = str(Path(context.__file__).with_name("app.py"))
     pages = {}

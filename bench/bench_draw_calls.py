@@ -21,14 +21,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import describe
+from harness import describe, page_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import companion.panels.medieval as medieval_panel  # noqa: E402
 from companion import context  # noqa: E402
-from companion.store import open_store  # noqa: E402
 from companion.tables import Snapshot, Tables  # noqa: E402
 from engine import GAME_IDS  # noqa: E402
 from engine.core import Match, playable  # noqa: E402
@@ -81,8 +80,7 @@ def main() -> None:
 
     print(describe())
     with tempfile.TemporaryDirectory() as folder:
-        service = Tables(open_store(Path(folder) / "draw.sqlite3"))
-        context.tables = lambda: service  # the page uses this bench's store
+        service = page_tables(Path(folder) / "draw.sqlite3")
         store = type(service.store)
         for name in ("head", "signature", "table", "table_by_code", "log"):
             counted(store, name, f"store.{name}")

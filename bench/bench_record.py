@@ -18,14 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import best_of, describe
+from harness import best_of, describe, page_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from companion import context  # noqa: E402
 from companion.replay import record  # noqa: E402
-from companion.store import TableInfo, open_store  # noqa: E402
+from companion.store import TableInfo  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine.core import playable  # noqa: E402
 
@@ -70,8 +70,7 @@ def main() -> None:
     args = parser.parse_args()
     print(describe())
     with tempfile.TemporaryDirectory() as folder:
-        service = Tables(open_store(Path(folder) / "record.sqlite3"))
-        context.tables = lambda: service  # the page uses this bench's store
+        service = page_tables(Path(folder) / "record.sqlite3")
         table = finished(service, args.game, args.seed)
         entries = list(service.snapshot(table).entries)
         print(f"{args.game}, seed {args.seed}: {len(entries)} log entries")

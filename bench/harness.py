@@ -7,7 +7,10 @@ import platform
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from companion.tables import Tables
 
 T = TypeVar("T")
 
@@ -38,3 +41,15 @@ def best_of(run: Callable[[], T], repeats: int = 3) -> tuple[float, float, T]:
         cpu = min(cpu, time.process_time() - start_cpu)
         wall = min(wall, time.perf_counter() - start_wall)
     return cpu, wall, result
+
+
+def page_tables(path: Path) -> Tables:
+    """The tables of a store made at `path`, which the companion's pages in this process then use: a bench that
+    drives a page through AppTest reads and counts this service's work."""
+    from companion import context
+    from companion.store import open_store
+    from companion.tables import Tables
+
+    service = Tables(open_store(path))
+    context.tables = lambda: service
+    return service
