@@ -80,7 +80,6 @@ class HexbattleGame(Game["HexbattleState"]):
         self.infantry_types = frozenset(t.id for t in data.table("units") if t.kind == "infantry")
         self.blocks_los = frozenset(t for t, row in self.terrain.items() if row.blocks_los)
         self.no_combat = frozenset(t for t, row in self.terrain.items() if row.no_combat)
-        self.takes_all = frozenset(t for t, row in self.terrain.items() if row.takes_all_movement)
         # Movement cost of each terrain a unit may enter: for units that may enter infantry-only ground, and not.
         enter_cost: dict[bool, dict[str, int]] = {
             infantry: {t: row.move_cost for t, row in self.terrain.items()

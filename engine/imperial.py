@@ -752,7 +752,7 @@ class ImperialState(State):
             want = _size(self.hands[p]) + (down is not None) - len(kept[p])
             free = [c for c in pool if c not in taken and kind[c] not in lacking][:want]
             taken.update(free)
-            if self.banned[p] and self.infantry_unseen[p] and all(kind[c] == CAVALRY for c in free):
+            if self.banned[p] and self.infantry_unseen[p] and free and all(kind[c] == CAVALRY for c in free):
                 return None
             cards = kept[p] + free
             if self.phase == INFANTRY_LOSS and self.pending == p:
