@@ -15,22 +15,17 @@ import argparse
 import collections
 import functools
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from harness import describe, page_tables
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-import companion.panels.medieval as medieval_panel  # noqa: E402
-from companion import context  # noqa: E402
-from companion.tables import Snapshot, Tables  # noqa: E402
-from engine import GAME_IDS  # noqa: E402
-from engine.core import Match, playable  # noqa: E402
+import companion.panels.medieval as medieval_panel
+from companion import context
+from companion.tables import Snapshot, Tables
+from engine import GAME_IDS
+from engine.core import Match, playable
 
 COUNTS: collections.Counter[str] = collections.Counter()
 SECONDS: collections.Counter[str] = collections.Counter()

@@ -13,21 +13,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from harness import best_of, describe, page_tables
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from companion import context  # noqa: E402
-from companion.replay import record  # noqa: E402
-from companion.store import TableInfo  # noqa: E402
-from companion.tables import Tables  # noqa: E402
-from engine.core import playable  # noqa: E402
+from companion import context
+from companion.replay import record
+from companion.store import TableInfo
+from companion.tables import Tables
+from engine.core import playable
 
 OPTIONS = {"hexbattle": {"turn_limit": True}, "warfare": {"turn_limit": True}}
 
