@@ -23,10 +23,9 @@ from typing import Any, Protocol
 
 import streamlit as st
 
-from companion.components.movepad import Pad, Tap
+from companion.components.movepad import Pad, TapHandler
 from companion.render import Sheet
 
-TapHandler = Callable[[Tap], None]  # what a tap on a pad does (the handler a page is given with the pad)
 
 
 class Page(Protocol):

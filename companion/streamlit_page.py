@@ -3,7 +3,8 @@
 Sheets and pads become blocks of the open surface (`companion.components.surface`: few elements per
 redraw, a tap sent as the element's trigger), or elements of their own where no surface is open (a pad is
 `surface.pad` itself, a group `surface.group`); a
-fold is Streamlit's lazy expander (`companion.folds`); a container and the escape hatch send what was
+shut fold is a block of the surface (its label), built only once opened, then as Streamlit's expander
+(`companion.folds`); a container and the escape hatch send what was
 gathered so far (a container at its end too), so a panel's own Streamlit container or widget shows in
 its place and what is drawn after it comes after it.
 """

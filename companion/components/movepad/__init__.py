@@ -11,7 +11,7 @@ not from the tap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,11 +86,16 @@ class Tap:
     sure: bool = False
 
 
+TapHandler = Callable[[Tap], None]
+"""What a tap on a pad does: the handler a page is given with the pad."""
+
+
 @dataclass(frozen=True)
 class Pad:
     """A pad as drawn: what the phone gets (`data`, drawn by surface.js) and what this server keeps to read its
     taps (`read`). A page draws it (`companion.page.Page.pad`); on a phone its tap goes from the surface straight to
-    the handler the page was given, read here on the way (`read` returns, it calls nothing on)."""
+    the handler the page was given, read here on the way (`read` clears this phone's earlier
+    refusals beside the pads and returns the tap; it carries nothing out)."""
 
     key: str
     data: dict[str, Any]

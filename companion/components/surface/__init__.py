@@ -45,7 +45,7 @@ from typing import Any
 import streamlit as st
 
 from companion import components
-from companion.components.movepad import Pad, Tap
+from companion.components.movepad import Pad, TapHandler
 
 HERE = Path(__file__).parent
 LOG = logging.getLogger("muster.companion")
@@ -55,16 +55,15 @@ SCRIPT = components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",))
 _component = st.components.v2.component(
     "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"), js=SCRIPT)
 
-TapHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is not a pad does (a shut fold's label)
-PadHandler = Callable[[Tap], None]
+FoldHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is not a pad does (a shut fold's label)
 
 
 @dataclass
 class _Stretch:
     slot: Any  # the placeholder its first block reserved (`st.empty()`): where it shows
     blocks: list[dict[str, Any]] = field(default_factory=list)
-    taps: dict[str, TapHandler] = field(default_factory=dict)  # a fold's key -> what its tap does
-    pads: dict[str, tuple[Pad, PadHandler]] = field(default_factory=dict)  # a pad's key -> it, what its tap does
+    taps: dict[str, FoldHandler] = field(default_factory=dict)  # a fold's key -> what its tap does
+    pads: dict[str, tuple[Pad, TapHandler]] = field(default_factory=dict)  # a pad's key -> it, what its tap does
 
 
 @dataclass
@@ -75,7 +74,7 @@ class _Surface:
     stretch: _Stretch | None = None
     groups: tuple[tuple[str, dict[str, Any]], ...] = ()  # the groups blocks added now are in, outermost first (`group`)
 
-    def add(self, block: dict[str, Any], on_tap: TapHandler | None) -> _Stretch:
+    def add(self, block: dict[str, Any], on_tap: FoldHandler | None) -> _Stretch:
         if self.stretch is None:
             self.stretch = _Stretch(st.empty())
         block["key"] = block.get("key") or _content_key(block, {b["key"] for b in self.stretch.blocks})
@@ -149,7 +148,7 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None) -> Iterator[Non
         _open.reset(token)
 
 
-def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
+def add(block: dict[str, Any], on_tap: FoldHandler | None = None) -> bool:
     """Add `block` ({"html": ...} or {"key": ..., "fold": ...}) to the open surface; False when none is open."""
     surface = _open.get()
     if surface is None:
@@ -158,7 +157,7 @@ def add(block: dict[str, Any], on_tap: TapHandler | None = None) -> bool:
     return True
 
 
-def pad(pad: Pad, on_tap: PadHandler) -> None:
+def pad(pad: Pad, on_tap: TapHandler) -> None:
     """Add `pad` (`companion.components.movepad.pad`) to the open surface (with none open: as a surface of its
     own, keyed `KEY-0`): a tap on it is read as drawn (`Pad.read`) and goes straight to `on_tap`. This is
     `Page.pad` on a phone (`companion.streamlit_page`)."""
