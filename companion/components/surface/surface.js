@@ -35,7 +35,7 @@ const PENDING_MS = 1000;
 let placed = [];  // each button at the last look, with its box on the page: [button, x, y, w, h]
 const buttons = new Sight(() => {
   const scrollers = new Map();  // a surface -> what scrolls its page: looked up once a look, not once a button
-  placed = Array.from(document.querySelectorAll(".mp-btn[data-sight], .sf-fold > summary[data-sight]"), (b) => {
+  placed = Array.from(document.querySelectorAll(".mp-btn[data-sight]"), (b) => {
     const surface = b.closest(".sf");
     if (!scrollers.has(surface)) scrollers.set(surface, pageScroller(b));
     return [b, ...pagePlace(b, scrollers.get(surface))];
@@ -219,18 +219,8 @@ function drawPad(box, key, data, tap) {
 function drawFold(el, block, tap) {
   const box = node("details", "muster-box sf-fold");
   const label = node("summary", "", block.fold);
-  label.dataset.sight = JSON.stringify([block.key, "open"]);  // a label moved under the finger waits, as a button does
-  label.dataset.settling = "1";
-  label.setAttribute("aria-disabled", "true");
   label.addEventListener("click", (event) => {
     event.preventDefault();
-    const now = performance.now();
-    buttons.see(now);
-    const [x, y] = tapPoint(event, label);
-    if (!buttons.settled(x, y, now)) {
-      watchButtons();
-      return;
-    }
     if (box.dataset.opening) return;
     box.dataset.opening = "1";
     label.setAttribute("aria-busy", "true");
