@@ -18,7 +18,7 @@ import pytest
 
 import cards
 from engine import GAME_IDS, make_game
-from engine.bots import Bot, hints, make_bot, resampled
+from engine.bots import Bot, decision_rng, hints, make_bot, resampled
 from engine.bots.duel import TABLE_OPTIONS, play_duel, wilson
 from engine.bots.search import choices, search
 from engine.core import Match, Refusal, State
@@ -207,3 +207,24 @@ def test_hints_rank_moves_from_the_seat_information_only() -> None:
         redealt = copy.copy(match)
         redealt.state = match.state.resample(seat, random.Random(k))
         assert hints(redealt, seat, level="easy") == shown
+
+
+def test_hints_show_one_move_per_button_text_with_that_moves_own_estimate() -> None:
+    """Waterloo's hand holds two cards a button names alike (the tree search keys moves by card): the hint shows
+    that text once, with the estimate and visits of its better searched move."""
+    game = GAMES["waterloo"]
+    match = Match(game, 0)
+    rng = random.Random(0)
+    for _ in range(16):
+        match.apply(rng.choice([a for a in match.state.legal_actions() if a.kind != "concede"]))
+    seat = match.state.players_to_act()[0]
+    labels = [match.state.label(a) for a in match.state.legal_actions(seat)]
+    assert len(set(labels)) < len(labels)
+    ranked = make_bot("easy", "waterloo", game.players({})).ranked(
+        match.state, seat, decision_rng("hint", seat, len(match.log)))
+    first: dict[str, tuple[float, int]] = {}
+    for action, win, visits in ranked:
+        first.setdefault(match.state.label(action), (round(win, 3), visits))
+    assert len(first) < len(ranked)
+    shown = hints(match, seat, top=len(labels), level="easy")
+    assert [(h.label, (h.win, h.visits)) for h in shown] == list(first.items())

@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.bots import scores
 from engine.bots.greedy import greedy, prior, rollout, rule
-from engine.bots.search import Reveal, choices, estimates, flat, search
+from engine.bots.search import Reveal, choices, distinct, estimates, flat, key, search
 from engine.core import Action, Match, Refusal, State
 
 LEVELS: dict[str, dict[str, tuple[int, int]]] = {
@@ -139,9 +139,8 @@ def hints(match: Match[Any], seat: int, top: int = 3, level: str = "normal") -> 
     never give a hidden card away; seeded by the match's progress, so asking twice gives the same answer."""
     bot = make_bot(level, match.game.id, match.game.players(match.options))
     ranked = bot.ranked(match.state, seat, decision_rng("hint", seat, len(match.log)))
-    shown: dict[str, Hint] = {}  # by button text: two moves a player cannot tell apart (two cards of one name: a
-    for action, win, visits in ranked:  # tree search keys moves by card) are one hint, the better searched one
-        label = match.state.label(action)
-        if label not in shown and len(shown) < top:
-            shown[label] = Hint(action, label, round(win, 3), visits)
-    return list(shown.values())
+    found = {key(action): (win, visits) for action, win, visits in ranked}
+    # by button text: two moves a player cannot tell apart (two cards of one name: a tree search keys moves by card)
+    # are one hint, the better searched one (`distinct` keeps the first, and `ranked` is most searched first)
+    shown = list(distinct(match.state, [action for action, _, _ in ranked]).items())[:top]
+    return [Hint(action, label, round(found[key(action)][0], 3), found[key(action)][1]) for label, action in shown]
