@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from balance.observe import observer
+from balance.observe import Observer, observer
 from balance.play import Record, play
 from balance.variants import Files, load
 from engine import make_game
@@ -50,19 +50,19 @@ def design_map(data: Any) -> dict[str, str]:
 
 
 @lru_cache(maxsize=8)
-def _game(game_id: str, files: Files) -> Game[Any]:
-    """The game of this data, made once per worker process: a game's rules hold nothing a game changes, only
-    tables filled as it plays (hexbattle's actions by unit, hex and facing), which every later shard then finds
-    made (with shards of a few games, making them again was a few percent of a hexbattle worker's time)."""
-    return make_game(load(game_id, files))
+def prepared(game_id: str, files: Files) -> tuple[Game[Any], Observer, dict[str, str]]:
+    """The game of this data, its observer and its design map, made from one load once per worker process: a
+    game's rules hold nothing a game changes, only tables filled as it plays (hexbattle's actions by unit, hex and
+    facing), which every later shard then finds made (with shards of a few games, making them again was a few
+    percent of a hexbattle worker's time)."""
+    data = load(game_id, files)
+    game = make_game(data)
+    return game, observer(game), design_map(data)
 
 
 def run_shard(spec: Spec) -> dict[str, Any]:
     """Play the shard's games and count them (runs on a worker: a process of the pool, or a Dask worker)."""
-    data = load(spec.game, spec.files)
-    game = _game(spec.game, spec.files)
-    obs = observer(game)
-    design_of = design_map(data)
+    game, obs, design_of = prepared(spec.game, spec.files)
     seats = len(spec.players)
     out: dict[str, Any] = {"variant": spec.variant, "start": spec.start, "count": spec.count, "games": 0,
                            "wins_by_seat": [0] * seats, "draws": 0, "wins_by_player": {},

@@ -26,7 +26,7 @@ from balance.command import execute, plan
 from balance.observe import observer
 from balance.play import MAX_MOVES, POLICIES, Gap, play
 from balance.run import play_run
-from balance.shard import design_map
+from balance.shard import design_map, prepared, run_shard
 from balance.variants import load
 from companion.cli import main
 from engine import make_game
@@ -84,6 +84,18 @@ def test_one_or_two_workers_and_a_stopped_run_give_the_same_bytes(tmp_path: Path
     assert len(play_run(run, stopped, 1, limit=1)) == 1  # one shard of two kept, then the run stops
     assert len(list((stopped / "shards").glob("*/*.json"))) == 1
     assert small(stopped, workers=2) == one
+
+
+def test_a_worker_loads_the_data_once_for_all_its_shards() -> None:
+    """The first shard of a fresh worker reads the data once (one load, no second look-up of it), the next none."""
+    run = plan("imperial", "random,random", 4, 3, None, 0, None)
+    load.cache_clear()
+    prepared.cache_clear()
+    first, second = dataclasses.replace(run.specs()[0], count=2), dataclasses.replace(run.specs()[0], start=2, count=2)
+    run_shard(first)
+    assert (load.cache_info().misses, load.cache_info().hits) == (1, 0)
+    run_shard(second)
+    assert (load.cache_info().misses, load.cache_info().hits) == (1, 0)
 
 
 def _free_port() -> int:
