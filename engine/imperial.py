@@ -9,16 +9,20 @@ engine picks which copy moves and a player never has to.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from math import comb, prod
 from typing import Any
 
 from cards.load import GameData
 from cards.schemas.imperial import CAVALRY, INFANTRY, MUSKETEERS, PIKEMEN, TYPE_NAMES, TYPES, Military
 from engine.core import Action, Arg, Game, Refusal, State, Told, seat
 from engine.kinds import Kind, schema
+
+LOG = logging.getLogger("muster.engine")
 
 SIDES: tuple[int, int] = (0, 1)
 OPTION_KEYS: tuple[str, ...] = ("imperial_power", "gold", "reinforcements", "initiative", "game_round",
@@ -70,10 +74,10 @@ class Config:
     defaults: Mapping[str, Any]
 
 
-REDEAL_TRIES = 10_000
-"""How often `resample` deals again before it gives up: a deal that can stand always exists (the real one), and in
-random battles one is found within 14 tries at worst (3,816 re-deals of positions in play; 1,350 of finished
-battles within 1, 2026-11-26)."""
+REDEAL_TRIES = 200
+"""How often `resample` deals at random before it builds a deal that can stand instead (`_arranged`): in random
+battles one was found within 14 tries at worst (3,816 re-deals of positions in play; 1,350 of finished battles
+within 1, 2026-11-26), so the built deal is for the rare position whose knowledge few deals meet."""
 
 Pile = dict[str, list[str]]
 """Cards of one place, by type: copies of a type are interchangeable, so only counts matter to play."""
@@ -702,7 +706,13 @@ class ImperialState(State):
 
         A deal the rules would not have let stand is dealt again (rejection, so every deal that could stand stays as
         likely as before): a side not routed after Pikemen beat its Cavalry held infantry (R10), a side choosing
-        which infantry to lose has more than one way to (R13), and a face-down card is one its side could play."""
+        which infantry to lose has more than one way to (R13), and a face-down card is one its side could play.
+        After REDEAL_TRIES random deals the deal is built from the deals that can stand (`_arranged`), so a bot
+        never stops a table; the real deal is never read."""
+        return self.redeal(viewer, rng, REDEAL_TRIES)
+
+    def redeal(self, viewer: int | None, rng: random.Random, tries: int) -> ImperialState:
+        """`resample` with `tries` random deals before the built one (0: built at once, as tests force it)."""
         new = self.clone()
         kind = self.cfg.kind
         order = {t: i for i, t in enumerate(TYPES)}
@@ -720,13 +730,22 @@ class ImperialState(State):
                 else:
                     pool.append(card)
         pool.sort(key=lambda c: (order[kind[c]], c))  # where the cards lay must not show through
-        for _ in range(REDEAL_TRIES):
+        for _ in range(tries):
             rng.shuffle(pool)
             dealt = self._deal(pool, kept, hidden, rng)
             if dealt is not None:
                 break
         else:
-            raise ValueError(f"no deal of the hidden cards could stand after {REDEAL_TRIES} tries")
+            arranged = self._arranged(pool, kept, hidden, rng)
+            if arranged is None:
+                LOG.error("imperial: no deal of the cards hidden from %s can stand (known %s, lacking %s, phase %s); "
+                          "dealt without what is known of the hands", "a spectator" if viewer is None else
+                          f"side {viewer}", self.known, self.lacking, self.phase)
+                rng.shuffle(pool)
+            else:
+                pool = arranged
+            dealt = self._deal(pool, kept, hidden, rng, checked=arranged is not None)
+            assert dealt is not None  # an arranged pool deals a hand that stands; an unchecked deal always deals
         for p, (hand, down) in dealt.items():
             new.hands[p] = _pile()
             for card in hand:
@@ -739,35 +758,77 @@ class ImperialState(State):
                 new.supply[kind[card]].append(card)
         return new
 
-    def _deal(self, pool: list[str], kept: dict[int, list[str]], hidden: list[int],
-              rng: random.Random) -> dict[int, tuple[list[str], str | None]] | None:
+    def _deal(self, pool: list[str], kept: dict[int, list[str]], hidden: list[int], rng: random.Random,
+              checked: bool = True) -> dict[int, tuple[list[str], str | None]] | None:
         """Each hidden side's hand and face-down card, its kept cards and the next of `pool` it may hold; None when
-        the deal is one the rules would not have let stand (`resample`)."""
+        the deal is one the rules would not have let stand (`_stands`). Unchecked, each side takes the next cards
+        of `pool` whatever their type (for knowledge that contradicts itself: `resample`)."""
         kind, order = self.cfg.kind, {t: i for i, t in enumerate(TYPES)}
         taken: set[str] = set()
         dealt: dict[int, tuple[list[str], str | None]] = {}
         for p in hidden:
             down = self.table[p]
-            lacking = set(self.lacking[p])
+            lacking = set(self.lacking[p]) if checked else set()
             want = _size(self.hands[p]) + (down is not None) - len(kept[p])
             free = [c for c in pool if c not in taken and kind[c] not in lacking][:want]
             taken.update(free)
-            if self.banned[p] and self.infantry_unseen[p] and free and all(kind[c] == CAVALRY for c in free):
-                return None
             cards = kept[p] + free
-            if self.phase == INFANTRY_LOSS and self.pending == p:
-                types = [kind[c] for c in cards]
-                counts = types.count(PIKEMEN), types.count(MUSKETEERS), types.count(CAVALRY)
-                if len(_choices(counts, self.cfg.cavalry_infantry_discards, INFANTRY)) < 2:
-                    return None
+            if checked and (len(free) < want or not self._stands(p, [kind[c] for c in cards], [kind[c] for c in free])):
+                return None
             if down is not None:
-                playable = [c for c in cards if not (self.banned[p] and kind[c] == CAVALRY)]
-                if not playable:
-                    return None
+                playable = [c for c in cards if not (self.banned[p] and kind[c] == CAVALRY)] or cards
                 down = rng.choice(sorted(playable, key=lambda c: (order[kind[c]], c)))
                 cards = [c for c in cards if c != down]
             dealt[p] = (cards, down)
         return dealt
+
+    def _stands(self, p: int, held: list[str], unseen: list[str]) -> bool:
+        """Whether side `p` holding the types `held` (its hand and face-down card), `unseen` of them among the cards
+        the viewer has not seen, is a hand the rules would have let stand (`resample`)."""
+        if self.banned[p] and self.infantry_unseen[p] and unseen and all(t == CAVALRY for t in unseen):
+            return False  # R10: not routed after Pikemen beat its Cavalry, so it held infantry
+        if self.phase == INFANTRY_LOSS and self.pending == p:  # R13: more than one way to lose two infantry
+            counts = held.count(PIKEMEN), held.count(MUSKETEERS), held.count(CAVALRY)
+            if len(_choices(counts, self.cfg.cavalry_infantry_discards, INFANTRY)) < 2:
+                return False
+        banned_only = self.banned[p] and all(t == CAVALRY for t in held)
+        return not (self.table[p] is not None and banned_only)  # a face-down card its side could play
+
+    def _arranged(self, pool: list[str], kept: dict[int, list[str]],
+                  hidden: list[int], rng: random.Random) -> list[str] | None:
+        """`pool` in an order from whose front `_deal` deals a hand that stands, drawn among all such deals alike
+        (as the rejection draws them, for a seat's view: one hidden side), built from the types each side could be
+        dealt, each weighed by the number of ways its cards can be picked; None when no deal stands (what is known of
+        the hands contradicts itself)."""
+        kind = self.cfg.kind
+        by_type = {t: [c for c in pool if kind[c] == t] for t in TYPES}
+
+        def splits(p: int, left: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+            """The type counts side `p`'s unseen cards may have, from `left` of each type, with their ways."""
+            allowed = tuple(t for t in TYPES if t not in self.lacking[p])
+            want = _size(self.hands[p]) + (self.table[p] is not None) - len(kept[p])
+            found = _choices((left[0], left[1], left[2]), want, allowed) if allowed else ((),) if want == 0 else ()
+            held = [kind[c] for c in kept[p]]
+            return [(counts, prod(comb(n, k) for n, k in zip(left, counts))) for choice in found
+                    if self._stands(p, held + list(choice), list(choice))
+                    for counts in [tuple(choice.count(t) for t in TYPES)]]
+
+        deals: list[tuple[tuple[tuple[int, ...], ...], int]] = [((), 1)]
+        for p in hidden:
+            deals = [((*so_far, counts), ways * more) for so_far, ways in deals
+                     for counts, more in splits(p, tuple(len(by_type[t]) - sum(c[i] for c in so_far)
+                                                         for i, t in enumerate(TYPES)))]
+        if not deals:
+            return None
+        chosen = rng.choices([d for d, _ in deals], [w for _, w in deals])[0]
+        for cards in by_type.values():
+            rng.shuffle(cards)
+        front: list[str] = []
+        for counts in chosen:
+            for t, n in zip(TYPES, counts):
+                front += by_type[t][:n]
+                del by_type[t][:n]
+        return front + [c for t in TYPES for c in by_type[t]]
 
     def clone(self) -> ImperialState:
         """A copy sharing only the immutable Config (faster than deepcopy for search and tests)."""

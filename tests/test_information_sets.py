@@ -360,3 +360,72 @@ def test_imperial_a_finished_battle_redeals_for_every_viewer() -> None:
                     routed_at_once += viewer != p
                     assert _size(again.hands[p]) == len(again.hands[p][CAVALRY]), (seed, viewer)
     assert routed_at_once >= 3
+
+
+def _binding(seeds: range) -> list[tuple[Any, int]]:
+    """(position, side) of random imperial battles where a rule binds the re-deal of the side's hidden cards: just
+    after Pikemen beat its Cavalry (R10), choosing which infantry to lose (R13), banned with a card face down."""
+    from engine.imperial import INFANTRY_LOSS
+    found = []
+    for seed in seeds:
+        match = Match(game("imperial"), seed, {"imperial_power": [8, 8], "reinforcements": [2, 2]})
+        rng = random.Random(seed)
+        while not match.state.is_terminal:
+            state = match.state
+            found += [(state.clone(), p) for p in (0, 1) if state.infantry_unseen[p] or state.banned[p] and
+                      state.table[p] or state.phase == INFANTRY_LOSS and state.pending == p]
+            match.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def _stands_by_the_rules(state: Any, again: Any, p: int) -> None:
+    """The re-dealt side `p` holds as many cards as before, the known types, no more of a lacking type, and a hand the
+    rules would have let stand (R10, R13, a face-down card it could play)."""
+    from engine.imperial import CAVALRY, INFANTRY, INFANTRY_LOSS, _choices, _key
+    hand, down = again.hands[p], again.table[p]
+    held = Counter(t for t, cs in hand.items() for _ in cs) + Counter([again.cfg.kind[down]] if down else [])
+    assert sum(held.values()) == _size(state.hands[p]) + (state.table[p] is not None)
+    assert held >= Counter(state.known[p]) and all(held[t] == state.known[p].count(t) for t in state.lacking[p])
+    unseen = held - Counter(state.known[p])
+    assert not state.infantry_unseen[p] or any(unseen[t] for t in INFANTRY)
+    assert not (state.phase == INFANTRY_LOSS and state.pending == p) or len(_choices(_key(hand), 2, INFANTRY)) > 1
+    assert down is None or not (again.banned[p] and again.cfg.kind[down] == CAVALRY)
+
+
+def test_imperial_a_redeal_built_after_the_random_tries_stands_and_is_drawn_like_them() -> None:
+    """After REDEAL_TRIES random deals that cannot stand, `resample` builds one instead (forced here: no random
+    try): at positions where a rule binds the re-deal, each built deal stands, with the cards neither lost nor
+    doubled, and the hands come up as often as by the random tries (a seat's view: one side hidden). Before, the
+    10,001st failed try raised ValueError and stopped the table."""
+    from engine.imperial import TYPES
+    found = _binding(range(12))
+    assert len(found) >= 20
+    for state, p in found:
+        for viewer in (1 - p, None):
+            for k in range(4):
+                again = state.redeal(viewer, random.Random(k), 0)
+                assert Counter(again.cards()) == Counter(state.cards())
+                _stands_by_the_rules(state, again, p)
+    state, p = max(found, key=lambda f: _size(f[0].hands[f[1]]))  # the most cards to deal: the most ways
+    built, tried = Counter[str](), Counter[str]()
+    for k in range(1000):
+        built.update({t: len(cs) for t, cs in state.redeal(1 - p, random.Random(k), 0).hands[p].items()})
+        tried.update({t: len(cs) for t, cs in state.resample(1 - p, random.Random(k)).hands[p].items()})
+    assert all(abs(built[t] - tried[t]) / 1000 < 0.15 for t in TYPES)  # cards of a type per hand (standard error 0.05)
+
+
+def test_imperial_knowledge_that_contradicts_itself_is_logged_and_dealt_not_raised(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """No deal can stand when what is known of a hand contradicts itself (here, forced: a side seen to lack every
+    type while it holds cards): the re-deal says so in the log and deals the hidden cards without that knowledge,
+    so a bot's search goes on."""
+    from engine.imperial import TYPES
+    state = Match(game("imperial"), 3, {"imperial_power": [6, 6]}).state
+    state.lacking[1] = list(TYPES)
+    with caplog.at_level("ERROR", logger="muster.engine"):
+        again = state.resample(0, random.Random(1))
+    assert [r.getMessage().split(";")[0] for r in caplog.records] == [
+        "imperial: no deal of the cards hidden from side 0 can stand (known [[], []], lacking [[], "
+        "['pikemen', 'musketeers', 'cavalry']], phase exchange)"]
+    assert Counter(again.cards()) == Counter(state.cards()) and again.hands[0] == state.hands[0]
+    assert _size(again.hands[1]) == _size(state.hands[1])
