@@ -171,8 +171,9 @@ class ImperialState(State):
         # (called back, or won back at a reveal), and types it was seen to lack since (R12). `resample` keeps both.
         self.known: list[list[str]] = [[], []]
         self.lacking: list[list[str]] = [[], []]
-        # R10: a side whose Cavalry lost to Pikemen and was not routed held infantry; where none of the cards known to
-        # be in its hand was infantry, the infantry is among the cards the opponent has not seen (until the next reveal).
+        # A side holds infantry the opponent has not seen (none of the cards known to be in its hand is infantry), until
+        # the next reveal: its Cavalry lost to Pikemen and it was not routed (R10), or it chose to lose one infantry
+        # of each type (R13: it had two of one type, so one is left).
         self.infantry_unseen: list[bool] = [False, False]
 
     # --- setup -------------------------------------------------------------------------
@@ -557,11 +558,14 @@ class ImperialState(State):
         self._finish_round([p] if rout else [])
 
     def _do_discard_infantry(self, action: Action, rng: random.Random) -> None:
-        """A chosen loss (the hand had more than one way, R13): one of a single type means the other type is in hand."""
+        """A chosen loss (the hand had more than one way, R13): one of a single type means the other type is in hand;
+        one of each means two of one type were there, so an infantry card is left (unseen, unless one is known)."""
         p, types = action.player, action["types"]
         if len(set(types)) == 1:
             self.known[p] += [t for t in INFANTRY if t not in types and t not in self.known[p]]
         self._lose_infantry(p, types)
+        if len(set(types)) > 1:
+            self.infantry_unseen[p] = not any(t in INFANTRY for t in self.known[p])
 
     def _do_name_type(self, action: Action, rng: random.Random) -> None:
         self._rifle(1 - action.player, action["type"])
@@ -706,7 +710,8 @@ class ImperialState(State):
 
         A deal the rules would not have let stand is dealt again (rejection, so every deal that could stand stays as
         likely as before): a side not routed after Pikemen beat its Cavalry held infantry (R10), a side choosing
-        which infantry to lose has more than one way to (R13), and a face-down card is one its side could play.
+        which infantry to lose has more than one way to, and one that chose one of each type has infantry left (R13),
+        and a face-down card is one its side could play.
         After REDEAL_TRIES random deals the deal is built from the deals that can stand (`_arranged`), so a bot
         never stops a table; the real deal is never read."""
         return self.redeal(viewer, rng, REDEAL_TRIES)
@@ -785,8 +790,8 @@ class ImperialState(State):
     def _stands(self, p: int, held: list[str], unseen: list[str]) -> bool:
         """Whether side `p` holding the types `held` (its hand and face-down card), `unseen` of them among the cards
         the viewer has not seen, is a hand the rules would have let stand (`resample`)."""
-        if self.banned[p] and self.infantry_unseen[p] and unseen and all(t == CAVALRY for t in unseen):
-            return False  # R10: not routed after Pikemen beat its Cavalry, so it held infantry
+        if self.infantry_unseen[p] and unseen and all(t == CAVALRY for t in unseen):
+            return False  # R10, R13: not routed after Pikemen beat its Cavalry, or left infantry after a chosen loss
         if self.phase == INFANTRY_LOSS and self.pending == p:  # R13: more than one way to lose two infantry
             counts = held.count(PIKEMEN), held.count(MUSKETEERS), held.count(CAVALRY)
             if len(_choices(counts, self.cfg.cavalry_infantry_discards, INFANTRY)) < 2:

@@ -429,3 +429,28 @@ def test_imperial_knowledge_that_contradicts_itself_is_logged_and_dealt_not_rais
         "['pikemen', 'musketeers', 'cavalry']], phase exchange)"]
     assert Counter(again.cards()) == Counter(state.cards()) and again.hands[0] == state.hands[0]
     assert _size(again.hands[1]) == _size(state.hands[1])
+
+
+def test_imperial_a_side_that_chose_one_infantry_of_each_type_is_never_redealt_without_infantry() -> None:
+    """R13: a side that chose to lose a Pikemen and a Musketeers had another way to lose two, so two of one type: an
+    infantry card is left in its hand, and no re-deal of the cards its opponent (or a spectator) has not seen leaves
+    it none, until the next reveal (a battle it ended too). Before, 47 of the 640 re-deals below had no infantry."""
+    from engine.imperial import INFANTRY
+    chosen = 0
+    for seed in range(60):
+        match = Match(game("imperial"), seed, {"imperial_power": [8, 8], "reinforcements": [2, 2]})
+        rng = random.Random(seed)
+        while True:
+            state = match.state
+            last = match.log[-1] if match.log else None
+            if last is not None and last.kind == "discard_infantry" and len(set(last["types"])) > 1:
+                p = last.player
+                chosen += 1
+                for viewer in (1 - p, None):
+                    for k in range(20):
+                        hand = state.resample(viewer, random.Random(k)).hands[p]
+                        assert any(hand[t] for t in INFANTRY), (seed, len(match.log), viewer, k)
+            if state.is_terminal:
+                break
+            match.apply(rng.choice(state.legal_actions()))
+    assert chosen == 16
