@@ -188,12 +188,16 @@ class Heads:
             older = self._waiting.pop(page, None)
             if older is not None:  # one request per page: the newer one waits
                 older.wake()
+            alike = spectating = 0  # the waiting requests of this page's seat at its table; every spectator's
+            for other in self._waiting.values():  # one pass, however many wait
+                alike += other.table == table and other.seat == seat
+                spectating += other.seat is None
             bound, whose = (SPECTATORS, "this table's spectators'") if seat is None else (PER_SEAT, "this seat's")
-            if sum(w.table == table and w.seat == seat for w in self._waiting.values()) >= bound:
+            if alike >= bound:
                 return Answer(429, {"error": BUSY.format(f"{bound} of {whose}")})
             if len(self._waiting) >= TOTAL:
                 return Answer(429, {"error": BUSY.format(TOTAL)})
-            if seat is None and sum(w.seat is None for w in self._waiting.values()) >= ALL_SPECTATORS:
+            if seat is None and spectating >= ALL_SPECTATORS:
                 return Answer(429, {"error": BUSY.format(f"{ALL_SPECTATORS} of the server's spectators'")})
             waiter = self._waiting[page] = _Waiter(page, table, seat, asyncio.get_running_loop())
             return waiter
