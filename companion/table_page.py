@@ -238,11 +238,17 @@ def _watch(service: Tables, table_id: int) -> None:
     """Redraw the whole page when another phone changes the table (polls one small query) since the
     table part of the page last drew it (`_mark`). The table part's listener learns of a move at once
     (`live`); the poll is the fallback, and leaves a move its listener was just told of (`live.due`) to
-    it rather than redrawing the whole page as well."""
+    it rather than redrawing the whole page as well.
+
+    The poll's first look is in this page run itself, just after the table part read the signature (`_mark`):
+    it takes that one (`drawn`) instead of reading it again; each later look (the fragment's own runs, which call
+    this same closure) reads it afresh."""
+    drawn = [st.session_state.get(SEEN)]
+
     @st.fragment(run_every=poll_seconds())
     def poll() -> None:
         try:
-            seen = service.store.signature(table_id)
+            seen = drawn.pop() if drawn else service.store.signature(table_id)
         except StoreUnavailable:  # logged where it arose; the whole page shows it, once
             if not st.session_state.get(faults.FAULT):
                 st.session_state[faults.FAULT] = True
