@@ -33,7 +33,7 @@ def play(game: Game, options: dict[str, Any], seeds: range, how: str) -> int:
         rng = random.Random(seed)
         match = Match(game, seed, options)
         if how == "match + history":
-            match.history(None)
+            match.record()
         state = match.state
         n = 0
         while not state.is_terminal and n < CAP:

@@ -31,7 +31,7 @@ def positions(game_id: str, options: dict[str, Any]) -> list[Match[Any]]:
     seed = 0
     while len(out) < POSITIONS:
         match = Match(game, seed, options)
-        match.history(None)
+        match.record()
         rng = random.Random(seed)
         while not match.state.is_terminal and len(out) < POSITIONS and len(match.log) < 60:
             if len(match.log) % 7 == 3:

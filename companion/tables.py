@@ -236,7 +236,7 @@ class Tables:
         that reads it (`Snapshot.history`), which would otherwise replay the whole log a second time to record it."""
         match = Match(self.game(table.game), table.seed, split_options(table.options)[1])
         if history:
-            match.history(None)  # asked of the opening, the match records every entry from here on
+            match.record()
         return self._extend(table, Snapshot(match, (0, 0), ()), list(entries))
 
     def steps(self, table: TableInfo, entries: Sequence[LogEntry]) -> Iterator[Snapshot]:

@@ -446,7 +446,7 @@ class Match(Generic[S]):
 
     `log` holds the live actions and `steps` their sequence numbers (the step their chance
     comes from). `events` is everything applied, undos and notices included, so the history
-    can be rebuilt; the per-viewer history itself is recorded only once `history` or
+    can be rebuilt; the per-viewer history itself is recorded only once `record`, `history` or
     `undo_refusal` is first asked for, so bulk playouts pay nothing for it.
     """
 
@@ -566,6 +566,12 @@ class Match(Generic[S]):
             self._records = fresh._records
         return self._records
 
+    def record(self) -> None:
+        """Record the per-viewer history from now on, as this match advances (what it has applied so far is
+        recorded at once). A caller that will read the history of a match it is about to advance (a replay's
+        frames, `Tables.steps`) asks first, so the history is never rebuilt by a second replay of the log."""
+        self._history()
+
     def history(self, viewer: int | None) -> list[Line]:
         """Every history line as `viewer` (a seat, or None for a spectator) may read it, oldest first."""
         lines: list[Line] = []
@@ -588,7 +594,7 @@ class Match(Generic[S]):
         information set (`State.resample`, each with a fixed random source and dice of its own), never on the
         real one, so the question is the same whatever the hidden cards are and cannot give one away. What holds
         on every deal is said plainly; what holds on some only is said as a possibility ("it may end the game")."""
-        self._history()  # recorded from here on, the trial's reveals are the trial's own (not a replay's)
+        self.record()  # from here on: the trial's reveals are then the trial's own (not a replay's)
         outcomes: list[tuple[bool, str | None, bool]] = []
         for k in range(AHEAD_DEALS):
             trial = self._fork(self.state.resample(player, random.Random(f"ahead:{k}")))
