@@ -144,9 +144,15 @@ class TableContext:
         position the pad was drawn at, so a tap that lands after the table moved on is refused (`tables.Stale`)
         and a double tap is one action. A refusal shows right under the button tapped. `before` runs first at
         each tap (a panel forgetting its selection)."""
+        self.tool_pad(items, key, partial(taps.play_tap, self.service, self.table.id, self.player, key, before=before),
+                      title=title, note=note, columns=columns)
+
+    def tool_pad(self, items: Sequence[movepad.Item], key: str, on_tap: movepad.TapHandler, title: str | None = None,
+                 note: str | None = None, columns: int = 1) -> None:
+        """Buttons as one pad drawn at this position, whose taps run `on_tap`, with the refusals a tap on it left
+        (`flashes.beside`) under it: the moves' pads (`pad`), the seat's tools, a game's own (waterloo's timer)."""
         self.page.pad(movepad.pad(items, key, self.snap.head, title=title, note=note, columns=columns,
-                                  notices=flashes.take_beside(key)),
-                      partial(taps.play_tap, self.service, self.table.id, self.player, key, before=before))
+                                  notices=flashes.take_beside(key)), on_tap)
 
 
 def move_key(action: Action) -> str:
@@ -205,9 +211,8 @@ def _seat_tools(ctx: TableContext, title: str | None = None) -> None:
     hinting = allows_hints(ctx.table) and ctx.player in ctx.snap.state.players_to_act()
     if hinting:
         tools.append(movepad.Choice("hint", "What would the bot do?", "hint"))
-    ctx.page.pad(movepad.pad(tools, "seat-tools", ctx.snap.head, title=title, columns=2,
-                             notices=flashes.take_beside("seat-tools")),
-                 partial(taps.seat_tool, ctx.service, ctx.table.id, ctx.player))
+    ctx.tool_pad(tools, "seat-tools", partial(taps.seat_tool, ctx.service, ctx.table.id, ctx.player), title=title,
+                 columns=2)
     answer = st.session_state.get(taps.HINT)
     if hinting and answer and answer[0] == (ctx.table.id, ctx.snap.head, ctx.player):
         with ctx.page.sheet() as sheet, sheet.box(key="hint", summary="What the bot would do"):

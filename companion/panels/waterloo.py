@@ -262,8 +262,7 @@ def _round_timer(ctx: TableContext, view: dict[str, Any]) -> None:
             running = timer.running and left > 0
             label = ("Pause" if running else "Start again" if timer.by is not None and left <= 0 else
                      "Resume" if timer.by is not None else f"Start {clock.minutes(seconds)}")
-            ctx.page.pad(movepad.pad([movepad.Choice("timer", label, not running)], "timer", ctx.snap.head,
-                                     notices=flashes.take_beside("timer")),
+            ctx.tool_pad([movepad.Choice("timer", label, not running)], "timer",
                          partial(_tap_timer, ctx.service, ctx.table.id, ctx.player))
         with ctx.page.sheet() as sheet:
             sheet.caption(f"Round timer, hand {view['hand_number']}: " + (
