@@ -376,14 +376,18 @@ class WarfareState(State):
     def random_action(self, rng: random.Random, player: int | None = None) -> Action | None:
         """`State.random_action` without listing: the moves are counted and only the one drawn is built (the same
         draw from the same `rng` as picking from `legal_actions`, which never offers conceding). Deploy's moves are
-        prebuilt (`_deploy_moves`), so listing them costs nothing to spare and the base method picks from that list;
-        Maneuver's exchanges and Support's sets (a product of each part's picks) are numbered, so the drawn number is
-        read as the set it stands for."""
+        prebuilt, so it picks from the very list `legal_actions` gives (`_deploy_moves`): the base method draws the
+        same move, but through `legal_actions` and `playable` a Deploy draw cost 1.2-1.3 instead of 1.8 µs, some 6 %
+        of a random game (docs/performance.md, 2026-11-26 15:37 UTC). Maneuver's exchanges and Support's sets (a
+        product of each part's picks) are numbered, so the drawn number is read as the set it stands for."""
         who = self.current_player
-        if who is None or (player is not None and player != who) or self.step == DEPLOY:
-            return super().random_action(rng, player)
+        if who is None or (player is not None and player != who):
+            return None
         g = self.game
         hand = self.hands[who]
+        if self.step == DEPLOY:
+            deploy = self._deploy_moves(who)
+            return deploy[rng.randrange(len(deploy))]
         if self.step == EXCHANGE:
             combos = _subsets(len(hand), g.rules.maneuver_max_exchange)
             combo = combos[rng.randrange(len(combos))]
