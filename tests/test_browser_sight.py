@@ -96,6 +96,36 @@ def test_browser_a_redrawn_pad_takes_a_settled_tap_and_a_new_button_under_the_fi
     page.mouse.click(*finger)
     assert page.evaluate("window.taps.map((t) => t.id)") == ["draw", "keep", "swap"]
 
+    # A shut fold's label newly drawn under the finger waits too (opening it is a tap like any other).
+    marked = page.evaluate("""(blocks) => { window.surface(blocks);
+        const r = document.querySelector('.sf-fold > summary').getBoundingClientRect();
+        window.touch(r.left + r.width / 2, r.top + r.height / 2);
+        return document.querySelector('.sf-fold > summary').getAttribute('aria-disabled'); }""",
+                           [{"key": "log", "fold": "Moves so far (4)"}])
+    assert page.evaluate("window.taps.length") == 3, "a fold's label newly drawn under the finger took a tap"
+    assert marked == "true", "a fold's label not yet settled says so"
+    settled(page, ".sf-fold > summary")
+    page.mouse.click(*centre(page, ".sf-fold > summary"))
+    assert page.evaluate("window.taps.at(-1)") == {"pad": "log", "open": True}
+
+    # Controls no finger can reach (a fold's label and a pad in a box not displayed, as Streamlit hides one) are
+    # out of the look, so the looks end once the label that shows has settled: none is taken while nothing
+    # changes (a look measures every control; looking again every 20 ms without end loaded every phone).
+    page.add_style_tag(content=".st-key-hidden { display: none; }")
+    page.evaluate("(blocks) => window.surface(blocks)", [
+        {"key": "said", "html": "<p>What just happened: Ann bet 2 chips.</p>"},
+        {"key": "scores", "fold": "Scores"},
+        {"key": "group-hidden", "group": "hidden", "blocks": [
+            {"key": "inner-log", "fold": "Moves so far (4)"},
+            {"key": "inner-pad", "pad": {"head": [6], "items": [{"kind": "button", "id": "x", "label": "X"}]}}]}])
+    settled(page, ".st-key-scores summary")
+    looks = page.evaluate("""() => new Promise((done) => {
+        const measure = Element.prototype.getBoundingClientRect;
+        let n = 0;
+        Element.prototype.getBoundingClientRect = function () { n += 1; return measure.call(this); };
+        setTimeout(() => { Element.prototype.getBoundingClientRect = measure; done(n); }, 600); })""")
+    assert looks == 0, f"the page kept looking at controls no finger can reach ({looks} measures in 0.6 s)"
+
 
 SQUARE = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><rect width='10' height='10' fill='%s'/></svg>"
 ART = {"version": "t", "pieces": {"board": SQUARE % "#e8e0c8", "tile-grass": SQUARE % "#8c6", "unit-inf": SQUARE % "#24a"}}

@@ -212,11 +212,11 @@ def test_browser_waterloo_round_timer_is_the_same_on_every_phone_and_survives_a_
     (_, paused) = [e for e in t.tables.store.log(t.info.id) if e.action["kind"] == "timer"]
     left = round(SECONDS - (paused.at - entry.at), 3)
     for page in t.phones:
-        page.locator(f".muster-clock[data-left='{left}']").wait_for()
+        page.locator(f".muster-clock[data-left='{as_js(left)}']").wait_for()
         page.get_by_text("Round timer, hand 1: paused by Bob.").wait_for()
     ann.reload()
     ann.get_by_text("You are Ann").first.wait_for()
-    ann.locator(f".muster-clock[data-left='{left}']", has_text="left · paused").wait_for()
+    ann.locator(f".muster-clock[data-left='{as_js(left)}']", has_text="left · paused").wait_for()
     ann.locator(".st-key-round-timer").get_by_role("button", name="Resume").wait_for()
 
 

@@ -28,23 +28,27 @@
 // and refuses a stale one in any case.
 
 const PENDING_MS = 1000;
-// A tap decides only what its player saw (sight.js, set before this code): a button takes a tap once the same
-// button (its pad, item id and the position it was drawn at) has stood under the finger for a human moment.
-// Until then it is marked aria-disabled (data-settling) and a tap on it is ignored. A redraw that draws the
-// same buttons in their places keeps their time; a button newly drawn, or moved, under the finger waits.
-let placed = [];  // each button at the last look, with its box on the page: [button, x, y, w, h]
-const buttons = new Sight(() => {
-  const scrollers = new Map();  // a surface -> what scrolls its page: looked up once a look, not once a button
-  placed = Array.from(document.querySelectorAll(".mp-btn[data-sight]"), (b) => {
+// A tap decides only what its player saw (sight.js, set before this code): a control (a pad's button, a shut
+// fold's label) takes a tap once the same control (its pad or fold, item id and the position it was drawn at)
+// has stood under the finger for a human moment. Until then it is marked aria-disabled (data-settling) and a tap
+// on it is ignored. A redraw that draws the same controls in their places keeps their time; a control newly
+// drawn, or moved, under the finger waits.
+// The looks that mark controls always end: a control of no size (in a shut box, not displayed) is out of the
+// look, as no finger can reach it (it is looked at when shown, which resizes the page), and after a cause (a
+// redraw, a resize, a tap) the look is taken again at most LOOKS_AFTER times while some control waits: one that
+// cannot settle (covered by another) stays marked, and a tap on it takes a look of its own in any case.
+const LOOKS_AFTER = 8;
+let placed = [];  // each control at the last look, with its box on the page: [control, x, y, w, h]
+const controls = new Sight(() => {
+  const scrollers = new Map();  // a surface -> what scrolls its page: looked up once a look, not once a control
+  placed = [];
+  for (const b of document.querySelectorAll(".mp-btn[data-sight], .sf-fold > summary[data-sight]")) {
     const surface = b.closest(".sf");
     if (!scrollers.has(surface)) scrollers.set(surface, pageScroller(b));
-    return [b, ...pagePlace(b, scrollers.get(surface))];
-  });
-  const boxes = [];
-  for (const [b, ...box] of placed) {
-    const [x, y, w, h] = box.map(Math.round);
-    if (w > 0 && h > 0) boxes.push([b.dataset.sight, x, y, w, h]);
+    const [x, y, w, h] = pagePlace(b, scrollers.get(surface)).map(Math.round);
+    placed.push([b, x, y, w, h]);
   }
+  const boxes = placed.filter(([, , , w, h]) => w > 0 && h > 0).map(([b, ...box]) => [b.dataset.sight, ...box]);
   return {
     key: JSON.stringify(boxes),
     at: (px, py) => {
@@ -54,30 +58,50 @@ const buttons = new Sight(() => {
   };
 });
 let settleTimer = null;
+let looksLeft = 0;  // looks still to take after the last cause while a control waits
 
-// Looks at the page and marks each button settled or settling (then looks again when it may have settled).
-function watchButtons() {
+// Looks at the page and marks each control settled or settling (then looks again when one may have settled).
+// `again`: this look was one of those (not a redraw, a resize or a tap).
+function watchControls(again = false) {
+  if (!again) looksLeft = LOOKS_AFTER;
   const now = performance.now();
-  buttons.see(now);
+  controls.see(now);
   let waiting = false;
   for (const [b, x, y, w, h] of placed) {
-    if (buttons.settled(x + w / 2, y + h / 2, now)) {
+    const shown = w > 0 && h > 0;
+    if (shown && controls.settled(x + w / 2, y + h / 2, now)) {
       if (b.dataset.settling) {
         delete b.dataset.settling;
         b.removeAttribute("aria-disabled");
       }
     } else {
-      b.dataset.settling = "1";
-      b.setAttribute("aria-disabled", "true");
-      waiting = true;
+      if (!b.dataset.settling) {
+        b.dataset.settling = "1";
+        b.setAttribute("aria-disabled", "true");
+      }
+      waiting = waiting || shown;
     }
   }
   clearTimeout(settleTimer);
-  settleTimer = waiting ? setTimeout(watchButtons, buttons.waitMs(now)) : null;
+  settleTimer = null;
+  if (waiting && looksLeft > 0) {
+    looksLeft -= 1;
+    settleTimer = setTimeout(() => watchControls(true), controls.waitMs(now));
+  }
+}
+
+// Whether a tap at `event` on control `el` is taken: a look of its own, then whether what it hit has settled.
+function sawIt(event, el) {
+  const now = performance.now();
+  controls.see(now);
+  const [x, y] = tapPoint(event, el);
+  if (controls.settled(x, y, now)) return true;
+  watchControls();  // appeared or moved under the finger: ignored
+  return false;
 }
 
 // Anything that changes the size of the page's content or of a surface may have moved a button: a look.
-const resized = new ResizeObserver(() => watchButtons());
+const resized = new ResizeObserver(() => watchControls());
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 // A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
@@ -102,14 +126,7 @@ function button(key, head, item, onTap) {
   b.disabled = !!item.disabled;
   if (item.help) b.title = item.help;
   b.addEventListener("click", (event) => {
-    const now = performance.now();
-    buttons.see(now);
-    const [x, y] = tapPoint(event, b);
-    if (!buttons.settled(x, y, now)) {  // appeared or moved under the finger: ignored
-      watchButtons();
-      return;
-    }
-    onTap(item, b);
+    if (sawIt(event, b)) onTap(item, b);
   });
   return b;
 }
@@ -129,12 +146,12 @@ function drawPad(box, key, data, tap) {
     const no = button(key, data.head, { id: item.id + "-no", label: "Cancel" }, () => {
       asking.delete(key);
       panel.replaceWith(b);
-      watchButtons();
+      watchControls();
     });
     panel.append(yes, no);
     b.replaceWith(panel);
     yes.focus();
-    watchButtons();
+    watchControls();
   };
   const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
   box.className = "mp" + (data.boxed ? " mp-boxed" : "");
@@ -219,9 +236,12 @@ function drawPad(box, key, data, tap) {
 function drawFold(el, block, tap) {
   const box = node("details", "muster-box sf-fold");
   const label = node("summary", "", block.fold);
+  label.dataset.sight = JSON.stringify([block.key, "open"]);  // drawn under the finger, it waits as a button does
+  label.dataset.settling = "1";  // until a look says otherwise
+  label.setAttribute("aria-disabled", "true");
   label.addEventListener("click", (event) => {
     event.preventDefault();
-    if (box.dataset.opening) return;
+    if (box.dataset.opening || !sawIt(event, label)) return;
     box.dataset.opening = "1";
     label.setAttribute("aria-busy", "true");
     tap({ pad: block.key, open: true });
@@ -335,7 +355,7 @@ export default function (component) {
   // measures every button, which in the redraw's own task makes the browser lay the page out once more. Until
   // then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
   clearTimeout(settleTimer);
-  settleTimer = setTimeout(watchButtons);
+  settleTimer = setTimeout(() => watchControls());
   follow(parentElement, listening ? listening.listen : null, setTriggerValue);
   return () => follow(parentElement, null);
 }
