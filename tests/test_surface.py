@@ -27,8 +27,9 @@ def _part() -> None:
             sheet.markdown("**First**")
         with surface.group("moves"):
             StreamlitPage().pad(movepad.pad([movepad.Choice("go", "Go", {"kind": "go"})], "move-list", (3, 7)), tapped)
-        with Sheet() as sheet:
-            sheet.markdown("Second")
+        for _ in range(2):  # the same block twice: a key each
+            with Sheet() as sheet:
+                sheet.markdown("Second")
         if not st.session_state.get("careless"):
             surface.flush()
         st.button("A widget of Streamlit's own")
@@ -53,6 +54,7 @@ def test_what_a_part_draws_is_one_element_per_stretch_in_order() -> None:
     assert (kind, widget, kind2) == ("surface", "button", "surface")
     keys = [b["key"] for b in first]  # a block of HTML keyed by what it shows: unchanged, the phone keeps its nodes
     assert keys[1] == "group-moves" and keys[0].startswith("h-") and keys[2].startswith("h-") and keys[0] != keys[2]
+    assert keys[3] == keys[2] + "-2"
     assert [b["key"] for b in _elements(at.run())[0][1]] == keys
     assert "<strong>First</strong>" in first[0]["html"] and "Second" in first[2]["html"]
     [pad] = first[1]["blocks"]  # the group holds the pad, keyed as the keyed container was
@@ -69,7 +71,7 @@ def test_without_a_flush_a_stretch_keeps_its_place_and_later_blocks_join_it() ->
     at.run()
     [(kind, first), (widget, _)] = _elements(at)
     assert (kind, widget) == ("surface", "button")
-    assert ["First" in first[0]["html"], "Second" in first[2]["html"], "Third" in first[3]["html"]] == [True] * 3
+    assert ["First" in first[0]["html"], "Second" in first[2]["html"], "Third" in first[4]["html"]] == [True] * 3
 
 
 def _boxed() -> None:

@@ -33,7 +33,6 @@ the earlier slot. So a page draws its own Streamlit elements only through the pa
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -64,6 +63,7 @@ class _Stretch:
     blocks: list[dict[str, Any]] = field(default_factory=list)
     taps: dict[str, FoldHandler] = field(default_factory=dict)  # a fold's key -> what its tap does
     pads: dict[str, tuple[Pad, TapHandler]] = field(default_factory=dict)  # a pad's key -> it, what its tap does
+    keys: set[str] = field(default_factory=set)  # the keys of its blocks so far
 
 
 @dataclass
@@ -77,7 +77,8 @@ class _Surface:
     def add(self, block: dict[str, Any], on_tap: FoldHandler | None) -> _Stretch:
         if self.stretch is None:
             self.stretch = _Stretch(st.empty())
-        block["key"] = block.get("key") or _content_key(block, {b["key"] for b in self.stretch.blocks})
+        block["key"] = block.get("key") or _content_key(block["html"], self.stretch.keys)
+        self.stretch.keys.add(block["key"])
         if self.groups:
             block["group"] = self.groups
         self.stretch.blocks.append(block)
@@ -97,11 +98,12 @@ class _Surface:
                        on_tap_change=lambda: _tapped(sent_tap(key), stretch, self.on_lost), on_moved_change=_moved)
 
 
-def _content_key(block: dict[str, Any], taken: set[str]) -> str:
-    """A block with no key of its own is keyed by what it shows: one that did not change keeps its nodes on the
-    phone wherever it now stands (a note drawn above it moves it down, not anew), and only the blocks that changed
-    are parsed and laid out again. `taken`: the keys of the stretch so far (the same block twice gets a number)."""
-    digest = hashlib.sha1(json.dumps(block, sort_keys=True).encode()).hexdigest()[:12]
+def _content_key(html: str, taken: set[str]) -> str:
+    """A block with no key of its own (HTML: `render.Sheet`) is keyed by what it shows: one that did not change
+    keeps its nodes on the phone wherever it now stands (a note drawn above it moves it down, not anew), and only
+    the blocks that changed are parsed and laid out again. `taken`: the keys of the stretch so far (the same
+    block twice gets a number)."""
+    digest = hashlib.sha1(html.encode()).hexdigest()[:12]
     key, n = f"h-{digest}", 1
     while key in taken:
         n += 1
@@ -149,7 +151,8 @@ def drawing(key: str, on_lost: Callable[[], None] | None = None) -> Iterator[Non
 
 
 def add(block: dict[str, Any], on_tap: FoldHandler | None = None) -> bool:
-    """Add `block` ({"html": ...} or {"key": ..., "fold": ...}) to the open surface; False when none is open."""
+    """Add `block` ({"html": ...}, keyed by what it shows, or {"key": ..., "fold": ...}) to the open surface;
+    False when none is open."""
     surface = _open.get()
     if surface is None:
         return False

@@ -103,7 +103,7 @@ function sawIt(event, el) {
 // Anything that changes the size of the page's content or of a surface may have moved a button: a look.
 const resized = new ResizeObserver(() => watchControls());
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
-// A block's node -> the data it was drawn from (as JSON): kept beside the page, not in it, as an attribute
+// A block's node -> what it was drawn from (`drawnAs`): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
 const drawnFrom = new WeakMap();
 
@@ -306,13 +306,17 @@ function drawBlock(block, tap) {
   return el;
 }
 
+// What a block was drawn from, to tell whether it changed: a block of HTML its HTML as sent (compared, not
+// copied), any other its JSON.
+const drawnAs = (block) => (block.html !== undefined ? block.html : JSON.stringify(block));
+
 // The blocks, in order, in `root`: a block drawn as before keeps its nodes; others are drawn anew.
 function place(root, blocks, tap) {
   const kept = new Map(Array.from(root.children, (el) => [el.dataset.key, el]));
   const folds = new Map(Array.from(root.querySelectorAll("details[data-fold]"), (d) => [d.dataset.fold, d.open]));
   let at = root.firstElementChild;
   for (const block of blocks) {
-    const text = JSON.stringify(block);
+    const text = drawnAs(block);
     let el = kept.get(block.key);
     if (!el || drawnFrom.get(el) !== text) {
       const fresh = drawBlock(block, tap);
