@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from cards import DataError, GameData, load_all, load_game
 from cards.load import CARDS_ENV
@@ -166,19 +167,29 @@ def _use_cards(value: str | None) -> None:
 
 def _public_url(value: str | None, port: int, address: str = "0.0.0.0") -> str:
     """The address phones are given (seat links, QR codes): --public-url, else $MUSTER_PUBLIC_URL (a reverse
-    proxy's address), else this machine's network address (or the one --address listens on) and port."""
-    from companion.server import ANY_ADDRESS, PUBLIC_URL_ENV, companion_url
+    proxy's address), else this machine's network address (or the one --address listens on) and port, under
+    the path Streamlit serves the companion under (`server.base_path`), which a public address must end with."""
+    from companion.server import ANY_ADDRESS, PUBLIC_URL_ENV, base_path, companion_url
     from generator.build import BuildError, web_address
 
+    try:
+        base = base_path()
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     source = "--public-url" if value is not None else f"${PUBLIC_URL_ENV}"
     url = value if value is not None else os.environ.get(PUBLIC_URL_ENV) or None
     if url is None:
         host = None if address in (ANY_ADDRESS, "::") else (f"[{address}]" if ":" in address else address)
-        return companion_url(port, host)
+        return companion_url(port, host, base)
     try:
-        return web_address(url, source).rstrip("/")
+        url = web_address(url, source).rstrip("/")
     except BuildError as err:
         raise UsageError(str(err)) from None
+    if base and not urlsplit(url).path.endswith(f"/{base}"):
+        raise UsageError(f"{source} '{url}' does not end with /{base}, the path Streamlit serves the companion "
+                         f"under (server.baseUrlPath in its config.toml), so its links would miss the companion; "
+                         f"give the address phones open it at, like {url}/{base}")
+    return url
 
 
 def cmd_app(args: argparse.Namespace) -> int:

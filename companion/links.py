@@ -18,7 +18,8 @@ import streamlit as st
 
 
 def base_url() -> str:
-    """The address printed in QR codes: MUSTER_URL (set by `muster app`), else what the browser used."""
+    """The address printed in QR codes: MUSTER_URL (set by `muster app`), else what the browser used, with its path
+    (the companion is one page, so the path is where it is served: a base path or a proxy's prefix)."""
     env = os.environ.get("MUSTER_URL")
     if env:
         return env.rstrip("/")
@@ -29,7 +30,7 @@ def base_url() -> str:
     if url:
         parts = urlsplit(url)
         if parts.scheme and parts.netloc:
-            return f"{parts.scheme}://{parts.netloc}"
+            return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
     return "http://localhost:8501"
 
 

@@ -25,6 +25,7 @@ from companion.store import StoreError, check_data_dir, database_target, default
 APP_SCRIPT = Path(__file__).resolve().parent / "app.py"
 DEFAULT_PORT = 8501
 PUBLIC_URL_ENV = "MUSTER_PUBLIC_URL"  # `muster app --public-url`'s variable: the address behind a reverse proxy
+BASE_PATH_ENV = "STREAMLIT_SERVER_BASE_URL_PATH"  # Streamlit's variable for the option, read by `streamlit run` only
 
 
 def lan_ip() -> str:
@@ -40,8 +41,26 @@ def lan_ip() -> str:
     return address
 
 
-def companion_url(port: int, host: str | None = None) -> str:
-    return f"http://{host or lan_ip()}:{port}"
+def companion_url(port: int, host: str | None = None, base: str = "") -> str:
+    """The companion's address on this machine: its front page under the base path `base` (`base_path`), if any."""
+    return f"http://{host or lan_ip()}:{port}" + (f"/{base}/" if base else "")
+
+
+def base_path() -> str:
+    """The path the companion is served under (Streamlit's `server.baseUrlPath`, as "club/muster"; "" for none),
+    read from the config files its server reads (`companion.launch`: the App names the script, so the script's
+    folder's config.toml is read too), so the address printed and put in QR codes carries it. Streamlit reads its
+    `STREAMLIT_*` variables only under `streamlit run`: this one, which a reverse proxy's guide may give, is refused
+    (ValueError) saying where the option goes, rather than the companion being served at the root all the same."""
+    asked = os.environ.get(BASE_PATH_ENV)
+    if asked:
+        raise ValueError(f"${BASE_PATH_ENV} is not read by the companion's server; set the path in Streamlit's "
+                         f"config file instead: [server] baseUrlPath = \"{asked.strip('/')}\" in "
+                         ".streamlit/config.toml in the folder you start muster from (or in ~/.streamlit/config.toml)")
+    import streamlit as st
+
+    st.App(APP_SCRIPT)  # before any option is read, as the server's own App is
+    return str(st.get_option("server.baseUrlPath") or "").strip("/")
 
 
 def terminal_qr(text: str) -> str:

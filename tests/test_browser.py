@@ -40,8 +40,9 @@ class Server:
     Its log (stdout and stderr) is kept in `log`; `stop` fails the test on any traceback or error line in
     it that the test did not `expect`, so a fault the phones never show still fails the test."""
 
-    def __init__(self, data_dir: Path, *options: str, prefix: Sequence[str] = ()) -> None:
+    def __init__(self, data_dir: Path, *options: str, prefix: Sequence[str] = (), base: str = "") -> None:
         self.prefix = list(prefix)  # a command the server runs under (as `setpriv …` to run as a plain owner)
+        self.base = base  # the path the companion is served under (Streamlit's server.baseUrlPath), if any
         self.port = free_port()
         self.data_dir = data_dir
         self.options = options  # more `muster app` options
@@ -69,7 +70,7 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://127.0.0.1:{self.port}" + (f"/{self.base}" if self.base else "")
 
     def start(self) -> None:
         env = dict(os.environ, MUSTER_RULES_DIR=os.environ.get("MUSTER_RULES_DIR", ""))

@@ -37,6 +37,17 @@ def head(page: Any) -> int:
     return int(marks.last.get_attribute("data-head") or -1) if marks.count() else -1
 
 
+def move_reaches(ann: Any, bob: Any) -> None:
+    """Ann, whose page shows the head Bob's shows, takes a move; Bob's page draws it (waited for: nothing is timed)."""
+    before = head(ann)
+    assert before >= 0 and head(bob) == before
+    player_taps(ann)
+    after = head(ann)
+    assert after > before
+    bob.wait_for_function(f"() => [...document.querySelectorAll('span.muster-head')].some(m => +m.dataset.head >= {after})")
+    assert head(bob) == after
+
+
 def test_another_phone_sees_a_move_by_the_push_alone(quiet_server: Server, new_phone: Callable[[], Any]) -> None:
     tables = Tables(open_store(quiet_server.data_dir / DB_NAME))
     table = tables.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed=SEED)
@@ -53,14 +64,7 @@ def test_another_phone_sees_a_move_by_the_push_alone(quiet_server: Server, new_p
     ann, bob = phones
     settle(ann)
     settle(bob)
-    before = head(ann)
-    assert before >= 0 and head(bob) == before
-
-    player_taps(ann)
-    after = head(ann)
-    assert after > before
-    bob.wait_for_function(f"() => [...document.querySelectorAll('span.muster-head')].some(m => +m.dataset.head >= {after})")
-    assert head(bob) == after
+    move_reaches(ann, bob)
     assert any(TRIGGER in frame for frame in sent["Bob"])
     settle(ann)
     assert not any(TRIGGER in frame for frame in sent["Ann"]), "Ann's phone was asked to redraw her own move"

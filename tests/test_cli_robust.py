@@ -66,6 +66,33 @@ def test_a_bad_public_url_is_refused_before_the_server_starts(tmp_path: Path, ur
     assert (result.returncode, result.stderr) == (2, f"muster: {message}\n")
 
 
+def test_a_public_url_without_the_base_path_is_refused(tmp_path: Path) -> None:
+    """Streamlit serves the companion under `server.baseUrlPath` (here from ~/.streamlit/config.toml): an address
+    that does not end with it would hand the phones links that miss the companion."""
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text('[server]\nbaseUrlPath = "/muster/"\n', encoding="utf-8")
+    result = muster("app", "--port", str(free_port()), "--data-dir", str(tmp_path / "data"), "--public-url",
+                    "https://club.example/", env={**os.environ, "HOME": str(tmp_path)})
+    assert (result.returncode, result.stderr) == (
+        2, "muster: --public-url 'https://club.example' does not end with /muster, the path Streamlit serves the "
+           "companion under (server.baseUrlPath in its config.toml), so its links would miss the companion; give the "
+           "address phones open it at, like https://club.example/muster\n")
+
+
+def test_streamlits_base_path_variable_is_refused_saying_where_the_option_goes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The companion's server (an `st.App` under uvicorn) does not read Streamlit's `STREAMLIT_*` variables, so
+    this one would leave the companion at the root while the proxy sends phones to the path."""
+    from companion import cli, server
+
+    monkeypatch.setenv(server.BASE_PATH_ENV, "/muster/")
+    assert cli.main(["app", "--port", str(free_port()), "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        "muster: $STREAMLIT_SERVER_BASE_URL_PATH is not read by the companion's server; set the path in Streamlit's "
+        'config file instead: [server] baseUrlPath = "muster" in .streamlit/config.toml in the folder you start muster '
+        "from (or in ~/.streamlit/config.toml)\n")
+
+
 def test_a_cards_folder_from_the_environment_is_checked_too() -> None:
     result = muster("check", env={**os.environ, "MUSTER_CARDS_DIR": "/no/such/folder"})
     assert (result.returncode, result.stderr) == (
