@@ -5,6 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from engine import native
+
+native.guard()  # before any of hexbattle's modules is imported: a stale compiled build must not be
+
 from engine.core import Action, Game, Line, Match, Refusal, State, Told, act, chance
 
 __all__ = ["Action", "Game", "Line", "Match", "Refusal", "State", "Told", "act", "chance", "make_game", "GAME_IDS"]

@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -208,7 +208,7 @@ class State(ABC):
     malformed ones before the engine's `verify` sees them, so a bad tap is a refusal, never a crash.
     """
 
-    ARGS: Schema = {}
+    ARGS: ClassVar[Schema] = {}
 
     @property
     @abstractmethod

@@ -12,10 +12,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 ROLL_EFFECTS = ("charge_dice", "volley_fire", "cannon_blast", "ambush", "entrench", "heroic_defence")
 """The bonus-card effects that change a combat roll; the other cards act on moves, actions or cards."""
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class Pair:
     """One attacker die against one defender die (modified values); `loser` is who takes the casualty."""
@@ -25,6 +28,7 @@ class Pair:
     loser: str  # "attacker", "defender" or "" for a tie
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class CombatResult:
     """A close combat: raw dice, the modifier added to each die, the pairs and the losses."""
@@ -43,6 +47,7 @@ class CombatResult:
         return asdict(self)
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class FireResult:
     """A ranged attack: the dice, the hit number (a die at or below it hits) and the strength lost."""
@@ -57,6 +62,7 @@ class FireResult:
         return asdict(self)
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class CardModifiers:
     """What the bonus cards played on one combat change in it (the engine and the companion's roller share this)."""

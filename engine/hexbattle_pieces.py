@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.core import Action
 from engine.hexgrid import Hex
 
+@mypyc_attr(serializable=True)
 @dataclass(slots=True)
 class Unit:
     """One counter on (or off) the board (slotted: its fields are read millions of times in a balance run)."""
@@ -29,6 +32,7 @@ class Unit:
         return self.hex is not None and not self.destroyed
 
 
+@mypyc_attr(serializable=True)
 @dataclass(frozen=True)
 class Sight:
     """A line of sight: blocked for certain, or clear except for split hexes that each need a die (R12)."""
@@ -42,6 +46,7 @@ class Sight:
         return not self.blocked and not self.contested
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Guard:
     """A defensive card in play, waiting for the enemy action that triggers it."""
@@ -53,6 +58,7 @@ class Guard:
     unit: str | None = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class TurnEffects:
     """Offensive card effects of the current turn; all of them end with the turn (R27)."""

@@ -25,8 +25,8 @@ def set_scenario(state: HexbattleState, scenario: Mapping[str, Any]) -> None:
     if scenario.get("fill") is not None:
         for h in game.board:
             state.terrain[h] = scenario["fill"]
-    for h, t in dict(scenario.get("terrain", {})).items():
-        state.terrain[hex_from_id(h)] = t
+    for spot, t in dict(scenario.get("terrain", {})).items():  # a hex id ("3,4"): `h` is a hex (compiled, typed)
+        state.terrain[hex_from_id(spot)] = t
     for h in game.board:
         recode(state, h)
     placed = dict(scenario.get("units", {}))

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from cards.schemas.hexbattle import Formation, Terrain, UnitType
 from engine import hexbattle_attack as attack
@@ -24,7 +26,7 @@ from engine import hexbattle_setup as setup
 from engine import hexbattle_sight as sight
 from engine import hexbattle_victory as victory
 from engine import hexbattle_view as words
-from engine.core import Action, Refusal, State, Told
+from engine.core import Action, Refusal, Schema, State, Told
 from engine.hexbattle_hidden import resample
 from engine.hexbattle_pieces import AttackEntry, Guard, Reach, Sight, TurnEffects, Unit
 from engine.hexgrid import Hex
@@ -42,10 +44,11 @@ KINDS: dict[str, Kind[HexbattleState]] = {
 """Every action kind of Hexbattle, each with its arguments, legality, effect and words in one place."""
 
 
+@mypyc_attr(serializable=True)
 class HexbattleState(State):
     """One position of a Hexbattle."""
 
-    ARGS = schema(KINDS)
+    ARGS: ClassVar[Schema] = schema(KINDS)
 
     game: HexbattleGame
     names: list[str]  # the two seats' names
@@ -164,10 +167,15 @@ class HexbattleState(State):
         """A copy without deepcopy: the game is shared, units, piles and counters are copied.
 
         Events and cache entries are shared: an event is never changed once its action is over,
-        and a cache entry is only ever dropped, never changed.
+        and a cache entry is only ever dropped, never changed. Every attribute is named here (compiled, a state
+        has no `__dict__` to copy, `engine.native`): one added to the class is added here too.
         """
-        other = object.__new__(HexbattleState)
-        other.__dict__.update(self.__dict__)
+        other = HexbattleState.__new__(HexbattleState)  # compiled, `__new__` makes an empty state too (serializable)
+        other.game, other.turn_limit, other.phase, other.current = self.game, self.turn_limit, self.phase, self.current
+        other.turn, other.actions_left, other.actions_granted = self.turn, self.actions_left, self.actions_granted
+        other.last_unit, other.last_was_draw = self.last_unit, self.last_was_draw
+        other.double_time_ready, other.result, other._winner = self.double_time_ready, self.result, self._winner
+        other.pending_tile, other.tiles_to_place, other.telling = self.pending_tile, self.tiles_to_place, self.telling
         other.names = list(self.names)
         other.dice = list(self.dice)
         fx = self.effects

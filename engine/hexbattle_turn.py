@@ -15,7 +15,7 @@ from engine.hexbattle_pieces import Unit
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
 
-HEX_ARG = Arg(str, 'a hex id like "3,5"')
+HEX_ARG: Arg = Arg(str, 'a hex id like "3,5"')
 """The argument of an action that names a hex."""
 
 

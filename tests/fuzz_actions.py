@@ -32,7 +32,8 @@ class Tally:
 
 def snapshot(state: object) -> bytes:
     """The whole position, hidden parts included, as bytes; the shared rules object (`game`) is left out."""
-    return pickle.dumps({k: v for k, v in vars(state).items() if k != "game"})
+    # `__getstate__`, not `vars`: hexbattle's compiled state has no `__dict__` (engine.native)
+    return pickle.dumps({k: v for k, v in state.__getstate__().items() if k != "game"})  # type: ignore[attr-defined]
 
 
 def malformed(action: Action, rng: random.Random, players: int) -> Action:
