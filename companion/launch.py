@@ -123,14 +123,17 @@ def app(script: Path) -> Any:
 
 
 def middleware(script: Path, base: str) -> list[Any]:
-    """The companion's pages link its styles (`page_styles` says why); another script (the benchmarks' bare page)
-    gets Streamlit's page as it ships."""
+    """The companion's pages link its styles (`page_styles` says why) and Streamlit's scripts reach its phones
+    gzipped (`packed_static`); another script (the benchmarks' bare page) gets Streamlit's page as it ships."""
     from starlette.middleware import Middleware
 
-    from companion import page_styles, paths
+    from companion import packed_static, page_styles, paths
     from companion.server import APP_SCRIPT
 
-    return [Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH))] if script == APP_SCRIPT else []
+    if script != APP_SCRIPT:
+        return []
+    return [Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH)),
+            Middleware(packed_static.PackedStatic, base=base)]
 
 
 def server_config(served: Any, host: str, port: int) -> Any:

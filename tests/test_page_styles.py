@@ -125,6 +125,6 @@ def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
 
 def test_only_the_companions_own_pages_link_its_styles() -> None:
     """The benchmarks' bare page, served by the same launcher, gets Streamlit's page as it ships."""
-    [link] = launch.middleware(server.APP_SCRIPT, "/muster")
+    link = launch.middleware(server.APP_SCRIPT, "/muster")[0]
     assert link.cls is page_styles.LinkStyles and link.kwargs == {"href": "/muster/_muster/styles.css"}
     assert launch.middleware(server.APP_SCRIPT.parent.parent / "bench" / "bare_app.py", "") == []

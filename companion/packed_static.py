@@ -1,0 +1,116 @@
+"""Streamlit's scripts and styles sent gzipped, each compressed once per server: an ASGI middleware of the
+companion's server (`companion.launch`).
+
+A first visit fetches some 70 scripts and styles from Streamlit's `/static/` path, 2.9 MB that Streamlit sends
+uncompressed on purpose: its own gzip middleware would compress them again for every phone, on the event loop
+(Streamlit's comment in `starlette_gzip_middleware`: "Production usually sits behind a reverse proxy / CDN that
+compresses and caches these responses"). A table's server has no proxy in front of it, and its phones are on
+Wi-Fi, where 2.9 MB is most of a first visit's wait: at 50 Mbit/s, half a second. Gzipped they are 0.8 MB.
+The files are named by their content's hash and served as immutable, so each is compressed once, off the event
+loop, the first time a phone asks for it, and kept (`LIMIT` bytes in all); every later phone gets the kept bytes.
+
+What passes unchanged: anything but a GET of `/static/…` by a client that takes gzip, a request for a range,
+an answer that is not a whole 200 of text (scripts, styles, JSON, SVG), one that is compressed already, and, once
+`LIMIT` bytes are kept, a file not kept yet. The compressed answer keeps Streamlit's headers but its length and
+validators: its ETag is Streamlit's with "-gzip" (a different body, so a different tag), and `Vary` says the body
+depends on `Accept-Encoding`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from companion import paths
+
+Message = MutableMapping[str, Any]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Message, Callable[[], Awaitable[Message]], Send], Awaitable[None]]
+
+LIMIT = 16_000_000  # bytes of compressed files kept (Streamlit's scripts that phones fetch: about 1 MB gzipped)
+LEVEL = 9  # compressed once per file, so the smallest: level 9 costs a phone nothing and saves it bytes
+PACKED = (b"text/", b"application/javascript", b"application/json", b"image/svg+xml")
+DROPPED = {b"content-length", b"etag", b"accept-ranges", b"vary"}
+
+
+def takes_gzip(accepted: bytes) -> bool:
+    """Whether an `Accept-Encoding` header takes gzip (named, and not with a weight of 0: "gzip;q=0" refuses it)."""
+    for part in accepted.split(b","):
+        name, *params = [p.strip() for p in part.split(b";")]
+        if name.lower() == b"gzip":
+            weight = next((p[2:] for p in params if p.startswith(b"q=")), b"1")
+            try:
+                return float(weight) > 0
+            except ValueError:
+                return False
+    return False
+
+
+class PackedStatic:
+    """ASGI middleware: Streamlit's `/static/` files, gzipped once each, for the phones that take gzip."""
+
+    def __init__(self, app: App, base: str) -> None:
+        self.app = app
+        self.prefix = paths.url(base, "static/")
+        self.kept: dict[str, tuple[list[tuple[bytes, bytes]], bytes]] = {}  # path -> (headers, gzipped body)
+        self.size = 0
+
+    async def __call__(self, scope: Message, receive: Callable[[], Awaitable[Message]], send: Send) -> None:
+        if not self._wanted(scope):
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        if path in self.kept:
+            headers, body = self.kept[path]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        held: list[Message] = []
+
+        async def relay(message: Message) -> None:
+            if message["type"] == "http.response.start" and self._packable(message):
+                held.append(message)
+                return
+            if held and message["type"] == "http.response.body":
+                held.append(message)
+                if not message.get("more_body"):
+                    await self._release(path, held, send)
+                return
+            await send(message)
+
+        await self.app(scope, receive, relay)
+
+    def _wanted(self, scope: Message) -> bool:
+        """A GET of a static file by a client that takes gzip, and not of a range of it."""
+        if scope["type"] != "http" or scope["method"] != "GET" or not scope["path"].startswith(self.prefix):
+            return False
+        asked = dict(scope.get("headers", []))
+        return takes_gzip(asked.get(b"accept-encoding", b"")) and b"range" not in asked
+
+    def _packable(self, start: Message) -> bool:
+        headers = {k.lower(): v for k, v in start.get("headers", [])}
+        return (start["status"] == 200 and b"content-encoding" not in headers
+                and headers.get(b"content-type", b"").startswith(PACKED) and self.size < LIMIT)
+
+    async def _release(self, path: str, held: list[Message], send: Send) -> None:
+        """Send the held file gzipped (kept for the next phones while `LIMIT` allows), or as it came when gzip
+        would not make it smaller."""
+        start, body = held[0], b"".join(m.get("body", b"") for m in held[1:])
+        packed = await asyncio.to_thread(gzip.compress, body, LEVEL, mtime=0)
+        if len(packed) >= len(body):
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        kept = [(k, v) for k, v in start.get("headers", []) if k.lower() not in DROPPED]
+        tag = next((v for k, v in start.get("headers", []) if k.lower() == b"etag"), None)
+        if tag is not None:
+            kept.append((b"etag", tag[:-1] + b'-gzip"' if tag.endswith(b'"') else tag + b"-gzip"))
+        headers = [*kept, (b"content-encoding", b"gzip"), (b"vary", b"Accept-Encoding"),
+                   (b"content-length", str(len(packed)).encode())]
+        if path not in self.kept and self.size + len(packed) <= LIMIT:
+            self.kept[path] = (headers, packed)
+            self.size += len(packed)
+        await send({**start, "headers": headers})
+        await send({"type": "http.response.body", "body": packed})

@@ -1,0 +1,102 @@
+"""Streamlit's static files gzipped once each (`companion.packed_static`), and what passes as it came."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+from typing import Any
+
+from companion import launch, packed_static, page_styles, server
+
+SCRIPT = b"export const a = 1;\n" * 500
+TYPES = {".js": b"application/javascript", ".css": b"text/css", ".woff2": b"font/woff2"}  # by the name's end
+
+
+class Streamlit:
+    """Stands in for Streamlit's app: answers each path with SCRIPT in two chunks, typed by `TYPES` (else plain
+    text); counts the requests it answered."""
+
+    def __init__(self) -> None:
+        self.answered = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.answered += 1
+        ranged = any(k == b"range" for k, _ in scope["headers"])
+        kind = next((t for end, t in TYPES.items() if scope["path"].endswith(end)), b"text/plain")
+        headers = [(b"content-type", kind), (b"content-length", str(len(SCRIPT)).encode()),
+                   (b"etag", b'"e7ae"'), (b"cache-control", b"public, immutable, max-age=31536000"),
+                   (b"accept-ranges", b"bytes")]
+        await send({"type": "http.response.start", "status": 206 if ranged else 200, "headers": headers})
+        await send({"type": "http.response.body", "body": SCRIPT[:4000], "more_body": True})
+        await send({"type": "http.response.body", "body": SCRIPT[4000:]})
+
+
+def get(middleware: packed_static.PackedStatic, path: str, encodings: bytes = b"gzip, deflate, br, zstd",
+        method: str = "GET", more: list[tuple[bytes, bytes]] | None = None) -> tuple[int, dict[bytes, bytes], bytes]:
+    """A phone's request of `path`: the status, headers and whole body it gets."""
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    scope = {"type": "http", "method": method, "path": path,
+             "headers": [(b"accept", b"*/*"), (b"accept-encoding", encodings), *(more or [])]}
+    asyncio.run(middleware(scope, receive, send))
+    start, *rest = sent
+    return start["status"], dict(start["headers"]), b"".join(m.get("body", b"") for m in rest)
+
+
+def test_a_script_comes_gzipped_and_is_compressed_once() -> None:
+    streamlit = Streamlit()
+    packed = packed_static.PackedStatic(streamlit, "")
+    for _ in range(3):
+        status, headers, body = get(packed, "/static/js/index.abc.js")
+        assert status == 200 and gzip.decompress(body) == SCRIPT
+        assert headers == {b"content-type": b"application/javascript",
+                           b"cache-control": b"public, immutable, max-age=31536000", b"etag": b'"e7ae-gzip"',
+                           b"content-encoding": b"gzip", b"vary": b"Accept-Encoding",
+                           b"content-length": str(len(body)).encode()}
+    assert streamlit.answered == 1  # the next phones got the kept bytes
+    assert gzip.decompress(get(packed, "/static/css/index.abc.css")[2]) == SCRIPT
+
+
+def test_which_clients_take_gzip() -> None:
+    assert [packed_static.takes_gzip(h) for h in (b"gzip, deflate, br, zstd", b"br;q=1.0, GZip;q=0.5", b"gzip;q=0",
+                                                   b"gzip;q=0.0", b"br", b"", b"gzip;q=x")] == [
+        True, True, False, False, False, False, False]
+
+
+def test_what_passes_as_it_came() -> None:
+    """A client that takes no gzip, a range, a HEAD, a font (compressed already), a path outside /static/, and
+    anything once the kept bytes reach the limit: Streamlit's answer, byte for byte."""
+    streamlit = Streamlit()
+    packed = packed_static.PackedStatic(streamlit, "")
+    asked = [get(packed, "/static/js/index.abc.js", b"identity"),
+             get(packed, "/static/js/index.abc.js", b"br, gzip;q=0"),
+             get(packed, "/static/js/index.abc.js", more=[(b"range", b"bytes=0-99")]),
+             get(packed, "/static/js/index.abc.js", method="HEAD"),
+             get(packed, "/static/media/font.abc.woff2"),
+             get(packed, "/_stcore/health")]
+    assert [(status, b"content-encoding" in headers, body == SCRIPT) for status, headers, body in asked] == [
+        (200, False, True), (200, False, True), (206, False, True), (200, False, True), (200, False, True),
+        (200, False, True)]
+    assert packed.kept == {}
+    packed.size = packed_static.LIMIT
+    assert get(packed, "/static/css/index.abc.css")[2] == SCRIPT and packed.kept == {}
+
+
+def test_under_a_base_path_only_its_static_files_are_packed() -> None:
+    streamlit = Streamlit()
+    packed = packed_static.PackedStatic(streamlit, "/muster")
+    assert b"content-encoding" in get(packed, "/muster/static/js/index.abc.js")[1]
+    assert b"content-encoding" not in get(packed, "/static/js/index.abc.js")[1]
+
+
+def test_the_companions_server_packs_streamlits_files() -> None:
+    """After the styles' link (`tests/test_page_styles.py` checks that the bare page gets neither)."""
+    link, packed = launch.middleware(server.APP_SCRIPT, "/muster")
+    assert (link.cls, packed.cls, packed.kwargs) == (page_styles.LinkStyles, packed_static.PackedStatic,
+                                                     {"base": "/muster"})
