@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -48,15 +49,31 @@ def companion_url(port: int, host: str | None = None, base: str = "") -> str:
 
 def base_path() -> str:
     """The path the companion is served under (Streamlit's `server.baseUrlPath`, as "club/muster"; "" for none),
-    read from the config files its server reads (`companion.launch`: the App names the script, so the script's
-    folder's config.toml is read too), so the address printed and put in QR codes carries it. Streamlit reads its
-    `STREAMLIT_*` variables only under `streamlit run`: this one, which a reverse proxy's guide may give, is refused
-    (ValueError) saying where the option goes, rather than the companion being served at the root all the same."""
+    so the address printed and put in QR codes carries it. Streamlit reads it, as the server does (`companion.launch`:
+    an App names the script, so the script's folder's config.toml is read too), when one of those config files sets
+    it; when none does, there is none, and Streamlit is not imported to say so (half a second, and a process's
+    options are read once: a test's would keep the companion's file). Refused (ValueError) with what to do: a config
+    file that is not TOML, which Streamlit would skip with a traceback in its log, and Streamlit's variable for the
+    option, which a proxy's guide may give but Streamlit reads only under `streamlit run`; either way the companion
+    would be served at the root while the phones are sent to the path."""
     asked = os.environ.get(BASE_PATH_ENV)
     if asked:
         raise ValueError(f"${BASE_PATH_ENV} is not read by the companion's server; set the path in Streamlit's "
                          f"config file instead: [server] baseUrlPath = \"{asked.strip('/')}\" in "
                          ".streamlit/config.toml in the folder you start muster from (or in ~/.streamlit/config.toml)")
+    based = False  # whether a config file sets the option: if none does, Streamlit need not be asked (nor imported)
+    for file in (Path.home() / ".streamlit" / "config.toml", Path(".streamlit", "config.toml").absolute(),
+                 APP_SCRIPT.parent / ".streamlit" / "config.toml"):  # Streamlit's, for the server's App
+        if not file.is_file():
+            continue
+        try:
+            options = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise ValueError(f"Streamlit's config file {file} is not valid TOML ({err}); fix it, or remove it") from None
+        section = options.get("server")
+        based = based or (isinstance(section, dict) and "baseUrlPath" in section)
+    if not based:
+        return ""
     import streamlit as st
 
     st.App(APP_SCRIPT)  # before any option is read, as the server's own App is

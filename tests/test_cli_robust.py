@@ -79,18 +79,32 @@ def test_a_public_url_without_the_base_path_is_refused(tmp_path: Path) -> None:
            "address phones open it at, like https://club.example/muster\n")
 
 
-def test_streamlits_base_path_variable_is_refused_saying_where_the_option_goes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_streamlits_base_path_variable_is_refused_saying_where_the_option_goes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The companion's server (an `st.App` under uvicorn) does not read Streamlit's `STREAMLIT_*` variables, so
     this one would leave the companion at the root while the proxy sends phones to the path."""
     from companion import cli, server
 
     monkeypatch.setenv(server.BASE_PATH_ENV, "/muster/")
-    assert cli.main(["app", "--port", str(free_port()), "--data-dir", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == (
-        "muster: $STREAMLIT_SERVER_BASE_URL_PATH is not read by the companion's server; set the path in Streamlit's "
+    with pytest.raises(cli.UsageError) as refused:  # the address is worked out before the server starts
+        cli._public_url(None, 8501)
+    assert str(refused.value) == (
+        "$STREAMLIT_SERVER_BASE_URL_PATH is not read by the companion's server; set the path in Streamlit's "
         'config file instead: [server] baseUrlPath = "muster" in .streamlit/config.toml in the folder you start muster '
-        "from (or in ~/.streamlit/config.toml)\n")
+        "from (or in ~/.streamlit/config.toml)")
+
+
+def test_a_streamlit_config_file_that_is_not_toml_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit skips such a file with a traceback in its log, so the server would not be where its options say."""
+    from companion import cli
+
+    (tmp_path / ".streamlit").mkdir()
+    (tmp_path / ".streamlit" / "config.toml").write_text('[server\nbaseUrlPath = "muster"\n', encoding="utf-8")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    with pytest.raises(cli.UsageError) as refused:
+        cli._public_url(None, 8501)
+    assert str(refused.value) == (
+        f"Streamlit's config file {tmp_path}/.streamlit/config.toml is not valid TOML (Expected ']' at the end "
+        "of a table declaration (at line 1, column 8)); fix it, or remove it")
 
 
 def test_a_cards_folder_from_the_environment_is_checked_too() -> None:
