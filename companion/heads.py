@@ -82,10 +82,13 @@ class _Waiter:
     loop: asyncio.AbstractEventLoop
     woken: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def wake(self) -> None:
-        """From any thread: the request this waiter holds is to be answered now."""
+    def wake(self, after: float = 0.0) -> None:
+        """From any thread: the request this waiter holds is to be answered now, or in `after` seconds."""
         try:
-            self.loop.call_soon_threadsafe(self.woken.set)
+            if after > 0:
+                self.loop.call_soon_threadsafe(self.loop.call_later, after, self.woken.set)
+            else:
+                self.loop.call_soon_threadsafe(self.woken.set)
         except RuntimeError:  # the server's loop has closed: nobody is waiting any more
             pass
 
@@ -124,8 +127,9 @@ class Heads:
         for waiter in woken:
             waiter.wake()
 
-    def moved(self, table: int, head: int) -> int:
-        """Table `table` is now at `head`: answer its pages that drew less; how many were told."""
+    def moved(self, table: int, head: int, after: float = 0.0) -> int:
+        """Table `table` is now at `head`: answer its pages that drew less, in `after` seconds (the head is known
+        at once: a page that asks meanwhile is answered then); how many were told."""
         with self._lock:
             if head <= self._head.get(table, -1):
                 return 0
@@ -138,7 +142,7 @@ class Heads:
             now = time.monotonic()
             self._told.update((w.page, now) for w in behind)
         for waiter in behind:
-            waiter.wake()
+            waiter.wake(after)
         return len(behind)
 
     def told_within(self, page: str, seconds: float) -> bool:

@@ -4,8 +4,9 @@ The path of "the log moved" (docs/design.md draws it):
 1. A phone's tap changes a table through a page callback (`waking`), which notes the table's new head and that
    this page is about to draw it (`heads.Heads.drawn`), so this phone is never told of its own move.
 2. When the table part of that phone's run has drawn (`drawn`), this server's pages of the table are told
-   (`tell`): `companion.heads` answers their waiting requests with "table T's head is now N". Told after the
-   tapping phone's drawing, so the other phones' runs do not share the CPU with the run its player waits for.
+   `TELL_AFTER_S` later: `companion.heads` answers their waiting requests with "table T's head is now N". Told
+   after the tapping phone's drawing has left and been laid out, so the other phones' runs and redraws do not
+   share the CPU with the run and the redraw its player waits for.
 3. Each other phone's listener (the last block of the table part's surface, `listen`: listen.js in
    `companion.components.surface`) gets the answer and asks Streamlit, through the element's trigger, to rerun
    the table part: that phone's own run draws what its viewer may see.
@@ -35,6 +36,12 @@ LOG = logging.getLogger("muster.companion")
 
 PAGE = "live-page"  # session state: the name this page's listener has (`heads`: the route knows it by it)
 CHANGED = "live-changed"  # session state: table id -> its head after a change this page made, not told yet
+TELL_AFTER_S = 0.05
+"""How long after the mover's run has drawn its move the table's other phones are told of it: until then its
+drawing leaves the server and the mover's phone lays it out, and the other phones' runs and redraws (a run on the
+server, a redraw in their browsers) would share the machine's CPUs with that phone's (docs/performance.md, "The
+other phones told after the mover's redraw"). Their aim (700 ms at p95) leaves room; a bot's move or another
+server's is told at once (`tell`)."""
 TOLD_S = 1.5  # a poll within this long of its page's listener being told leaves the redraw to the listener (`due`)
 
 
@@ -81,9 +88,9 @@ def _changed(store: Store, table_id: int) -> None:
 
 
 def drawn() -> None:
-    """This page's table part has drawn the tables it changed: tell their other phones now."""
+    """This page's table part has drawn the tables it changed: tell their other phones, `TELL_AFTER_S` from now."""
     for table_id, head in st.session_state.pop(CHANGED, {}).items():
-        heads.HEADS.moved(table_id, head)
+        heads.HEADS.moved(table_id, head, after=TELL_AFTER_S)
 
 
 def tell(store: Store, table_id: int) -> None:

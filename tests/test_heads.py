@@ -285,3 +285,20 @@ def test_a_change_made_through_another_server_reaches_this_servers_pages(board: 
     (status, _, body), _ = run(ask(f"page={PAGE}&head={drew}"), later(move))
     assert (status, body) == (200, {"head": there.signature(table.id)[2]})
     assert body["head"] > drew
+
+
+def test_a_move_told_after_a_while_is_answered_then(board: Heads) -> None:
+    """The mover's run tells the other phones `after` seconds on (`live.TELL_AFTER_S`): a waiting page is answered
+    then, not before; one that asks meanwhile learns the head at once."""
+    board.drawn(PAGE, 7, 3)
+    board.drawn(OTHER, 7, 3)
+
+    async def steps() -> tuple[bool, Any, Any]:
+        asked = asyncio.ensure_future(ask(f"page={PAGE}&head=3"))
+        await asyncio.sleep(0.05)
+        assert board.moved(7, 4, after=0.3) == 1
+        await asyncio.sleep(0.1)  # a timer due before the wake: the request still waits
+        return not asked.done(), await ask(f"page={OTHER}&head=3"), await asked
+
+    [(waiting, other, mine)] = run(steps())
+    assert waiting and mine[::2] == other[::2] == (200, {"head": 4})
