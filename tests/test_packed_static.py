@@ -49,18 +49,29 @@ def get(middleware: packed_static.PackedStatic, path: str, encodings: bytes = b"
     return start["status"], dict(start["headers"]), b"".join(m.get("body", b"") for m in rest)
 
 
-def test_a_script_comes_gzipped_and_is_compressed_once() -> None:
+def packed(packer: packed_static.PackedStatic) -> None:
+    """Wait until the packer has packed every file given to it so far (it packs one after the other)."""
+    packer.packer.submit(lambda: None).result()
+
+
+def test_a_script_comes_as_it_is_first_then_gzipped_from_one_compression() -> None:
+    """The first phone gets Streamlit's bytes at once, the file is packed meanwhile, the next phones get it gzipped."""
     streamlit = Streamlit()
-    packed = packed_static.PackedStatic(streamlit, "")
+    packer = packed_static.PackedStatic(streamlit, "")
+    status, headers, body = get(packer, "/static/js/index.abc.js")
+    assert (status, body, b"content-encoding" in headers) == (200, SCRIPT, False)
+    packed(packer)
     for _ in range(3):
-        status, headers, body = get(packed, "/static/js/index.abc.js")
+        status, headers, body = get(packer, "/static/js/index.abc.js")
         assert status == 200 and gzip.decompress(body) == SCRIPT
         assert headers == {b"content-type": b"application/javascript",
                            b"cache-control": b"public, immutable, max-age=31536000", b"etag": b'"e7ae-gzip"',
                            b"content-encoding": b"gzip", b"vary": b"Accept-Encoding",
                            b"content-length": str(len(body)).encode()}
     assert streamlit.answered == 1  # the next phones got the kept bytes
-    assert gzip.decompress(get(packed, "/static/css/index.abc.css")[2]) == SCRIPT
+    get(packer, "/static/css/index.abc.css")
+    packed(packer)
+    assert gzip.decompress(get(packer, "/static/css/index.abc.css")[2]) == SCRIPT
 
 
 def test_which_clients_take_gzip() -> None:
@@ -73,26 +84,30 @@ def test_what_passes_as_it_came() -> None:
     """A client that takes no gzip, a range, a HEAD, a font (compressed already), a path outside /static/, and
     anything once the kept bytes reach the limit: Streamlit's answer, byte for byte."""
     streamlit = Streamlit()
-    packed = packed_static.PackedStatic(streamlit, "")
-    asked = [get(packed, "/static/js/index.abc.js", b"identity"),
-             get(packed, "/static/js/index.abc.js", b"br, gzip;q=0"),
-             get(packed, "/static/js/index.abc.js", more=[(b"range", b"bytes=0-99")]),
-             get(packed, "/static/js/index.abc.js", method="HEAD"),
-             get(packed, "/static/media/font.abc.woff2"),
-             get(packed, "/_stcore/health")]
+    packer = packed_static.PackedStatic(streamlit, "")
+    asked = [get(packer, "/static/js/index.abc.js", b"identity"),
+             get(packer, "/static/js/index.abc.js", b"br, gzip;q=0"),
+             get(packer, "/static/js/index.abc.js", more=[(b"range", b"bytes=0-99")]),
+             get(packer, "/static/js/index.abc.js", method="HEAD"),
+             get(packer, "/static/media/font.abc.woff2"),
+             get(packer, "/_stcore/health")]
+    packed(packer)
     assert [(status, b"content-encoding" in headers, body == SCRIPT) for status, headers, body in asked] == [
         (200, False, True), (200, False, True), (206, False, True), (200, False, True), (200, False, True),
         (200, False, True)]
-    assert packed.kept == {}
-    packed.size = packed_static.LIMIT
-    assert get(packed, "/static/css/index.abc.css")[2] == SCRIPT and packed.kept == {}
+    assert packer.kept == {}
+    packer.size = packed_static.LIMIT
+    get(packer, "/static/css/index.abc.css")
+    packed(packer)
+    assert get(packer, "/static/css/index.abc.css")[2] == SCRIPT and packer.kept == {}
 
 
 def test_under_a_base_path_only_its_static_files_are_packed() -> None:
-    streamlit = Streamlit()
-    packed = packed_static.PackedStatic(streamlit, "/muster")
-    assert b"content-encoding" in get(packed, "/muster/static/js/index.abc.js")[1]
-    assert b"content-encoding" not in get(packed, "/static/js/index.abc.js")[1]
+    packer = packed_static.PackedStatic(Streamlit(), "/muster")
+    for path in ("/muster/static/js/index.abc.js", "/static/js/index.abc.js"):
+        get(packer, path)
+    packed(packer)
+    assert list(packer.kept) == ["/muster/static/js/index.abc.js"]
 
 
 def test_the_companions_server_packs_streamlits_files() -> None:
