@@ -24,12 +24,14 @@ from companion.store import Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
 MOVES = ".st-key-moves .mp-btn:not([disabled])"
+UNITS = ".st-key-builder button:enabled"  # warfare's attack builder: units chosen (no move) before its move's button
 
 
 def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) -> tuple[object, float]:
     """Whichever seat is offered a move taps the first one, confirming it if the page asks (again if a
-    redraw swallowed the tap, as a player would; a stale tap is refused by the page); that page, and
-    when the move was committed."""
+    redraw swallowed the tap, as a player would; a stale tap is refused by the page); a seat choosing its
+    attacking units first chooses one more until the attack's button shows (the deal decides when that step
+    comes); that page, and when the move was committed."""
     deadline = time.monotonic() + 120  # monotonic: a step of the wall clock (a VM's clock sync) is no timeout
     while time.monotonic() < deadline:
         for page in pages:
@@ -47,6 +49,10 @@ def tap_a_move(pages: list[object], store: Store, table_id: int, played: int) ->
                     if len(log) > played:
                         return page, log[played].at
                     time.sleep(0.2)
+            else:
+                unit = page.locator(UNITS).filter(has_not_text="✓")  # type: ignore[attr-defined]
+                if unit.count():
+                    unit.first.click()
         pages[0].wait_for_timeout(200)  # type: ignore[attr-defined]
     raise AssertionError("no seat's tap became a move")
 
