@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TypeGuard
 
 import streamlit as st
 
@@ -44,16 +45,28 @@ def device() -> str | None:
 
     A seat is held by one browser at a time (`Tables.hold`): a reload keeps the id, a
     second phone (or a browser that keeps no storage) has another. The id is what the probe
-    (`device_probe`, drawn at the end of the page) reported (its report reruns the page), else the cookie it
-    left, which came with this page (`st.context.cookies`), else the id this session knew already (a page that
-    draws no probe, opened before the cookie was made: the lobby, after a table page of the same visit).
+    (`device_probe`, drawn at the end of the page) reported (its report reruns the page), else the id this
+    session knew already. Never the cookie: a cookie is shared by every port of a host while storage is kept per
+    origin, so two servers on one machine would take the cookie of whichever the phone opened last for its own.
     """
     found = st.session_state.get(DEVICE_PROBE)
     told = [found.get("device") if isinstance(found, Mapping) else getattr(found, "device", None),
-            st.context.cookies.get(COOKIE), st.session_state.get(DEVICE)]
-    device_id = next((v for v in told if isinstance(v, str) and DEVICE_ID.fullmatch(v)), None)
+            st.session_state.get(DEVICE)]
+    device_id = next((v for v in told if _is_id(v)), None)
     st.session_state[DEVICE] = device_id
     return device_id
+
+
+def listed_device() -> str | None:
+    """Whose tables the lobby lists ("Your tables"): `device()`, else the cookie the probe left, which came with
+    this page (`st.context.cookies`), so a lobby that draws no probe knows them from its first run. It only lists:
+    the seat a link opens is held by `device()`'s id, as that page's probe reports it."""
+    cookie = st.context.cookies.get(COOKIE)
+    return device() or (cookie if _is_id(cookie) else None)
+
+
+def _is_id(value: object) -> TypeGuard[str]:
+    return isinstance(value, str) and DEVICE_ID.fullmatch(value) is not None
 
 
 def device_probe() -> None:
