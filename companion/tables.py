@@ -139,6 +139,7 @@ class Stale(Refusal):
 
 
 CONSEQUENCES_KEPT = 4096  # answers of `Tables.consequence` kept (a few positions' buttons at every table)
+DEALS_KEPT = 32  # positions whose re-deals `Tables.consequence` keeps (a seat's newest at each busy table)
 
 
 class Tables:
@@ -152,6 +153,9 @@ class Tables:
         # (table, log head, seat, action) -> why it could not be taken back: a position's answers do not change,
         # and each phone asks for every button it draws (a trial move each), and once more when one is tapped.
         self._consequences: dict[tuple[int, tuple[int, int], int, str], str | None] = {}
+        # (table, log head, seat) -> the positions its questions try moves on (`Match.ahead_deals`), dealt once
+        # for all the buttons a page draws there: the re-deals are most of a question's cost.
+        self._deals: dict[tuple[int, tuple[int, int], int], list[Any]] = {}
 
     # -- games ---------------------------------------------------------------------------
 
@@ -331,7 +335,7 @@ class Tables:
         key = (table.id, snap.head, seat, json.dumps(action.to_json(), sort_keys=True))
         if key in self._consequences:
             return self._consequences[key]
-        reason = snap.match.ahead_refusal(seat, action, snap.head[0] + 1)
+        reason = snap.match.ahead_refusal(seat, action, snap.head[0] + 1, self._ahead_deals(table, seat, snap))
         if snap.state.can(action):  # what the move gives up (a fold, a turn's actions left), asked first too
             reason = " ".join(filter(None, (snap.state.forfeits(action), reason))) or None
         with self._lock:
@@ -339,6 +343,18 @@ class Tables:
                 self._consequences.clear()  # positions long past: starting afresh costs a trial move a button
             self._consequences[key] = reason
         return reason
+
+    def _ahead_deals(self, table: TableInfo, seat: int, snap: Snapshot) -> list[Any]:
+        """The re-dealt positions `seat`'s questions at `snap` try its moves on, dealt at its first question."""
+        key = (table.id, snap.head, seat)
+        deals = self._deals.get(key)
+        if deals is None:
+            deals = snap.match.ahead_deals(seat)
+            with self._lock:
+                while len(self._deals) >= DEALS_KEPT:
+                    del self._deals[next(iter(self._deals))]  # the oldest position's
+                self._deals[key] = deals
+        return deals
 
     def undo(self, table: TableInfo, seat: int | None, offered: tuple[int, int] | None = None,
              device: str | None = None) -> LogEntry:

@@ -586,9 +586,17 @@ class Match(Generic[S]):
             lines.extend(Line(rec.seq, rec.actor, t.read_by(viewer), rec.kind, rec.undone) for t in rec.told)
         return lines
 
-    def ahead_refusal(self, player: int, action: Action, step: int | None = None) -> str | None:
+    def ahead_deals(self, player: int) -> list[S]:
+        """The AHEAD_DEALS positions `ahead_refusal` tries `player`'s moves on, re-dealt from its information set
+        (`State.resample`): the same for every move at this position, so a page asking about each of its buttons
+        deals them once and hands them to each question (`deals`)."""
+        return [self.state.resample(player, random.Random(f"ahead:{k}")) for k in range(AHEAD_DEALS)]
+
+    def ahead_refusal(self, player: int, action: Action, step: int | None = None,
+                      deals: Sequence[S] | None = None) -> str | None:
         """Why `action`, made now by `player`, might not be taken back (it would reveal, leave something to chance
-        or end the game), in words for asking first; None when it could be, or when it is refused.
+        or end the game), in words for asking first; None when it could be, or when it is refused. `deals`: this
+        position's `ahead_deals(player)`, dealt once for all its moves (each question tries the move on copies).
 
         Worked out on what `player` knows only: the move is tried on AHEAD_DEALS positions re-dealt from its
         information set (`State.resample`, each with a fixed random source and dice of its own), never on the
@@ -596,8 +604,8 @@ class Match(Generic[S]):
         on every deal is said plainly; what holds on some only is said as a possibility ("it may end the game")."""
         self.record()  # from here on: the trial's reveals are then the trial's own (not a replay's)
         outcomes: list[tuple[bool, str | None, bool]] = []
-        for k in range(AHEAD_DEALS):
-            trial = self._fork(self.state.resample(player, random.Random(f"ahead:{k}")))
+        for k, dealt in enumerate(self.ahead_deals(player) if deals is None else [d.clone() for d in deals]):
+            trial = self._fork(dealt)
             trial.seed = f"ahead:{k}"  # the real seed's dice and shuffles are as unknown to the mover as the cards
             try:
                 trial.apply(action, step)

@@ -127,6 +127,38 @@ class WaterlooGame(Game["WaterlooState"]):
         return WaterlooState(self, self.options(options), rng)
 
 
+ATOMS = frozenset({str, int, float, bool, type(None)})
+"""What a position holds that never changes in place: copied by reference, as `copy.deepcopy` does."""
+
+SETTLED = ("hand_log", "last_result")
+"""A settled hand's records (`_hand_record`, the last result): each is built whole when the hand settles and never
+changed after (a view hands out deep copies of them), so copies of a position share them: the hand log's list is
+copied (a later hand is appended to it), the records in it are not."""
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """`copy.deepcopy(value, memo)`, a few times quicker for the plain lists and dicts a position is made of (its
+    cards, chips and seats): shared parts stay shared through `memo`, as with `copy.deepcopy`; anything else is
+    left to it."""
+    kind = type(value)
+    if kind in ATOMS:
+        return value
+    if kind is not list and kind is not dict:
+        return copy.deepcopy(value, memo)
+    done = memo.get(id(value))
+    if done is not None:
+        return done
+    if kind is list:
+        new_list: list[Any] = []
+        memo[id(value)] = new_list
+        new_list.extend(x if type(x) in ATOMS else _copied(x, memo) for x in value)
+        return new_list
+    new_dict: dict[Any, Any] = {}
+    memo[id(value)] = new_dict
+    new_dict.update((k, x if type(x) in ATOMS else _copied(x, memo)) for k, x in value.items())
+    return new_dict
+
+
 class WaterlooState(State):
     """A whole game of Waterloo, one decision at a time."""
 
@@ -177,11 +209,18 @@ class WaterlooState(State):
         self._start_hand(rng)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> WaterlooState:
-        """Copy the position but share the game (its evaluator and lookup table are immutable)."""
+        """Copy the position but share the game (its evaluator and lookup table are immutable) and the settled
+        hands' records (`SETTLED`), half of a late position's copying: a re-deal copies the position for each move
+        button's question (`Match.ahead_refusal`) and each bot's trial."""
         clone = object.__new__(WaterlooState)
         memo[id(self)] = clone
         for key, value in self.__dict__.items():
-            setattr(clone, key, value if key in ("game", "rules") else copy.deepcopy(value, memo))
+            if key in ("game", "rules"):
+                setattr(clone, key, value)
+            elif key in SETTLED:
+                setattr(clone, key, copy.copy(value))
+            else:
+                setattr(clone, key, _copied(value, memo))
         return clone
 
     # -- seats ------------------------------------------------------------------------------
