@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from cards import options as table_options
-from companion import bot_seats, context, flashes, links, options_form, your_tables
+from companion import bot_seats, context, devices, flashes, links, options_form, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import ago, plain
 from companion.store import StoreError
@@ -39,7 +39,8 @@ def render(service: Tables) -> None:
     _tables_in_progress(service, mine)
     _finished_tables(service, mine)
     _records(service)
-    _new_table_form(service)  # no device probe: the phone's tables are known by its cookie (`devices`)
+    _new_table_form(service)
+    devices.device_probe()  # last: which seats are this phone's (`your_tables`); its report redraws the lobby
 
 
 def _join_form(service: Tables) -> None:

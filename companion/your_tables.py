@@ -21,7 +21,7 @@ YOUR_TABLES = 20  # the most recently active tables where this phone holds a sea
 
 def render(service: Tables) -> set[int]:
     """Draw this phone's tables, playing ones first; the ids drawn, so the lobby's other lists skip them."""
-    device = devices.listed_device()
+    device = devices.device()
     if device is None:
         return set()
     held: list[tuple[TableInfo, Seat | None]] = []
