@@ -12,8 +12,8 @@ middleware's own (the packer) compresses it for every later phone (compressing f
 start wait 0.2-0.4 s more; level 6, a visit's scripts take 43 ms of CPU).
 
 What passes unchanged: anything but a GET of `/static/…` by a client that takes gzip, a request for a range,
-an answer that is not a whole 200 of text (scripts, styles, JSON, SVG), one that is compressed already, a file
-not packed yet, and, once `LIMIT` bytes are kept, every file not kept. The compressed answer keeps Streamlit's
+an answer that is not a whole 200 of text (scripts, styles, JSON, SVG) served as immutable, one that is compressed
+already, a file not packed yet, and, once `LIMIT` bytes are kept, every file not kept. The compressed answer keeps Streamlit's
 headers but its length and validators: its ETag is Streamlit's with "-gzip" (a different body, so a different
 tag), and `Vary` says the body depends on `Accept-Encoding`.
 """
@@ -84,7 +84,12 @@ class PackedStatic:
                     self.packer.submit(self._pack, path, held[0], b"".join(m.get("body", b"") for m in held[1:]))
             await send(message)
 
-        await self.app(scope, receive, relay)
+        try:
+            await self.app(scope, receive, relay)
+        finally:
+            if held and held[-1].get("more_body", True):  # cut off before its last part: the next phone packs it
+                with self.lock:
+                    self.packing.discard(path)
 
     def _wanted(self, scope: Message) -> bool:
         """A GET of a static file by a client that takes gzip, and not of a range of it."""
@@ -94,10 +99,13 @@ class PackedStatic:
         return takes_gzip(asked.get(b"accept-encoding", b"")) and b"range" not in asked
 
     def _packable(self, path: str, start: Message) -> bool:
-        """A whole text file not yet given to the packer, while `LIMIT` allows (and now it is given)."""
+        """A whole text file, served as immutable, not yet given to the packer, while `LIMIT` allows (and now it is
+        given). Immutable only: Streamlit answers any other path under `/static/` with its page (no-cache), and a
+        client asking for made-up paths would otherwise fill `LIMIT` with copies of it."""
         headers = {k.lower(): v for k, v in start.get("headers", [])}
         if (start["status"] != 200 or b"content-encoding" in headers
-                or not headers.get(b"content-type", b"").startswith(PACKED)):
+                or not headers.get(b"content-type", b"").startswith(PACKED)
+                or b"immutable" not in headers.get(b"cache-control", b"")):
             return False
         with self.lock:
             if path in self.packing or self.size >= LIMIT:

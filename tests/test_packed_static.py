@@ -6,6 +6,8 @@ import asyncio
 import gzip
 from typing import Any
 
+import pytest
+
 from companion import launch, packed_static, page_styles, server
 
 SCRIPT = b"export const a = 1;\n" * 500
@@ -13,8 +15,9 @@ TYPES = {".js": b"application/javascript", ".css": b"text/css", ".woff2": b"font
 
 
 class Streamlit:
-    """Stands in for Streamlit's app: answers each path with SCRIPT in two chunks, typed by `TYPES` (else plain
-    text); counts the requests it answered."""
+    """Stands in for Streamlit's app: answers each path with SCRIPT in two chunks, typed by `TYPES`, else as its
+    page (HTML, no-cache: what Streamlit answers for a path it has no file for); a path ending in broken.js fails
+    after its first chunk; counts the requests it answered."""
 
     def __init__(self) -> None:
         self.answered = 0
@@ -22,12 +25,15 @@ class Streamlit:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.answered += 1
         ranged = any(k == b"range" for k, _ in scope["headers"])
-        kind = next((t for end, t in TYPES.items() if scope["path"].endswith(end)), b"text/plain")
+        kind = next((t for end, t in TYPES.items() if scope["path"].endswith(end)), b"text/html")
+        cache = b"public, immutable, max-age=31536000" if kind != b"text/html" else b"no-cache"  # as Streamlit
         headers = [(b"content-type", kind), (b"content-length", str(len(SCRIPT)).encode()),
-                   (b"etag", b'"e7ae"'), (b"cache-control", b"public, immutable, max-age=31536000"),
+                   (b"etag", b'"e7ae"'), (b"cache-control", cache),
                    (b"accept-ranges", b"bytes")]
         await send({"type": "http.response.start", "status": 206 if ranged else 200, "headers": headers})
         await send({"type": "http.response.body", "body": SCRIPT[:4000], "more_body": True})
+        if scope["path"].endswith("/broken.js"):
+            raise ConnectionResetError("the file could not be read")
         await send({"type": "http.response.body", "body": SCRIPT[4000:]})
 
 
@@ -100,6 +106,18 @@ def test_what_passes_as_it_came() -> None:
     get(packer, "/static/css/index.abc.css")
     packed(packer)
     assert get(packer, "/static/css/index.abc.css")[2] == SCRIPT and packer.kept == {}
+
+
+def test_made_up_paths_and_cut_off_files_are_not_kept() -> None:
+    """Streamlit's page, answered for any made-up path under /static/ (no-cache), is never kept: a client asking
+    for many could fill the limit; a file cut off mid-way is packed when a later phone gets it whole."""
+    packer = packed_static.PackedStatic(Streamlit(), "")
+    for n in range(3):
+        assert get(packer, f"/static/made-up-{n}")[0] == 200
+    with pytest.raises(ConnectionResetError):
+        get(packer, "/static/js/broken.js")
+    packed(packer)
+    assert (packer.kept, packer.packing) == ({}, set())
 
 
 def test_under_a_base_path_only_its_static_files_are_packed() -> None:
