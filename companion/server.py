@@ -56,8 +56,8 @@ def base_path() -> str:
     file that is not TOML, which Streamlit would skip with a traceback in its log, and Streamlit's variable for the
     option, which a proxy's guide may give but Streamlit reads only under `streamlit run`; either way the companion
     would be served at the root while the phones are sent to the path."""
-    asked = os.environ.get(BASE_PATH_ENV)
-    if asked:
+    asked = os.environ.get(BASE_PATH_ENV, "")
+    if asked.strip("/"):  # "/" names no path, as the root
         raise ValueError(f"${BASE_PATH_ENV} is not read by the companion's server; set the path in Streamlit's "
                          f"config file instead: [server] baseUrlPath = \"{asked.strip('/')}\" in "
                          ".streamlit/config.toml in the folder you start muster from (or in ~/.streamlit/config.toml)")

@@ -377,8 +377,8 @@ class WarfareState(State):
         """`State.random_action` without listing: the moves are counted and only the one drawn is built (the same
         draw from the same `rng` as picking from `legal_actions`, which never offers conceding). Deploy's moves are
         prebuilt, so it picks from the very list `legal_actions` gives (`_deploy_moves`): the base method draws the
-        same move, but through `legal_actions` and `playable` a Deploy draw cost 1.2-1.3 instead of 1.8 µs, some 6 %
-        of a random game (docs/performance.md, 2026-11-26 15:37 UTC). Maneuver's exchanges and Support's sets (a
+        same move, but through `legal_actions` and `playable`, at 1.8 µs a Deploy draw against this branch's 1.2-1.3 µs,
+        some 6 % of a random game (docs/performance.md, 2026-11-26 15:37 UTC). Maneuver's exchanges and Support's sets (a
         product of each part's picks) are numbered, so the drawn number is read as the set it stands for."""
         who = self.current_player
         if who is None or (player is not None and player != who):

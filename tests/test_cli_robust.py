@@ -91,6 +91,8 @@ def test_streamlits_base_path_variable_is_refused_saying_where_the_option_goes(m
         "$STREAMLIT_SERVER_BASE_URL_PATH is not read by the companion's server; set the path in Streamlit's "
         'config file instead: [server] baseUrlPath = "muster" in .streamlit/config.toml in the folder you start muster '
         "from (or in ~/.streamlit/config.toml)")
+    monkeypatch.setenv(server.BASE_PATH_ENV, "/")  # no path: the root, as the companion serves it anyway
+    assert server.base_path() == ""
 
 
 def test_a_streamlit_config_file_that_is_not_toml_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

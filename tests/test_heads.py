@@ -296,8 +296,8 @@ def test_a_move_told_after_a_while_is_answered_then(board: Heads) -> None:
     async def steps() -> tuple[bool, Any, Any]:
         asked = asyncio.ensure_future(ask(f"page={PAGE}&head=3"))
         await asyncio.sleep(0.05)
-        assert board.moved(7, 4, after=0.3) == 1
-        await asyncio.sleep(0.1)  # a timer due before the wake: the request still waits
+        assert board.moved(7, 4, after=1.0) == 1
+        await asyncio.sleep(0.05)  # well before the wake (a stall of almost a second would be needed to fail)
         return not asked.done(), await ask(f"page={OTHER}&head=3"), await asked
 
     [(waiting, other, mine)] = run(steps())

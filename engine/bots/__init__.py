@@ -20,6 +20,7 @@ same position, seat and seed give the same move, so a server that restarts recom
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,7 +140,9 @@ def hints(match: Match[Any], seat: int, top: int = 3, level: str = "normal") -> 
     never give a hidden card away; seeded by the match's progress, so asking twice gives the same answer."""
     bot = make_bot(level, match.game.id, match.game.players(match.options))
     ranked = bot.ranked(match.state, seat, decision_rng("hint", seat, len(match.log)))
-    found = {key(action): (win, visits) for action, win, visits in ranked}
+    found: dict[Hashable, tuple[float, int]] = {}
+    for action, win, visits in ranked:  # the first of a key, as `distinct` keeps it
+        found.setdefault(key(action), (win, visits))
     # by button text: two moves a player cannot tell apart (two cards of one name: a tree search keys moves by card)
     # are one hint, the better searched one (`distinct` keeps the first, and `ranked` is most searched first)
     shown = list(distinct(match.state, [action for action, _, _ in ranked]).items())[:top]
