@@ -9,7 +9,7 @@ clock (the machine's):
   a components-v2 element's trigger);
 - sent -> run: the tapping phone's script run starts on the server (the first run to start after the tap
   was sent: another phone's 1.5 s poll could start in between, rarely);
-- run: that run's wall time, and its CPU time;
+- run: that run's wall time, and its CPU time (and the CPU time of the other phone's run, told of the move);
 - run end -> last sent: the server's last websocket message of that run leaves;
 - last sent -> received: the page receives the last message it got before showing the move (when the page's
   own work lets it handle it);
@@ -68,11 +68,16 @@ def steps(clicked: float, shown: float, socket: list[list[Any]], log: list[tuple
     out = [at for kind, at, session, _ in log if kind == "sent" and session == start[1] and start[0] <= at <= shown + 0.001]
     if end is None or not out:
         return {}
+    other = next((session for kind, at, session, _ in log if kind == "run-start" and session != start[1] and at >= start[0]),
+                 None)  # the other phone's run, told of the move (a poll's run could come first, rarely)
+    told = next((float(cpu) for kind, at, session, cpu in log if kind == "run-end" and session == other and at >= start[0]),
+                None)
     ms = 1000
     return {"click -> sent": (sent[0] - clicked) * ms, "sent -> run": (start[0] - sent[0]) * ms,
             "run (wall)": (end[0] - start[0]) * ms, "run (CPU)": end[1],
             "run end -> last sent": (out[-1] - end[0]) * ms, "last sent -> received": (received[-1] - out[-1]) * ms,
-            "received -> shown": (shown - received[-1]) * ms, "click -> shown": (shown - clicked) * ms}
+            "received -> shown": (shown - received[-1]) * ms, "click -> shown": (shown - clicked) * ms,
+            **({} if told is None else {"other phone's run (CPU)": told})}
 
 
 def main_thread(events: list[dict[str, Any]], span_ms: float) -> dict[str, float]:
