@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import json
+import random
 from pathlib import Path
 
 import cards
@@ -49,3 +52,37 @@ def test_a_move_is_asked_about_at_the_position_its_button_was_drawn_at(tmp_path:
     service.act(table, p, next(a for a in drawn.state.legal_actions(p) if a.kind != "fold"))
     assert service.consequence(table, p, fold) is None, "the newest position: it is another seat's turn"
     assert service.consequence(table, p, fold, drawn) == asked
+
+
+def test_a_positions_deals_dealt_once_give_every_button_the_answer_it_gets_alone() -> None:
+    """`Tables.consequence` deals a position's re-deals once for all its buttons (`Match.ahead_deals`): each
+    question tries its move on copies, so the deals stay as dealt and every answer is the one asked alone."""
+    match = Match(make_game(cards.load_game("waterloo")), "deals", {"players": 3})
+    rng = random.Random(3)
+    asked = 0
+    while not match.state.is_terminal and match.state.hand_number < 3:
+        p = match.state.current_player
+        legal = match.state.legal_actions(p)
+        deals = match.ahead_deals(p)
+        dealt = [json.dumps([d.view(q) for q in range(3)], sort_keys=True) for d in deals]
+        for action in legal:
+            assert match.ahead_refusal(p, action, deals=deals) == match.ahead_refusal(p, action), action
+            asked += 1
+        assert [json.dumps([d.view(q) for q in range(3)], sort_keys=True) for d in deals] == dealt
+        match.apply(rng.choice(legal))
+    assert asked > 50 and match.state.hand_log, "settled hands were asked about, their records shared by the copies"
+
+
+def test_a_waterloo_copy_played_on_leaves_the_position_it_was_copied_from_as_it_was() -> None:
+    """A copy shares the settled hands' records and copies the rest by hand (`WaterlooState.__deepcopy__`):
+    playing the copy to the end changes nothing any viewer reads of the original."""
+    match = Match(make_game(cards.load_game("waterloo")), "copy", {"players": 3})
+    rng = random.Random(5)
+    while match.state.hand_number < 3:
+        match.apply(rng.choice(match.state.legal_actions(match.state.current_player)))
+    before = json.dumps([match.state.view(q) for q in (None, 0, 1, 2)], sort_keys=True)
+    copied = copy.deepcopy(match.state)
+    while not copied.is_terminal:
+        copied.apply(rng.choice(copied.legal_actions(copied.current_player)), rng)
+    assert json.dumps([match.state.view(q) for q in (None, 0, 1, 2)], sort_keys=True) == before
+    assert len(copied.hand_log) > len(match.state.hand_log)
