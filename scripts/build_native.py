@@ -4,7 +4,7 @@ Run by scripts/start and scripts/test: `python scripts/build_native.py` builds o
 since the last build (`--force`: always; `--check`: only say whether a fresh build is present, exit 1 if not). It
 compiles in a scratch folder (a copy of `engine/` and `cards/`, which the type check reads), so a failed build
 leaves the working tree as it was, then puts the compiled modules beside their sources and writes the stamp of
-the sources it compiled. Needs mypy (the `native` extra), a C compiler and Python's headers; without them it
+every source it type-checked. Needs mypy (the `native` extra), a C compiler and Python's headers; without them it
 says what is missing and the rules run as plain Python.
 """
 
@@ -50,10 +50,10 @@ def missing() -> str | None:
 
 
 def build() -> None:
-    sources = {name: native.digest(name) for name in native.MODULES}
+    sources = native.digests()
     with tempfile.TemporaryDirectory(prefix="muster-native-") as scratch:
         work = Path(scratch)
-        for package in ("engine", "cards"):
+        for package in native.TREES:
             shutil.copytree(ROOT / package, work / package,
                             ignore=shutil.ignore_patterns("__pycache__", "*.so", "native_build.json"))
         (work / "mypy.ini").write_text(MYPY_INI)
@@ -62,7 +62,7 @@ def build() -> None:
         run = subprocess.run([sys.executable, "setup.py"], cwd=work, capture_output=True, text=True)
         if run.returncode != 0:
             raise SystemExit(f"build_native: mypyc failed; the rules run as plain Python.\n{run.stdout}{run.stderr}")
-        if {name: native.digest(name) for name in native.MODULES} != sources:
+        if native.digests() != sources:
             raise SystemExit("build_native: the sources changed during the build; run it again.")
         native.STAMP.unlink(missing_ok=True)  # no stamp while the compiled files are replaced: the guard uses none
         for old in native.HERE.glob("*.so"):
@@ -85,7 +85,7 @@ def main() -> None:
         return
     lacks = missing()
     if lacks is not None:
-        raise SystemExit(f"build_native: cannot compile hexbattle's rules without {lacks}; they run as plain Python.")
+        raise SystemExit(f"hexbattle runs as plain Python: compiling its rules needs {lacks}.")
     print("Compiling hexbattle's rules (mypyc, about a minute)...", flush=True)
     build()
 
