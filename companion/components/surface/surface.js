@@ -100,8 +100,15 @@ function sawIt(event, el) {
   return false;
 }
 
+// A look after a redraw, a resize or a scroll waits for a task of its own, so the phone shows the page first: a
+// ResizeObserver's callback runs inside the frame, before its paint, and a look measures every control.
+function lookSoon() {
+  clearTimeout(settleTimer);
+  settleTimer = setTimeout(() => watchControls());
+}
+
 // Anything that changes the size of the page's content or of a surface may have moved a button: a look.
-const resized = new ResizeObserver(() => watchControls());
+const resized = new ResizeObserver(lookSoon);
 const asking = new Map(); // pad key -> the question open on this phone: {head, id, withdrawn}
 // A block's node -> what it was drawn from (`drawnAs`): kept beside the page, not in it, as an attribute
 // of several KB would be copied into the DOM and reported to every observer of it at each redraw.
@@ -310,6 +317,19 @@ function drawBlock(block, tap) {
 // copied), any other its JSON.
 const drawnAs = (block) => (block.html !== undefined ? block.html : JSON.stringify(block));
 
+// The control that has the focus (the button just tapped), when this redraw replaces or drops its block: let go
+// of it before the redraw changes the page. Removed with its block, it would make the browser move the focus in
+// the middle of the redraw, restyling the half-changed page there and then (about 2 ms of a tap on a phone)
+// before the redraw's own styling; the focus ends on the page's body either way. A control whose block is
+// kept keeps its focus.
+function letGoOfFocus(root, blocks) {
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || !root.contains(focused)) return;
+  const top = Array.from(root.children).find((el) => el.contains(focused));
+  const block = top && blocks.find((b) => b.key === top.dataset.key);
+  if (!block || drawnFrom.get(top) !== drawnAs(block)) focused.blur();
+}
+
 // The blocks, in order, in `root`: a block drawn as before keeps its nodes; others are drawn anew.
 function place(root, blocks, tap) {
   const kept = new Map(Array.from(root.children, (el) => [el.dataset.key, el]));
@@ -353,13 +373,13 @@ export default function (component) {
     delete box.dataset.opening;
     box.firstElementChild.removeAttribute("aria-busy");
   });
+  letGoOfFocus(root, data);
   // A tap goes to the server as this element's trigger (`tap`): Streamlit's own channel, in order with its runs.
   place(root, data, (value) => setTriggerValue("tap", value));
-  // The look after a redraw waits for a task of its own, so the phone lays out and shows the move first: a look
-  // measures every button, which in the redraw's own task makes the browser lay the page out once more. Until
-  // then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
-  clearTimeout(settleTimer);
-  settleTimer = setTimeout(() => watchControls());
+  // The look after a redraw waits for a task of its own (`lookSoon`), so the phone lays out and shows the move
+  // first: a look measures every button, which in the redraw's own task makes the browser lay the page out once
+  // more. Until then a button drawn anew is settling (`button`), and a tap takes a look of its own before it counts.
+  lookSoon();
   follow(parentElement, listening ? listening.listen : null, setTriggerValue);
   return () => follow(parentElement, null);
 }
