@@ -1,8 +1,11 @@
-"""The page's styles: two CSS files, linked from the page Streamlit serves, or sent by `st.html`.
+"""The page's styles: three CSS files, linked from the page Streamlit serves, or sent by `st.html`.
 
-The files: `styles/streamlit.css` (what reaches inside Streamlit's own elements: 44 px tap targets, the page's
-margins, the "Reconnecting…" card) and `styles/muster.css` (Muster's own `.muster-*` classes), in that order,
-so a rule of Muster's wins a tie.
+The files: the surface's own (`components/surface/surface.css`: its blocks and pads, `.sf-*`, `.mp-*`),
+`styles/streamlit.css` (what reaches inside Streamlit's own elements: 44 px tap targets, the page's margins, the
+"Reconnecting…" card) and `styles/muster.css` (Muster's own `.muster-*` classes), in that order, so a rule of
+Muster's wins a tie. The surface's styles come here rather than with its element: Streamlit sends a component's
+CSS inside every element it draws, at every redraw (4.4 KB of a tap's 26 KB, docs/performance.md), and the
+page's sheet reaches a phone once.
 
 How they reach the phone. Sent as `st.html(path)` at the top of a page's run (Streamlit documents it for a CSS
 file: a `<style>` in the page's event container), they came late on a first visit: Streamlit fetches the code that
@@ -33,7 +36,8 @@ from typing import Any
 
 LOG = logging.getLogger("muster.companion")
 STYLES = Path(__file__).with_name("styles")
-STYLE_SHEETS = (STYLES / "streamlit.css", STYLES / "muster.css")
+SURFACE_STYLES = Path(__file__).parent / "components" / "surface" / "surface.css"
+STYLE_SHEETS = (SURFACE_STYLES, STYLES / "streamlit.css", STYLES / "muster.css")
 CSS = "\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLE_SHEETS).encode()
 VERSION = hashlib.sha256(CSS).hexdigest()[:12]
 PATH = "_muster/styles.css"  # under the routes' base path (`companion.routes`)

@@ -51,8 +51,9 @@ LOG = logging.getLogger("muster.companion")
 
 SCRIPT = components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",))
 """The surface's JavaScript as the browser gets it: the tap rule (sight.js), the listener (listen.js), surface.js."""
-_component = st.components.v2.component(
-    "muster_surface", html="", isolate_styles=False, css=(HERE / "surface.css").read_text(encoding="utf-8"), js=SCRIPT)
+# Its styles (surface.css) are the page's (`page_styles.STYLE_SHEETS`), not the element's: Streamlit would send
+# them inside every element at every redraw.
+_component = st.components.v2.component("muster_surface", html="", isolate_styles=False, js=SCRIPT)
 
 FoldHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is not a pad does (a shut fold's label)
 
