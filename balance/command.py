@@ -99,8 +99,10 @@ def summary(report: dict[str, Any]) -> list[str]:
                  f"about {report['edge_games']:,} games")
     length = report["length"]["decisions"]
     if length.get("n"):
+        leads = report["drama"]["lead_changes"]
         lines.append(f"  length: median {length['p50']} decisions (5-95%: {length['p5']}-{length['p95']}); "
-                     f"lead changes per game {report['drama']['lead_changes']['mean']}")
+                     f"lead changes per game: median {leads['p50']} (5-95%: {leads['p5']}-{leads['p95']}, "
+                     f"n={leads['n']})")
     flagged = [c["name"] for c in report["cards"]
                if c["dealt"].get("flag") or c.get("removal", {}).get("win_rate", {}).get("flag")]
     lines.append(f"  cards whose deal or removal moves the win rate (interval excludes none): {len(flagged)} of "

@@ -166,6 +166,8 @@ def test_cli_writes_report_prints_summary_and_replays_a_game(tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     assert "Imperial Battles: 40 games (random, random, seats rotated, seed 3)" in result.stdout
     assert "a 1-point seat edge needs about" in result.stdout
+    assert "  length: median 15 decisions (5-95%: 4-25); lead changes per game: median 1 (5-95%: 0-3, n=40)\n" \
+        in result.stdout  # a distribution with its n, not a bare mean
     assert (tmp_path / "balance.json").is_file() and (tmp_path / "balance.html").is_file()
     replay = muster("balance", "imperial", "--games", "40", "--seed", "3", "--replay", "7")
     assert replay.returncode == 0, replay.stderr
