@@ -115,9 +115,10 @@ def play_out(app: Server, new_phone: Any, svc: Tables, table: Any, ann_taps: Cal
             bot_answer(svc, table, snap.head)
             continue
         bot_moved = snap.head[0] > handed and snap.entries[-1].seat == 0
+        bot_acts_too = 0 in snap.state.players_to_act()  # a simultaneous turn: the bot may move while we look
         for page, who in ((ann, "player"), (watcher, "spectator")):  # the bot's moves so far show on both phones
             try:
-                wait_moves(page, snap.moves, within=TIMEOUT / 1000)
+                wait_moves(page, snap.moves, within=TIMEOUT / 1000, at_least=bot_acts_too)
                 if bot_moved:
                     page.locator(".st-key-news", has_text="Bob (bot, easy) ").wait_for(timeout=TIMEOUT)
             except Exception as err:

@@ -118,11 +118,13 @@ def moves_so_far(page: object) -> int:
     return int(re.search(r"\((\d+)\)", label.first.inner_text()).group(1))  # type: ignore[union-attr]
 
 
-def wait_moves(page: object, n: int, within: float = TIMEOUT / 1000) -> None:
-    """Wait until `page` shows `n` moves so far: a loaded machine may take long, and nothing here is timed."""
+def wait_moves(page: object, n: int, within: float = TIMEOUT / 1000, at_least: bool = False) -> None:
+    """Wait until `page` shows `n` moves so far (`at_least`: n or more, where another seat may move meanwhile): a
+    loaded machine may take long, and nothing here is timed."""
     deadline = time.time() + within
     while time.time() < deadline:
-        if moves_so_far(page) == n:
+        shown = moves_so_far(page)
+        if shown == n or (at_least and shown > n):
             return
         page.wait_for_timeout(200)  # type: ignore[attr-defined]
     raise AssertionError(f"expected {n} moves on the page, saw {moves_so_far(page)}")
