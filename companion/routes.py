@@ -1,6 +1,6 @@
 """The companion's own routes, served before Streamlit's mounted `st.App` (`companion.launch`): the page's styles
-(`companion.page_styles`), the hexbattle board's artwork (`companion.components.hexboard`) and the news that a
-table moved (`companion.heads`).
+(`companion.page_styles`), the hexbattle board's artwork (`companion.components.hexboard`), the components' code
+(`companion.components.Frontend`: the surface's, the board's) and the news that a table moved (`companion.heads`).
 
 The pages learn whether the routes are there, and where, from `companion.paths`.
 """
@@ -15,11 +15,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from companion import heads, page_styles, paths
-from companion.components import hexboard
+from companion import components, heads, page_styles, paths
+from companion.components import hexboard, surface
 
 
-# The styles and the board's artwork gzipped for a phone that takes it (the artwork: 381 KB, 89 KB gzipped), as
+# The styles, the components' code and the board's artwork gzipped for a phone that takes it (the artwork: 381 KB, 89 KB gzipped), as
 # Streamlit's own middleware compresses its responses; the routes are outside the App it wraps (`companion.launch`).
 COMPRESSED = [Middleware(GZipMiddleware)]
 
@@ -31,8 +31,11 @@ def build(base_url: str) -> list[BaseRoute]:
                    middleware=COMPRESSED)
     art = Route(paths.url(base_url, hexboard.ART_PATH) + "/{version}", bodiless(hexboard.serve_art), methods=["GET"],
                 middleware=COMPRESSED)
+    code = components.serving(surface.ELEMENT, hexboard.BOARD)
+    scripts = Route(paths.url(base_url, components.SCRIPTS_PATH) + "/{file}", bodiless(code), methods=["GET"],
+                    middleware=COMPRESSED)
     moved = Route(paths.url(base_url, heads.PATH), bodiless(heads.serve), methods=["GET"])
-    return [styles, art, moved]
+    return [styles, art, scripts, moved]
 
 
 NO_BODY = "A GET request carries no body."

@@ -2,7 +2,7 @@
 `server.baseUrlPath`, set in a config.toml): a real `muster app`, two phones in a real browser. Everything Muster
 adds to Streamlit's page goes under the path too: the address and QR code `muster app` prints, the seat links and
 QR codes on screen (decoded by zbarimg), the style sheet the page links (`companion.page_styles`: loaded, and its
-rules applied), and the route a table's listener waits on (`companion.heads`): with the poll at 10 minutes, a
+rules applied), the table surface's code its elements import (`companion.components.Frontend`), and the route a table's listener waits on (`companion.heads`): with the poll at 10 minutes, a
 move on Ann's phone shows on Bob's through that route alone (as tests/test_browser_moved.py, at the root).
 """
 
@@ -28,6 +28,7 @@ from companion.tables import Tables
 BASE = "club/muster"  # two segments: a path is never taken for one name
 STYLES = f"/{BASE}/_muster/styles.css"
 MOVED = f"/{BASE}/_muster/moved"
+SURFACE_JS = f"/{BASE}/_muster/js/muster_surface.js"
 
 
 @pytest.fixture
@@ -81,6 +82,7 @@ def test_the_companion_under_a_base_path(based_server: Server, new_phone: Callab
     sent: list[bytes] = []  # what Bob's phone sends Streamlit over its websocket
     bob = new_phone()
     moved = answers(bob, MOVED)
+    code = answers(bob, SURFACE_JS)
     bob.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(p if isinstance(p, bytes) else p.encode())))
     for phone, seat_url, who in ((ann, seat_urls[0], "Ann"), (bob, seat_urls[1], "Bob")):
         phone.goto(seat_url.replace(public, based_server.url))
@@ -88,6 +90,7 @@ def test_the_companion_under_a_base_path(based_server: Server, new_phone: Callab
         settle(phone)
     assert ann.evaluate("getComputedStyle(document.querySelector('.muster-sheet')).display") == "flex"  # muster.css
     move_reaches(ann, bob)
+    assert code == [200]  # the surface's code under the path, fetched once: its elements, redrawn, carry a stub
     assert any(TRIGGER in frame for frame in sent), "Bob's phone did not learn of the move through the route"
     assert moved and set(moved) == {200}  # Bob's listener waited on the route under the path, and was answered
     tables.store.close()

@@ -1,18 +1,87 @@
-"""Streamlit custom components of the companion (their frontends ship with them; no build step)."""
+"""Streamlit custom components of the companion (their frontends ship with them; no build step).
 
+A components-v2 element carries its type's JavaScript (`js=`) inside every element Streamlit sends, at every
+redraw: the surface's 17 KB were three quarters of a tap's 22 KB (docs/performance.md). So on a server with the
+companion's routes (`companion.paths`) a component's code is a file of its own (`Frontend`, served by
+`companion.routes` under `SCRIPTS_PATH`, by its version, kept a year), and the element carries a stub of a few
+lines that imports it: the phone fetches the code once per version, and a redraw carries only the data. Without
+the routes (the AppTest harness) the element carries the code itself, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
 import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from companion import paths
 
 SIGHT = Path(__file__).parent / "sight.js"
 """The rule every control that takes taps follows (a tap decides only what its player saw): set before each
 component's own code, so the surface's pads and the hexbattle board share one implementation of it."""
 COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
+SCRIPTS_PATH = "_muster/js"  # each frontend's code as `NAME.js?v=VERSION`, under the routes' base path
+KEEP = "public, max-age=31536000, immutable"  # the address names the version (`?v=`)
+# The element's code on a server with the routes: the served module, imported once per page (a module is
+# evaluated once per address), drawing each element. A blob module (how Streamlit runs a component's code) has
+# no base of its own, so the address is made absolute against the page's.
+STUB = ("const served = import(new URL({src}, location.href).href);\n"
+        "export default async (component) => (await served).default(component);\n")
 
 
 def frontend(script: Path, sight: bool = True, parts: tuple[Path, ...] = ()) -> str:
     """A component's JavaScript as the browser gets it: the shared tap rule (`SIGHT`, for a component that takes
     taps), the files of its own code `parts` (functions it uses), then its own code, without the lines that are
-    only comments. Streamlit sends a component's code inside every element it draws, at every redraw: the
-    comments, which say why in the files, would be a third of each message."""
+    only comments (they say why in the files; a phone need not fetch them)."""
     files = ([SIGHT] if sight else []) + list(parts) + [script]
     return COMMENT_LINE.sub("", "\n".join(f.read_text(encoding="utf-8") for f in files))
+
+
+@dataclass
+class Frontend:
+    """A components-v2 element type whose code is served as a file where the server can (module doc): `name`
+    is Streamlit's name for it and the file's, `code` its JavaScript (`frontend`), `options` the rest of
+    `st.components.v2.component`'s arguments. Called as that function's result is. Registered with Streamlit at
+    its first drawing, not at import: whether the routes are there is known only once the server is built
+    (`companion.launch`), after the routes' modules import the components."""
+
+    name: str
+    code: str
+    options: dict[str, Any] = field(default_factory=dict)
+    version: str = field(init=False)  # of the code: the file's address names it, so a phone keeps it a year
+    mount: Callable[..., Any] | None = field(default=None, init=False, repr=False)  # Streamlit's, once registered
+
+    def __post_init__(self) -> None:
+        self.version = hashlib.sha256(self.code.encode()).hexdigest()[:12]
+
+    def js(self) -> str:
+        """What each element carries as its code: the stub importing the served file, or the code itself."""
+        if not paths.installed():
+            return self.code
+        return STUB.format(src=json.dumps(paths.here(f"{SCRIPTS_PATH}/{self.name}.js") + f"?v={self.version}"))
+
+    def __call__(self, **kwargs: Any) -> Any:
+        if self.mount is None:  # two sessions' first runs may both register it: the same definition, no conflict
+            import streamlit as st
+
+            self.mount = st.components.v2.component(self.name, js=self.js(), **self.options)
+        return self.mount(**kwargs)
+
+
+def serving(*frontends: Frontend) -> Callable[[Any], Awaitable[Any]]:
+    """The route's handler: GET `SCRIPTS_PATH/NAME.js` is the code of the frontend named NAME (whatever version
+    the address names: a phone holding an older page gets today's), anything else a 404."""
+    files = {f"{f.name}.js": f.code.encode() for f in frontends}
+
+    async def serve(request: Any) -> Any:
+        from starlette.responses import JSONResponse, Response
+
+        code = files.get(request.path_params["file"])
+        if code is None:
+            return JSONResponse({"error": "No such script; reload the page."}, status_code=404)
+        return Response(code, media_type="text/javascript", headers={"Cache-Control": KEEP})
+    return serve

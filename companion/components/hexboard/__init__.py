@@ -40,9 +40,8 @@ HERE = Path(__file__).parent
 ZOOMS = (1.0, 1.5, 2.0)
 """The zoom levels of board.js (keep the two lists equal); 1 fits the board to the screen's width."""
 
-_board = st.components.v2.component(
-    "muster_hexboard", html="", css=(HERE / "board.css").read_text(encoding="utf-8"),
-    js=components.frontend(HERE / "board.js"))
+BOARD = components.Frontend("muster_hexboard", components.frontend(HERE / "board.js"),
+                             {"html": "", "css": (HERE / "board.css").read_text(encoding="utf-8")})
 
 
 def _unique_ids(svg: str, prefix: str) -> str:
@@ -103,7 +102,7 @@ def mount_art(data: Any, key: str = "hexboard") -> None:
     drawn = art(data)
     carried = {"version": drawn["version"], "path": f"{ART_PATH}/{drawn['version']}"} if paths.installed() else drawn
     with st.container(key=f"{key}-art"):
-        _board(data=["art", carried], key=f"{key}-art-carrier")
+        BOARD(data=["art", carried], key=f"{key}-art-carrier")
 
 
 def show(data: Any, board: dict[str, Any], on_tap: Callable[[dict[str, Any] | None], None],
@@ -111,7 +110,7 @@ def show(data: Any, board: dict[str, Any], on_tap: Callable[[dict[str, Any] | No
     """Mount the board with its overlay (its art is `mount_art`'s); `on_tap` gets each tap ({x, y, w, head}: CSS
     pixels on the drawn board), sent as the element's trigger, or None for a report that is no tap."""
     surface.flush()  # Streamlit's own elements follow: what the surface gathered goes first
-    _board(data=["board", board], key=key, on_tap_change=lambda: on_tap(tap(key)))  # lists, not dicts: why in `surface`
+    BOARD(data=["board", board], key=key, on_tap_change=lambda: on_tap(tap(key)))  # lists, not dicts: why in `surface`
 
 
 def tap(key: str = "hexboard") -> dict[str, Any] | None:
@@ -152,4 +151,5 @@ def centre(geo: BoardGeometry, hex_id: str) -> tuple[float, float]:
     return geo.centre(col, row)
 
 
-__all__ = ["ART_PATH", "ZOOMS", "art", "centre", "counter_aspect", "hex_at", "mount_art", "serve_art", "show", "tap"]
+__all__ = ["ART_PATH", "BOARD", "ZOOMS", "art", "centre", "counter_aspect", "hex_at", "mount_art", "serve_art", "show",
+           "tap"]

@@ -51,9 +51,10 @@ LOG = logging.getLogger("muster.companion")
 
 SCRIPT = components.frontend(HERE / "surface.js", parts=(HERE / "listen.js",))
 """The surface's JavaScript as the browser gets it: the tap rule (sight.js), the listener (listen.js), surface.js."""
-# Its styles (surface.css) are the page's (`page_styles.STYLE_SHEETS`), not the element's: Streamlit would send
-# them inside every element at every redraw.
-_component = st.components.v2.component("muster_surface", html="", isolate_styles=False, js=SCRIPT)
+# Its code is a file the phone fetches once where the server can serve it (`components.Frontend`), and its styles
+# (surface.css) are the page's (`page_styles.STYLE_SHEETS`): Streamlit would send either inside every element at
+# every redraw.
+ELEMENT = components.Frontend("muster_surface", SCRIPT, {"html": "", "isolate_styles": False})
 
 FoldHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is not a pad does (a shut fold's label)
 
@@ -95,7 +96,7 @@ class _Surface:
         key = f"{self.key}-{self.sent}"
         self.sent += 1
         with stretch.slot:
-            _component(data=_grouped(stretch.blocks), key=key,
+            ELEMENT(data=_grouped(stretch.blocks), key=key,
                        on_tap_change=lambda: _tapped(sent_tap(key), stretch, self.on_lost), on_moved_change=_moved)
 
 
@@ -244,4 +245,4 @@ def _tapped(raw: Any, stretch: _Stretch, on_lost: Callable[[], None] | None) -> 
         on_lost()
 
 
-__all__ = ["add", "drawing", "flush", "group", "listen", "pad", "sent_tap"]
+__all__ = ["ELEMENT", "add", "drawing", "flush", "group", "listen", "pad", "sent_tap"]
