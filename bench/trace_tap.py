@@ -179,7 +179,7 @@ def script_self(profile: dict[str, Any], lo: float, hi: float, components: bool 
         where_ = str(frame[at].get("url", "")) or frame[at]["functionName"] or "(program)"
         if not components:
             url[node] = where(where_)
-        elif where_.startswith("blob:"):  # the components' code (Streamlit loads it from a blob)
+        elif ours(where_):  # the components' code
             name, native = frame[at]["functionName"] or "(top)", frame[node]["functionName"]
             url[node] = f"{name} > {native}" if at != node else name
     out: dict[str, float] = defaultdict(float)
@@ -191,8 +191,14 @@ def script_self(profile: dict[str, Any], lo: float, hi: float, components: bool 
     return dict(out)
 
 
+def ours(url: str) -> bool:
+    """Whether a script is the components' code: a blob (Streamlit runs the code an element carries from one),
+    or the file it imports where the server serves it (`companion.components.Frontend`)."""
+    return url.startswith("blob:") or "/_muster/js/" in url
+
+
 def where(url: str) -> str:
-    if url.startswith("blob:"):
+    if ours(url):
         return "the components' code (surface.js, sight.js, listen.js)"
     if url.startswith("pptr:") or "__playwright" in url or url.startswith("<anonymous") :
         return "the bench's own looks (Playwright)"

@@ -51,7 +51,8 @@ def test_qr_images_are_made_once_per_link() -> None:
 def test_the_servers_options_reach_streamlit() -> None:
     """The server's Streamlit options, in Streamlit's script-level config file (companion/.streamlit/config.toml),
     are the ones Streamlit runs with once the launcher built the app: no full collection after every script run
-    (it cost more than the polling pages' runs), no file watchers (they took CPU from the runs a tap waits for).
+    (it cost more than the polling pages' runs), no file watchers (they took CPU from the runs a tap waits for),
+    no origins allowed to steer the page from a parent frame (a phone checked its own messages against 16).
     The port and the address are uvicorn's. (Served under uvicorn, Streamlit reads no command-line flag and, but
     for secret options, no STREAMLIT_* variable.) Run from another folder, as `muster app` may be. The launcher
     builds one `st.App`, mounted after the companion's routes (`App.lifespan`, as Streamlit documents)."""
@@ -63,7 +64,7 @@ def test_the_servers_options_reach_streamlit() -> None:
              "sys.setprofile(None); "
              "print(json.dumps([host, port, len(built), {k: st.get_option(k) for k in "
              "('runner.postScriptGC', 'server.fileWatcherType', 'client.toolbarMode', 'logger.hideWelcomeMessage', "
-             "'server.headless', 'browser.gatherUsageStats')}]))")
+             "'server.headless', 'browser.gatherUsageStats', 'client.allowedOrigins')}]))")
     found = subprocess.run([sys.executable, "-c", probe, *command[command.index("run"):]], capture_output=True,
                            text=True, check=True, cwd=Path(server.__file__).parent.parent / "docs",
                            env=dict(os.environ, PYTHONPATH=str(Path(server.__file__).parent.parent)))
@@ -71,7 +72,8 @@ def test_the_servers_options_reach_streamlit() -> None:
     assert (host, port) == ("127.0.0.1", 9000)
     assert apps == 1  # the one App served (before, a first App was built only to make Streamlit read the options)
     assert options == {"runner.postScriptGC": False, "server.fileWatcherType": "none", "client.toolbarMode": "minimal",
-                       "logger.hideWelcomeMessage": True, "server.headless": True, "browser.gatherUsageStats": False}
+                       "logger.hideWelcomeMessage": True, "server.headless": True, "browser.gatherUsageStats": False,
+                       "client.allowedOrigins": []}  # no parent frame steers a phone: its page skips the checks
 
 
 def test_the_launcher_refuses_an_option_it_does_not_serve() -> None:
