@@ -55,9 +55,12 @@ window.WebSocket = class extends Native {
   send(data) { window.__fl.sent += 1; window.__fl.firstSend ??= performance.now(); return super.send(data); }
 };
 """
-# Ready: the table page's log head; the lobby's "Tables in progress" heading; the bare page's button.
+# Ready: the table page's log head; the lobby's "Tables in progress" heading and its buttons (Streamlit draws the
+# headings at once and a grey skeleton for each widget until every widget's script has come and run, 0.2-0.5 s
+# later: a lobby is usable when its buttons are there); the bare page's button.
 TABLE_READY = "!!document.querySelector('span.muster-head')"
-LOBBY_READY = "[...document.querySelectorAll('h2')].some(h => h.textContent.includes('Tables in progress'))"
+LOBBY_READY = ("[...document.querySelectorAll('h2')].some(h => h.textContent.includes('Tables in progress'))"
+               " && !!document.querySelector('.st-key-to-lookup button')")
 BARE_READY = "!!document.querySelector('.st-key-add button')"
 WATCH = """ready => { new MutationObserver((_, seen) => { if (eval(ready)) { seen.disconnect();
   window.__fl.ready ??= performance.now(); } }).observe(document, {childList: true, subtree: true}); }"""
@@ -143,39 +146,53 @@ def visit(browser: Any, url: str, ready: str, pid: int) -> dict[str, float]:
     return found
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=6, help="first visits per page and server")
+def serve_pages(stack: contextlib.ExitStack, args: argparse.Namespace) -> list[tuple[str, str, str, int]]:
+    """Every server up at once (with `args.bare` the bare page under plain `streamlit run`, `args.before`'s checkout,
+    this one), each Muster server with one table of `args.game` and `args.finished` finished tables: the pages to
+    visit as (name, url, ready selector, server pid)."""
+    pages: list[tuple[str, str, str, int]] = []
+    if args.bare:
+        port = free_port()
+        proc = stack.enter_context(server(shipped_command(port), dict(os.environ, PYTHONPATH=str(ROOT)), port, ROOT))
+        pages.append(("bare page, plain `streamlit run`", f"http://127.0.0.1:{port}/", BARE_READY, proc.pid))
+    checkouts = ([("before", args.before.resolve())] if args.before else []) + [("after" if args.before else "this", ROOT)]
+    for name, checkout in checkouts:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        table = setup(checkout, tmp, args.game)
+        if args.finished:
+            setup(checkout, tmp, args.game, args.finished)
+        port = free_port()
+        env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
+        proc = stack.enter_context(server(checkout_command(checkout, port), env, port, checkout))
+        base = f"http://127.0.0.1:{Wifi(port, args.wifi).port if getattr(args, 'wifi', None) else port}/"
+        pages.append((f"table page, {name}", f"{base}?table={table['code']}", TABLE_READY, proc.pid))
+        pages.append((f"lobby, {name}", base, LOBBY_READY, proc.pid))
+    return pages
+
+
+def arguments(doc: str, loads: int) -> argparse.ArgumentParser:
+    """The options every first-load bench takes: which pages, of which servers, how many visits."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=loads, help="first visits per page and server")
     parser.add_argument("--game", default="waterloo")
     parser.add_argument("--before", type=Path, help="another checkout of Muster, measured in the same rounds")
     parser.add_argument("--finished", type=int, default=30, help="finished tables the lobby lists below")
     parser.add_argument("--bare", action="store_true", help="also the bare page under plain `streamlit run`")
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__, 6)
     parser.add_argument("--wifi", type=float, metavar="MBIT", help="each phone on a network of MBIT Mbit/s down")
     args = parser.parse_args()
     print(describe() + (f"; each phone on {args.wifi:g} Mbit/s" if args.wifi else ""),
           flush=True)
-    pages: list[tuple[str, str, str, int]] = []  # (name, url, ready selector, server pid)
     with contextlib.ExitStack() as stack:
         from playwright.sync_api import sync_playwright
 
         pw = stack.enter_context(sync_playwright())
         browser = launch(pw, Path(stack.enter_context(tempfile.TemporaryDirectory())), False)[0]
-        if args.bare:
-            port = free_port()
-            proc = stack.enter_context(server(shipped_command(port), dict(os.environ, PYTHONPATH=str(ROOT)), port, ROOT))
-            pages.append(("bare page, plain `streamlit run`", f"http://127.0.0.1:{port}/", BARE_READY, proc.pid))
-        checkouts = ([("before", args.before.resolve())] if args.before else []) + [("after" if args.before else "this", ROOT)]
-        for name, checkout in checkouts:
-            tmp = stack.enter_context(tempfile.TemporaryDirectory())
-            table = setup(checkout, tmp, args.game)
-            if args.finished:
-                setup(checkout, tmp, args.game, args.finished)
-            port = free_port()
-            env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
-            proc = stack.enter_context(server(checkout_command(checkout, port), env, port, checkout))
-            base = f"http://127.0.0.1:{Wifi(port, args.wifi).port if args.wifi else port}/"
-            pages.append((f"table page, {name}", f"{base}?table={table['code']}", TABLE_READY, proc.pid))
-            pages.append((f"lobby, {name}", base, LOBBY_READY, proc.pid))
+        pages = serve_pages(stack, args)
         for name, url, ready, pid in pages:  # each server's first page (not measured), as bench_browser's warm-up
             visit(browser, url, ready, pid)
         seen: dict[str, list[dict[str, float]]] = {name: [] for name, *_ in pages}
