@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from cards import options as table_options
-from companion import bot_seats, context, devices, flashes, links, options_form, your_tables
+from companion import bot_seats, context, devices, flashes, links, options_form, paths, your_tables
 from companion.names import NAME_LIMIT
 from companion.render import ago, plain
 from companion.store import StoreError
@@ -21,6 +21,8 @@ LOBBY_TABLES = 30  # the most recently active tables in progress; the lobby read
 PERSON = "player"
 SEAT_KINDS = [PERSON, *bot_seats.LEVELS]
 """Who plays a seat, in the new-table form: a person (the first, chosen unless changed), or a bot of a level."""
+
+DRAWN = "lobby-drawn"  # session key: this session has drawn the lobby's first screen (`_form_now`)
 
 OPTIONS_LIMIT = 2_000  # characters of a table's advanced options (real ones are a few dozen); Streamlit cuts
 # a longer value sent for the box to this length, so a forged form gets "not valid JSON"
@@ -41,6 +43,19 @@ def render(service: Tables) -> None:
     _records(service)
     _new_table_form(service)
     devices.device_probe()  # last: which seats are this phone's (`your_tables`); its report redraws the lobby
+    st.session_state[DRAWN] = True
+
+
+def _form_now() -> bool:
+    """Whether this run draws the new-table form's widgets. A phone's first run of the lobby does not, on a server
+    that serves it to a browser (`paths.installed`; the AppTest harness has none): the form's widgets are four
+    kinds of element that nothing above it uses (select box, radio, number input, toggle), and on a first visit a
+    phone fetches and runs each kind's scripts as it meets it, while Streamlit shows none of the page's widgets
+    until every one's scripts have run (a grey skeleton each till then). So the form, at the foot of the page, held
+    back every button of the first screen (docs/performance.md, "The lobby's first screen"). The device probe's
+    report, which every first visit makes at once, runs the page again, and from that run on the form is drawn
+    (also from any run after the first: a tap on the first screen)."""
+    return not paths.installed() or devices.device() is not None or bool(st.session_state.get(DRAWN))
 
 
 def _join_form(service: Tables) -> None:
@@ -104,6 +119,8 @@ def _new_table_form(service: Tables) -> None:
             st.caption(f"{g.name}: not playable yet — {g.problem}.")
     if not playable:
         st.info("No game can be played yet.")
+        return
+    if not _form_now():
         return
     by_id = {g.id: g for g in playable}  # the widget holds the id: Streamlit copies a widget's value on every run
     game = by_id[st.selectbox("Game", list(by_id), format_func=lambda g: by_id[g].name, key="new-game")]

@@ -10,7 +10,7 @@ from apptest_helpers import (APP, button, literal, move_keys, notes, offered, pa
 from apptest_helpers import race as service  # noqa: F401  (the fixture: here every table plays the test game)
 from streamlit.testing.v1 import AppTest
 
-from companion import cli, lookup
+from companion import cli, lookup, paths
 from companion.tables import Tables
 
 
@@ -35,6 +35,25 @@ def test_create_table_from_the_form_then_hand_out_seats(service: Tables) -> None
     assert len(tables) == 1 and [s.name for s in tables[0].seats] == ["Ann", "Bob"]
     assert at.query_params["table"] == tables[0].code and at.query_params["host"] == tables[0].host_token
     assert page_text(at).count("open this seat") == 2
+
+
+def test_a_served_lobby_draws_the_new_table_form_from_its_second_run(service: Tables,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a server with the routes (a phone's browser, whose device probe reports at once), the first run leaves the
+    form's widgets out, so the first screen's buttons need not wait for their scripts; the probe's report, or any
+    later run, draws them."""
+    monkeypatch.setattr(paths, "_base", None)  # put back after the test
+    paths.serve_under("")
+    creates = (lambda at: [b.key for b in at.button if "Create table" in str(b.key)])
+    at = page()
+    assert not at.exception, at.exception
+    assert at.header[-1].value == "New table" and not at.selectbox and creates(at) == []
+    assert [t.key for t in at.text_input] == ["join-code"]
+    at.session_state["device"] = {"device": "a" * 32}  # the probe's report
+    at.run()
+    assert at.selectbox(key="new-game").value == "race" and creates(at) == ["FormSubmitter:new-race-Create table"]
+    unreported = page().run()  # a phone whose probe has not reported: any second run (a tap) draws it too
+    assert unreported.selectbox(key="new-game").value == "race"
 
 
 def test_create_refusal_is_shown_not_raised(service: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
