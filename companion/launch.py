@@ -123,16 +123,19 @@ def app(script: Path) -> Any:
 
 
 def middleware(script: Path, base: str) -> list[Any]:
-    """The companion's pages link its styles (`page_styles` says why) and Streamlit's scripts reach its phones
-    gzipped (`packed_static`); another script (the benchmarks' bare page) gets Streamlit's page as it ships."""
+    """The companion's pages link its styles (`page_styles` says why) and preload the surface's code (every page
+    draws surfaces, `companion.components.Frontend`), and Streamlit's scripts reach its phones gzipped
+    (`packed_static`); another script (the benchmarks' bare page) gets Streamlit's page as it ships."""
     from starlette.middleware import Middleware
 
     from companion import packed_static, page_styles, paths
+    from companion.components import surface
     from companion.server import APP_SCRIPT
 
     if script != APP_SCRIPT:
         return []
-    return [Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH)),
+    return [Middleware(page_styles.LinkStyles, href=paths.url(base, page_styles.PATH),
+                       scripts=(paths.url(base, surface.ELEMENT.file),)),
             Middleware(packed_static.PackedStatic, base=base)]
 
 

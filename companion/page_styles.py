@@ -56,12 +56,15 @@ async def serve(request: Any) -> Any:
 
 class LinkStyles:
     """ASGI middleware: each HTML page the app answers a browser's GET with carries `<link rel="stylesheet"
-    href=…>` closing its body, and comes uncompressed; anything else passes as it is. The page loses its validators
+    href=…>` (and a `<link rel="modulepreload">` for each of `scripts`) closing its body, and comes uncompressed; anything else passes as it is. The page loses its validators
     (ETag, Last-Modified): a phone's copy must not be revalidated against the page without the link."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], href: str) -> None:
+    def __init__(self, app: Callable[..., Awaitable[None]], href: str, scripts: tuple[str, ...] = ()) -> None:
         self.app = app
-        self.link = f'<link rel="stylesheet" href="{href}?v={VERSION}">'.encode()
+        # `scripts`: components' code the page's elements import (`companion.components.Frontend`), fetched while
+        # Streamlit's own scripts load rather than once its first element is drawn
+        preloads = "".join(f'<link rel="modulepreload" href="{script}">' for script in scripts)
+        self.link = f'<link rel="stylesheet" href="{href}?v={VERSION}">{preloads}'.encode()
 
     async def __call__(self, scope: Message, receive: Callable[[], Awaitable[Message]], send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "GET":

@@ -16,6 +16,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route
 
 from companion import launch, page_styles, paths, routes, server
+from companion.components.surface import ELEMENT
 
 HREF = "/_muster/styles.css"
 LINK = f'<link rel="stylesheet" href="{HREF}?v={page_styles.VERSION}">'.encode()
@@ -53,6 +54,12 @@ def test_a_page_gets_the_link_closing_its_body_and_loses_its_validators() -> Non
     assert body["body"] == b"<html><head><title>S</title></head><body><div></div>" + LINK + b"</body></html>"
     assert dict(start["headers"]) == {b"content-type": b"text/html; charset=utf-8",
                                       b"content-length": str(len(body["body"])).encode()}
+
+
+def test_a_page_preloads_the_components_code_its_elements_import() -> None:
+    script = "/_muster/js/muster_surface.js?v=1"
+    assert page_styles.LinkStyles(served, HREF, scripts=(script,)).link == (
+        LINK + f'<link rel="modulepreload" href="{script}">'.encode())
 
 
 def test_anything_else_passes_as_it_is() -> None:
@@ -126,5 +133,6 @@ def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
 def test_only_the_companions_own_pages_link_its_styles() -> None:
     """The benchmarks' bare page, served by the same launcher, gets Streamlit's page as it ships."""
     link = launch.middleware(server.APP_SCRIPT, "/muster")[0]
-    assert link.cls is page_styles.LinkStyles and link.kwargs == {"href": "/muster/_muster/styles.css"}
+    assert link.cls is page_styles.LinkStyles and link.kwargs == {
+        "href": "/muster/_muster/styles.css", "scripts": (f"/muster/_muster/js/muster_surface.js?v={ELEMENT.version}",)}
     assert launch.middleware(server.APP_SCRIPT.parent.parent / "bench" / "bare_app.py", "") == []

@@ -58,11 +58,14 @@ class Frontend:
     def __post_init__(self) -> None:
         self.version = hashlib.sha256(self.code.encode()).hexdigest()[:12]
 
+    @property
+    def file(self) -> str:
+        """Where the route serves this version of the code, under the routes' base path (`paths.url`)."""
+        return f"{SCRIPTS_PATH}/{self.name}.js?v={self.version}"
+
     def js(self) -> str:
         """What each element carries as its code: the stub importing the served file, or the code itself."""
-        if not paths.installed():
-            return self.code
-        return STUB.format(src=json.dumps(paths.here(f"{SCRIPTS_PATH}/{self.name}.js") + f"?v={self.version}"))
+        return STUB.format(src=json.dumps(paths.here(self.file))) if paths.installed() else self.code
 
     def __call__(self, **kwargs: Any) -> Any:
         if self.mount is None:  # two sessions' first runs may both register it: the same definition, no conflict
