@@ -205,6 +205,8 @@ def one_visit(browser: Browser, url: str, ready: str) -> dict[str, Any]:
             if u.startswith("http://127.0.0.1") and (re.search(r"\.(m?js|css|woff2?|ttf|svg|png)(\?|$)", u) or "_muster" in u):
                 found["fetched"][short(u)] = round((e["ts"] - nav) / 1000)
     found["js"] = profile_self(events, pid, nav, end)
+    found["js by phase"] = {f"{phase}: {script}": ms for phase, lo, hi in phases
+                            for script, ms in profile_self(events, pid, lo, hi).items()}
     found["components"] = profile_self(events, pid, nav, end, components=True)
     return found
 
@@ -216,6 +218,7 @@ def report(name: str, visits: list[dict[str, Any]]) -> None:
     for part, label, floor in (("kind", "main thread self time by kind (ms, p50)", 0.5),
                                ("phase", "by phase and kind", 1.0), ("other", "of it, other work by trace event", 3.0),
                                ("js", "JavaScript self time by script", 1.0),
+                               ("js by phase", "of it, by phase", 3.0),
                                ("components", "the components' own code, by function", 0.5),
                                ("compile", "compile by script", 0.5), ("evaluate", "evaluate by script", 0.5),
                                ("style", "style recalcs and layouts (count, ms, elements), by phase", 0.0)):
