@@ -91,10 +91,7 @@ def render(service: Tables, code: str, token: str | None, host: str | None = Non
     if table.playing:  # an ended table changes no more
         _watch(service, table.id)
     live.drawn()  # a change this run made outside the table part (the table ended) is told too
-    if seat is not None:
-        table_tools.move_seat(table, seat)
-    table_tools.share(table)
-    st.button("⬅ Lobby", on_click=links.go, width="stretch", key="to-lobby")
+    table_tools.foot(table, seat)
     if seat is not None or hosting:
         devices.device_probe()
 

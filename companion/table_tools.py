@@ -11,7 +11,7 @@ import streamlit as st
 
 from companion import bot_seats, folds, links, taps
 from companion import render as draw
-from companion.components import surface
+from companion.components import movepad, surface
 from companion.render import plain
 from companion.store import Seat, TableInfo
 from companion.tables import Tables
@@ -95,6 +95,23 @@ def host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bo
                     for level in bot_seats.LEVELS:
                         st.button(f"Bot ({level})", key=f"to-bot-{s.seat}-{level}", on_click=taps.to_bot,
                                   args=(service, table.id, s.seat, level, host), width="stretch")
+
+
+LOBBY = movepad.Choice("lobby", "⬅ Lobby", None)
+NO_POSITION = (0, 0)  # the foot's pad makes no move: it is drawn at no position of the table
+
+
+def foot(table: TableInfo, seat: Seat | None) -> None:
+    """The page's foot, under the table: moving this seat to another phone, inviting spectators (both folded), and
+    back to the lobby, as one element (a surface) rather than two expanders and a button. A button is the page's
+    only `st.button` at a seat, and on a phone's first visit Streamlit shows none of a page's elements that load a
+    script of their own (the surfaces, the button) until all of theirs have come and run: the table waited for
+    the button's script, fetched last (docs/performance.md, "The lobby's first screen")."""
+    with surface.drawing("foot"):
+        if seat is not None:
+            move_seat(table, seat)
+        share(table)
+        surface.pad(movepad.pad([LOBBY], "to-lobby", NO_POSITION), lambda tap: links.go())
 
 
 def move_seat(table: TableInfo, seat: Seat) -> None:
