@@ -49,6 +49,7 @@ class HexbattleGame(Game["HexbattleState"]):
         # What a cached search read is a set of hexes as the bits of their cells (`bit[cell]`): a change is looked
         # up in it with one `&` (`hexbattle_setup.board_changed`).
         self.bit: dict[Hex, int] = {h: 1 << i for i, h in enumerate(self.cells)}
+        self.bits: list[int] = [1 << i for i in range(len(self.cells))]  # the same by cell
         # What stands on a cell as one number (`HexbattleState.codes`): its terrain's place in `terrain` (`hidden`
         # while no tile lies there), plus `occupied` when a unit stands on it. The move search reads a cell's
         # price per unit type (`price`, None where it may not enter) and whether it takes all movement from it.

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import heapq
 import random
+from bisect import insort
 from typing import TYPE_CHECKING
 
 from engine import hexbattle_attack as attack
@@ -18,10 +18,6 @@ from engine.kinds import Kind
 
 if TYPE_CHECKING:
     from engine.hexbattle_state import HexbattleState
-
-
-_SIDES = tuple(((f + 1) % 6, (f - 1) % 6) for f in range(6))
-"""The two facings one turn away from each facing: clockwise first, as the move search tries them."""
 
 
 def movement_points(state: HexbattleState, unit: Unit) -> int:
@@ -56,8 +52,11 @@ def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
 def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     """The unit's cached move search with `mp` points (worked out now if need be), or None if it cannot move.
 
-    A Dijkstra over places (`6 * cell + facing`, `HexbattleGame.cells`); its queue holds `cost * span + place`, so
-    it pops in the order of (cost, hex, facing), and the moves are listed in the order they are first reached."""
+    A Dijkstra over places (`6 * cell + facing`, `HexbattleGame.cells`) that takes them in the order of (cost, hex,
+    facing), and lists the moves in the order they are first reached. Its queue is a list of places per cost
+    (`waiting[cost]`, each sorted when its turn comes): every step costs at least a point, except a turn when
+    `turn_cost` is 0, which goes into the sorted rest of the current cost's list. That pops exactly what a heap of
+    `(cost, place)` would, without a call into `heapq` and a `divmod` per place (compiled, the loop is native)."""
     here = unit.hex
     if here is None or mp <= 0:
         return None
@@ -70,51 +69,55 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     # turns only to step on and never in place (R11).
     _, steps, free_turns = game.mover[unit.type]
     price, takes_all, turn_cost = game.price[unit.type], game.takes_all_code, game.rules.turn_cost
-    codes, ahead = state.codes, game.ahead
-    span = len(ahead)
-    pop, push = heapq.heappop, heapq.heappush
+    codes, ahead, bits = state.codes, game.ahead, game.bits
     start = 6 * game.cell[here] + unit.facing
-    looked = 1 << start // 6  # the hexes looked at, as bits (`HexbattleGame.bit`)
+    looked = bits[start // 6]  # the hexes looked at, as bits (`HexbattleGame.bit`)
     best: dict[int, int] = {start: 0}
     ends = best if free_turns else {}
-    heap = [start]
+    # A place reached with every point spent is recorded but never queued: it could go nowhere (the order of the
+    # moves listed is that of a search that queued it and skipped it).
+    waiting: list[list[int]] = [[] for _ in range(mp)]
+    waiting[0].append(start)
     over = mp + 1
-    # A place reached with every point spent is recorded but never queued: it could go nowhere (the heap's
-    # order, and so the order of the moves listed, is that of a search that queued it and skipped it).
-    while heap:
-        cost, place = divmod(pop(heap), span)
-        if best[place] < cost:
-            continue
-        f = place % 6
-        base = place - f
-        turned = cost + turn_cost
-        if turned <= mp:
-            for nf in _SIDES[f]:
-                side = base + nf
-                if turned < best.get(side, over):
-                    best[side] = turned
-                    if turned < mp:
-                        push(heap, turned * span + side)
-        here_all = takes_all[codes[base // 6]]
-        for turn, factor in steps:
-            step = ahead[base + (f + turn) % 6]
-            if step < 0:  # off the map
+    for cost in range(mp):
+        now = waiting[cost]
+        now.sort()
+        i = 0
+        while i < len(now):
+            place = now[i]
+            i += 1
+            if best[place] < cost:
                 continue
-            looked |= 1 << step
-            code = codes[step]
-            paid = price[code]
-            if paid is None:  # hidden, taken, or ground this unit may not enter
-                continue
-            nc = mp if here_all or takes_all[code] else cost + factor * paid
-            if nc > mp:
-                continue
-            tf = 6 * step + f
-            if not free_turns and nc < ends.get(tf, over):
-                ends[tf] = nc
-            if nc < best.get(tf, over):
-                best[tf] = nc
-                if nc < mp:
-                    push(heap, nc * span + tf)
+            f = place % 6
+            base = place - f
+            turned = cost + turn_cost
+            if turned <= mp:
+                for d in (1, 5):  # clockwise first
+                    side = base + (f + d) % 6
+                    if turned < best.get(side, over):
+                        best[side] = turned
+                        if turned < mp:
+                            _wait(waiting, cost, i, turned, side)
+            here_all = takes_all[codes[base // 6]]
+            for turn, factor in steps:
+                step = ahead[base + (f + turn) % 6]
+                if step < 0:  # off the map
+                    continue
+                looked |= bits[step]
+                code = codes[step]
+                paid = price[code]
+                if paid is None:  # hidden, taken, or ground this unit may not enter
+                    continue
+                nc = mp if here_all or takes_all[code] else cost + factor * paid
+                if nc > mp:
+                    continue
+                tf = 6 * step + f
+                if not free_turns and nc < ends.get(tf, over):
+                    ends[tf] = nc
+                if nc < best.get(tf, over):
+                    best[tf] = nc
+                    if nc < mp:
+                        _wait(waiting, cost, i, nc, tf)
     if free_turns:
         del best[start]
     else:
@@ -124,6 +127,16 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     entry = (ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))
     state._reach_cache[key] = entry
     return entry
+
+
+def _wait(waiting: list[list[int]], cost: int, i: int, at: int, place: int) -> None:
+    """Queue `place`, reached at cost `at`, in the move search (`reach`) taking the places of `cost`, its `i`th next:
+    at a higher cost at the end of that cost's list, sorted when its turn comes; at the same cost (a free turn) into
+    the sorted rest of the current list, so it is taken in its order among the places still to take."""
+    if at == cost:
+        insort(waiting[cost], place, i)
+    else:
+        waiting[at].append(place)
 
 
 def _verify_move(state: HexbattleState, action: Action) -> None:

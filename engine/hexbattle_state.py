@@ -370,7 +370,7 @@ class HexbattleState(State):
         paid = self.actions_left > 0
         can_move = paid or self.effects.free_moves > 0
         barrage = self.effects.barrage
-        segments, epochs, points = self._segments, self._epoch, movement.movement_points
+        segments, epochs = self._segments, self._epoch
         enemies: list[Unit] | None = None  # listed when a unit's attacks are worked out anew, not every move
         out: list[tuple[Action, ...]] = []
         for unit in self._army[player]:  # `alive(player)`, without making its list
@@ -383,7 +383,7 @@ class HexbattleState(State):
             moves = fresh and can_move
             orders = fresh and paid
             attacks = paid or uid in barrage or uid == ready
-            mp = points(self, unit) if moves else 0
+            mp = movement.movement_points(self, unit) if moves else 0
             key = (uid, unit.hex, unit.facing, unit.formation, unit.strength, mp, orders, attacks)
             epoch = epochs.get(uid, 0)
             segment = segments.get(key)

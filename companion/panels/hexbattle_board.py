@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core import Action
-from engine.hexgrid import FACING_NAMES, hex_id, neighbour, parse_hex
+from engine.hexgrid import FACING_NAMES, Hex, hex_id, neighbour, parse_hex
 
 ARROWS = ("↑", "↗", "↘", "↓", "↙", "↖")
 """One arrow per facing (0 N, clockwise), for the facing buttons."""
@@ -257,6 +257,6 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
             "marks": marks, "labels": labels, "arrows": arrows, "hint": hint, "facts": facts_line, "focus": focus}
 
 
-def _offset(h: tuple[int, int]) -> tuple[int, int]:
+def _offset(h: Hex) -> tuple[int, int]:
     col, row = (int(v) for v in hex_id(h).split(","))
     return col, row
