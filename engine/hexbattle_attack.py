@@ -14,7 +14,7 @@ from engine import hexbattle_turn as turn
 from engine import hexbattle_victory as victory
 from engine.core import Action, Refusal, Told, seat
 from engine.hexbattle_combat import CardModifiers, card_modifiers, close_combat, ranged_fire, split_blocks
-from engine.hexbattle_pieces import Unit
+from engine.hexbattle_pieces import AttackEntry, Unit
 from engine.hexbattle_view import unit_named
 from engine.hexgrid import Hex, bearing, distance, hex_id, neighbour, sight_line, turn_steps
 from engine.kinds import Kind
@@ -42,8 +42,8 @@ def attacks(state: HexbattleState, unit: Unit, enemies: list[Unit]) -> tuple[Act
                               for enemy in sight.fire_targets(state, unit, inside, arc)])
             for enemy in inside:
                 read |= game.line(here, state.hex_of(enemy))[1]
-        cached = state._attack_cache[key] = (p, read, game.mask(arc) if arc else 0, actions)
-    return cached[3]
+        cached = state._attack_cache[key] = AttackEntry(uid, p, read, game.mask(arc) if arc else 0, actions)
+    return cached.actions
 
 
 def _verify_attack(state: HexbattleState, action: Action) -> None:

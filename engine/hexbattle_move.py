@@ -38,7 +38,7 @@ def reachable(state: HexbattleState, unit: Unit) -> dict[tuple[Hex, int], int]:
     """Every (hex, facing) the unit can end a Move on, with the fewest movement points it costs (R8–R11)."""
     found = reach(state, unit, movement_points(state, unit))
     cells = state.game.cells
-    return {} if found is None else {(cells[place // 6], place % 6): cost for place, cost in found[0].items()}
+    return {} if found is None else {(cells[place // 6], place % 6): cost for place, cost in found.ends.items()}
 
 
 def move_costs(state: HexbattleState, unit: Unit) -> dict[Hex, int]:
@@ -124,7 +124,7 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
         ends = {tf: c for tf, c in ends.items() if tf // 6 != start // 6}
     uid, p = unit.id, unit.player
     known = game.moves_of(uid)
-    entry = (ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))
+    entry = Reach(uid, ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))
     state._reach_cache[key] = entry
     return entry
 

@@ -85,14 +85,39 @@ class TurnEffects:
                 "cannon_blast": dict(self.cannon), "rout": self.rout}
 
 
-Reach = tuple[dict[int, int], int, tuple[Action, ...]]
-"""A unit's cached move search: the places it may end on (`6 * cell + facing`, `HexbattleGame.cells`) with their
-costs, in the order found; every hex the search looked at, as bits (`HexbattleGame.bit`); and the move actions, in
-the same order."""
+CacheKey = tuple[object, ...]
+"""The key of a cached search (`HexbattleState._reach_cache`, `_attack_cache`): the unit's id and what the search
+depends on besides the board. Typed as a tuple of any length so that the compiled rules keep it an object: mypyc
+unpacks a fixed-length tuple as it reads one from a dict and builds it anew to delete it (`hexgrid.Hex`)."""
 
-AttackEntry = tuple[int, int, int, tuple[Action, ...]]
-"""A unit's cached attacks: its player; the hexes they read whatever stands there (its own, its front hex, every hex
-on the sight line to an enemy in its arc); its arc of fire, where only an enemy arriving or leaving changes them
-(a friendly unit there blocks no line the first set does not hold, and a tile revealed there holds no enemy), both
-as bits (`HexbattleGame.bit`); and the charge and fire actions."""
+
+# The cached searches are classes, not tuples, for the same reason: `setup.board_changed` reads every one after
+# every move, and compiled, a class's fields are read in place where a tuple's were unpacked and checked one by one.
+
+@mypyc_attr(serializable=True)
+class Reach:
+    """A unit's cached move search: the places it may end on (`6 * cell + facing`, `HexbattleGame.cells`) with their
+    costs, in the order found; every hex the search looked at, as bits (`HexbattleGame.bit`); and the move actions,
+    in the same order."""
+
+    def __init__(self, uid: str, ends: dict[int, int], looked: int, moves: tuple[Action, ...]) -> None:
+        self.uid = uid
+        self.ends = ends
+        self.looked = looked
+        self.moves = moves
+
+
+@mypyc_attr(serializable=True)
+class AttackEntry:
+    """A unit's cached attacks: its player; the hexes they read whatever stands there (its own, its front hex, every
+    hex on the sight line to an enemy in its arc); its arc of fire, where only an enemy arriving or leaving changes
+    them (a friendly unit there blocks no line the first set does not hold, and a tile revealed there holds no enemy),
+    both as bits (`HexbattleGame.bit`); and the charge and fire actions."""
+
+    def __init__(self, uid: str, player: int, read: int, arc: int, actions: tuple[Action, ...]) -> None:
+        self.uid = uid
+        self.player = player
+        self.read = read
+        self.arc = arc
+        self.actions = actions
 

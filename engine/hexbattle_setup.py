@@ -87,16 +87,16 @@ def board_changed(state: HexbattleState, changed: set[Hex | None], mover: int | 
     for h in changed:
         if h is not None:
             mask |= bit[h]
-    stale = [key for key, entry in state._reach_cache.items() if entry[1] & mask]
-    for key in stale:
+    stale = [(key, entry.uid) for key, entry in state._reach_cache.items() if entry.looked & mask]
+    for key, uid in stale:
         del state._reach_cache[key]
-        epoch[key[0]] = epoch.get(key[0], 0) + 1
+        epoch[uid] = epoch.get(uid, 0) + 1
     mover_mask = mask if mover is not None else 0
-    near = [spot for spot, (owner, read, arc, _) in state._attack_cache.items()
-            if read & mask or (mover != owner and arc & mover_mask)]
-    for spot in near:
-        del state._attack_cache[spot]
-        epoch[spot[0]] = epoch.get(spot[0], 0) + 1
+    near = [(key, entry.uid) for key, entry in state._attack_cache.items()
+            if entry.read & mask or (mover != entry.player and entry.arc & mover_mask)]
+    for key, uid in near:
+        del state._attack_cache[key]
+        epoch[uid] = epoch.get(uid, 0) + 1
 
 
 def undeployed(state: HexbattleState, player: int) -> list[str]:

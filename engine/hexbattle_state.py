@@ -28,7 +28,7 @@ from engine import hexbattle_victory as victory
 from engine import hexbattle_view as words
 from engine.core import Action, Refusal, Schema, State, Told
 from engine.hexbattle_hidden import resample
-from engine.hexbattle_pieces import AttackEntry, Guard, Reach, Sight, TurnEffects, Unit
+from engine.hexbattle_pieces import AttackEntry, CacheKey, Guard, Reach, Sight, TurnEffects, Unit
 from engine.hexgrid import Hex
 from engine.kinds import Kind, schema
 
@@ -82,9 +82,9 @@ class HexbattleState(State):
     hands: list[list[str]]
     # Move options by (unit, hex, facing, points), each with the hexes its search looked at and
     # its move actions; an entry is dropped when a unit or tile changes one of those hexes.
-    _reach_cache: dict[tuple[str, Hex, int, int], Reach]
+    _reach_cache: dict[CacheKey, Reach]
     # Attack actions by (unit, facing, formation, broken), as an AttackEntry.
-    _attack_cache: dict[tuple[str, int, str | None, bool], AttackEntry]
+    _attack_cache: dict[CacheKey, AttackEntry]
     # Each unit's whole share of `legal_actions` (moves, orders, attacks) by everything it depends
     # on but the board, with the unit's epoch when it was made: dropping any of a unit's move or
     # attack entries starts a new epoch for it, so a segment from an older one is not used.
@@ -392,7 +392,7 @@ class HexbattleState(State):
                 if moves:
                     reach = movement.reach(self, unit, mp)
                     if reach is not None:
-                        found.extend(reach[2])
+                        found.extend(reach.moves)
                 if orders:
                     found.extend(self.game.orders(unit))
                 if attacks:
