@@ -37,23 +37,34 @@ def header(service: Tables, table: TableInfo, seat: Seat | None, hosting: bool, 
             head.caption("You are watching as a spectator.")
 
 
+LOBBY = movepad.Choice("lobby", "⬅ Lobby", None)
+NO_POSITION = (0, 0)  # the seats' and the foot's pads make no move: it is drawn at no position of the table
+
+
 def take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
-    """Joining by code: the seats nobody has claimed yet, and watching; a spectator's page keeps the offer folded."""
+    """Joining by code: the seats nobody has claimed yet, and watching; a spectator's page keeps the offer folded.
+    One element (a surface, its buttons a pad), as the page's foot is (`foot` says why)."""
     free = table.free_seats
     if not free and not joining:
         return
-    box = st.container(border=True, key="join-seats") if joining else st.expander(f"Free seats ({len(free)})")
-    with box:
-        if joining:
-            st.markdown("**Which seat is yours?**")
+    seats = {f"take-{s.seat}": s.seat for s in free}
+    items = [movepad.Choice(f"take-{s.seat}", f"Take seat: {s.name}", s.seat, primary=True) for s in free]
+    if joining:
+        items.append(movepad.Choice("watch", "Watch as spectator", None))
+
+    def tapped(tap: movepad.Tap) -> None:
+        if tap.id == "watch" and joining:
+            links.go(table=table.code)
+        elif tap.id in seats:  # the seat as this server drew it, never a number the phone sent
+            taps.claim(service, table.id, seats[tap.id], None)
+
+    box = surface.group("join-seats") if joining else surface.group("free-seats", fold=f"Free seats ({len(free)})")
+    with surface.drawing("seats"), box:
         if not free:
-            st.info("Every seat is taken. If yours was lost with a phone, ask the host to re-issue it.")
-        for s in free:
-            st.button(f"Take seat: {plain(s.name)}", key=f"take-{s.seat}", on_click=taps.claim,
-                      args=(service, table.id, s.seat, None), width="stretch", type="primary")
-        if joining:
-            st.button("Watch as spectator", key="watch", on_click=links.go, kwargs={"table": table.code},
-                      width="stretch")
+            with draw.Sheet() as sheet:
+                sheet.note("info", "Every seat is taken. If yours was lost with a phone, ask the host to re-issue it.")
+        surface.pad(movepad.pad(items, "take-seat", NO_POSITION, title="Which seat is yours?" if joining else None,
+                                boxed=joining), tapped)
 
 
 def host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bool) -> None:
@@ -95,10 +106,6 @@ def host_tools(service: Tables, table: TableInfo, host: str | None, expanded: bo
                     for level in bot_seats.LEVELS:
                         st.button(f"Bot ({level})", key=f"to-bot-{s.seat}-{level}", on_click=taps.to_bot,
                                   args=(service, table.id, s.seat, level, host), width="stretch")
-
-
-LOBBY = movepad.Choice("lobby", "⬅ Lobby", None)
-NO_POSITION = (0, 0)  # the foot's pad makes no move: it is drawn at no position of the table
 
 
 def foot(table: TableInfo, seat: Seat | None) -> None:

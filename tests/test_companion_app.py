@@ -81,7 +81,7 @@ def test_join_by_code(service: Tables) -> None:
     at.text_input(key="join-code").input(table.code.lower())
     at.button(key="FormSubmitter:join-Join").click().run()
     assert at.query_params["table"] == table.code
-    assert {b.label for b in at.button} >= {"Take seat: Ann", "Take seat: Bob", "Watch as spectator"}
+    assert {b.label for b in pad_buttons(at)} >= {"Take seat: Ann", "Take seat: Bob", "Watch as spectator"}
     at = page()
     at.text_input(key="join-code").input("ZZZZZ")
     at.button(key="FormSubmitter:join-Join").click().run()
@@ -283,14 +283,14 @@ def test_cli_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_join_takes_a_free_seat_then_it_is_no_longer_offered(service: Tables) -> None:
     table = service.create("race", ["Ann", "Bob"], {"players": 2, "target": 99})
     ann = page(table=table.code, join="1")
-    ann.button(key="take-0").click().run()
+    button(ann, "Take seat: Ann").click().run()
     assert not ann.exception
     assert ann.query_params["seat"] == table.seats[0].token and "You are Ann." in page_text(ann)
     assert len(move_keys(ann)) == 2
     bob = page(table=table.code, join="1")
-    labels = {b.label for b in bob.button}
+    labels = {b.label for b in pad_buttons(bob)}
     assert "Take seat: Bob" in labels and "Take seat: Ann" not in labels
-    bob.button(key="watch").click().run()
+    button(bob, "Watch as spectator").click().run()
     assert "seat" not in bob.query_params and "spectator" in page_text(bob)
 
 
@@ -298,7 +298,7 @@ def test_a_seat_taken_meanwhile_is_refused_with_a_message(service: Tables) -> No
     table = service.create("race", ["Ann", "Bob"], {"players": 2})
     slow = page(table=table.code, join="1")
     service.store.claim_seat(table.id, 1)  # another phone was quicker
-    slow.button(key="take-1").click().run()
+    button(slow, "Take seat: Bob").click().run()
     assert not slow.exception
     assert any("Another phone has just taken that seat" in e.value for e in slow.error)
     assert "seat" not in slow.query_params and "You are watching as a spectator." in page_text(slow)
@@ -331,7 +331,7 @@ def test_host_link_hands_out_free_seats_only_and_reissues_one(service: Tables) -
     old = page(table=table.code, seat=table.seats[1].token)
     assert "no longer works" in page_text(old) and "You are watching as a spectator." in page_text(old)
     assert move_keys(old) == [] and "seat-tools" not in pads(old)
-    assert "Take seat: Bob" not in {b.label for b in old.button}  # kept for the new link, not for whoever joins
+    assert "Take seat: Bob" not in {b.label for b in pad_buttons(old)}  # kept for the new link, not for whoever joins
     assert "**Bob** · re-issued: give Bob this new link" in page_text(host)
     assert not any(b.key == "host-take-1" for b in host.button)
     host.button(key="host-take-0").click().run()  # the host plays Ann on this phone and stays host
