@@ -1,13 +1,15 @@
 """Where a first load's time goes: a timeline of each first visit, in a real browser, before and after a change.
 
-Run: python bench/bench_first_load.py [--loads N] [--game GAME] [--before DIR] [--finished N] [--bare] [--wifi MBIT]
+Run: python bench/bench_first_load.py [--loads N] [--game GAME] [--before DIR] [--finished N] [--bare] [--seat]
+       [--wifi MBIT]
 
 First loads only (`bench/bench_browser.py` measures them too, with the taps; this one says where they go). Every
 server is up at once, this checkout and `--before DIR` (another checkout, e.g. a detached worktree of the commit
 before), each with one table of GAME and `--finished` finished tables, and with `--bare` the bare page under plain
 `streamlit run`; the loads are dealt out in rounds that take the servers in turn, so a shared machine's load falls
-on all of them alike. Each load is a new phone (a fresh browser context: nothing cached) opening the table page
-(until its log head `span.muster-head` is on the page) or the lobby (until "Tables in progress" is), in headless
+on all of them alike. Each load is a new phone (a fresh browser context: nothing cached) opening the table page as a spectator
+(until its log head `span.muster-head` is on the page), with `--seat` also at a seat's link (each visit takes the
+seat over, as a seat's new phone does), or the lobby (until "Tables in progress" and its buttons are), in headless
 Chromium at 390x844, on one CPU of its own (`taskset`, as bench_browser's phones). On this machine the phone and
 the server share the loopback, where bytes cost nothing; `--wifi MBIT` puts a link of that many megabits a second
 between each phone and this checkout's server and `--before`'s (`Wifi`), as a phone on a table's Wi-Fi has.
@@ -166,6 +168,9 @@ def serve_pages(stack: contextlib.ExitStack, args: argparse.Namespace) -> list[t
         proc = stack.enter_context(server(checkout_command(checkout, port), env, port, checkout))
         base = f"http://127.0.0.1:{Wifi(port, args.wifi).port if getattr(args, 'wifi', None) else port}/"
         pages.append((f"table page, {name}", f"{base}?table={table['code']}", TABLE_READY, proc.pid))
+        if getattr(args, "seat", False):
+            pages.append((f"seat page, {name}", f"{base}?table={table['code']}&seat={table['tokens'][0]}", TABLE_READY,
+                          proc.pid))
         pages.append((f"lobby, {name}", base, LOBBY_READY, proc.pid))
     return pages
 
@@ -178,6 +183,7 @@ def arguments(doc: str, loads: int) -> argparse.ArgumentParser:
     parser.add_argument("--before", type=Path, help="another checkout of Muster, measured in the same rounds")
     parser.add_argument("--finished", type=int, default=30, help="finished tables the lobby lists below")
     parser.add_argument("--bare", action="store_true", help="also the bare page under plain `streamlit run`")
+    parser.add_argument("--seat", action="store_true", help="also the table page at a seat (its link: the seat's phone)")
     return parser
 
 
