@@ -6,6 +6,7 @@ request of the companion's own: it is a components-v2 trigger on Streamlit's web
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 from collections.abc import Iterator
@@ -13,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 from test_browser import Server
 
-from companion import heads, page_styles, routes
-from companion.components import hexboard
+from companion import components, heads, page_styles, routes
+from companion.components import hexboard, surface
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,9 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
     for query, status in ((f"page={'p' * 5000}&head=0", 400), (f"page={'p' * 20}&head={'9' * 5000}", 400),
                           (f"page={'p' * 20}&head=0", 404)):  # a page this server never drew
         assert _request(server, f"GET /{heads.PATH}?{query} HTTP/1.1\r\nHost: x\r\nConnection: close")[0] == status
+    for junk in ("no-such.js", "muster_surface", "x" * 5000):
+        assert _request(server, f"GET /{components.SCRIPTS_PATH}/{junk} HTTP/1.1\r\nHost: x\r\nConnection: close") == (
+            404, {"error": "No such script; reload the page."})
     body = b"x" * 1000
     head = f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\nConnection: close"
     assert 400 <= _request(server, head, body)[0] < 500
@@ -56,7 +60,24 @@ def test_junk_on_the_other_routes_is_a_4xx(server: Server) -> None:
 
 
 GET_ROUTES = {"styles": f"/{page_styles.PATH}", "board artwork": f"/{hexboard.ART_PATH}/1",
-              "moves": f"/{heads.PATH}?page={'p' * 20}&head=0"}
+              "moves": f"/{heads.PATH}?page={'p' * 20}&head=0", "components' code": f"/{surface.ELEMENT.file}"}
+
+
+def test_a_components_code_is_served_as_a_script_kept_a_year_and_gzipped(server: Server) -> None:
+    """What the elements' stub imports (`components.Frontend`): the code itself, for a phone that takes gzip."""
+    for frontend in (surface.ELEMENT, hexboard.BOARD):
+        head = f"GET /{frontend.file} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
+            conn.sendall(head.encode() + b"\r\n\r\n")
+            reply = b""
+            while chunk := conn.recv(65536):
+                reply += chunk
+        top, _, body = reply.partition(b"\r\n\r\n")
+        status, *lines = top.decode().split("\r\n")
+        headers = dict(line.lower().split(": ", 1) for line in lines)
+        assert status.split()[1] == "200" and headers["content-type"].startswith("text/javascript")
+        assert headers["cache-control"] == components.KEEP and headers["content-encoding"] == "gzip"
+        assert gzip.decompress(body).decode() == frontend.code
 
 
 @pytest.mark.parametrize("route", list(GET_ROUTES))

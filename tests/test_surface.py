@@ -141,3 +141,16 @@ def test_drawing_the_first_table_pages_imports_no_dataframe_library() -> None:
     done = subprocess.run([sys.executable, "-c", FIRST_PAGES], cwd=root, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_an_element_carries_its_code_or_where_the_server_serves_it(monkeypatch: Any) -> None:
+    """Without the companion's routes (the AppTest harness) an element carries its code; with them, a stub that
+    imports the served file under the base path, made absolute (a blob module has no base of its own)."""
+    from companion import paths
+
+    monkeypatch.setattr(paths, "_base", None)  # whatever an earlier test of this process built
+    assert surface.ELEMENT.js() == surface.SCRIPT
+    monkeypatch.setattr(paths, "_base", "club/muster")
+    src = f"/club/muster/_muster/js/muster_surface.js?v={surface.ELEMENT.version}"
+    assert surface.ELEMENT.js() == (f'const served = import(new URL("{src}", location.href).href);\n'
+                                    "export default async (component) => (await served).default(component);\n")
