@@ -91,12 +91,12 @@ class HexbattleGame(Game["HexbattleState"]):
             (t.id, f): (self.formations[f].movement if f else t.movement, f is not None, t.movement_per_turn)
             for t in self.unit_types.values()
             for f in (self.formations if t.uses_formations else [None])}
-        # Per unit type, how its move search goes: the terrain it may enter and at what cost, its steps as
-        # (direction offset, cost multiplier) (backwards too for units that may reverse), and whether it may turn
-        # in place (R9–R11).
-        self.mover: dict[str, tuple[dict[str, int], tuple[tuple[int, int], ...], bool]] = {
+        # Per unit type, how its move search goes: the terrain it may enter and at what cost, its steps as a flat
+        # list of direction offset, cost multiplier, ... (backwards too for units that may reverse: flat, so the
+        # compiled search reads them as numbers), and whether it may turn in place (R9–R11).
+        self.mover: dict[str, tuple[dict[str, int], list[int], bool]] = {
             t.id: (enter_cost[bool(t.enters_infantry_only_terrain)],
-                   ((0, 1), (3, self.rules.reverse_cost)) if t.can_reverse else ((0, 1),), bool(t.can_pivot))
+                   [0, 1, 3, self.rules.reverse_cost] if t.can_reverse else [0, 1], bool(t.can_pivot))
             for t in self.unit_types.values()}
         self.price: dict[str, list[int | None]] = {
             uid: [enter.get(tid) for tid in self.terrain] + [None] * (2 * self.occupied - len(self.terrain))

@@ -92,15 +92,15 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
             base = place - f
             turned = cost + turn_cost
             if turned <= mp:
-                for d in (1, 5):  # clockwise first
+                for d in range(1, 6, 4):  # a turn clockwise (+1) first, then anticlockwise (+5, that is -1)
                     side = base + (f + d) % 6
                     if turned < best.get(side, over):
                         best[side] = turned
                         if turned < mp:
                             _wait(waiting, cost, i, turned, side)
             here_all = takes_all[codes[base // 6]]
-            for turn, factor in steps:
-                step = ahead[base + (f + turn) % 6]
+            for j in range(0, len(steps), 2):
+                step = ahead[base + (f + steps[j]) % 6]
                 if step < 0:  # off the map
                     continue
                 looked |= bits[step]
@@ -108,7 +108,7 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
                 paid = price[code]
                 if paid is None:  # hidden, taken, or ground this unit may not enter
                     continue
-                nc = mp if here_all or takes_all[code] else cost + factor * paid
+                nc = mp if here_all or takes_all[code] else cost + steps[j + 1] * paid
                 if nc > mp:
                     continue
                 tf = 6 * step + f
