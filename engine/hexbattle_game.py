@@ -86,11 +86,12 @@ class HexbattleGame(Game["HexbattleState"]):
             infantry: {t: row.move_cost for t, row in self.terrain.items()
                        if not row.impassable and (infantry or not row.infantry_only)} for infantry in (False, True)}
         # Per unit type and formation: its movement points before the turn's cards, whether Bold Advance adds to
-        # them (formation movement), and whether it moves by the turn (R8); read for every unit at every move.
-        self.base_points: dict[tuple[str, str | None], tuple[int, bool, bool]] = {
-            (t.id, f): (self.formations[f].movement if f else t.movement, f is not None, t.movement_per_turn)
-            for t in self.unit_types.values()
-            for f in (self.formations if t.uses_formations else [None])}
+        # them (formation movement), and whether it moves by the turn (R8); read for every unit at every move, so
+        # by type, then formation (two look-ups by string, where a (type, formation) key was a tuple to build).
+        self.base_points: dict[str, dict[str | None, tuple[int, bool, bool]]] = {
+            t.id: {f: (self.formations[f].movement if f else t.movement, f is not None, t.movement_per_turn)
+                   for f in (self.formations if t.uses_formations else [None])}
+            for t in self.unit_types.values()}
         # Per unit type, how its move search goes: the terrain it may enter and at what cost, its steps as a flat
         # list of direction offset, cost multiplier, ... (backwards too for units that may reverse: flat, so the
         # compiled search reads them as numbers), and whether it may turn in place (R9–R11).

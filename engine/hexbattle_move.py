@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def movement_points(state: HexbattleState, unit: Unit) -> int:
     """The points the unit's next Move has; a unit that moves by the turn (Heavy Artillery,
     "1 hex/turn") has what its earlier Moves of the turn left (R8)."""
-    mp, by_formation, per_turn = state.game.base_points[(unit.type, unit.formation)]
+    mp, by_formation, per_turn = state.game.base_points[unit.type][unit.formation]
     if unit.player != state.current:
         return mp
     effects = state.effects
