@@ -76,12 +76,10 @@ def _tables_in_progress(service: Tables, mine: set[int]) -> None:
     playing = [t for t in service.store.tables("playing", limit=LOBBY_TABLES) if t.id not in mine]
     if not playing:
         st.caption("No other tables in progress. Start one below." if mine else "No tables in progress. Start one below.")
-    for table in playing:
-        players = ", ".join(s.name for s in table.seats)
-        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · "
-                        f"active {ago(table.last_activity)}"),
-                  key=f"watch-{table.code}", on_click=links.go, kwargs={"table": table.code}, width="stretch",
-                  help="Watch this table, or take a seat nobody has claimed yet")
+    your_tables.table_buttons("lobby-playing", [
+        (f"watch-{table.code}", f"{service.game_name(table.game)} · {table.code} — "
+         f"{', '.join(s.name for s in table.seats)} · active {ago(table.last_activity)}", {"table": table.code}, False)
+        for table in playing])
 
 
 def _finished_tables(service: Tables, mine: set[int]) -> None:
@@ -90,11 +88,10 @@ def _finished_tables(service: Tables, mine: set[int]) -> None:
     if not ended:
         return
     st.header("Finished tables")
-    for table in ended:
-        players = ", ".join(s.name for s in table.seats)
-        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {players} · {your_tables.result(table)}"),
-                  key=f"ended-{table.code}", on_click=links.go, kwargs={"table": table.code}, width="stretch",
-                  help="Open this finished table")
+    your_tables.table_buttons("lobby-ended", [
+        (f"ended-{table.code}", f"{service.game_name(table.game)} · {table.code} — "
+         f"{', '.join(s.name for s in table.seats)} · {your_tables.result(table)}", {"table": table.code}, False)
+        for table in ended])
 
 
 def _records(service: Tables) -> None:

@@ -38,7 +38,7 @@ def header(service: Tables, table: TableInfo, seat: Seat | None, hosting: bool, 
 
 
 LOBBY = movepad.Choice("lobby", "⬅ Lobby", None)
-NO_POSITION = (0, 0)  # the seats' and the foot's pads make no move: it is drawn at no position of the table
+movepad.NO_POSITION = (0, 0)  # the seats' and the foot's pads make no move: it is drawn at no position of the table
 
 
 def take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
@@ -63,7 +63,7 @@ def take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
         if not free:
             with draw.Sheet() as sheet:
                 sheet.note("info", "Every seat is taken. If yours was lost with a phone, ask the host to re-issue it.")
-        surface.pad(movepad.pad(items, "take-seat", NO_POSITION, title="Which seat is yours?" if joining else None,
+        surface.pad(movepad.pad(items, "take-seat", movepad.NO_POSITION, title="Which seat is yours?" if joining else None,
                                 boxed=joining), tapped)
 
 
@@ -118,7 +118,7 @@ def foot(table: TableInfo, seat: Seat | None) -> None:
         if seat is not None:
             move_seat(table, seat)
         share(table)
-        surface.pad(movepad.pad([LOBBY], "to-lobby", NO_POSITION), lambda tap: links.go())
+        surface.pad(movepad.pad([LOBBY], "to-lobby", movepad.NO_POSITION), lambda tap: links.go())
 
 
 def move_seat(table: TableInfo, seat: Seat) -> None:

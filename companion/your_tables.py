@@ -9,10 +9,14 @@ or Back, therefore never loses a seat or the host link: the lobby offers them ag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import streamlit as st
 
 from companion import devices, links
-from companion.render import ago, plain
+from companion.components import movepad, surface
+from companion.render import ago
 from companion.store import Seat, TableInfo
 from companion.tables import Tables
 
@@ -31,16 +35,34 @@ def render(service: Tables) -> set[int]:
     if not held:
         return set()
     st.header("Your tables")
+    entries = []
     for table, seat in sorted(held, key=lambda pair: not pair[0].playing):
         hosting = table.host_device == device and table.host_token is not None
         link = {"table": table.code, **({"seat": seat.token} if seat else {}),
                 **({"host": table.host_token} if hosting else {})}
         who = f"you are {seat.name}" + (", the host" if hosting else "") if seat else "you host"
-        st.button(plain(f"{service.game_name(table.game)} · {table.code} — {who} · {_where(service, table, seat)}"),
-                  key=f"yours-{table.code}-{seat.seat if seat else 'host'}", on_click=links.go, kwargs=link,
-                  width="stretch", type="primary" if table.playing else "secondary",
-                  help="Open this table at your seat" if seat else "Open this table's host page: its seats' links")
+        entries.append((f"yours-{table.code}-{seat.seat if seat else 'host'}",
+                        f"{service.game_name(table.game)} · {table.code} — {who} · {_where(service, table, seat)}",
+                        link, table.playing))
+    table_buttons("lobby-yours", entries)
     return {table.id for table, _ in held}
+
+
+def table_buttons(key: str, entries: Sequence[tuple[str, str, dict[str, Any], bool]]) -> None:
+    """A list of tables, each entry (id, label, the table's link, primary) a button opening its link (`links.go`):
+    one element (a pad of its own surface), not an `st.button` each. The lobby lists up to 70 tables; each
+    `st.button` was a message, a Markdown label and a tooltip for the phone to draw, and on a first visit Streamlit
+    shows none of a page's buttons until every kind of element on it has its script (docs/performance.md)."""
+    if not entries:
+        return
+    opens = {entry_id: link for entry_id, _, link, _ in entries}
+
+    def tapped(tap: movepad.Tap) -> None:
+        if tap.id in opens:  # the link as this server drew it
+            links.go(**opens[tap.id])
+
+    items = [movepad.Choice(entry_id, label, None, primary=primary) for entry_id, label, _, primary in entries]
+    surface.pad(movepad.pad(items, key, movepad.NO_POSITION), tapped)
 
 
 def _where(service: Tables, table: TableInfo, seat: Seat | None) -> str:

@@ -114,20 +114,20 @@ def test_a_finished_table_replays_as_this_phones_seat_or_the_spectator_only(serv
 def test_the_host_link_is_in_your_tables(service: Tables) -> None:
     """A phone that opened a table's host link finds it under "Your tables" (with its seats' links), as a seat
     is: the lobby or Back never loses the host's page; another phone is not offered it."""
-    from apptest_helpers import literal, page
+    from apptest_helpers import pad_buttons, page
 
     table = service.create("warfare", ["Ann", "Bob"], {}, seed="h")
     page(device="phone-h", table=table.code, host=table.host_token)
     assert service.store.table(table.id).host_device == "phone-h"
     lobby = page(device="phone-h")
-    [mine] = [b for b in lobby.button if b.key == f"yours-{table.code}-host"]
-    assert literal(mine.label) == f"Napoleonic Warfare · {table.code} — you host · 2 seats not taken yet"
+    [mine] = [b for b in pad_buttons(lobby) if b.key == f"yours-{table.code}-host"]
+    assert mine.label == f"Napoleonic Warfare · {table.code} — you host · 2 seats not taken yet"
     mine.click().run()
     assert dict(lobby.query_params) == {"table": table.code, "host": table.host_token}
-    assert not [b for b in page(device="phone-x").button if b.key and b.key.startswith("yours-")]
+    assert not [b for b in pad_buttons(page(device="phone-x")) if b.key.startswith("yours-")]
     service.hold(table, table.seats[0], "phone-h")  # the host takes Ann's seat on the same phone
-    [both] = [b for b in page(device="phone-h").button if b.key and b.key.startswith("yours-")]
-    assert literal(both.label).startswith(f"Napoleonic Warfare · {table.code} — you are Ann, the host · ")
+    [both] = [b for b in pad_buttons(page(device="phone-h")) if b.key.startswith("yours-")]
+    assert both.label.startswith(f"Napoleonic Warfare · {table.code} — you are Ann, the host · ")
 
 
 def test_the_replay_shows_at_each_step_what_the_record_holds(service: Tables) -> None:

@@ -319,7 +319,7 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
     """A lock held at start: the page names the file and the problem, with a button to try again, no traceback."""
     from streamlit.testing.v1 import AppTest
 
-    from apptest_helpers import APP
+    from apptest_helpers import APP, pad_buttons
 
     from companion.faults import KEPT
 
@@ -348,7 +348,7 @@ def test_the_app_says_the_store_is_busy_and_offers_a_retry(tmp_path: Path, monke
         holder.wait(timeout=30)
     untouched(tmp_path, before)
     at.button(key="store-retry").click().run()
-    assert not at.error and sum(b.key.startswith("watch-") for b in at.button) == 3  # the lobby, all tables there
+    assert not at.error and sum(b.key.startswith("watch-") for b in pad_buttons(at)) == 3  # the lobby, all tables there
 
 
 def _digests(folder: Path) -> dict[str, str]:

@@ -86,6 +86,9 @@ class Tap:
     sure: bool = False
 
 
+NO_POSITION = (0, 0)
+"""The position a pad that makes no move is drawn at (taking a seat, opening a table, back to the lobby)."""
+
 TapHandler = Callable[[Tap], None]
 """What a tap on a pad does: the handler a page is given with the pad."""
 
@@ -163,4 +166,4 @@ def reported_head(head: Any) -> tuple[int, int] | None:
     return None
 
 
-__all__ = ["Choice", "Item", "Pad", "Pick", "Tap", "pad", "reported_head"]
+__all__ = ["NO_POSITION", "Choice", "Item", "Pad", "Pick", "Tap", "pad", "reported_head"]
