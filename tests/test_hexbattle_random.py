@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import heapq
 import json
 import random
 from collections import Counter
@@ -13,8 +14,10 @@ import pytest
 from test_hexbattle_setup import GAME, battle, u
 
 from balance.play import MOVE_CAPS
+from cards import load_game
 from engine.core import Action, Match, Refusal, act
-from engine.hexbattle import HexbattleState
+from engine.hexbattle import HexbattleState, Unit, make_game
+from engine.hexbattle_move import reach
 
 GOLDEN = Path(__file__).parent / "golden"
 RESULTS = {"annihilation", "breakthrough", "turn_limit", "concede"}
@@ -306,3 +309,57 @@ def test_random_action_picks_what_the_listing_picks() -> None:
             counted.play(action, by_count)
         assert counted.is_terminal and position_digest(counted) == position_digest(listed)
         assert {"deploy", "place_tile", "play_card", "move", "attack", "end_turn"} <= set(kinds)
+
+
+def heap_search(state: HexbattleState, unit: Unit, mp: int) -> list[tuple[int, int]]:
+    """The move search as a textbook Dijkstra over a heap of (cost, place), turns tried before steps: the places a
+    unit may end on, with their costs, in the order first reached, which `hexbattle_move.reach` must give."""
+    game, codes = state.game, state.codes
+    _, steps, free_turns = game.mover[unit.type]
+    price, takes_all, turn_cost = game.price[unit.type], game.takes_all_code, game.rules.turn_cost
+    start = 6 * game.cell[state.hex_of(unit)] + unit.facing
+    best = {start: 0}
+    ends: dict[int, int] = {}
+    heap = [(0, start)]
+    while heap:
+        cost, place = heapq.heappop(heap)
+        if best[place] < cost:  # reached more cheaply since it was queued
+            continue
+        cell, f = divmod(place, 6)
+        tried = [(cost + turn_cost, 6 * cell + (f + d) % 6, False) for d in (1, 5) if cost + turn_cost <= mp]
+        for j in range(0, len(steps), 2):
+            step = game.ahead[place - f + (f + steps[j]) % 6]
+            paid = price[codes[step]] if step >= 0 else None
+            if paid is not None:
+                nc = mp if takes_all[codes[cell]] or takes_all[codes[step]] else cost + steps[j + 1] * paid
+                tried += [(nc, 6 * step + f, True)] if nc <= mp else []
+        for nc, to, stepped in tried:
+            # A gun ends only where a step brought it, off its own hex; a unit that may pivot anywhere but its start.
+            if to != start if free_turns else stepped and to // 6 != start // 6:
+                ends[to] = min(nc, ends.get(to, nc))
+            if nc < best.get(to, mp + 1):
+                best[to] = nc
+                if nc < mp:
+                    heapq.heappush(heap, (nc, to))
+    return list(ends.items())
+
+
+@pytest.mark.parametrize("turn_cost", [0, 1])
+def test_move_search_takes_places_as_a_heap_would(turn_cost: int) -> None:
+    """The move search queues places in lists per cost instead of a heap; every unit's moves come out in the order
+    and at the costs a heap search gives, also when turning is free (a turn at the cost being taken, R9-R11)."""
+    game = make_game(load_game("hexbattle"))
+    game.rules = game.rules.model_copy(update={"turn_cost": turn_cost})
+    rng = random.Random(11)
+    state, searched = game.new_state(rng, {}), 0
+    for move in range(3000):
+        if state.phase == "battle" and state.pending_tile is None and move % 7 == 0:
+            for unit in state.alive(state.current):
+                mp = state.movement_points(unit)
+                found = reach(state, unit, mp)
+                assert (list(found.ends.items()) if found else []) == (heap_search(state, unit, mp) if mp > 0 else [])
+                searched += found is not None
+        action = state.random_action(rng)
+        assert action is not None
+        state.play(action, rng)
+    assert searched > 1000
