@@ -66,11 +66,13 @@ def test_the_page_links_the_styles_and_the_header_is_one_element(app: Server, ne
     `page_styles.LinkStyles`), and the sheet is kept a year by its version; no run sends a style element; the tab
     reads Muster's title; the table page's header (game, code, who this phone is) is one element, with no
     Markdown element above the table."""
-    link = f'<link rel="stylesheet" href="/{page_styles.PATH}?v={page_styles.VERSION}"></body>'
+    link = f'<link rel="stylesheet" href="/{page_styles.PATH}?v={page_styles.VERSION}">'
     for path in ("/?table=ABCDE", "/index.html"):
         with urllib.request.urlopen(f"{app.url}{path}", timeout=30) as reply:
             page = reply.read().decode()
-            assert page.count(link) == 1 and "etag" not in reply.headers
+            # once, at the body's end (the surface's code preloaded beside it, then `</body>`)
+            assert page.count(link) == 1 and page.index("<body") < page.index(link) < page.index("</body>")
+            assert "etag" not in reply.headers
     with urllib.request.urlopen(f"{app.url}/{page_styles.PATH}?v={page_styles.VERSION}", timeout=30) as reply:
         assert reply.read() == page_styles.CSS and reply.headers["Cache-Control"] == page_styles.KEEP
     table = tables.create("imperial", SEATS, {}, seed=SEED)
