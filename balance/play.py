@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from balance.drama import Leads
 from balance.observe import Observer, showdown
 from engine.bots import Bot, make_bot
 from engine.bots.duel import MAX_MOVES, TABLE_OPTIONS
@@ -116,19 +117,14 @@ def _most(counts: list[Counter[str]]) -> dict[str, int]:
     return out
 
 
-def _leader(values: list[float]) -> int | None:
-    top = max(values)
-    leaders = [p for p, v in enumerate(values) if v == top]
-    return leaders[0] if len(leaders) == 1 else None
-
-
 def _named(action: Action, design_of: dict[str, str]) -> list[str]:
     """The designs of the cards (or units) a move names, in its arguments' order."""
     named: list[str] = []
     for value in action.args.values():
         if isinstance(value, str):
-            if value in design_of:
-                named.append(design_of[value])
+            design = design_of.get(value)  # one look-up: this runs for most of a hexbattle game's moves
+            if design is not None:
+                named.append(design)
         elif isinstance(value, list):
             named.extend(design_of[v] for v in value if isinstance(v, str) and v in design_of)
     return named
@@ -147,7 +143,8 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     try:  # a deal the rules cannot make, or an opening position they cannot read, is a finding too, at move 0
         state = game.new_state(rng, options_for(game, seats))
         dealt = _most([Counter(obs.held(state, p)) for p in range(seats)])
-        samples: list[tuple[int, list[float]]] = [(0, score(state, seats))]
+        leads = Leads(seats)
+        leads.add(0, score(state, seats))
     except Exception as err:
         return Record(None, 0, 0, 0, 0, None, gap=Gap("exception", 0, f"setting up: {type(err).__name__}: {err}"))
     played: list[Counter[str]] = [Counter() for _ in range(seats)]
@@ -155,10 +152,11 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     seen_show: object = None
     moves, turns, last_mover = 0, 0, -1
     gap: Gap | None = None
+    holds = obs.has or (lambda s, p, design: design in obs.held(s, p))
     try:
         while not state.is_terminal:
             if moves >= cap:
-                still = samples[-1][1] == next((v for m, v in reversed(samples) if m <= moves - STUCK_SPAN), None)
+                still = leads.same_since(moves - STUCK_SPAN)
                 gap = Gap("stuck loop" if still else "move cap", moves, f"still going after {cap} moves")
                 break
             to_act = state.players_to_act()
@@ -174,13 +172,13 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
             if lead is not None:
                 turns += 1
                 last_mover = seat
-                samples.append((moves, lead))
+                leads.add(moves, lead)
             if action.args:
                 named = _named(action, design_of)
                 if named:  # read only then: hexbattle names a unit in most moves, the card games seldom a card
-                    held, counts = obs.held(state, seat), played[seat]
+                    counts = played[seat]
                     for design in named:
-                        if design in held:
+                        if holds(state, seat, design):
                             counts[design] += 1
             if trace is not None:
                 trace(moves + 1, action)
@@ -195,31 +193,13 @@ def play(game: Game[Any], obs: Observer, names: Sequence[str], seed: int, k: int
     try:  # the final position read as the moves were: a rules bug showing only here is a finding too
         if gap is None and obs.capped(state):
             gap = Gap("turn limit", moves, "the game ended on its turn or action limit")
-        samples.append((moves, score(state, seats)))
+        leads.add(moves, score(state, seats))
         decided = state.is_terminal and (gap is None or gap.kind == "turn limit")  # a limit is the rules deciding
         winner = state.winner if decided else None
         rounds = obs.round(state)
     except Exception as err:
         found = Gap("exception", moves, f"reading the final position: {type(err).__name__}: {err}")
-        return Record(None, moves, turns, 0, _changes(samples), None, dealt, _most(played), shows, gap or found)
-    return Record(winner, moves, turns, rounds, _changes(samples), _trailed(samples, winner, moves),
+        return Record(None, moves, turns, 0, leads.changes(), None, dealt, _most(played), shows, gap or found)
+    return Record(winner, moves, turns, rounds, leads.changes(), leads.trailed(winner, moves),
                   dealt, _most(played), shows, gap)
 
-
-def _changes(samples: list[tuple[int, list[float]]]) -> int:
-    """How many times the lead passed from one seat to another (a tie in between is no change)."""
-    changes, last = 0, None
-    for _, values in samples:
-        now = _leader(values)
-        if now is not None:
-            if last is not None and now != last:
-                changes += 1
-            last = now
-    return changes
-
-
-def _trailed(samples: list[tuple[int, list[float]]], winner: int | None, moves: int) -> bool | None:
-    if winner is None:
-        return None
-    middle = next(v for m, v in reversed(samples) if m <= moves // 2)
-    return middle[winner] < max(middle)
