@@ -389,3 +389,26 @@ def test_a_random_hexbattle_game_ends_on_the_board() -> None:
     game = make_game(data)
     record = play(game, observer(game), ["random", "random"], 0, 0, design_map(data))
     assert (record.winner, record.decisions, record.rounds, record.gap) == (1, 6283, 460, None)
+
+
+def test_hexbattle_says_whether_a_seat_holds_a_design_as_its_list_of_holdings_does() -> None:
+    """`Observer.has` answers `design in held(state, seat)` without listing the seat's holdings: checked for every unit
+    type and card design, both seats, after every move of a random battle to its end (units are destroyed, cards drawn
+    and played, and the answers go both ways)."""
+    data = load("hexbattle", plan("hexbattle", "random,random", 1, 0, None, 0, None).files)
+    game = make_game(data)
+    obs = observer(game)
+    assert obs.has is not None
+    designs = sorted(set(design_map(data).values()))
+    rng = random.Random("holds:5")  # 4,737 moves, and each side loses a unit
+    state = game.new_state(rng, {})
+    answers: set[bool] = set()
+    while not state.is_terminal:
+        for seat in (0, 1):
+            held = obs.held(state, seat)
+            for design in designs:
+                assert obs.has(state, seat, design) == (design in held), (design, seat)
+                answers.add(design in held)
+        state.play(state.random_action(rng), rng)
+    assert answers == {True, False}
+    assert [len(state.alive(p)) for p in (0, 1)] == [len(army) - 1 for army in game.roster] and state.discard
