@@ -68,12 +68,19 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     # A unit that may pivot ends anywhere it can pay for; a gun only where a step brought it, so it
     # turns only to step on and never in place (R11).
     _, steps, free_turns = game.mover[unit.type]
-    price, takes_all, turn_cost = game.price[unit.type], game.takes_all_code, game.rules.turn_cost
+    price, takes_all = game.price[unit.type], game.takes_all_code
+    turn_cost: int = game.rules.turn_cost  # typed here: compiled, the rules' settings are read as objects
     codes, ahead, bits = state.codes, game.ahead, game.bits
     start = 6 * game.cell[here] + unit.facing
     looked = bits[start // 6]  # the hexes looked at, as bits (`HexbattleGame.bit`)
-    best: dict[int, int] = {start: 0}
-    ends = best if free_turns else {}
+    # The fewest points found for each place, in the state's scratch list by place (-1: not reached), with the
+    # places reached in the order first reached: a dict by place would box every place above 256 at each look-up.
+    best = state._best
+    if not best:
+        best = state._best = [-1] * len(ahead)
+    best[start] = 0
+    reached = [start]
+    ends: dict[int, int] = {}
     # A place reached with every point spent is recorded but never queued: it could go nowhere (the order of the
     # moves listed is that of a search that queued it and skipped it).
     waiting: list[list[int]] = [[] for _ in range(mp)]
@@ -94,7 +101,10 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
             if turned <= mp:
                 for d in range(1, 6, 4):  # a turn clockwise (+1) first, then anticlockwise (+5, that is -1)
                     side = base + (f + d) % 6
-                    if turned < best.get(side, over):
+                    was = best[side]
+                    if was < 0 or turned < was:
+                        if was < 0:
+                            reached.append(side)
                         best[side] = turned
                         if turned < mp:
                             _wait(waiting, cost, i, turned, side)
@@ -114,14 +124,19 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
                 tf = 6 * step + f
                 if not free_turns and nc < ends.get(tf, over):
                     ends[tf] = nc
-                if nc < best.get(tf, over):
+                was = best[tf]
+                if was < 0 or nc < was:
+                    if was < 0:
+                        reached.append(tf)
                     best[tf] = nc
                     if nc < mp:
                         _wait(waiting, cost, i, nc, tf)
     if free_turns:
-        del best[start]
+        ends = {place: best[place] for place in reached[1:]}
     else:
         ends = {tf: c for tf, c in ends.items() if tf // 6 != start // 6}
+    for place in reached:  # the scratch list left clean for the next search
+        best[place] = -1
     uid, p = unit.id, unit.player
     known = game.moves_of(uid)
     entry = Reach(uid, ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))

@@ -90,6 +90,9 @@ class HexbattleState(State):
     # attack entries starts a new epoch for it, so a segment from an older one is not used.
     _segments: dict[tuple[Any, ...], tuple[int, tuple[Action, ...]]]
     _epoch: dict[str, int]
+    # The move search's scratch list of fewest points by place (`hexbattle_move.reach`), made at its first search and
+    # left clean by each: a state's own, never copied, so that searches in two states (or threads) never share one.
+    _best: list[int]
 
     def __init__(self, game: HexbattleGame, rng: random.Random, options: Mapping[str, Any]) -> None:
         self.game = game
@@ -119,6 +122,7 @@ class HexbattleState(State):
         self._attack_cache = {}
         self._segments = {}
         self._epoch = {}
+        self._best = []
         for p, roster in enumerate(game.roster):
             for uid, t in roster:
                 unit_type = game.unit_types[t]
@@ -196,6 +200,7 @@ class HexbattleState(State):
         other._attack_cache = dict(self._attack_cache)
         other._segments = dict(self._segments)
         other._epoch = dict(self._epoch)
+        other._best = []
         other.tile_deck = list(self.tile_deck)
         other.bonus_deck = list(self.bonus_deck)
         other.discard = list(self.discard)
