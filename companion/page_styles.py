@@ -34,6 +34,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from companion import paths
+
 LOG = logging.getLogger("muster.companion")
 STYLES = Path(__file__).with_name("styles")
 SURFACE_STYLES = Path(__file__).parent / "components" / "surface" / "surface.css"
@@ -41,17 +43,18 @@ STYLE_SHEETS = (SURFACE_STYLES, STYLES / "streamlit.css", STYLES / "muster.css")
 CSS = "\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLE_SHEETS).encode()
 VERSION = hashlib.sha256(CSS).hexdigest()[:12]
 PATH = "_muster/styles.css"  # under the routes' base path (`companion.routes`)
-KEEP = "public, max-age=31536000, immutable"  # the address names the version (`?v=`)
 
 Message = MutableMapping[str, Any]
 Send = Callable[[Message], Awaitable[None]]
 
 
 async def serve(request: Any) -> Any:
-    """GET the styles (whatever version the address names: a phone holding an older page gets today's)."""
+    """GET the styles (whatever version the address names: a phone holding an older page gets today's, kept only
+    under today's address: `paths.kept`)."""
     from starlette.responses import Response
 
-    return Response(CSS, media_type="text/css", headers={"Cache-Control": KEEP})
+    return Response(CSS, media_type="text/css", headers={"Cache-Control": paths.kept(request.query_params.get("v"),
+                                                                                        VERSION)})
 
 
 class LinkStyles:

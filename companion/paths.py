@@ -31,3 +31,16 @@ def url(base_url: str, path: str) -> str:
     """`path` ("_muster/…") on a server whose Streamlit is served under `base_url` (`server.baseUrlPath`)."""
     base = base_url.strip("/")
     return f"/{base}/{path}" if base else f"/{path}"
+
+
+KEEP = "public, max-age=31536000, immutable"
+"""How a file of the routes whose address names its version (the styles, the components' code, the board's
+artwork) is kept: a year, never asked for again, as no other content may ever come under that address."""
+
+
+def kept(asked: str | None, version: str) -> str:
+    """The Cache-Control of today's `version` of a file served to an address naming the version `asked`: kept a
+    year (`KEEP`) only when the two agree. Any other address (an older page's, after an upgrade; a version not
+    released yet, asked for ahead) gets today's content, so the page still works, but kept by nobody: a phone's
+    cache or a proxy's must never hold one version's address with another's content, for a year."""
+    return KEEP if asked == version else "no-store"

@@ -38,7 +38,6 @@ def header(service: Tables, table: TableInfo, seat: Seat | None, hosting: bool, 
 
 
 LOBBY = movepad.Choice("lobby", "⬅ Lobby", None)
-movepad.NO_POSITION = (0, 0)  # the seats' and the foot's pads make no move: it is drawn at no position of the table
 
 
 def take_seat(service: Tables, table: TableInfo, joining: bool) -> None:
@@ -118,7 +117,7 @@ def foot(table: TableInfo, seat: Seat | None) -> None:
         if seat is not None:
             move_seat(table, seat)
         share(table)
-        surface.pad(movepad.pad([LOBBY], "to-lobby", movepad.NO_POSITION), lambda tap: links.go())
+        surface.pad(movepad.pad([LOBBY], "to-lobby", movepad.NO_POSITION), lambda tap: links.go() if tap.id == LOBBY.id else None)
 
 
 def move_seat(table: TableInfo, seat: Seat) -> None:

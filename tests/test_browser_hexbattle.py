@@ -21,7 +21,8 @@ import pytest
 from test_browser import Server
 from test_browser_cardgames import wait_for
 
-from companion.components.hexboard import ART_CACHE, ART_PATH, art
+from companion import paths
+from companion.components.hexboard import ART_PATH, art
 from companion.store import DB_NAME, open_store
 from companion.tables import Tables, catalogue
 from engine.hexgrid import hex_id
@@ -165,7 +166,7 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     # A redraw is the overlay and the pads (about 20,000 bytes, End turn's question included): far below that.
     # the page load fetched the artwork, once, for the browser to keep; no websocket message carried it
     assert len(bob.artwork) == 1 and len(bob.artwork[0].body()) > artwork
-    assert bob.artwork[0].headers["cache-control"] == ART_CACHE and max(bob.received) < 25_000 < artwork
+    assert bob.artwork[0].headers["cache-control"] == paths.KEEP and max(bob.received) < 25_000 < artwork
 
     # A move with a turn: the unit, the hex, then the neighbouring hex it should face (north-east).
     ann.tap_hex("3,7")

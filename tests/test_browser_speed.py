@@ -14,7 +14,7 @@ from test_browser_cardgames import app  # noqa: F401  (the module's server)
 from test_browser_cardgames import wait_for
 from test_browser_trust import SEATS, SEED, Phone, seat_phones, tables  # noqa: F401  (tables: a fixture)
 
-from companion import page_styles
+from companion import page_styles, paths
 from companion.context import PAGE_TITLE
 from companion.tables import Tables
 
@@ -74,7 +74,7 @@ def test_the_page_links_the_styles_and_the_header_is_one_element(app: Server, ne
             assert page.count(link) == 1 and page.index("<body") < page.index(link) < page.index("</body>")
             assert "etag" not in reply.headers
     with urllib.request.urlopen(f"{app.url}/{page_styles.PATH}?v={page_styles.VERSION}", timeout=30) as reply:
-        assert reply.read() == page_styles.CSS and reply.headers["Cache-Control"] == page_styles.KEEP
+        assert reply.read() == page_styles.CSS and reply.headers["Cache-Control"] == paths.KEEP
     table = tables.create("imperial", SEATS, {}, seed=SEED)
     ann, _, watcher = seat_phones(new_phone, app, table, 0)
     for phone, who in ((ann, "You are Ann."), (watcher, "You are watching as a spectator.")):

@@ -25,12 +25,25 @@ SIGHT = Path(__file__).parent / "sight.js"
 component's own code, so the surface's pads and the hexbattle board share one implementation of it."""
 COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 SCRIPTS_PATH = "_muster/js"  # each frontend's code as `NAME.js?v=VERSION`, under the routes' base path
-KEEP = "public, max-age=31536000, immutable"  # the address names the version (`?v=`)
 # The element's code on a server with the routes: the served module, imported once per page (a module is
 # evaluated once per address), drawing each element. A blob module (how Streamlit runs a component's code) has
-# no base of its own, so the address is made absolute against the page's.
-STUB = ("const served = import(new URL({src}, location.href).href);\n"
-        "export default async (component) => (await served).default(component);\n")
+# no base of its own, so the address is made absolute against the page's. A fetch that fails (the phone's network
+# dropped, the server restarting) is tried once more at an address of its own (a browser remembers a failed
+# module's address for the page's life, the preload's too), and then again at the next drawing; till then the
+# element says so in the player's words rather than leaving the table blank.
+STUB = """const src = new URL({src}, location.href).href;
+let served = null;
+export default async (component) => {{
+  served = served || import(src).catch(() => import(src + "&again=" + Date.now()));
+  try {{
+    return (await served).default(component);
+  }} catch (err) {{
+    served = null;
+    component.parentElement.textContent = {lost};
+  }}
+}};
+"""
+LOST = "Muster's buttons could not load here: check the connection, then reload the page."
 
 
 def frontend(script: Path, sight: bool = True, parts: tuple[Path, ...] = ()) -> str:
@@ -65,7 +78,9 @@ class Frontend:
 
     def js(self) -> str:
         """What each element carries as its code: the stub importing the served file, or the code itself."""
-        return STUB.format(src=json.dumps(paths.here(self.file))) if paths.installed() else self.code
+        if not paths.installed():
+            return self.code
+        return STUB.format(src=json.dumps(paths.here(self.file)), lost=json.dumps(LOST))
 
     def __call__(self, **kwargs: Any) -> Any:
         if self.mount is None:  # two sessions' first runs may both register it: the same definition, no conflict
@@ -77,14 +92,17 @@ class Frontend:
 
 def serving(*frontends: Frontend) -> Callable[[Any], Awaitable[Any]]:
     """The route's handler: GET `SCRIPTS_PATH/NAME.js` is the code of the frontend named NAME (whatever version
-    the address names: a phone holding an older page gets today's), anything else a 404."""
-    files = {f"{f.name}.js": f.code.encode() for f in frontends}
+    the address names: a phone holding an older page gets today's, kept only under today's address:
+    `paths.kept`), anything else a 404."""
+    files = {f"{f.name}.js": (f.code.encode(), f.version) for f in frontends}
 
     async def serve(request: Any) -> Any:
         from starlette.responses import JSONResponse, Response
 
-        code = files.get(request.path_params["file"])
-        if code is None:
+        found = files.get(request.path_params["file"])
+        if found is None:
             return JSONResponse({"error": "No such script; reload the page."}, status_code=404)
-        return Response(code, media_type="text/javascript", headers={"Cache-Control": KEEP})
+        code, version = found
+        return Response(code, media_type="text/javascript",
+                        headers={"Cache-Control": paths.kept(request.query_params.get("v"), version)})
     return serve

@@ -50,7 +50,6 @@ def _unique_ids(svg: str, prefix: str) -> str:
 
 
 ART_PATH = "_muster/art"  # the artwork by its version (`serve_art`), when the server has the route
-ART_CACHE = "public, max-age=31536000, immutable"  # a version's artwork never changes: the phone keeps it
 _ART: dict[int, tuple[Any, dict[str, Any]]] = {}
 _ART_JSON: dict[str, bytes] = {}  # version -> the artwork as it is served
 
@@ -86,7 +85,7 @@ async def serve_art(request: Any) -> Any:
     served = _ART_JSON.get(request.path_params["version"])
     if served is None:
         return JSONResponse({"error": "No such board artwork; reload the page."}, status_code=404)
-    return Response(served, media_type="application/json", headers={"Cache-Control": ART_CACHE})
+    return Response(served, media_type="application/json", headers={"Cache-Control": paths.KEEP})  # a version's never changes
 
 
 def counter_aspect(data: Any) -> float:
