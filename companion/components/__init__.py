@@ -27,23 +27,9 @@ COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 SCRIPTS_PATH = "_muster/js"  # each frontend's code as `NAME.js?v=VERSION`, under the routes' base path
 # The element's code on a server with the routes: the served module, imported once per page (a module is
 # evaluated once per address), drawing each element. A blob module (how Streamlit runs a component's code) has
-# no base of its own, so the address is made absolute against the page's. A fetch that fails (the phone's network
-# dropped, the server restarting) is tried once more at an address of its own (a browser remembers a failed
-# module's address for the page's life, the preload's too), and then again at the next drawing; till then the
-# element says so in the player's words rather than leaving the table blank.
-STUB = """const src = new URL({src}, location.href).href;
-let served = null;
-export default async (component) => {{
-  served = served || import(src).catch(() => import(src + "&again=" + Date.now()));
-  try {{
-    return (await served).default(component);
-  }} catch (err) {{
-    served = null;
-    component.parentElement.textContent = {lost};
-  }}
-}};
-"""
-LOST = "Muster's buttons could not load here: check the connection, then reload the page."
+# no base of its own, so the address is made absolute against the page's.
+STUB = ("const served = import(new URL({src}, location.href).href);\n"
+        "export default async (component) => (await served).default(component);\n")
 
 
 def frontend(script: Path, sight: bool = True, parts: tuple[Path, ...] = ()) -> str:
@@ -80,7 +66,7 @@ class Frontend:
         """What each element carries as its code: the stub importing the served file, or the code itself."""
         if not paths.installed():
             return self.code
-        return STUB.format(src=json.dumps(paths.here(self.file)), lost=json.dumps(LOST))
+        return STUB.format(src=json.dumps(paths.here(self.file)))
 
     def __call__(self, **kwargs: Any) -> Any:
         if self.mount is None:  # two sessions' first runs may both register it: the same definition, no conflict
