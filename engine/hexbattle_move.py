@@ -100,14 +100,7 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
             turned = cost + turn_cost
             if turned <= mp:
                 for d in range(1, 6, 4):  # a turn clockwise (+1) first, then anticlockwise (+5, that is -1)
-                    side = base + (f + d) % 6
-                    was = best[side]
-                    if was < 0 or turned < was:
-                        if was < 0:
-                            reached.append(side)
-                        best[side] = turned
-                        if turned < mp:
-                            _wait(waiting, cost, i, turned, side)
+                    _reach(best, reached, waiting, cost, i, mp, turned, base + (f + d) % 6)
             here_all = takes_all[codes[base // 6]]
             for j in range(0, len(steps), 2):
                 step = ahead[base + (f + steps[j]) % 6]
@@ -124,13 +117,7 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
                 tf = 6 * step + f
                 if not free_turns and nc < ends.get(tf, over):
                     ends[tf] = nc
-                was = best[tf]
-                if was < 0 or nc < was:
-                    if was < 0:
-                        reached.append(tf)
-                    best[tf] = nc
-                    if nc < mp:
-                        _wait(waiting, cost, i, nc, tf)
+                _reach(best, reached, waiting, cost, i, mp, nc, tf)
     if free_turns:
         ends = {place: best[place] for place in reached[1:]}
     else:
@@ -142,6 +129,19 @@ def reach(state: HexbattleState, unit: Unit, mp: int) -> Reach | None:
     entry = Reach(uid, ends, looked, tuple([known.get(tf) or game.move_action(p, uid, tf) for tf in ends]))
     state._reach_cache[key] = entry
     return entry
+
+
+def _reach(best: list[int], reached: list[int], waiting: list[list[int]], cost: int, i: int, mp: int, at: int,
+           place: int) -> None:
+    """`place` reached at cost `at` in the move search (`reach`) while it takes the places of `cost`, its `i`th next:
+    recorded when it is new or cheaper than found before, and queued unless it spent every point (`mp`)."""
+    was = best[place]
+    if was < 0 or at < was:
+        if was < 0:
+            reached.append(place)
+        best[place] = at
+        if at < mp:
+            _wait(waiting, cost, i, at, place)
 
 
 def _wait(waiting: list[list[int]], cost: int, i: int, at: int, place: int) -> None:
