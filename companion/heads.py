@@ -31,9 +31,10 @@ import logging
 import re
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
+
+from companion import bounded
 
 LOG = logging.getLogger("muster.companion")
 
@@ -101,9 +102,9 @@ class Heads:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._head: OrderedDict[int, int] = OrderedDict()  # table id -> its newest change count known here
+        self._head: dict[int, int] = {}  # table id -> its newest change count known here
         self._told: dict[str, float] = {}  # page -> when its waiting request was last told of a move (monotonic)
-        self._pages: OrderedDict[str, _Drawn] = OrderedDict()  # page -> what it drew
+        self._pages: dict[str, _Drawn] = {}  # page -> what it drew
         self._waiting: dict[str, _Waiter] = {}  # page -> its one waiting request
         self._closed = False
 
@@ -116,12 +117,10 @@ class Heads:
             same = old is not None and old.table == table
             if isinstance(seat, _Kept):
                 seat = old.seat if old is not None and same else None
-            self._pages[page] = _Drawn(table, max(head, old.head) if old is not None and same else head, seat)
-            self._pages.move_to_end(page)
+            drawn = _Drawn(table, max(head, old.head) if old is not None and same else head, seat)
             woken = [self._waiting.pop(page)] if not same and page in self._waiting \
                 else []  # the page shows another table now: its request asks again, about that one
-            while len(self._pages) > PAGES_KEPT:
-                gone, _ = self._pages.popitem(last=False)
+            for gone in bounded.keep(self._pages, page, drawn, PAGES_KEPT):
                 self._told.pop(gone, None)
                 woken += [self._waiting.pop(gone)] if gone in self._waiting else []
         for waiter in woken:
@@ -133,10 +132,7 @@ class Heads:
         with self._lock:
             if head <= self._head.get(table, -1):
                 return 0
-            self._head[table] = head
-            self._head.move_to_end(table)
-            while len(self._head) > TABLES_KEPT:
-                self._head.popitem(last=False)
+            bounded.keep(self._head, table, head, TABLES_KEPT)
             behind = [w for w in self._waiting.values() if w.table == table
                       and (w.page not in self._pages or self._pages[w.page].head < head)]
             now = time.monotonic()

@@ -26,7 +26,7 @@ from typing import Any
 
 import engine
 from cards import DataError, GameData, load_game
-from companion import bot_seats
+from companion import bot_seats, bounded
 from companion.names import clean
 from companion.store import LogEntry, Seat, Store, StoreError, TableInfo, Tx
 from engine.bots import hints as bot_hints
@@ -271,10 +271,7 @@ class Tables:
     def _publish(self, table_id: int, snap: Snapshot) -> None:
         """Cache a snapshot; any snapshot is safe to cache, since readers check its head against the database."""
         with self._lock:
-            self._cache.pop(table_id, None)
-            self._cache[table_id] = snap
-            while len(self._cache) > CACHED_TABLES:  # the least recently changed table goes first
-                self._cache.pop(next(iter(self._cache)))
+            bounded.keep(self._cache, table_id, snap, CACHED_TABLES)  # the least recently changed table goes first
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -339,9 +336,7 @@ class Tables:
         if snap.state.can(action):  # what the move gives up (a fold, a turn's actions left), asked first too
             reason = " ".join(filter(None, (snap.state.forfeits(action), reason))) or None
         with self._lock:
-            if len(self._consequences) >= CONSEQUENCES_KEPT:
-                self._consequences.clear()  # positions long past: starting afresh costs a trial move a button
-            self._consequences[key] = reason
+            bounded.keep(self._consequences, key, reason, CONSEQUENCES_KEPT)
         return reason
 
     def _ahead_deals(self, table: TableInfo, seat: int, snap: Snapshot) -> list[Any]:
@@ -351,9 +346,7 @@ class Tables:
         if deals is None:
             deals = snap.match.ahead_deals(seat)
             with self._lock:
-                while len(self._deals) >= DEALS_KEPT:
-                    del self._deals[next(iter(self._deals))]  # the oldest position's
-                self._deals[key] = deals
+                bounded.keep(self._deals, key, deals, DEALS_KEPT)  # the oldest position's go first
         return deals
 
     def undo(self, table: TableInfo, seat: int | None, offered: tuple[int, int] | None = None,
