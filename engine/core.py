@@ -83,19 +83,28 @@ def chance(seed: int | str, step: int, source: type[random.Random] = random.Rand
 
 
 class _Watched(random.Random):
-    """A step's random source that notes whether anything was drawn from it (undo needs to know).
+    """A step's random source that notes whether anything was drawn from it (undo needs to know), seeded only at its
+    first draw: most moves draw nothing, and seeding from a string (a hash, then filling the generator) cost more than
+    the rest of a trial move of `Match.ahead_refusal`, a dozen of which each move button asks for.
 
-    Every draw goes through `random` or `getrandbits`, so it gives exactly the outcomes of
-    `chance` from the same seed."""
+    Every draw goes through `random` or `getrandbits`, so it gives exactly the outcomes of `chance` from the same seed."""
 
-    drawn = False
+    def __init__(self, seed: str) -> None:
+        self.drawn = False
+        self.gauss_next = None
+        self._seed = seed
+
+    def _draw(self) -> None:
+        if not self.drawn:
+            self.drawn = True
+            self.seed(self._seed)
 
     def random(self) -> float:
-        self.drawn = True
+        self._draw()
         return super().random()
 
     def getrandbits(self, k: int, /) -> int:
-        self.drawn = True
+        self._draw()
         return super().getrandbits(k)
 
 
@@ -487,25 +496,12 @@ class Match(Generic[S]):
         if self._records is None:
             self.state.apply(action, chance(self.seed, step))
         else:
-            self._records.append(self._recorded(action, step))
+            self.state.check(action)
+            self._records.append(_Record(step, "action", action.player, *_told(self.state, self.seed, action, step)))
         self.log.append(action)
         self.steps.append(step)
         self.events.append(("action", step, action))
         return self.state
-
-    def _recorded(self, action: Action, step: int) -> _Record:
-        """Apply with history on: the engine's lines, what they revealed, and whether the rng was drawn from."""
-        state = self.state
-        state.check(action)
-        told = list(state.narrate(action))
-        rng = chance(self.seed, step, _Watched)
-        state.telling = told
-        try:
-            state._apply(action, rng)
-        finally:
-            state.telling = None
-        reveals = next((t.reveals for t in told if t.reveals), None)
-        return _Record(step, "action", action.player, tuple(told), reveals, rng.drawn)
 
     def undo(self, step: int | None = None) -> S:
         """Take back the last live action by replaying the others with their own steps.
@@ -602,17 +598,20 @@ class Match(Generic[S]):
         information set (`State.resample`, each with a fixed random source and dice of its own), never on the
         real one, so the question is the same whatever the hidden cards are and cannot give one away. What holds
         on every deal is said plainly; what holds on some only is said as a possibility ("it may end the game")."""
-        self.record()  # from here on: the trial's reveals are then the trial's own (not a replay's)
+        step = len(self.log) + 1 if step is None else step
+        try:  # the arguments' shape is the same on every deal (the position's class declares it): checked once
+            check_args(self.state.ARGS, action)
+        except Refusal:
+            return None
         outcomes: list[tuple[bool, str | None, bool]] = []
         for k, dealt in enumerate(self.ahead_deals(player) if deals is None else [d.clone() for d in deals]):
-            trial = self._fork(dealt)
-            trial.seed = f"ahead:{k}"  # the real seed's dice and shuffles are as unknown to the mover as the cards
             try:
-                trial.apply(action, step)
+                dealt.verify(action)
             except Refusal:
                 continue
-            last = trial._history()[-1]
-            outcomes.append((trial.state.is_terminal, last.reveals, last.chance))
+            # applied as this match applies with its history on, but to the deal and with dice of its own
+            _, reveals, drawn = _told(dealt, f"ahead:{k}", action, step)
+            outcomes.append((dealt.is_terminal, reveals, drawn))
         return _foreseen(outcomes)
 
     def undo_refusal(self, player: int) -> str | None:
@@ -641,6 +640,20 @@ class Match(Generic[S]):
                 raise RuntimeError(f"{self.game.id}: no legal action in a live state after {len(self.log)} actions")
             self.apply(policy(self.state, legal, rng))
         return self.state
+
+
+def _told(state: State, seed: int | str, action: Action, step: int) -> tuple[tuple[Told, ...], str | None, bool]:
+    """Carry out a checked `action` on `state` with history on, its chance from `seed` and `step`: the engine's lines,
+    what they revealed, and whether the random source was drawn from (a match's step, or a trial of
+    `Match.ahead_refusal`)."""
+    told = list(state.narrate(action))
+    rng = chance(seed, step, _Watched)
+    state.telling = told
+    try:
+        state._apply(action, rng)
+    finally:
+        state.telling = None
+    return tuple(told), next((t.reveals for t in told if t.reveals), None), rng.drawn
 
 
 AHEAD_DEALS = 12

@@ -127,36 +127,10 @@ class WaterlooGame(Game["WaterlooState"]):
         return WaterlooState(self, self.options(options), rng)
 
 
-ATOMS = frozenset({str, int, float, bool, type(None)})
-"""What a position holds that never changes in place: copied by reference, as `copy.deepcopy` does."""
-
-SETTLED = ("hand_log", "last_result")
-"""A settled hand's records (`_hand_record`, the last result): each is built whole when the hand settles and never
-changed after (a view hands out deep copies of them), so copies of a position share them: the hand log's list is
-copied (a later hand is appended to it), the records in it are not."""
-
-
-def _copied(value: Any, memo: dict[int, Any]) -> Any:
-    """`copy.deepcopy(value, memo)`, a few times quicker for the plain lists and dicts a position is made of (its
-    cards, chips and seats): shared parts stay shared through `memo`, as with `copy.deepcopy`; anything else is
-    left to it."""
-    kind = type(value)
-    if kind in ATOMS:
-        return value
-    if kind is not list and kind is not dict:
-        return copy.deepcopy(value, memo)
-    done = memo.get(id(value))
-    if done is not None:
-        return done
-    if kind is list:
-        new_list: list[Any] = []
-        memo[id(value)] = new_list
-        new_list.extend(x if type(x) in ATOMS else _copied(x, memo) for x in value)
-        return new_list
-    new_dict: dict[Any, Any] = {}
-    memo[id(value)] = new_dict
-    new_dict.update((k, x if type(x) in ATOMS else _copied(x, memo)) for k, x in value.items())
-    return new_dict
+SHARED = ("showdown", "last_result")
+"""What a copy of a position shares with it: the showdown and the last result are each built whole within one action
+and never changed after (a view hands out deep copies of them). So are the settled hands' records in `hand_log` and
+the hands entered in `revealed` (each replaced whole, never changed), whose list and dict are copied."""
 
 
 class WaterlooState(State):
@@ -208,20 +182,33 @@ class WaterlooState(State):
             self._deal_table()
         self._start_hand(rng)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> WaterlooState:
-        """Copy the position but share the game (its evaluator and lookup table are immutable) and the settled
-        hands' records (`SETTLED`), half of a late position's copying: a re-deal copies the position for each move
-        button's question (`Match.ahead_refusal`) and each bot's trial."""
-        clone = object.__new__(WaterlooState)
-        memo[id(self)] = clone
-        for key, value in self.__dict__.items():
-            if key in ("game", "rules"):
-                setattr(clone, key, value)
-            elif key in SETTLED:
-                setattr(clone, key, copy.copy(value))
-            else:
-                setattr(clone, key, _copied(value, memo))
-        return clone
+    def clone(self) -> WaterlooState:
+        """A copy without deepcopy: the game and `SHARED` are shared, every list and dict of cards, chips and seats is
+        copied (hands and reserves one level down). A re-deal copies the position for each move button's question
+        (`Match.ahead_refusal`) and each bot's trial; an attribute added to the class is copied here too if it is
+        ever changed in place (tests/test_asked_first.py checks that no list or dict is shared but `SHARED`)."""
+        other = object.__new__(WaterlooState)
+        fields = self.__dict__.copy()
+        fields["chips"] = self.chips[:]
+        fields["bets"] = self.bets[:]
+        fields["out"] = self.out[:]
+        fields["left"] = self.left[:]
+        fields["folded"] = self.folded[:]
+        fields["hands"] = [hand[:] for hand in self.hands]
+        fields["reserves"] = [reserve.copy() for reserve in self.reserves]
+        fields["community"] = self.community[:]
+        fields["discard"] = self.discard[:]
+        fields["mucked"] = self.mucked.copy()
+        fields["deck"] = self.deck[:]
+        fields["pending"] = self.pending[:]
+        fields["swapped"] = self.swapped[:]
+        fields["scout_queue"] = self.scout_queue[:]
+        fields["saved"] = self.saved[:]
+        fields["hand_log"] = self.hand_log[:]
+        fields["revealed"] = self.revealed.copy()
+        fields["scout_choices"] = self.scout_choices.copy()
+        other.__dict__ = fields
+        return other
 
     # -- seats ------------------------------------------------------------------------------
     def _seats_after(self, seat: int) -> list[int]:
@@ -604,7 +591,7 @@ class WaterlooState(State):
         hands (until the showdown shows them) and face-down reserves, and the discards that went face down unseen
         by it. With printed cards, the other seats' entered hands are picked again from the designs the deck
         still has beside the viewer's own (R25)."""
-        new = copy.deepcopy(self)
+        new = self.clone()
         others = [q for q in range(self.n) if q != viewer]
         if self.table:
             new._repick_reveals(others, rng)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
@@ -12,6 +11,7 @@ from companion.store import open_store
 from companion.tables import Tables
 from engine import make_game
 from engine.core import Match, act
+from engine.waterloo import SHARED
 
 
 def test_a_fold_is_asked_about_with_the_chips_it_gives_up(tmp_path: Path) -> None:
@@ -74,15 +74,31 @@ def test_a_positions_deals_dealt_once_give_every_button_the_answer_it_gets_alone
 
 
 def test_a_waterloo_copy_played_on_leaves_the_position_it_was_copied_from_as_it_was() -> None:
-    """A copy shares the settled hands' records and copies the rest by hand (`WaterlooState.__deepcopy__`):
-    playing the copy to the end changes nothing any viewer reads of the original."""
+    """A copy shares the showdown, the last result and the settled hands' records and copies the rest field by field
+    (`WaterlooState.clone`): playing the copy to the end changes nothing any viewer reads of the original."""
     match = Match(make_game(cards.load_game("waterloo")), "copy", {"players": 3})
     rng = random.Random(5)
     while match.state.hand_number < 3:
         match.apply(rng.choice(match.state.legal_actions(match.state.current_player)))
     before = json.dumps([match.state.view(q) for q in (None, 0, 1, 2)], sort_keys=True)
-    copied = copy.deepcopy(match.state)
+    copied = match.state.clone()
     while not copied.is_terminal:
         copied.apply(rng.choice(copied.legal_actions(copied.current_player)), rng)
     assert json.dumps([match.state.view(q) for q in (None, 0, 1, 2)], sort_keys=True) == before
     assert len(copied.hand_log) > len(match.state.hand_log)
+
+
+def test_a_waterloo_copy_shares_no_list_or_dict_but_the_ones_never_changed_in_place() -> None:
+    """`WaterlooState.clone` names each field it copies: one added to the position and changed in place must be
+    copied there too, so every list and dict a copy holds is its own but `SHARED` (and the game's)."""
+    match = Match(make_game(cards.load_game("waterloo")), "fields", {"players": 3})
+    rng = random.Random(7)
+    while match.state.showdown is None or match.state.last_result is None:
+        match.apply(rng.choice(match.state.legal_actions(match.state.current_player)))
+    state = match.state
+    copied = state.clone()
+    shared = sorted(k for k, v in vars(state).items() if isinstance(v, (list, dict)) and vars(copied)[k] is v)
+    assert shared == sorted(SHARED)
+    assert vars(copied).keys() == vars(state).keys() and copied.game is state.game
+    assert all(a is not b for a, b in zip(state.hands, copied.hands))
+    assert all(a is not b for a, b in zip(state.reserves, copied.reserves))
