@@ -10,7 +10,7 @@ import cards
 from companion.store import open_store
 from companion.tables import Tables
 from engine import make_game
-from engine.core import Match, act
+from engine.core import Match, _Watched, act, chance
 from engine.waterloo import SHARED
 
 
@@ -102,3 +102,16 @@ def test_a_waterloo_copy_shares_no_list_or_dict_but_the_ones_never_changed_in_pl
     assert vars(copied).keys() == vars(state).keys() and copied.game is state.game
     assert all(a is not b for a, b in zip(state.hands, copied.hands))
     assert all(a is not b for a, b in zip(state.reserves, copied.reserves))
+
+
+def test_a_watched_random_source_seeded_at_its_first_draw_draws_what_its_step_would() -> None:
+    """A step's watched source (`core._Watched`, a trial's and a recorded step's) is seeded at its first draw, as
+    most moves draw nothing: what it draws is exactly what `chance` gives for the same seed and step."""
+    watched, plain = chance("ahead:3", 57, _Watched), chance("ahead:3", 57)
+    assert not watched.drawn
+    deck, same = list(range(40)), list(range(40))
+    watched.shuffle(deck)
+    plain.shuffle(same)
+    assert deck == same and deck != sorted(deck) and watched.drawn
+    assert [watched.randint(1, 6) for _ in range(9)] + [watched.random()] == \
+        [plain.randint(1, 6) for _ in range(9)] + [plain.random()]
