@@ -212,7 +212,8 @@ class WaterlooState(State):
 
     # -- seats ------------------------------------------------------------------------------
     def _seats_after(self, seat: int) -> list[int]:
-        return [(seat + k) % self.n for k in range(1, self.n + 1)]
+        """Every seat in turn order from `seat`'s left, `seat` last."""
+        return [*range(seat + 1, self.n), *range(seat + 1)]
 
     def _live(self) -> list[int]:
         """Players in the current hand, in turn order from the left of the button."""
@@ -305,7 +306,8 @@ class WaterlooState(State):
 
     def _next_drawer(self, after: int) -> None:
         target = self._draw_target()
-        short = [p for p in self._seats_after(after) if p in self._live() and len(self.hands[p]) < target]
+        live = self._live()
+        short = [p for p in self._seats_after(after) if p in live and len(self.hands[p]) < target]
         self.drawn = None
         if short:
             self.turn = short[0]
@@ -819,7 +821,8 @@ def _put_in(state: WaterlooState, p: int, action: Action, rng: random.Random) ->
     state.bets[p] += cost
     if raised:
         state.raises += 1
-        state.pending = [q for q in state._seats_after(p) if q in state._live() and q != p]
+        live = state._live()
+        state.pending = [q for q in state._seats_after(p) if q in live and q != p]
     return False
 
 
@@ -866,7 +869,8 @@ def _verify_swap(state: WaterlooState, action: Action) -> None:
 def _swapped(state: WaterlooState, p: int, rng: random.Random) -> None:
     """A seat's reserve swap is made (or declined); the next seat swaps, or the showdown begins."""
     state.swapped[p] = True
-    rest = [q for q in state._seats_after(p) if q in state._live() and not state.swapped[q]]
+    live = state._live()
+    rest = [q for q in state._seats_after(p) if q in live and not state.swapped[q]]
     if rest:
         state.turn = rest[0]
     else:
