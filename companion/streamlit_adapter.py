@@ -14,8 +14,8 @@ the other phones learn that the log moved through the companion's own route and 
 `companion.live`), Streamlit's front page file (`page_styles` links a style sheet from the page Streamlit
 serves), its command-line option loading (a script-level config.toml, `companion.launch`), its emoji catalogue
 read at start-up (`st.set_page_config` outside a run), a dialog closed in place (the answer reruns the whole
-page, `companion.asking`), and the container a surface stretch belongs to (each stretch is sent into a slot its
-first block reserved with `st.empty()`, and a page opens its Streamlit containers through `Page.container`,
+page, `companion.asking`), and the container a surface stretch belongs to (each stretch is sent where the page
+stands when it ends, and a page opens its Streamlit containers through `Page.container`,
 `companion.components.surface`).
 """
 

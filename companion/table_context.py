@@ -172,7 +172,7 @@ def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], Non
         if layout is _move_buttons:
             ctx.typed_moves = legal
         return
-    with ctx.page.widgets().container(key="moves"):  # a panel's own layout may draw Streamlit's widgets
+    with ctx.page.container("moves"):  # a panel's own layout may draw Streamlit's widgets, and pads among them
         layout(ctx, legal)
 
 

@@ -62,16 +62,19 @@ def test_what_a_part_draws_is_one_element_per_stretch_in_order() -> None:
     assert "Third" in last[0]["html"]
 
 
-def test_without_a_flush_a_stretch_keeps_its_place_and_later_blocks_join_it() -> None:
-    """The stretch's first block reserved its place (`st.empty()`), so the careless button still follows "First";
-    but "Third", drawn after the button, joins that stretch too: Streamlit says nothing public of what was drawn
-    meanwhile, which is why a page's own widgets go through `Page.widgets` (a flush)."""
+def test_a_stretch_goes_out_as_one_element_where_the_page_stands_when_it_ends() -> None:
+    """Nothing of a stretch reaches the phone before its element (no placeholder: Streamlit would send it as a
+    message of its own and hold the element back until its next round of sending). So a widget drawn without
+    the page's seam (here: no flush) shows before the stretch it interrupts, and "Third", drawn after it, joins
+    that stretch: Streamlit says nothing public of what was drawn meanwhile, which is why a page's own widgets
+    go through `Page.widgets` (a flush)."""
     at = AppTest.from_function(_part)
     at.session_state["careless"] = True
     at.run()
-    [(kind, first), (widget, _)] = _elements(at)
-    assert (kind, widget) == ("surface", "button")
+    [(widget, _), (kind, first)] = _elements(at)
+    assert (widget, kind) == ("button", "surface")
     assert ["First" in first[0]["html"], "Second" in first[2]["html"], "Third" in first[4]["html"]] == [True] * 3
+    assert "empty" not in [node.type for node in at.main.children.values()]
 
 
 def _boxed() -> None:

@@ -22,12 +22,15 @@ The element's data is the list of blocks, never a dict: Streamlit looks for data
 values, which imports pandas and pyarrow when the first page is drawn (0.2-0.4 s for the first phone
 after a start) and costs time at every run. The hexbattle board's data is a list for the same reason.
 
-A stretch keeps the place where it began: its first block reserves a slot there (`st.empty()`, Streamlit's
-public placeholder) and the stretch is sent into it, so a Streamlit element drawn after that block shows
-after it even without a flush. What the surface cannot see (Streamlit has no public way to ask what the page
-drew meanwhile) is a Streamlit element or container between two blocks: a block added after it would join
-the earlier slot. So a page draws its own Streamlit elements only through the page's seam (`companion.page`:
-`Page.widgets`, `Page.container` and `Page.fold` flush the stretch, a container's and a fold's end too).
+A stretch is sent where the page stands when it ends, in one message: nothing of it goes to the phone before
+its element. (It once reserved its place at its first block with `st.empty()`; that placeholder went out as a
+message of its own while the rest of the stretch was still being worked out, and Streamlit, which sends a
+session's messages at most once every 5 ms, then held the element back until its next round: up to 5 ms of a
+tap, most often on the taps that ask the engine its questions, docs/performance.md.) So what the surface cannot
+see, a Streamlit element drawn between two of its blocks (Streamlit has no public way to ask what the page drew
+meanwhile), would show before the stretch: a page draws its own Streamlit elements only through the page's seam
+(`companion.page`: `Page.widgets`, `Page.container` and `Page.fold` send the stretch first, a container's and a
+fold's end too).
 """
 
 from __future__ import annotations
@@ -61,7 +64,6 @@ FoldHandler = Callable[[dict[str, Any]], None]  # what a tap on a block that is 
 
 @dataclass
 class _Stretch:
-    slot: Any  # the placeholder its first block reserved (`st.empty()`): where it shows
     blocks: list[dict[str, Any]] = field(default_factory=list)
     taps: dict[str, FoldHandler] = field(default_factory=dict)  # a fold's key -> what its tap does
     pads: dict[str, tuple[Pad, TapHandler]] = field(default_factory=dict)  # a pad's key -> it, what its tap does
@@ -78,7 +80,7 @@ class _Surface:
 
     def add(self, block: dict[str, Any], on_tap: FoldHandler | None) -> _Stretch:
         if self.stretch is None:
-            self.stretch = _Stretch(st.empty())
+            self.stretch = _Stretch()
         block["key"] = block.get("key") or _content_key(block["html"], self.stretch.keys)
         self.stretch.keys.add(block["key"])
         if self.groups:
@@ -89,15 +91,14 @@ class _Surface:
         return self.stretch
 
     def send(self) -> None:
-        """Send the stretch gathered so far into its slot."""
+        """Send the stretch gathered so far, as one element where the page stands."""
         stretch, self.stretch = self.stretch, None
         if stretch is None or not stretch.blocks:
             return
         key = f"{self.key}-{self.sent}"
         self.sent += 1
-        with stretch.slot:
-            ELEMENT(data=_grouped(stretch.blocks), key=key,
-                       on_tap_change=lambda: _tapped(sent_tap(key), stretch, self.on_lost), on_moved_change=_moved)
+        ELEMENT(data=_grouped(stretch.blocks), key=key,
+                on_tap_change=lambda: _tapped(sent_tap(key), stretch, self.on_lost), on_moved_change=_moved)
 
 
 def _content_key(html: str, taken: set[str]) -> str:
