@@ -21,7 +21,6 @@ tables' bots (`companion.bot_seats`) in this process, for as long as it serves.
 
 from __future__ import annotations
 
-import gc
 import inspect
 import logging
 import sys
@@ -92,10 +91,6 @@ async def lifespan(_app: object) -> AsyncIterator[None]:
         preload()
     except Exception:  # the pages report a broken game or module themselves, in plain words, when opened
         LOG.exception("loading the games before the server starts failed; the pages will load them")
-    # What the start loaded (about 140,000 objects: modules, games, pages) lives as long as the process, so the
-    # collector's full passes leave it out (`gc.freeze`): one took 14-41 ms, and it could fall on a tap.
-    gc.collect()
-    gc.freeze()
     from companion import bot_seats, context, live
 
     bots = bot_seats.Runner(context.tables, lambda table_id: live.tell(context.tables().store, table_id))

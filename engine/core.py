@@ -87,17 +87,33 @@ class _Watched(random.Random):
     first draw: most moves draw nothing, and seeding from a string (a hash, then filling the generator) cost more than
     the rest of a trial move of `Match.ahead_refusal`, a dozen of which each move button asks for.
 
-    Every draw goes through `random` or `getrandbits`, so it gives exactly the outcomes of `chance` from the same seed."""
+    Every draw goes through `random` or `getrandbits`, so it gives exactly the outcomes of `chance` from the same seed;
+    its state (`getstate`, a copy, a pickle) is the seeded one's too, without counting as a draw."""
 
-    def __init__(self, seed: str) -> None:
+    def __init__(self, seed: str = "") -> None:
         self.drawn = False
         self.gauss_next = None
-        self._seed = seed
+        self._unseeded: str | None = seed
+
+    def _seeded(self) -> None:
+        if self._unseeded is not None:
+            self.seed(self._unseeded)
+            self._unseeded = None
 
     def _draw(self) -> None:
-        if not self.drawn:
-            self.drawn = True
-            self.seed(self._seed)
+        self.drawn = True
+        self._seeded()
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._seeded()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._unseeded = None
+        super().setstate(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rewatched, (self.getstate(), self.drawn)
 
     def random(self) -> float:
         self._draw()
@@ -106,6 +122,14 @@ class _Watched(random.Random):
     def getrandbits(self, k: int, /) -> int:
         self._draw()
         return super().getrandbits(k)
+
+
+def _rewatched(state: tuple[Any, ...], drawn: bool) -> _Watched:
+    """A copied or unpickled `_Watched`: the same state, and whether it was drawn from."""
+    watched = _Watched()
+    watched.setstate(state)
+    watched.drawn = drawn
+    return watched
 
 
 PLACEHOLDER = re.compile(r"\{p(\d)\}")

@@ -657,7 +657,7 @@ class WaterlooState(State):
             "hand_history": copy.deepcopy(self.hand_log),
             "showdown": None if self.showdown is None else
             {"winners": list(self.showdown["winners"]),
-             "hands": {str(p): dict(h) for p, h in self.showdown["hands"].items()}},
+             "hands": {str(p): copy.deepcopy(h) for p, h in self.showdown["hands"].items()}},
         }
         if player is not None and 0 <= player < self.n:
             view["to_call"] = self._to_call(player) if self.phase == BET else 0

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 from pathlib import Path
 
@@ -115,3 +117,18 @@ def test_a_watched_random_source_seeded_at_its_first_draw_draws_what_its_step_wo
     assert deck == same and deck != sorted(deck) and watched.drawn
     assert [watched.randint(1, 6) for _ in range(9)] + [watched.random()] == \
         [plain.randint(1, 6) for _ in range(9)] + [plain.random()]
+
+
+def test_a_watched_random_source_copied_or_pickled_before_or_after_a_draw_goes_on_as_its_step_would() -> None:
+    """Its state (a copy, a pickle, `getstate`) is the seeded one's even before the first draw, which it does not
+    count as a draw; whether it was drawn from travels with it."""
+    for draws in (0, 3):
+        watched, plain = chance("ahead:3", 57, _Watched), chance("ahead:3", 57)
+        for _ in range(draws):
+            assert watched.random() == plain.random()
+        watched.getstate()
+        assert watched.drawn is (draws > 0)
+        expected = [plain.randint(1, 6) for _ in range(9)]
+        for twin in (copy.deepcopy(watched), pickle.loads(pickle.dumps(watched))):
+            assert isinstance(twin, _Watched) and twin.drawn is (draws > 0)
+            assert [twin.randint(1, 6) for _ in range(9)] == expected
