@@ -623,14 +623,10 @@ class Match(Generic[S]):
         real one, so the question is the same whatever the hidden cards are and cannot give one away. What holds
         on every deal is said plainly; what holds on some only is said as a possibility ("it may end the game")."""
         step = len(self.log) + 1 if step is None else step
-        try:  # the arguments' shape is the same on every deal (the position's class declares it): checked once
-            check_args(self.state.ARGS, action)
-        except Refusal:
-            return None
         outcomes: list[tuple[bool, str | None, bool]] = []
         for k, dealt in enumerate(self.ahead_deals(player) if deals is None else [d.clone() for d in deals]):
             try:
-                dealt.verify(action)
+                dealt.check(action)  # the one gate, as every path into `_apply` goes
             except Refusal:
                 continue
             # applied as this match applies with its history on, but to the deal and with dice of its own
