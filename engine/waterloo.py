@@ -215,6 +215,11 @@ class WaterlooState(State):
         """Every seat in turn order from `seat`'s left, `seat` last."""
         return [*range(seat + 1, self.n), *range(seat + 1)]
 
+    def _live_after(self, seat: int) -> list[int]:
+        """The seats still in the hand, in turn order from `seat`'s left (`seat` last, if it is still in)."""
+        live = self._live()
+        return [p for p in self._seats_after(seat) if p in live]
+
     def _live(self) -> list[int]:
         """Players in the current hand, in turn order from the left of the button."""
         return [p for p in self._seats_after(self.button) if not self.out[p] and not self.folded[p]]
@@ -306,8 +311,7 @@ class WaterlooState(State):
 
     def _next_drawer(self, after: int) -> None:
         target = self._draw_target()
-        live = self._live()
-        short = [p for p in self._seats_after(after) if p in live and len(self.hands[p]) < target]
+        short = [p for p in self._live_after(after) if len(self.hands[p]) < target]
         self.drawn = None
         if short:
             self.turn = short[0]
@@ -821,8 +825,7 @@ def _put_in(state: WaterlooState, p: int, action: Action, rng: random.Random) ->
     state.bets[p] += cost
     if raised:
         state.raises += 1
-        live = state._live()
-        state.pending = [q for q in state._seats_after(p) if q in live and q != p]
+        state.pending = [q for q in state._live_after(p) if q != p]
     return False
 
 
@@ -869,8 +872,7 @@ def _verify_swap(state: WaterlooState, action: Action) -> None:
 def _swapped(state: WaterlooState, p: int, rng: random.Random) -> None:
     """A seat's reserve swap is made (or declined); the next seat swaps, or the showdown begins."""
     state.swapped[p] = True
-    live = state._live()
-    rest = [q for q in state._seats_after(p) if q in live and not state.swapped[q]]
+    rest = [q for q in state._live_after(p) if not state.swapped[q]]
     if rest:
         state.turn = rest[0]
     else:
