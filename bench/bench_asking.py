@@ -36,6 +36,7 @@ def measure(game_id: str, positions: int) -> dict[str, object]:
     from companion.store import open_store
     from companion.tables import Tables
     from engine.core import playable
+    from harness import pct
 
     with tempfile.TemporaryDirectory() as tmp:
         service = Tables(open_store(Path(tmp) / "ask.sqlite3"))
@@ -58,8 +59,7 @@ def measure(game_id: str, positions: int) -> dict[str, object]:
                 ms.append((time.process_time() - start) * 1000)
             service.act(table, acting[0], rng.choice(playable(snap.state.legal_actions(acting[0]))))
     asked = sum(map(len, answers)) / len(answers)
-    ms.sort()
-    return {"n": len(ms), "p50": ms[len(ms) // 2], "p95": ms[int(len(ms) * 0.95)], "mean": sum(ms) / len(ms),
+    return {"n": len(ms), "p50": pct(ms, 0.5), "p95": pct(ms, 0.95), "mean": sum(ms) / len(ms),
             "asked": asked, "digest": hashlib.sha1(json.dumps(answers).encode()).hexdigest()[:12]}
 
 

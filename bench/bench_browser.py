@@ -58,7 +58,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from harness import describe
+from harness import describe, pct
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -76,10 +76,6 @@ MISSES = [0]  # taps in a row that came to nothing: the next tap tries the next 
 LOBBY_FINISHED = (30, 500)  # the lobby's figures at these numbers of finished tables
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
 
 
 def free_port() -> int:

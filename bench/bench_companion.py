@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from harness import describe, page_tables
+from harness import describe, page_tables, pct
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -34,10 +34,6 @@ from companion.store import open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine.core import Refusal  # noqa: E402
 
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def service_session(game: str, actions: int, folder: Path) -> list[float]:

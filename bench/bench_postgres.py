@@ -26,7 +26,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from harness import describe
+from harness import describe, pct
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -89,10 +89,6 @@ SERVER = textwrap.dedent("""
     print(json.dumps({"latencies": latencies, "seen": seen, "elapsed": elapsed, "cpu": cpu}), flush=True)
 """)
 
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def run(target: str, sync: str, tables: int, threads: int, appends: int) -> dict[str, float]:

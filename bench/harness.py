@@ -24,6 +24,13 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown CPU"
 
 
+def pct(values: list[float], q: float) -> float:
+    """The `q` quantile of `values` (the nearest rank, 0.5 the median, 0.95 the p95), nan for none: one rule for
+    every bench's p50 / p95."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+
+
 def describe() -> str:
     """Date, CPU, core count, Python and load: a loaded machine lowers wall-clock figures most."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
