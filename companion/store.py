@@ -605,11 +605,14 @@ class Store(ABC):
                                 (table_id, seat)).fetchone())
 
     def _table(self, conn: Any, where: str, value: Any) -> TableInfo:
-        row = self._x(conn, f"SELECT {TABLE_COLUMNS} FROM tables WHERE {where}", (value,)).fetchone()
-        if row is None:
+        """A table and its seats in one statement (a row per seat): a page reads its table at every run, a tap
+        twice, and every statement is a round trip to PostgreSQL and lets go of Python's lock for SQLite."""
+        rows = self._x(conn, f"SELECT {_TABLE_T}, {_SEAT_S} FROM tables t LEFT JOIN seats s ON s.table_id=t.id "
+                             f"WHERE t.{where} ORDER BY s.seat", (value,)).fetchall()
+        if not rows:
             raise StoreError("There is no such table.")
-        return _table_of(row, [_seat_of(s) for s in self._x(
-            conn, f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id=? ORDER BY seat", (row[0],))])
+        width = len(TABLE_COLUMNS.split(","))
+        return _table_of(rows[0], [_seat_of(row[width:]) for row in rows if row[width] is not None])
 
     def _head(self, conn: Any, table_id: int) -> tuple[int, int]:
         row = self._x(conn, "SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
@@ -617,8 +620,13 @@ class Store(ABC):
         return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def _signature(self, conn: Any, table_id: int) -> tuple[int, int, int]:
-        row = self._x(conn, "SELECT changed FROM tables WHERE id=?", (table_id,)).fetchone()
-        return (*self._head(conn, table_id), int(row[0]) if row else -1)
+        """(last seq, its id, change count) in one statement: every open page asks at every poll."""
+        row = self._x(conn,
+            "SELECT t.changed, a.seq, a.id FROM tables t LEFT JOIN actions a ON a.table_id=t.id "
+            "AND a.seq=(SELECT MAX(m.seq) FROM actions m WHERE m.table_id=t.id) WHERE t.id=?", (table_id,)).fetchone()
+        if row is None:
+            return (0, 0, -1)
+        return (0, 0, int(row[0])) if row[1] is None else (int(row[1]), int(row[2]), int(row[0]))
 
     def _entries(self, conn: Any, where: str, params: tuple[Any, ...]) -> list[LogEntry]:
         return [LogEntry(i, s, seat, json.loads(a), at, r) for i, s, seat, a, at, r in self._x(conn,
@@ -631,6 +639,8 @@ class Store(ABC):
 TABLE_COLUMNS = ("id, game, seed, options, code, created, last_activity, status, winner, ended_by, host_token, "
                  "host_device")
 SEAT_COLUMNS = "seat, name, token, claimed, device"
+_TABLE_T = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
+_SEAT_S = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 
 
 def _seat_of(row: Any) -> Seat:

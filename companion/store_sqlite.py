@@ -100,6 +100,21 @@ class _Damaged(Exception):
     """SQLite itself reports the file malformed."""
 
 
+class _Connection(sqlite3.Connection):
+    """A connection that knows how long it waits for another program's lock (`_wait`)."""
+
+    busy_ms = -1
+
+
+def _wait(conn: sqlite3.Connection, ms: int) -> None:
+    """Set how long `conn` waits for another program's lock, only when that changes: a write asks at every tap,
+    and a statement is not free (it lets go of Python's lock, which another thread may then hold a while)."""
+    if getattr(conn, "busy_ms", -1) != ms:
+        conn.execute(f"PRAGMA busy_timeout={ms}")
+        if isinstance(conn, _Connection):
+            conn.busy_ms = ms
+
+
 def _code(err: sqlite3.Error) -> int | None:
     code = getattr(err, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
@@ -261,8 +276,8 @@ class SQLiteStore(Store):
         """A connection that never creates the file, except when opening the store."""
         uri = f"file:{quote(str(self.path.resolve()))}?mode={'rwc' if create else mode}"
         conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+                               check_same_thread=False, factory=_Connection)
+        _wait(conn, int(self.busy_timeout * 1000))
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute(f"PRAGMA synchronous={SYNCHRONOUS}")
         return conn
@@ -417,7 +432,7 @@ class SQLiteStore(Store):
         behind a tap that met it: they are told at once, until a write gets the lock."""
         self._writable(room=False)
         with self._turn, self._connect() as conn:
-            conn.execute(f"PRAGMA busy_timeout={0 if self._locked_out else int(self.busy_timeout * 1000)}")
+            _wait(conn, 0 if self._locked_out else int(self.busy_timeout * 1000))
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as err:

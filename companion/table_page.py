@@ -140,7 +140,7 @@ def _table_part(service: Tables, table_id: int, token: str | None, outline: tupl
     flashes.show_flashes()
     seen = _mark(service, table_id)
     try:
-        snap = service.snapshot(table)
+        snap = service.snapshot(table, head=seen[:2])  # the head the page marks is the one it draws
     except Refusal as err:
         st.error(str(err))
         return

@@ -218,7 +218,8 @@ class Tables:
 
     def snapshot(self, table: TableInfo, conn: Tx | None = None, head: tuple[int, int] | None = None) -> Snapshot:
         """The table's current position, from cache when the log has not changed; `head`, when the caller
-        has just read it in the same transaction (an append's check), saves asking again."""
+        has just read it (an append's check, in its transaction; a page, in the signature it marks), saves asking
+        again."""
         head = head or self.store.head(table.id, conn)
         with self._lock:
             cached = self._cache.get(table.id)

@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from companion_game import RaceGame, TallyGame  # noqa: E402
 
 from companion.store import SCHEMA_VERSION, Store, StoreError, StoreUnavailable, check_data_dir, default_data_dir, open_store  # noqa: E402
+from companion.store_sqlite import SQLiteStore  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 from engine.core import Action, Refusal  # noqa: E402
 
@@ -438,3 +439,29 @@ def test_a_store_from_a_newer_muster_is_refused_unchanged(tmp_path: Path) -> Non
     with pytest.raises(StoreUnavailable, match=f"newer Muster \\(schema version {SCHEMA_VERSION + 1}"):
         open_store(path)
     assert path.read_bytes() == before
+
+
+def test_what_a_tap_and_a_poll_ask_the_store_statement_by_statement(tmp_path: Path) -> None:
+    """A table is one statement, a signature one, and a write sets its lock wait only when it changes: each
+    statement is a round trip to PostgreSQL and lets go of Python's lock in SQLite, at every tap and poll."""
+    said: list[str] = []
+
+    class Traced(SQLiteStore):
+        def _new_connection(self, create: bool = False, mode: str = "rw") -> sqlite3.Connection:
+            conn = super()._new_connection(create, mode)
+            conn.set_trace_callback(lambda sql: said.append(sql.split()[0] + " " + sql.split()[1]))
+            return conn
+
+    store = Traced(tmp_path / "muster.db")
+    table = store.create_table("race", ["Ann", "Bob", "Cy"], {})
+    empty = store.create_table("race", [], {})
+    first = store.append(table.id, 0, {"kind": "roll", "player": 0, "args": {}})
+    said.clear()
+    assert [s.name for s in store.table(table.id).seats] == ["Ann", "Bob", "Cy"]
+    assert store.table(empty.id).seats == ()
+    assert store.signature(table.id) == (1, first.id, 1) and store.signature(empty.id) == (0, 0, 0)
+    assert store.signature(999) == (0, 0, -1)
+    assert said == ["SELECT t.id,"] * 2 + ["SELECT t.changed,"] * 3
+    said.clear()
+    store.append(table.id, 1, {"kind": "roll", "player": 1, "args": {}})
+    assert said == ["BEGIN IMMEDIATE", "SELECT t.status,", "INSERT INTO", "UPDATE tables"]  # and COMMIT, untraced

@@ -149,7 +149,7 @@ def test_postgres_polling_reads_the_head_table_not_the_database(postgres_server,
     log = postgres_server.folder / "server.log"
 
     def polls() -> int:
-        return log.read_text(errors="replace").count("SELECT changed FROM tables WHERE id")
+        return log.read_text(errors="replace").count("SELECT t.changed, a.seq, a.id FROM tables t")
 
     a, b = open_store(postgres_url), open_store(postgres_url)
     wait_for(lambda: admin_count(postgres_url) == 2)  # both servers are listening
