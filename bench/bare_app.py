@@ -18,12 +18,35 @@ def shared_log() -> list[int]:
     return []
 
 
+# With `BARE_COMPONENT=1`, the button and the mark are a components-v2 element in a fragment, as Muster's table
+# part is: a tap is the element's trigger and reruns the fragment. The floor Streamlit's public component API sets.
+TAP_JS = """export default function ({ parentElement, data, setTriggerValue }) {
+  let box = parentElement.querySelector("div.bare");
+  if (!box) {
+    box = document.createElement("div"); box.className = "bare";
+    box.innerHTML = '<button type="button" kind="secondary" style="width:100%">Add</button><span class="muster-head"></span>';
+    box.querySelector("button").addEventListener("click", () => setTriggerValue("tap", Date.now()));
+    parentElement.appendChild(box);
+  }
+  box.querySelector("span.muster-head").dataset.head = String(data.head);
+}"""
+
+
 log = shared_log()
 seen = len(log)
-if st.button("Add", key="add", width="stretch"):
-    log.append(seen)
-    seen = len(log)
-st.html(f'<span class="muster-head" data-head="{seen}"></span>')  # as the table page marks it
+if os.environ.get("BARE_COMPONENT"):
+    tapped = st.components.v2.component("bare_tap", js=TAP_JS, isolate_styles=False)
+
+    @st.fragment
+    def part() -> None:
+        tapped(data={"head": len(log)}, key="add", on_tap_change=lambda: log.append(len(log)))
+
+    part()
+else:
+    if st.button("Add", key="add", width="stretch"):
+        log.append(seen)
+        seen = len(log)
+    st.html(f'<span class="muster-head" data-head="{seen}"></span>')  # as the table page marks it
 for i in range(int(os.environ.get("BARE_ELEMENTS", "0"))):  # as many elements as a table part, when asked
     if i % 2:
         st.button(f"Another button {i} ({seen})", key=f"other-{i}", width="stretch")

@@ -1,7 +1,7 @@
 """What players wait for, measured in a real browser: two phones at one table against a real server.
 
 Run: python bench/bench_browser.py [--taps N] [--game GAME] [--before DIR] [--bare-elements N] [--markdown FILE]
-       [--shared-cpus] [--postgres] [--interleave ROUNDS]
+       [--shared-cpus] [--postgres] [--interleave ROUNDS [--bare-component]]
 
 `--before DIR` runs the same phone script, in the same run, against another checkout of Muster
 (e.g. `git archive <commit> | tar -x -C DIR`), so a change is measured before and after on the
@@ -11,7 +11,10 @@ per element from Muster's own. `--markdown FILE` writes the figures as the table
 docs/performance.md shows. `--interleave ROUNDS` measures taps only, with every server up at once (the bare
 page under plain `streamlit run`, the `--before` checkout, this one) and the taps dealt out in ROUNDS rounds
 that take the servers in turn, so a swing of a shared machine's load falls on all of them alike; then the open
-pages' idle server CPU, `--idle` seconds a server, in as many rounds taken in turn.
+pages' idle server CPU, `--idle` seconds a server, in as many rounds taken in turn; each p95 ratio with its 95 %
+interval (bootstrap: a p95 over 30 taps is the second slowest). `--bare-component` adds the bare page with its
+button and mark drawn by a components-v2 element in a fragment, as Muster's table part is (`BARE_COMPONENT=1`):
+the floor of Streamlit's public component API, apart from what Muster's own run and redraw cost.
 
 Headless Chromium (Playwright, /usr/bin/chromium) at 390x844 drives two phones, each in a browser pinned to a
 CPU of its own (as each phone is its own device; `--shared-cpus`: one browser on every CPU, as before). In the same run
@@ -58,7 +61,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from harness import describe, pct
+from harness import describe, pct, ratio_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -527,6 +530,12 @@ def bench_interleaved(browsers: list[Browser], args: argparse.Namespace) -> list
         proc = stack.enter_context(server(shipped_command(port), env, port, ROOT))
         players.append((Run("bare"), proc, [open_phone(browsers[i % len(browsers)], f"http://127.0.0.1:{port}/")[0]
                                             for i in range(2)], tap_bare))
+        if args.bare_component:  # the same page, its button and mark a components-v2 element in a fragment
+            port = free_port()
+            proc = stack.enter_context(server(shipped_command(port), dict(env, BARE_COMPONENT="1"), port, ROOT))
+            players.append((Run("bare component"), proc,
+                            [open_phone(browsers[i % len(browsers)], f"http://127.0.0.1:{port}/")[0] for i in range(2)],
+                            tap_bare))
         checkouts = ([("Muster, before", args.before.resolve())] if args.before else []) + [("Muster", ROOT)]
         for name, checkout in checkouts:
             tmp = stack.enter_context(tempfile.TemporaryDirectory())
@@ -563,6 +572,9 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout of Muster to measure in the same run")
     parser.add_argument("--bare-elements", type=int, default=0,
                         help="also measure the bare page redrawing this many more elements per tap (a table part's)")
+    parser.add_argument("--bare-component", action="store_true",
+                        help="with --interleave: also the bare page with its button and mark a components-v2 element "
+                             "in a fragment (the floor Streamlit's public component API sets)")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a Markdown table to this file")
     parser.add_argument("--shared-cpus", action="store_true",
                         help="run both phones in one browser on every CPU (by default each phone's browser has a CPU "
@@ -585,8 +597,10 @@ def main() -> None:
         if args.interleave:
             played = bench_interleaved(browsers, args)
             for run in played:
+                low, high = ratio_interval(run.own, played[0].own, 0.95)
                 print(f"{run.name:<15} own {pair(run.own)} (p95 {pct(run.own, 0.95) / pct(played[0].own, 0.95):.2f}x "
-                      f"the bare page's; n={len(run.own)}, slowest {', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
+                      f"the bare page's, 95 % interval {low:.2f}-{high:.2f}; n={len(run.own)}, slowest "
+                      f"{', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
                       f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)} | idle CPU per page, each round "
                       f"{', '.join(f'{v * 1000:.1f}' for v in run.idle_rounds)} ms/s")
             print(describe())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,14 @@ def pct(values: list[float], q: float) -> float:
     every bench's p50 / p95."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def ratio_interval(a: list[float], b: list[float], q: float, draws: int = 2000, seed: int = 1) -> tuple[float, float]:
+    """A 95 % interval of `pct(a, q) / pct(b, q)` (the bootstrap: both samples drawn again with replacement,
+    `draws` times): a p95 over 30 taps is the second slowest, and swings from run to run; this says how far."""
+    rng = random.Random(seed)
+    ratios = sorted(pct(rng.choices(a, k=len(a)), q) / pct(rng.choices(b, k=len(b)), q) for _ in range(draws))
+    return ratios[int(0.025 * draws)], ratios[int(0.975 * draws) - 1]
 
 
 def describe() -> str:
