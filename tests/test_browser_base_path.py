@@ -2,7 +2,7 @@
 `server.baseUrlPath`, set in a config.toml): a real `muster app`, two phones in a real browser. Everything Muster
 adds to Streamlit's page goes under the path too: the address and QR code `muster app` prints, the seat links and
 QR codes on screen (decoded by zbarimg), the style sheet the page links (`companion.page_styles`: loaded, and its
-rules applied), the table surface's code its elements import (`companion.components.Frontend`), and the route a table's listener waits on (`companion.heads`): with the poll at 10 minutes, a
+rules applied), the table surface's code its elements import (`companion.components.Frontend`; its first fetch failing on one phone, as on a dropped link, it is fetched again), and the route a table's listener waits on (`companion.heads`): with the poll at 10 minutes, a
 move on Ann's phone shows on Bob's through that route alone (as tests/test_browser_moved.py, at the root).
 """
 
@@ -21,6 +21,7 @@ import pytest
 from test_browser import Server, settle
 from test_browser_moved import TRIGGER, move_reaches
 
+from companion.components import LOST
 from companion.store import DB_NAME, open_store
 from companion.table_page import POLL_ENV
 from companion.tables import Tables
@@ -83,6 +84,12 @@ def test_the_companion_under_a_base_path(based_server: Server, new_phone: Callab
     bob = new_phone()
     moved = answers(bob, MOVED)
     code = answers(bob, SURFACE_JS)
+    fetches: list[str] = []  # Bob's phone asks for the surface's code; at its address it fails, as on a dropped link
+
+    def fails_at_its_address(route: Any) -> None:
+        fetches.append(route.request.url)
+        route.continue_() if "&again=" in route.request.url else route.abort()
+    bob.route(f"**{SURFACE_JS}*", fails_at_its_address)
     bob.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(p if isinstance(p, bytes) else p.encode())))
     for phone, seat_url, who in ((ann, seat_urls[0], "Ann"), (bob, seat_urls[1], "Bob")):
         phone.goto(seat_url.replace(public, based_server.url))
@@ -90,7 +97,14 @@ def test_the_companion_under_a_base_path(based_server: Server, new_phone: Callab
         settle(phone)
     assert ann.evaluate("getComputedStyle(document.querySelector('.muster-sheet')).display") == "flex"  # muster.css
     move_reaches(ann, bob)
-    assert code == [200]  # the surface's code under the path, fetched once: its elements, redrawn, carry a stub
+    # the surface's code under the path: its fetches at its own address failed (the preload's, the stub's), so the
+    # stub fetched it once more at an address of its own, and only then (its elements, redrawn, carry a stub); Bob's
+    # table drew and played all the same
+    assert code == [200] and ["&again=" in url for url in fetches][-2:] == [False, True], fetches
     assert any(TRIGGER in frame for frame in sent), "Bob's phone did not learn of the move through the route"
+    lost = new_phone()  # a phone whose every fetch of the code fails: the table says so in a player's words
+    lost.route(f"**{SURFACE_JS}*", lambda route: route.abort())
+    lost.goto(f"{based_server.url}/?table={table.code}")
+    lost.get_by_text(LOST).first.wait_for()
     assert moved and set(moved) == {200}  # Bob's listener waited on the route under the path, and was answered
     tables.store.close()

@@ -27,9 +27,26 @@ COMMENT_LINE = re.compile(r"^[ \t]*//.*\n", re.MULTILINE)
 SCRIPTS_PATH = "_muster/js"  # each frontend's code as `NAME.js?v=VERSION`, under the routes' base path
 # The element's code on a server with the routes: the served module, imported once per page (a module is
 # evaluated once per address), drawing each element. A blob module (how Streamlit runs a component's code) has
-# no base of its own, so the address is made absolute against the page's.
-STUB = ("const served = import(new URL({src}, location.href).href);\n"
-        "export default async (component) => (await served).default(component);\n")
+# no base of its own, so the address is made absolute against the page's. A fetch that fails (the phone's network
+# dropped, the server restarting) is tried at once at an address of its own (a browser remembers a failed module's
+# address for the page's life, the preload's too), and at each later drawing at a new one; till then the element
+# says so in the player's words rather than leaving the table blank. The page's stubs share one load per address
+# (`window.__musterCode`), so once one has the code every element draws with that one module: never two copies
+# of its state (a table's listener), and an error while drawing is not taken for a failed fetch. While the code
+# loads, an element may be drawn again with newer data; only its latest drawing draws when the code is there
+# (`window.__musterDrawing`): an older one, finishing later (it waited on the first fetch and its retry), drew the
+# older data over the newer, and Streamlit then ended it at once, which stopped the table's listener.
+STUB = (  # short: every element carries it at every redraw. u: the code's address; L: the page's loads (l.n: failed
+    # tries, l.p: the load); D: each element's latest drawing; s(): the load, tried once more at once when it fails;
+    # F: the boxes that said the code could not load (a box may be a shadow root), emptied when it loads
+    'const u=new URL(__SRC__,location.href).href,w=window,L=(w.__musterCode=w.__musterCode||{}),'
+    'D=(w.__musterDrawing=w.__musterDrawing||new WeakMap()),F=(w.__musterLost=w.__musterLost||new WeakSet());\n'
+    'function s(){const l=(L[u]=L[u]||{n:0});return(l.p=l.p||import(l.n?u+"&again="+l.n:u)'
+    '.catch(e=>{l.n++;l.p=null;if(l.n===1)return s();throw e}))}\n'
+    'export default async c=>{const d={},b=c.parentElement;D.set(b,d);let m;'
+    'try{m=await s()}catch(e){F.add(b);b.textContent=__LOST__;return}if(D.get(b)!==d)return;'
+    'if(F.delete(b))b.textContent="";return m.default(c)};\n')
+LOST = "Muster's buttons could not load here: check the connection, then reload the page."
 
 
 def frontend(script: Path, sight: bool = True, parts: tuple[Path, ...] = ()) -> str:
@@ -66,7 +83,7 @@ class Frontend:
         """What each element carries as its code: the stub importing the served file, or the code itself."""
         if not paths.installed():
             return self.code
-        return STUB.format(src=json.dumps(paths.here(self.file)))
+        return STUB.replace("__SRC__", json.dumps(paths.here(self.file))).replace("__LOST__", json.dumps(LOST))
 
     def __call__(self, **kwargs: Any) -> Any:
         if self.mount is None:  # two sessions' first runs may both register it: the same definition, no conflict
