@@ -420,6 +420,12 @@ class Game(ABC, Generic[S]):
     def new_state(self, rng: random.Random, options: Mapping[str, Any]) -> S:
         """The position after setup (shuffles and deals come from `rng`)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game[S]:
+        """The game itself: a deep copy of a position shares its rules, as each state's `clone` does (a game holds
+        nothing a match changes, only its rules and tables filled as matches are played). A compiled game
+        (`engine.native`) could not be copied otherwise."""
+        return self
+
     test_options: frozenset[str] = frozenset()
     """Options only tests and lessons may set (scripted dice, stacked decks): refused from the app."""
 

@@ -113,12 +113,6 @@ class HexbattleGame(Game["HexbattleState"]):
         self._lines: dict[tuple[Hex, Hex], tuple[tuple[tuple[int, ...], ...], int]] = {}
         self._moves: dict[str, dict[int, Action]] = {}
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> HexbattleGame:
-        """The game itself: a deep copy of a position shares its rules, as `HexbattleState.clone` does (they hold
-        nothing a battle changes, only tables of moves filled as battles are played). Compiled (`engine.native`),
-        the game could not be copied otherwise."""
-        return self
-
     def hex_named(self, text: str) -> Hex:
         """The hex of a verified action's id: looked up, or parsed when it is written another way ("03,5")."""
         h = self._by_id.get(text)

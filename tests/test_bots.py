@@ -76,6 +76,24 @@ def test_the_all_seeing_bot_fails_the_no_peek_test() -> None:
     assert changed >= 3
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_deep_copy_of_a_position_shares_its_game_and_plays_on_as_the_position_does(game_id: str) -> None:
+    """A game is rules, shared by every position of it (`Game.__deepcopy__`): a deep copy (as a search or a
+    test takes) copies the position only, and plays on move for move as the position it was copied from."""
+    game = GAMES[game_id]
+    assert copy.deepcopy(game) is game
+    for state, _ in positions(game_id, 2, seed=3):
+        deep = copy.deepcopy(state)
+        for step in range(8):
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            assert deep.legal_actions() == legal
+            state.apply(legal[0], random.Random(step))
+            deep.apply(legal[0], random.Random(step))
+        assert deep.view(None) == state.view(None)
+
+
 def test_a_bot_decision_is_seeded_by_the_match() -> None:
     """The same match, seat and bot seed give the same move; the move is one the seat may make."""
     game = GAMES["warfare"]
