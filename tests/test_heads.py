@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from asgi_helpers import apart
 from starlette.applications import Starlette
 from starlette.routing import Route
 from test_postgres_replicas import admin_count, wait_for
@@ -66,12 +66,10 @@ async def ask(query: str, headers: list[tuple[bytes, bytes]] | None = None, hang
 
 
 def run(*steps: Awaitable[Any]) -> list[Any]:
-    """The steps together on an event loop of their own, in a thread of its own: a browser test before this one in
-    the same process leaves Playwright's loop running in this thread."""
+    """The steps together, apart (`asgi_helpers.apart`)."""
     async def together() -> list[Any]:
         return list(await asyncio.gather(*steps))
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, together()).result()
+    return apart(together())
 
 
 async def later(action: Any, delay: float = 0.05) -> None:

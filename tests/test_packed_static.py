@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 from typing import Any
 
+import asgi_helpers
 import pytest
 
 from companion import launch, packed_static, page_styles, server
@@ -40,18 +40,9 @@ class Streamlit:
 def get(middleware: packed_static.PackedStatic, path: str, encodings: bytes = b"gzip, deflate, br, zstd",
         method: str = "GET", more: list[tuple[bytes, bytes]] | None = None) -> tuple[int, dict[bytes, bytes], bytes]:
     """A phone's request of `path`: the status, headers and whole body it gets."""
-    sent: list[Any] = []
-
-    async def send(message: Any) -> None:
-        sent.append(message)
-
-    async def receive() -> Any:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
     scope = {"type": "http", "method": method, "path": path,
              "headers": [(b"accept", b"*/*"), (b"accept-encoding", encodings), *(more or [])]}
-    asyncio.run(middleware(scope, receive, send))
-    start, *rest = sent
+    start, *rest = asgi_helpers.asked(middleware, scope)
     return start["status"], dict(start["headers"]), b"".join(m.get("body", b"") for m in rest)
 
 

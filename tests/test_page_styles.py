@@ -3,10 +3,10 @@ sent by each run as `st.html` of the style sheets."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 from typing import Any
 
+import asgi_helpers
 import pytest
 from apptest_helpers import page
 from starlette.applications import Starlette
@@ -34,16 +34,7 @@ def served(status: int, headers: dict[bytes, bytes], chunks: list[bytes], method
 
 def asked(app: Any, scope: dict[str, Any]) -> list[Any]:
     """The messages `LinkStyles` in front of `app` sends for a request of `scope`."""
-    sent: list[Any] = []
-
-    async def send(message: Any) -> None:
-        sent.append(message)
-
-    async def receive() -> Any:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    asyncio.run(page_styles.LinkStyles(app, HREF)(scope, receive, send))
-    return sent
+    return asgi_helpers.asked(page_styles.LinkStyles(app, HREF), scope)
 
 
 HTML = {b"content-type": b"text/html; charset=utf-8", b"content-length": b"40", b"etag": b'"x"'}
