@@ -133,7 +133,11 @@ function button(key, head, item, onTap) {
   b.disabled = !!item.disabled;
   if (item.help) b.title = item.help;
   b.addEventListener("click", (event) => {
-    if (sawIt(event, b)) onTap(item, b);
+    if (!sawIt(event, b)) return;
+    onTap(item, b);
+    // A finger's or a mouse's tap lets go of the focus now, while the phone waits for the server, not in the
+    // redraw (`letGoOfFocus`), whose restyle it would otherwise cost; a key's press keeps it (the keyboard's place).
+    if (event.detail > 0 && document.activeElement === b) b.blur();
   });
   return b;
 }
