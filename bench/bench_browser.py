@@ -80,7 +80,6 @@ LOBBY_FINISHED = (30, 500)  # the lobby's figures at these numbers of finished t
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -35,7 +35,6 @@ from companion.tables import Tables  # noqa: E402
 from engine.core import Refusal  # noqa: E402
 
 
-
 def service_session(game: str, actions: int, folder: Path) -> list[float]:
     """Milliseconds per interaction at the table-service level, over a seeded random playout."""
     service = Tables(open_store(folder / "service.sqlite3"))

@@ -90,7 +90,6 @@ SERVER = textwrap.dedent("""
 """)
 
 
-
 def run(target: str, sync: str, tables: int, threads: int, appends: int) -> dict[str, float]:
     service = Tables(open_store(target), {"tally": TallyGame()})
     ids = [service.create("tally", ["A", "B"], {"players": 2}).id for _ in range(tables)]

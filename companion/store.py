@@ -611,8 +611,7 @@ class Store(ABC):
                              f"WHERE t.{where} ORDER BY s.seat", (value,)).fetchall()
         if not rows:
             raise StoreError("There is no such table.")
-        width = len(TABLE_COLUMNS.split(","))
-        return _table_of(rows[0], [_seat_of(row[width:]) for row in rows if row[width] is not None])
+        return _table_of(rows[0], [_seat_of(row[_WIDTH:]) for row in rows if row[_WIDTH] is not None])
 
     def _head(self, conn: Any, table_id: int) -> tuple[int, int]:
         row = self._x(conn, "SELECT seq, id FROM actions WHERE table_id=? ORDER BY seq DESC LIMIT 1",
@@ -640,6 +639,7 @@ TABLE_COLUMNS = ("id, game, seed, options, code, created, last_activity, status,
                  "host_device")
 SEAT_COLUMNS = "seat, name, token, claimed, device"
 _TABLE_T = ", ".join(f"t.{c.strip()}" for c in TABLE_COLUMNS.split(","))
+_WIDTH = len(TABLE_COLUMNS.split(","))  # where a table's row ends and its seat's begins (`Store._table`)
 _SEAT_S = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
 
 

@@ -101,18 +101,18 @@ class _Damaged(Exception):
 
 
 class _Connection(sqlite3.Connection):
-    """A connection that knows how long it waits for another program's lock (`_wait`)."""
+    """A connection that knows how long it waits for another program's lock (`_wait`); every connection of the
+    store is one (`SQLiteStore._new_connection`)."""
 
     busy_ms = -1
 
 
-def _wait(conn: sqlite3.Connection, ms: int) -> None:
+def _wait(conn: _Connection, ms: int) -> None:
     """Set how long `conn` waits for another program's lock, only when that changes: a write asks at every tap,
     and a statement is not free (it lets go of Python's lock, which another thread may then hold a while)."""
-    if getattr(conn, "busy_ms", -1) != ms:
+    if conn.busy_ms != ms:
         conn.execute(f"PRAGMA busy_timeout={ms}")
-        if isinstance(conn, _Connection):
-            conn.busy_ms = ms
+        conn.busy_ms = ms
 
 
 def _code(err: sqlite3.Error) -> int | None:
@@ -127,7 +127,7 @@ class SQLiteStore(Store):
         self.path = Path(path)
         self.busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self.notice: str | None = None
-        self._pool: queue.Queue[sqlite3.Connection] = queue.Queue(maxsize=POOL_SIZE)
+        self._pool: queue.Queue[_Connection] = queue.Queue(maxsize=POOL_SIZE)
         self._identity: tuple[int, int] | None = None
         self._turn = threading.Lock()  # this server's writers, in turn (`_write`)
         self._locked_out = False  # the last write found another program holding the lock
@@ -194,7 +194,7 @@ class SQLiteStore(Store):
                 f"({err}): a newer SQLite may have written it. Muster left the file as it is; run Muster with "
                 "a newer Python (and its SQLite), or choose another data folder.") from None
 
-    def _reader(self) -> sqlite3.Connection:
+    def _reader(self) -> _Connection:
         """A read-only connection (see `_inspect` for a WAL file without its -shm)."""
         try:
             return self._new_connection(mode="ro")
@@ -272,7 +272,7 @@ class SQLiteStore(Store):
 
     # -- connections, and what their errors mean -------------------------------------------------
 
-    def _new_connection(self, create: bool = False, mode: str = "rw") -> sqlite3.Connection:
+    def _new_connection(self, create: bool = False, mode: str = "rw") -> _Connection:
         """A connection that never creates the file, except when opening the store."""
         uri = f"file:{quote(str(self.path.resolve()))}?mode={'rwc' if create else mode}"
         conn = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout, isolation_level=None,
@@ -358,10 +358,10 @@ class SQLiteStore(Store):
                                 "tables it still held back to that file; nothing was lost. Try again.")
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self) -> Iterator[_Connection]:
         """A pooled connection (reopening per call would checkpoint the WAL on every close), on our file."""
         try:
-            conn: sqlite3.Connection | None = self._pool.get_nowait()
+            conn: _Connection | None = self._pool.get_nowait()
         except queue.Empty:
             conn = None
         if self._stat() != self._identity:

@@ -447,7 +447,7 @@ def test_what_a_tap_and_a_poll_ask_the_store_statement_by_statement(tmp_path: Pa
     said: list[str] = []
 
     class Traced(SQLiteStore):
-        def _new_connection(self, create: bool = False, mode: str = "rw") -> sqlite3.Connection:
+        def _new_connection(self, create: bool = False, mode: str = "rw") -> Any:
             conn = super()._new_connection(create, mode)
             conn.set_trace_callback(lambda sql: said.append(sql.split()[0] + " " + sql.split()[1]))
             return conn
