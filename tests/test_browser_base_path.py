@@ -106,5 +106,7 @@ def test_the_companion_under_a_base_path(based_server: Server, new_phone: Callab
     lost.route(f"**{SURFACE_JS}*", lambda route: route.abort())
     lost.goto(f"{based_server.url}/?table={table.code}")
     lost.get_by_text(LOST).first.wait_for()
+    settle(lost)
+    assert lost.get_by_text(LOST).count() == 1  # said once, where the page begins, not in each of its elements
     assert moved and set(moved) == {200}  # Bob's listener waited on the route under the path, and was answered
     tables.store.close()

@@ -38,14 +38,17 @@ SCRIPTS_PATH = "_muster/js"  # each frontend's code as `NAME.js?v=VERSION`, unde
 # older data over the newer, and Streamlit then ended it at once, which stopped the table's listener.
 STUB = (  # short: every element carries it at every redraw. u: the code's address; L: the page's loads (l.n: failed
     # tries, l.p: the load); D: each element's latest drawing; s(): the load, tried once more at once when it fails;
-    # F: the boxes that said the code could not load (a box may be a shadow root), emptied when it loads
+    # w.__musterLost: the one box that says the code could not load (the page's first to fail; a box may be a
+    # shadow root), emptied when its code loads: said once a page, as a warning, not in every element
     'const u=new URL(__SRC__,location.href).href,w=window,L=(w.__musterCode=w.__musterCode||{}),'
-    'D=(w.__musterDrawing=w.__musterDrawing||new WeakMap()),F=(w.__musterLost=w.__musterLost||new WeakSet());\n'
+    'D=(w.__musterDrawing=w.__musterDrawing||new WeakMap());\n'
     'function s(){const l=(L[u]=L[u]||{n:0});return(l.p=l.p||import(l.n?u+"&again="+l.n:u)'
     '.catch(e=>{l.n++;l.p=null;if(l.n===1)return s();throw e}))}\n'
     'export default async c=>{const d={},b=c.parentElement;D.set(b,d);let m;'
-    'try{m=await s()}catch(e){F.add(b);b.textContent=__LOST__;return}if(D.get(b)!==d)return;'
-    'if(F.delete(b))b.textContent="";return m.default(c)};\n')
+    'try{m=await s()}catch(e){const o=w.__musterLost;if(!o||o===b||!o.isConnected){w.__musterLost=b;'
+    'const p=document.createElement("p");p.className="muster-note muster-note-warning";p.setAttribute("role","alert");'
+    'p.textContent=__LOST__;b.replaceChildren(p)}return}if(D.get(b)!==d)return;'
+    'if(w.__musterLost===b){w.__musterLost=null;b.replaceChildren()}return m.default(c)};\n')
 LOST = "Muster's buttons could not load here: check the connection, then reload the page."
 
 
