@@ -40,7 +40,10 @@ click that makes the move (the move button, or "Yes, do it" for a move the page 
 the page received it, to that moment on each phone; for
 "committed -> other phone", that moment is compared with the entry's `at` (the server's clock as it
 wrote the entry, just before its commit). So the bench's own looking at the pages (plain CSS queries,
-the same for the bare page and Muster) is in no figure.
+the same for the bare page and Muster) is in no figure. A tap that only picks (a card in a panel's own move
+builder, such as medieval's card and then its column) changes no log head: it is timed to the moment its phone
+drew the table part anew (a surface block added), and counted among the "picks"; the other phone has nothing
+to show for it.
 The load average is printed with the figures: a busy machine is reported as busy.
 """
 
@@ -132,6 +135,13 @@ HEAD_CLOCK = """() => {
   };
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
   note();
+  // When the table part was drawn anew: a surface block added (a tap that only picks, in a panel's move builder,
+  // redraws it without a new log head). A question asked on the phone itself (.mp-ask) is not a redraw.
+  window.__drawn = window.__drawn || [];
+  new MutationObserver((records) => {
+    if (records.some((r) => [...r.addedNodes].some((n) => n.nodeType === 1 && n.matches(".sf-block, .sf-group"))))
+      window.__drawn.push(performance.timeOrigin + performance.now());
+  }).observe(document.body, {subtree: true, childList: true});
   // When the phone was tapped: the click as the page received it, once the bench's click had found its button.
   document.addEventListener("click", () => { window.__tapped = performance.timeOrigin + performance.now(); }, true);
 }"""
@@ -171,6 +181,12 @@ def first_loads(browser: Browser, url: str, loads: int, run: Run, ready: str = "
     return took
 
 
+def drawn_after(page: Page, start: float) -> float | None:
+    """When (s since the epoch) the page first drew its table part anew at or after `start`, or None."""
+    at = page.evaluate("s => (window.__drawn || []).find((t) => t >= s) ?? null", start * 1000)
+    return None if at is None else float(at) / 1000
+
+
 def shown_at(page: Page, head: int) -> float:
     """When (s since the epoch) the page first showed a log head of at least `head`."""
     return float(page.evaluate("n => Math.min(...Object.entries(window.__heads).filter(([h]) => +h >= n)"
@@ -207,9 +223,10 @@ class Run:
         self.idle_rounds: list[float] = []  # with --interleave: the idle server CPU per page of each round
         self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
         self.lost = 0  # taps that came to nothing and were made again
+        self.picks = 0  # taps timed that redrew the tapping phone without a move (a panel's move builder)
 
     def line(self) -> str:
-        return (f"{self.name:<15} own {pair(self.own)} | other {pair(self.other)} | first load {pair(self.first_load)}"
+        return (f"{self.name:<15} own {pair(self.own)}{f' ({self.picks} picks)' if self.picks else ''} | other {pair(self.other)} | first load {pair(self.first_load)}"
                 f" | return visit {pair(self.return_load)}"
                 f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page"
                 + (f" | committed -> other phone {pair(self.lag)} (n={len(self.lag)})" if self.lag else "")
@@ -241,6 +258,13 @@ def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page,
             continue
         cpu0 = cpu_seconds(pid)
         other = next(p for p in phones if p is not mover)
+        drawn = drawn_after(mover, start)
+        if head(mover) <= before and drawn is not None:  # a pick: only this phone changes
+            run.own.append(drawn - start)
+            run.picks += 1
+            settle(mover, other)
+            run.cpu_tap.append(cpu_seconds(pid) - cpu0)
+            continue
         while min(head(mover), head(other)) < before + 1:
             if time.time() - start > 20:
                 raise TimeoutError(f"a phone never showed log head {before + 1}")
@@ -265,8 +289,9 @@ CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] 
 # A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
 # the pads (`--before`), Streamlit's own buttons; those in view only (imperial's call for reinforcements
 # waits in a folded box), which Playwright's `:visible` tells before the click, outside the timed span.
-# On the hexbattle board, the hexes where a unit may deploy (a tap there deploys it: a move).
-MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, "
+# On the hexbattle board, the hexes where a unit may deploy (a tap there deploys it: a move). Medieval's "On to
+# battle N" under a battle's result (a tap that redraws the table for the next placement: timed as a pick).
+MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, .st-key-medieval-result .mp-btn:visible, "
                 ".st-key-moves .stButton button:not([disabled]):visible, .hb-mark.hb-deploy")
 
 
@@ -290,7 +315,7 @@ def tap_move(page: Page, before: int) -> float | None:
     start = tapped_at(page)
     confirm = page.locator(CONFIRM_YES)
     while time.time() - start < LOST_S:
-        if head(page) > before:
+        if head(page) > before or drawn_after(page, start) is not None:  # a move, or a pick redrawn
             MISSES[0] = 0
             return start
         if confirm.count():
@@ -298,8 +323,8 @@ def tap_move(page: Page, before: int) -> float | None:
             MISSES[0] = 0
             return tapped_at(page)
         page.wait_for_timeout(10)
-    # The click came to nothing: it landed on a button being redrawn, or the button only picks
-    # something (a card chip of a panel's own move builder) without making a move.
+    # The click came to nothing: it landed on a button being redrawn (a control that appeared under the finger
+    # takes no tap).
     MISSES[0] += 1
     LOST.append(time.time())
     page.screenshot(path=str(Path(tempfile.gettempdir()) / f"bench-lost-tap-{len(LOST)}.png"))
@@ -598,7 +623,8 @@ def main() -> None:
             for run in played:
                 low, high = ratio_interval(run.own, played[0].own, 0.95)
                 print(f"{run.name:<15} own {pair(run.own)} (p95 {pct(run.own, 0.95) / pct(played[0].own, 0.95):.2f}x "
-                      f"the bare page's, 95 % interval {low:.2f}-{high:.2f}; n={len(run.own)}, slowest "
+                      f"the bare page's, 95 % interval {low:.2f}-{high:.2f}; n={len(run.own)}"
+                      f"{f' ({run.picks} picks)' if run.picks else ''}, slowest "
                       f"{', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
                       f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)} | idle CPU per page, each round "
                       f"{', '.join(f'{v * 1000:.1f}' for v in run.idle_rounds)} ms/s")

@@ -15,7 +15,8 @@ phone, by turns, that has a move, as `bench_browser.py` plays: a seat that moves
 - run end -> last sent: the server's last websocket message of that run leaves;
 - last sent -> received: the page receives the last message it got before showing the move (when the page's
   own work lets it handle it);
-- received -> shown: the page shows the new log head (`span.muster-head`);
+- received -> shown: the page shows the new log head (`span.muster-head`), or, for a tap that only picks (a
+  panel's move builder), draws its table part anew;
 and with `--trace`, what the tapping page's main thread did between the click and "shown" (Chromium's
 timeline: tasks, JavaScript, compositing, painting, styles and layout). p50 / p95 of each. `--bare`
 plays the bare Streamlit page (`bench/bare_app.py`) instead, the floor the figures are read against.
@@ -30,8 +31,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, free_port, head, launch, pct, server, settle,
-                           setup, shown_at, tap_bare, tap_move)
+from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, drawn_after, free_port, head, launch, pct, server,
+                           settle, setup, shown_at, tap_bare, tap_move)
 from harness import describe
 from playwright.sync_api import Page, sync_playwright
 
@@ -106,7 +107,7 @@ def traced_tap(page: Page, before: int, bare: bool, trace: bool) -> tuple[float 
     cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline",
                                "transferMode": "ReportEvents"})
     clicked = (tap_bare if bare else tap_move)(page, before)
-    while clicked is not None and head(page) <= before:
+    while clicked is not None and head(page) <= before and drawn_after(page, clicked) is None:
         page.wait_for_timeout(10)
     cdp.send("Tracing.end")
     while not done:
@@ -121,6 +122,7 @@ def main() -> None:
     parser.add_argument("--taps", type=int, default=30)
     parser.add_argument("--bare", action="store_true", help="the bare Streamlit page instead of Muster")
     parser.add_argument("--trace", action="store_true", help="also trace the tapping page's main thread")
+    parser.add_argument("--rows", action="store_true", help="also print each tap's steps, slowest tap last")
     args = parser.parse_args()
     print(describe(), flush=True)
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
@@ -160,19 +162,26 @@ def main() -> None:
                 if clicked is None:
                     mover.wait_for_timeout(300)
                     continue
-                while head(mover) <= before:
+                while head(mover) <= before and drawn_after(mover, clicked) is None:  # a move, or a pick redrawn
                     mover.wait_for_timeout(10)
-                shown = shown_at(mover, before + 1)
+                drawn = drawn_after(mover, clicked)
+                shown = shown_at(mover, before + 1) if head(mover) > before or drawn is None else drawn
                 settle(*phones)
                 row = steps(clicked, shown, mover.evaluate("() => window.__socket"), server_log(log_path))
                 if row and events:
                     row.update(main_thread(events, row["click -> shown"]))
                 if row:
                     rows.append(row)
+
     print(f"{len(rows)} taps timed of {args.taps} ({'bare page' if args.bare else args.game}); p50 / p95 in ms:")
     for key in dict.fromkeys(k for row in rows for k in row):
         values = [row[key] for row in rows if key in row]
         print(f"  {key:<26} {pct(values, 0.5):7.1f} / {pct(values, 0.95):7.1f}")
+    if args.rows:
+        keys = list(dict.fromkeys(k for row in rows for k in row))
+        print(" | ".join(keys))
+        for row in sorted(rows, key=lambda r: r["click -> shown"]):
+            print(" | ".join(f"{row[k]:.1f}" if k in row else "-" for k in keys))
     print(describe())
 
 
