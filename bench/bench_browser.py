@@ -224,19 +224,28 @@ class Run:
         self.lobby: dict[int, tuple[list[float], list[float]]] = {}  # finished tables -> (first loads, server CPU)
         self.lost = 0  # taps that came to nothing and were made again
         self.picks = 0  # taps timed that redrew the tapping phone without a move (a panel's move builder)
+        self.games = 0  # games played to their end (the tap that ended each is not timed)
 
     def line(self) -> str:
-        return (f"{self.name:<15} own {pair(self.own)}{f' ({self.picks} picks)' if self.picks else ''} | other {pair(self.other)} | first load {pair(self.first_load)}"
+        return (f"{self.name:<15} own {pair(self.own)}{f' ({self.picks} picks)' if self.picks else ''}"
+                f"{f' ({self.games} games ended)' if self.games else ''} | other {pair(self.other)}"
+                f" | first load {pair(self.first_load)}"
                 f" | return visit {pair(self.return_load)}"
                 f" | CPU/tap {pair(self.cpu_tap)} | idle {self.idle_cpu_per_s * 1000:5.1f} ms CPU/s per page"
                 + (f" | committed -> other phone {pair(self.lag)} (n={len(self.lag)})" if self.lag else "")
                 + (f" | first load under plain `streamlit run` {pair(self.shipped_load)}" if self.shipped_load else ""))
 
 
+Written = Callable[[int], float]  # a table's log head -> when its entry was written (the server's clock)
+Renew = Callable[[], tuple[list[str], Written | None]]  # a new table: its seats' links (and its `Written`)
+
+
 def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page, int], float | None],
-         written: Callable[[int], float] | None = None) -> None:
+         written: Written | None = None, renew: Renew | None = None) -> None:
     """`taps` taps, each on the first phone (by turns) that has a move; times its own update and the other's,
     and with `written` (log head -> when its entry was written) the lag from the commit to the other phone.
+    A tap that ends the game is not timed (its phones open the table's replay, a page of its own): with `renew`
+    the phones go on at a new table, else the run stops there.
 
     A tap is timed from its click (the machine's clock) to the moment each page first held the new log
     head, as the page itself noted it (`HEAD_CLOCK`); the bench only looks, every 10 ms and with a plain
@@ -259,16 +268,26 @@ def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page,
         cpu0 = cpu_seconds(pid)
         other = next(p for p in phones if p is not mover)
         drawn = drawn_after(mover, start)
-        if head(mover) <= before and drawn is not None:  # a pick: only this phone changes
+        if 0 <= head(mover) <= before and drawn is not None:  # a pick: only this phone changes
             run.own.append(drawn - start)
             run.picks += 1
             settle(mover, other)
             run.cpu_tap.append(cpu_seconds(pid) - cpu0)
             continue
-        while min(head(mover), head(other)) < before + 1:
+        while min(head(mover), head(other)) < before + 1 and head(mover) >= 0:
             if time.time() - start > 20:
                 raise TimeoutError(f"a phone never showed log head {before + 1}")
             mover.wait_for_timeout(10)
+        if head(mover) < 0:  # the game is over: the page is its replay, without a log head's mark
+            run.games += 1
+            if renew is None:
+                return
+            urls, written = renew()
+            for page, url in zip(phones, urls, strict=True):
+                open_page(page, url)
+                page.evaluate(HEAD_CLOCK)
+            settle(*phones)
+            continue
         run.own.append(shown_at(mover, before + 1) - start)
         run.other.append(shown_at(other, before + 1) - start)
         if written is not None:
@@ -404,6 +423,20 @@ def setup(checkout: Path, folder: str, game: str, finished: int = 0) -> dict[str
     return found
 
 
+def seat_links(base: str, table: dict[str, Any]) -> list[str]:
+    """Each seat's link to a table `setup` made, on the server at `base` (ending in /)."""
+    return [f"{base}?table={table['code']}&seat={token}" for token in table["tokens"]]
+
+
+def renewer(checkout: Path, folder: str, game: str, base: str, store: Store | None = None) -> Renew:
+    """A new table of `game` in the checkout's store each time a game ends (`play`), with its `Written` when the
+    store can be read."""
+    def renew() -> tuple[list[str], Written | None]:
+        table = setup(checkout, folder, game)
+        return seat_links(base, table), (committed(store, table["id"]) if store else None)
+    return renew
+
+
 def bench_muster(browsers: list[Browser], args: argparse.Namespace, name: str, checkout: Path) -> Run:
     run = Run(name)
     with tempfile.TemporaryDirectory() as tmp:
@@ -412,7 +445,7 @@ def bench_muster(browsers: list[Browser], args: argparse.Namespace, name: str, c
         env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
         with server(checkout_command(checkout, port), env, port, checkout) as proc:
             base = f"http://127.0.0.1:{port}/"
-            urls = [f"{base}?table={table['code']}&seat={token}" for token in table["tokens"]]
+            urls = seat_links(base, table)
             phones = []
             for phone, url in enumerate(urls):
                 page, took = open_phone(browsers[phone % len(browsers)], url)
@@ -422,7 +455,8 @@ def bench_muster(browsers: list[Browser], args: argparse.Namespace, name: str, c
             settle(*phones)
             # The commit times are read with this checkout's store; another checkout's may differ.
             store = open_store(Path(tmp) / DB_NAME) if checkout == ROOT else None
-            play(run, proc.pid, phones, args.taps, tap_move, committed(store, table["id"]) if store else None)
+            play(run, proc.pid, phones, args.taps, tap_move, committed(store, table["id"]) if store else None,
+                 renewer(checkout, tmp, args.game, base, store))
             if store:
                 store.close()
             idle(run, proc.pid, args.idle, len(phones))
@@ -548,18 +582,19 @@ def bench_interleaved(browsers: list[Browser], args: argparse.Namespace) -> list
     the bare page under plain `streamlit run` (as Streamlit ships), then `--before` if given, then this checkout.
     Each round's load average is printed."""
     with contextlib.ExitStack() as stack:
-        players = []  # (run, server process, its two phones, how a phone taps)
+        players: list[tuple[Run, subprocess.Popen[bytes], list[Page], Callable[[Page, int], float | None], Renew | None]]
+        players = []  # (run, server process, its two phones, how a phone taps, a new table when a game ends)
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         port = free_port()
         proc = stack.enter_context(server(shipped_command(port), env, port, ROOT))
         players.append((Run("bare"), proc, [open_phone(browsers[i % len(browsers)], f"http://127.0.0.1:{port}/")[0]
-                                            for i in range(2)], tap_bare))
+                                            for i in range(2)], tap_bare, None))
         if args.bare_component:  # the same page, its button and mark a components-v2 element in a fragment
             port = free_port()
             proc = stack.enter_context(server(shipped_command(port), dict(env, BARE_COMPONENT="1"), port, ROOT))
             players.append((Run("bare component"), proc,
                             [open_phone(browsers[i % len(browsers)], f"http://127.0.0.1:{port}/")[0] for i in range(2)],
-                            tap_bare))
+                            tap_bare, None))
         checkouts = ([("Muster, before", args.before.resolve())] if args.before else []) + [("Muster", ROOT)]
         for name, checkout in checkouts:
             tmp = stack.enter_context(tempfile.TemporaryDirectory())
@@ -567,24 +602,25 @@ def bench_interleaved(browsers: list[Browser], args: argparse.Namespace) -> list
             port = free_port()
             env = dict(os.environ, PYTHONPATH=str(checkout), MUSTER_DATA_DIR=tmp, MUSTER_URL=f"http://127.0.0.1:{port}")
             proc = stack.enter_context(server(checkout_command(checkout, port), env, port, checkout))
-            urls = [f"http://127.0.0.1:{port}/?table={table['code']}&seat={token}" for token in table["tokens"]]
+            base = f"http://127.0.0.1:{port}/"
             players.append((Run(name), proc, [open_phone(browsers[i % len(browsers)], url)[0]
-                                              for i, url in enumerate(urls)], tap_move))
-        for _, _, phones, _ in players:
+                                              for i, url in enumerate(seat_links(base, table))], tap_move,
+                            renewer(checkout, tmp, args.game, base)))
+        for _, _, phones, _, _ in players:
             settle(*phones)
         for n in range(args.interleave):
             share = args.taps // args.interleave + (n < args.taps % args.interleave)
             order = players[n % len(players):] + players[:n % len(players)]
-            for run, proc, phones, tap in order:
-                play(run, proc.pid, phones, share, tap)
+            for run, proc, phones, tap, renew in order:
+                play(run, proc.pid, phones, share, tap, renew=renew)
                 settle(*phones)
             print(f"round {n + 1}/{args.interleave}: {describe()}", flush=True)
         for n in range(args.interleave):  # the open pages left idle, the servers taken in turn as the taps were
             order = players[n % len(players):] + players[:n % len(players)]
-            for run, proc, phones, _ in order:
+            for run, proc, phones, _, _ in order:
                 idle(run, proc.pid, args.idle, len(phones))
                 run.idle_rounds.append(run.idle_cpu_per_s)
-        return [run for run, _, _, _ in players]
+        return [run for run, _, _, _, _ in players]
 
 
 def main() -> None:
@@ -624,7 +660,7 @@ def main() -> None:
                 low, high = ratio_interval(run.own, played[0].own, 0.95)
                 print(f"{run.name:<15} own {pair(run.own)} (p95 {pct(run.own, 0.95) / pct(played[0].own, 0.95):.2f}x "
                       f"the bare page's, 95 % interval {low:.2f}-{high:.2f}; n={len(run.own)}"
-                      f"{f' ({run.picks} picks)' if run.picks else ''}, slowest "
+                      f"{f' ({run.picks} picks)' if run.picks else ''}{f', {run.games} games ended' if run.games else ''}, slowest "
                       f"{', '.join(ms([t], 0) for t in sorted(run.own)[-4:])})"
                       f" | other {pair(run.other)} | CPU/tap {pair(run.cpu_tap)} | idle CPU per page, each round "
                       f"{', '.join(f'{v * 1000:.1f}' for v in run.idle_rounds)} ms/s")

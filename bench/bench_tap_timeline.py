@@ -162,8 +162,11 @@ def main() -> None:
                 if clicked is None:
                     mover.wait_for_timeout(300)
                     continue
-                while head(mover) <= before and drawn_after(mover, clicked) is None:  # a move, or a pick redrawn
+                while 0 <= head(mover) <= before and drawn_after(mover, clicked) is None:  # a move, or a pick redrawn
                     mover.wait_for_timeout(10)
+                if head(mover) < 0:  # the game is over (its replay has no log head): the taps end here
+                    print(f"the game ended after {n + 1} taps", flush=True)
+                    break
                 drawn = drawn_after(mover, clicked)
                 shown = shown_at(mover, before + 1) if head(mover) > before or drawn is None else drawn
                 settle(*phones)
