@@ -92,16 +92,18 @@ def test_warfare_builder_disables_the_cards_that_cannot_attack(service: Tables) 
     at = page(table=table.code, seat=table.seats[0].token)
     hand = state.view(0)["hand"]
     index = service.game("warfare").data.card_index  # type: ignore[attr-defined]
-    prefix = f"build-{table.id}-{state.turn}-units-"
     non_unit = next(c for c in hand if index[c].design.type not in ("IU", "LU", "CU", "AU"))
-    card = at.button(key=prefix + non_unit)
+    card = offered(at, f"card-{non_unit}")
     assert card.disabled and card.label.endswith(" — not a Unit")  # the engine's reason, beside the card
-    assert not any(b.key == "build-go-units" or (b.key or "").startswith("build-go-units") for b in at.button)
+    assert card.pad_id == "builder" and not card.primary
+    assert "build-go-units" not in {b.key for b in pad_buttons(at)}
+    assert "Tap the units to attack with." in page_text(at)
     unit = next(a for a in state.legal_actions(0) if a.kind == "units")
     for chosen in unit.args["cards"]:
-        at.button(key=prefix + chosen).click().run()
-        assert at.button(key=prefix + chosen).label.startswith("✓ ")
-    assert any("Would inflict" in m.value for m in at.markdown)
+        offered(at, f"card-{chosen}").click().run()
+        assert offered(at, f"card-{chosen}").label.startswith("✓ ") and offered(at, f"card-{chosen}").primary
+    assert "Would inflict" in page_text(at)
+    assert service.snapshot(table).state.step == "units"  # choosing cards sends nothing to the table
     offered(at, "build-go-units").click().run()
     assert not at.exception
     assert service.snapshot(table).state.step != "units"

@@ -6,12 +6,14 @@ says which may join the choice and why not, and `engine.warfare.casualties` does
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import streamlit as st
 
+from companion.components import movepad
 from companion.panels.common import card_label, card_links, news
-from companion.render import Sheet, plain
+from companion.render import Sheet
 from companion.render import private as render_private
 from companion.table_context import TableContext
 from engine.core import Action, Refusal
@@ -61,7 +63,7 @@ def render(ctx: TableContext) -> None:
             if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
                 sheet.caption(REPLY_HINT)
     if view["step"] in BUILDER_STEPS:
-        ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data))
+        ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data), pads_only=True)
     else:
         ctx.moves()
 
@@ -119,35 +121,40 @@ def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
 
     The engine says which cards may join the choice (`WarfareState.picks`); the others are
     disabled with its short reason. It is the layout of the moves (`ctx.moves`) at these steps,
-    where the generic list would spell out every combination of cards as its own move.
+    where the generic list would spell out every combination of cards as its own move. It is all
+    part of the table's surface: the cards a pad whose taps choose on this phone only (nothing
+    reaches the table until the attack's own button), the sum a sheet, the attack a move pad.
     """
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
     state, me = ctx.state_as(WarfareState), ctx.player
     if me is None:  # the builder is a seat's moves only
         return
     kind = view["step"]
     key = f"build-{ctx.table.id}-{view['turn']}-{kind}"
     chosen = [c for c in st.session_state.get(key, []) if c in view.get("hand", [])]
-    with ctx.page.container("builder", border=True):  # its move pad goes inside, after the cards
-        st.markdown(f"**{BUILDER_TITLES[kind]}**  \n{BUILDER_HINTS[kind]}")
-        for card, why in state.picks(chosen):
-            label = ("✓ " if card in chosen else "") + card_label(data.card_index[card], data) + (f" — {why}" if why else "")
-            st.button(plain(label), key=f"{key}-{card}", disabled=why is not None, on_click=_toggle,
-                      args=(key, chosen, card), width="stretch", type="primary" if card in chosen else "secondary")
-        action = Action(kind, me, {"cards": chosen})
+    cards = [movepad.Choice(f"card-{card}", ("✓ " if card in chosen else "") + card_label(data.card_index[card], data)
+                            + (f" — {why}" if why else ""), card, primary=card in chosen, disabled=why is not None,
+                            chosen=card in chosen)
+             for card, why in state.picks(chosen)]
+    ctx.page.pad(movepad.pad(cards, "builder", ctx.snap.head, title=BUILDER_TITLES[kind],
+                             lines=[BUILDER_HINTS[kind]], boxed=True), partial(_toggle, key, chosen))
+    action = Action(kind, me, {"cards": chosen})
+    with ctx.page.sheet() as sheet:
         try:
             state.check(action)
         except Refusal:
-            st.caption("Tap the units to attack with.")
+            sheet.caption("Tap the units to attack with.")
             return
         if kind in ("units", "support"):
             counted = [data.card_index[c].design for c in view["attack"]["units"] + chosen] \
                 if kind == "support" else [data.card_index[c].design for c in chosen]
             result = casualties(counted, data.rules)
-            st.markdown(f"Would inflict: {_arith(result.to_json(), data.rules)}  \n"
-                        f"(after a Morale card: {with_morale(result, data.rules).inflicted})")
-        ctx.button(state.label(action), action, key=f"build-go-{kind}", primary=True)
+            sheet.markdown(f"Would inflict: {_arith(result.to_json(), data.rules)}  \n"
+                           f"(after a Morale card: {with_morale(result, data.rules).inflicted})")
+    ctx.button(state.label(action), action, key=f"build-go-{kind}", primary=True)
 
 
-def _toggle(key: str, chosen: list[str], card: str) -> None:
-    st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]
+def _toggle(key: str, chosen: list[str], tap: movepad.Tap) -> None:
+    """A card of the builder tapped: chosen if it was not, else no longer (on this phone only)."""
+    card = tap.value
+    if isinstance(card, str):
+        st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]
