@@ -109,6 +109,23 @@ def test_warfare_builder_disables_the_cards_that_cannot_attack(service: Tables) 
     assert service.snapshot(table).state.step != "units"
 
 
+def test_hexbattle_units_box_is_a_pad_per_army_and_a_tap_selects_the_unit(service: Tables) -> None:
+    table = play(service, "hexbattle", 12)
+    state = service.snapshot(table).state
+    at = page(table=table.code, seat=table.seats[0].token)  # every folded box open
+    units = {b.key: b for b in pad_buttons(at) if b.pad_id in ("hx-units-0", "hx-units-1")}
+    view = state.view(0)
+    assert len(units) == len(view["units"])  # one button a unit, in both armies' pads
+    assert not any(b.key.startswith("hx-unit-") for b in at.button)  # no Streamlit button a unit
+    mine = next(u for u in view["units"] if u["player"] == 0 and not u["destroyed"])
+    button = units[f"unit-{mine['id']}"]
+    assert button.pad_id == "hx-units-0" and button.label.startswith(f"{mine['name']} · ") and not button.disabled
+    head = service.store.head(table.id)
+    button.click().run()
+    assert at.session_state[f"hx-sel-{table.id}"].unit == mine["id"]  # selected on the board; nothing sent
+    assert service.store.head(table.id) == head and panel_ok(at)
+
+
 def test_a_card_in_the_private_box_opens_its_look_up_beside_the_table(service: Tables) -> None:
     table = service.create("warfare", ["Ann", "Bob"], {"first_player": 0}, seed="links")
     at = page(table=table.code, seat=table.seats[0].token)

@@ -157,10 +157,6 @@ def _on_tap(service: Any, table_id: int, seat: int | None, reported: dict[str, A
         _select(table_id, sel)
 
 
-def _pick(table_id: int, uid: str) -> None:
-    _select(table_id, Selection(unit=uid))
-
-
 def _pad(ctx: TableContext, items: list[Any], key: str, columns: int = 1, title: str | None = None,
          note: str | None = None) -> None:
     """Buttons as one pad (the table page's); a tap forgets this phone's selection, then plays its move."""
@@ -486,8 +482,9 @@ def _toggle_unit(key: str, most: int, tap: movepad.Tap) -> None:
 
 
 def _units(ctx: TableContext, view: dict[str, Any]) -> None:
-    """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board."""
-    ctx.page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
+    """Every unit with its strength, formation where it applies, broken units marked; a tap selects it on the board.
+    Each army is a line and a pad of its units (a destroyed one greyed out, in its place): part of the table's
+    surface, so a tap on the board while the box is open redraws two pads, not an element per unit."""
     state = ctx.state_as(HexbattleState)
     box, opened = ctx.page.fold("Units", "units-box")
     if not opened:
@@ -495,20 +492,28 @@ def _units(ctx: TableContext, view: dict[str, Any]) -> None:
     with box:
         for p in view["players"]:
             alive = [u for u in view["units"] if u["player"] == p["seat"] and not u["destroyed"]]
-            st.markdown(f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units")
+            with ctx.page.sheet() as sheet:
+                sheet.markdown(f"**{ctx.name(p['seat'])}** ({p['army_name']}): {len(alive)} units")
+            items: list[movepad.Item] = []
             for u in view["units"]:
                 if u["player"] != p["seat"]:
                     continue
-                unit = state.units[u["id"]]
                 if u["destroyed"]:
-                    st.markdown(f"~~{u['name']}~~ destroyed")
+                    items.append(movepad.Choice(f"unit-{u['id']}", f"{u['name']} · destroyed", None, disabled=True))
                     continue
+                unit = state.units[u["id"]]
                 formation = (f" · {state.game.formations[u['formation']].name}"
                              if state.unit_type(unit).uses_formations else "")
                 status = ("⚠ broken " if u["broken"] else "") + f"{u['strength']}/{u['max_strength']}"  # as the seed
                 where = "" if u["hex"] else " · not deployed"
-                st.button(f"{u['name']} · {status}{formation}{where}", key=f"hx-unit-{u['id']}", width="stretch",
-                          on_click=_pick, args=(ctx.table.id, u["id"]))
+                items.append(movepad.Choice(f"unit-{u['id']}", f"{u['name']} · {status}{formation}{where}", u["id"]))
+            ctx.page.pad(movepad.pad(items, f"hx-units-{p['seat']}", ctx.snap.head), partial(_picked, ctx.table.id))
+
+
+def _picked(table_id: int, tap: movepad.Tap) -> None:
+    """A unit tapped in the Units box: selected on the board."""
+    if isinstance(tap.value, str):
+        _select(table_id, Selection(unit=tap.value))
 
 
 def _all_moves(ctx: TableContext) -> None:
