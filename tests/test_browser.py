@@ -207,19 +207,20 @@ def player_taps(page: Any, wanted: str | None = None) -> None:
         if laying.count() and not page.locator(".st-key-move-list .mp-btn:enabled").count():
             laying.first.click()  # medieval: a column for the card chosen, else a card of the hand, laid on the phone
             continue
-        plain = page.locator(".st-key-moves .mp-btn:enabled")
-        if plain.count():
-            named = [b for b in plain.all() if b.inner_text().strip() == wanted]
-            tap_move(page, named[0] if named else plain.first)
+        plain = [b for b in page.locator(".st-key-moves .mp-btn:enabled").all()
+                 if not b.evaluate("b => b.closest('.st-key-builder') !== null")]  # warfare's cards are no moves
+        if plain:
+            named = [b for b in plain if b.inner_text().strip() == wanted]
+            tap_move(page, named[0] if named else plain[0])
             return
         listed = page.locator(".st-key-moves .mp-select")
         if listed.count():
             listed.first.select_option(index=1)
             tap_move(page, page.locator(".st-key-moves .mp-group .mp-btn").first)
             return
-        part = page.locator(".st-key-moves button:enabled")
-        if part.count():
-            part.first.click()
+        card = page.locator(".st-key-builder .mp-btn:enabled")  # warfare: a card for the attack being built
+        if card.count():
+            card.first.click()
             continue
         onward = page.locator(".st-key-medieval-result .mp-btn:enabled")  # the battle fought, read: on to the next
         if onward.count():

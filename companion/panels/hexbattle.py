@@ -178,7 +178,7 @@ def _controls(ctx: TableContext, sel: Selection) -> None:
     legal = state.legal_actions(me)
     opts = board.options(legal, sel.unit)
     unit = state.units.get(sel.unit) if sel.unit else None
-    with ctx.page.container("hx-controls"):
+    with ctx.page.group("hx-controls"):  # pads and sheets only: part of the table's one element
         if unit is not None and unit.player == me and unit.on_board:
             if sel.dest is not None and sel.dest in opts.moves:
                 _compass(ctx, opts.moves[sel.dest], "hx-face", "", "Final facing")
