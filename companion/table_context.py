@@ -62,15 +62,14 @@ class TableContext:
             raise Refusal(f"This table's position is a {type(seen).__name__}, not a {kind.__name__}.")
         return seen
 
-    def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None,
-              pads_only: bool = False) -> None:
+    def moves(self, layout: Callable[[TableContext, list[Action]], None] | None = None) -> None:
         """Draw this seat's moves here (a panel calls it between its view and its tools); `layout` draws the
         legal moves a panel lays out itself (with `choice` and `pad`, or `button`, and `move_key`) instead of
-        the plain list. A layout that draws only sheets and pads (`pads_only`) is part of the table's surface
-        as the plain list is; others get a Streamlit container, for the widgets they draw."""
+        the plain list. Either way they are sheets and pads, in the group `moves` of the table's surface: a
+        Streamlit widget there would split the table part into more elements, each redrawn at every tap."""
         if not self.moves_drawn and self.table.playing and self.seat is not None and self.acting:
             self.moves_drawn = True
-            _moves(self, layout or _move_buttons, pads_only or layout is None)
+            _moves(self, layout or _move_buttons)
 
     def seat_tools(self, title: str | None = None) -> bool:
         """Draw this seat's undo and concede here, under `title` (a panel's top bar, as the seed's online
@@ -161,19 +160,15 @@ def move_key(action: Action) -> str:
     return f"move-{action.kind}-{digest}"
 
 
-def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], None], pads_only: bool) -> None:
+def _moves(ctx: TableContext, layout: Callable[[TableContext, list[Action]], None]) -> None:
     state = ctx.state
     if state.is_terminal or ctx.player not in state.players_to_act():
         return
     legal: list[Action] = state.legal_actions(ctx.player)
-    if pads_only:  # a group of the table's surface, keyed as the container was
-        with ctx.page.group("moves"):
-            layout(ctx, legal)
-        if layout is _move_buttons:
-            ctx.typed_moves = legal
-        return
-    with ctx.page.container("moves"):  # a panel's own layout may draw Streamlit's widgets, and pads among them
+    with ctx.page.group("moves"):
         layout(ctx, legal)
+    if layout is _move_buttons:
+        ctx.typed_moves = legal
 
 
 def _move_buttons(ctx: TableContext, legal: list[Action]) -> None:

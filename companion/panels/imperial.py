@@ -56,7 +56,7 @@ def render(ctx: TableContext) -> None:
             if side["choice"]:
                 secret["your_face_down_pick"] = side["choice"].capitalize()
             render_private(me, secret, ctx.names, sheet=sheet)
-    ctx.moves(_round if view["phase"] == "play" else None, pads_only=True)
+    ctx.moves(_round if view["phase"] == "play" else None)
 
 
 def _round(ctx: TableContext, legal: list[Action]) -> None:

@@ -25,14 +25,14 @@ def render(ctx: TableContext) -> None:
     decks = [f"{ctx.name(p)} ({players[p]['deck_name']})" for p in (0, 1)]
     me = ctx.player
     if _result_first(ctx, view):  # the next battle waits until this viewer has taken in the last one
-        ctx.moves(lambda ctx, legal: None, pads_only=True)
+        ctx.moves(lambda ctx, legal: None)
         return
     with ctx.page.sheet() as sheet, sheet.box():  # the field: the opponent's side above, this phone's below
         sheet.markdown(f"**Battle {view['battle']}:** {decks[0]} vs {decks[1]}")
         _grid(ctx, view["columns"], sheet)
     outcomes = _outcomes(ctx, me)  # the ★ and the suggestion in words read the same ranking, worked out once
     # this seat's side of the field and its hand: pads only, so part of the table's one element
-    ctx.moves(partial(_placements, view=view, outcomes=outcomes), pads_only=True)
+    ctx.moves(partial(_placements, view=view, outcomes=outcomes))
     with ctx.page.sheet() as sheet:  # what no one taps, as one element
         rows = []
         for p in (0, 1):

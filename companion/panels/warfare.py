@@ -63,7 +63,7 @@ def render(ctx: TableContext) -> None:
             if view["step"] in ("blunder", "counter") and ctx.player in view["to_act"] and ctx.acting:
                 sheet.caption(REPLY_HINT)
     if view["step"] in BUILDER_STEPS:
-        ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data), pads_only=True)
+        ctx.moves(layout=lambda ctx, legal: _builder(ctx, view, data))
     else:
         ctx.moves()
 

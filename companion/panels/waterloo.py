@@ -73,7 +73,7 @@ def render(ctx: TableContext) -> None:
         _latest_hand(ctx, view, sheet)
     _hand_history(ctx, view)
     _your_turn(ctx, view)
-    ctx.moves(layout=partial(_drawing_turn, view=view) if view["phase"] == "draw" else None, pads_only=True)
+    ctx.moves(layout=partial(_drawing_turn, view=view) if view["phase"] == "draw" else None)
     _scorer(ctx, names)
     _combo_table(ctx)
 
