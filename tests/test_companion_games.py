@@ -6,7 +6,7 @@ import random
 import re
 
 import pytest
-from apptest_helpers import carry_out, html_bodies, lay_until_move, offered, pad_buttons, page, page_text
+from apptest_helpers import carry_out, html_bodies, lay_until_move, offered, pad_buttons, page, page_text, tap_pad
 from streamlit.testing.v1 import AppTest
 
 from companion import lookup
@@ -99,6 +99,14 @@ def test_warfare_builder_disables_the_cards_that_cannot_attack(service: Tables) 
     assert "build-go-units" not in {b.key for b in pad_buttons(at)}
     assert "Tap the units to attack with." in page_text(at)
     unit = next(a for a in state.legal_actions(0) if a.kind == "units")
+    # a phone's crafted taps: on the greyed-out card (no tap at all), and on a card naming another as its value
+    # (the card drawn under the button counts, never the value sent)
+    tap_pad(at, "builder", {"id": f"card-{non_unit}", "value": non_unit, "head": card.head})
+    assert offered(at, f"card-{non_unit}").label == card.label and card.disabled
+    tap_pad(at, "builder", {"id": f"card-{unit.args['cards'][0]}", "value": non_unit, "head": card.head})
+    assert offered(at, f"card-{unit.args['cards'][0]}").label.startswith("✓ ")
+    assert not offered(at, f"card-{non_unit}").label.startswith("✓ ")
+    tap_pad(at, "builder", {"id": f"card-{unit.args['cards'][0]}", "value": None, "head": card.head})  # un-chosen
     for chosen in unit.args["cards"]:
         offered(at, f"card-{chosen}").click().run()
         assert offered(at, f"card-{chosen}").label.startswith("✓ ") and offered(at, f"card-{chosen}").primary

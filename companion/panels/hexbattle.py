@@ -511,9 +511,9 @@ def _units(ctx: TableContext, view: dict[str, Any]) -> None:
 
 
 def _picked(table_id: int, tap: movepad.Tap) -> None:
-    """A unit tapped in the Units box: selected on the board."""
-    if isinstance(tap.value, str):
-        _select(table_id, Selection(unit=tap.value))
+    """A unit tapped in the Units box: selected on the board (the unit the pad drew under that button, by its id)."""
+    if tap.label is not None and tap.id.startswith("unit-"):
+        _select(table_id, Selection(unit=tap.id.removeprefix("unit-")))
 
 
 def _all_moves(ctx: TableContext) -> None:

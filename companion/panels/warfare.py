@@ -154,7 +154,9 @@ def _builder(ctx: TableContext, view: dict[str, Any], data: Any) -> None:
 
 
 def _toggle(key: str, chosen: list[str], tap: movepad.Tap) -> None:
-    """A card of the builder tapped: chosen if it was not, else no longer (on this phone only)."""
-    card = tap.value
-    if isinstance(card, str):
-        st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]
+    """A card of the builder tapped: chosen if it was not, else no longer (on this phone only). The card is the
+    one the pad drew under that button (its id), never a value the phone names."""
+    if tap.label is None or not tap.id.startswith("card-"):  # no card this pad drew
+        return
+    card = tap.id.removeprefix("card-")
+    st.session_state[key] = [c for c in chosen if c != card] if card in chosen else [*chosen, card]

@@ -105,13 +105,16 @@ class Pad:
     sure: frozenset[str]  # items whose tap is the player's "yes" (never sent to the phone)
 
     def read(self, raw: dict[str, Any]) -> Tap | None:
-        """The tap the phone sent on this pad, as this server drew it (anything of another shape is no tap at all).
-        A new tap: the refusals of earlier ones are read (`forget`)."""
+        """The tap the phone sent on this pad, as this server drew it (anything of another shape is no tap at all,
+        and so is a tap on a button drawn greyed out: the phone sends none, and a control the player saw disabled
+        does nothing whatever a phone sends). A new tap: the refusals of earlier ones are read (`forget`)."""
         forget()
         if not isinstance(raw.get("id"), str):
             return None
         items: list[dict[str, Any]] = self.data["items"]
         item = next((i for i in items if i["id"] == raw["id"]), None)
+        if item is not None and item.get("disabled"):
+            return None
         label = None if item is None else item["label"] if item["kind"] == "button" else next(
             (o["label"] for o in item["options"] if o["value"] == raw.get("value")), None)  # a list: the option sent
         return Tap(raw["id"], raw.get("value"), reported_head(raw.get("head")), label, raw["id"] in self.sure)
