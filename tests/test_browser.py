@@ -207,8 +207,8 @@ def player_taps(page: Any, wanted: str | None = None) -> None:
         if laying.count() and not page.locator(".st-key-move-list .mp-btn:enabled").count():
             laying.first.click()  # medieval: a column for the card chosen, else a card of the hand, laid on the phone
             continue
-        plain = [b for b in page.locator(".st-key-moves .mp-btn:enabled").all()
-                 if not b.evaluate("b => b.closest('.st-key-builder') !== null")]  # warfare's cards are no moves
+        # a move's button (a card of warfare's attack builder is none)
+        plain = page.locator(".st-key-moves .sf-block:not(.st-key-builder) .mp-btn:enabled").all()
         if plain:
             named = [b for b in plain if b.inner_text().strip() == wanted]
             tap_move(page, named[0] if named else plain[0])

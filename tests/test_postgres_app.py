@@ -23,7 +23,7 @@ from test_browser import Server, settle, tap_move, wait_moves  # noqa: E402
 from companion.store import Store, open_store  # noqa: E402
 from companion.tables import Tables  # noqa: E402
 
-MOVES = ".st-key-moves .mp-btn:not([disabled])"
+MOVES = ".st-key-moves .sf-block:not(.st-key-builder) .mp-btn:not([disabled])"  # a move (a builder's card is none)
 UNITS = ".st-key-builder button:enabled"  # warfare's attack builder: units chosen (no move) before its move's button
 
 
