@@ -132,11 +132,10 @@ HEAD_NOW = """() => { const marks = document.querySelectorAll("span.muster-head"
 # machine's clock, as the server's).
 HEAD_CLOCK = """() => {
   window.__heads = window.__heads || {};
+  const now = """ + HEAD_NOW + """;
   const note = () => {
-    const marks = document.querySelectorAll("span.muster-head");
-    if (!marks.length) return;
-    const head = marks[marks.length - 1].dataset.head;
-    if (!(head in window.__heads)) window.__heads[head] = performance.timeOrigin + performance.now();
+    const head = now();
+    if (head >= 0 && !(head in window.__heads)) window.__heads[head] = performance.timeOrigin + performance.now();
   };
   new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
   note();
@@ -190,6 +189,13 @@ def drawn_after(page: Page, start: float) -> float | None:
     """When (s since the epoch) the page first drew its table part anew at or after `start`, or None."""
     at = page.evaluate("s => (window.__drawn || []).find((t) => t >= s) ?? null", start * 1000)
     return None if at is None else float(at) / 1000
+
+
+def picked_at(page: Page, before: int, start: float) -> float | None:
+    """When a tap made at `start` that made no move (a pick) was drawn: the page still at log head `before`, its
+    table part drawn anew since; None for a move, a game's end, or nothing drawn yet."""
+    drawn = drawn_after(page, start)
+    return drawn if drawn is not None and 0 <= head(page) <= before else None
 
 
 def shown_at(page: Page, head: int) -> float:
@@ -272,9 +278,9 @@ def play(run: Run, pid: int, phones: list[Page], taps: int, tap: Callable[[Page,
             continue
         cpu0 = cpu_seconds(pid)
         other = next(p for p in phones if p is not mover)
-        drawn = drawn_after(mover, start)
-        if 0 <= head(mover) <= before and drawn is not None:  # a pick: only this phone changes
-            run.own.append(drawn - start)
+        picked = picked_at(mover, before, start)
+        if picked is not None:  # a pick: only this phone changes
+            run.own.append(picked - start)
             run.picks += 1
             settle(mover, other)
             run.cpu_tap.append(cpu_seconds(pid) - cpu0)

@@ -31,8 +31,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, drawn_after, free_port, head, launch, pct, server,
-                           settle, setup, shown_at, tap_bare, tap_move)
+from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, drawn_after, free_port, head, launch, pct,
+                           picked_at, server, settle, setup, shown_at, tap_bare, tap_move)
 from harness import describe
 from playwright.sync_api import Page, sync_playwright
 
@@ -167,15 +167,14 @@ def main() -> None:
                 if head(mover) < 0:  # the game is over (its replay has no log head): the taps end here
                     print(f"the game ended after {n + 1} taps", flush=True)
                     break
-                drawn = drawn_after(mover, clicked)
-                shown = shown_at(mover, before + 1) if head(mover) > before or drawn is None else drawn
+                picked = picked_at(mover, before, clicked)
+                shown = shown_at(mover, before + 1) if picked is None else picked
                 settle(*phones)
                 row = steps(clicked, shown, mover.evaluate("() => window.__socket"), server_log(log_path))
                 if row and events:
                     row.update(main_thread(events, row["click -> shown"]))
                 if row:
                     rows.append(row)
-
     print(f"{len(rows)} taps timed of {args.taps} ({'bare page' if args.bare else args.game}); p50 / p95 in ms:")
     for key in dict.fromkeys(k for row in rows for k in row):
         values = [row[key] for row in rows if key in row]
