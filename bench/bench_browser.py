@@ -322,7 +322,8 @@ CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] 
 # On the hexbattle board, the hexes where a unit may deploy (a tap there deploys it: a move). Medieval's "On to
 # battle N" under a battle's result (a tap that redraws the table for the next placement: timed as a pick).
 MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, .st-key-medieval-result .mp-btn:visible, "
-                ".st-key-moves .stButton button:not([disabled]):visible, .hb-mark.hb-deploy")
+                ".st-key-moves .stButton button:not([disabled]):visible, .hb-mark.hb-deploy, .hb-mark.hb-place, "
+                ".st-key-hx-controls .mp-btn:not([disabled]):visible")
 
 
 def tap_bare(page: Page, before: int) -> float:

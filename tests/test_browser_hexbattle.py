@@ -187,6 +187,11 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     drawn = tables.snapshot(table).state.pending_tile
     name = catalogue()["hexbattle"].data.by_id("terrain")[drawn].name
     ann.shows(f"Drawn tile: {name}")
+    tile = ann.page.locator(f'.hb-drawn[aria-label="The {name} tile as printed"]')  # as printed, in the board's bar
+    tile.wait_for()
+    shown = tile.bounding_box()
+    assert shown is not None and shown["height"] > 40 and 0.8 < shown["width"] / shown["height"] < 1.3
+    assert tile.locator("use").get_attribute("href") == f"#tile-{drawn}"
     ann.tap_hex("9,5")
     wait_for(lambda: tables.snapshot(table).state.terrain.get((9, 1)) == drawn, ann.page)  # axial of 9,5
 

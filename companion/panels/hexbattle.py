@@ -45,7 +45,7 @@ from engine.hexbattle_combat import (
 )
 from engine.hexbattle_state import HexbattleState
 from engine.hexgrid import FACING_NAMES
-from generator.hexbattle_parts import board_geometry, effects, tile_svg
+from generator.hexbattle_parts import board_geometry, effects
 
 SIDE_NAMES = {0: "front", 1: "front flank", 2: "side flank", 3: "rear"}
 
@@ -238,14 +238,13 @@ def _sight_text(state: HexbattleState, unit: Any, enemy: Any) -> str:
 # ----- the drawn tile ------------------------------------------------------------------------------
 
 def _drawn_tile(page: Page, data: Any, terrain_id: str) -> None:
-    """A drawn terrain tile, shown as printed, named and explained, before anyone must place it."""
-    page.widgets()  # Streamlit's own elements follow: what the surface gathered goes first
+    """A drawn terrain tile, named and explained, before anyone must place it; the board shows it as printed, in
+    its bar above the hexes it may go to (`overlay`'s `drawn`), drawn from the art the phone holds: an image here
+    would be sent again at every tap until the tile is laid, in an element of its own."""
     terrain = data.by_id("terrain")[terrain_id]
-    with st.container(border=True, key="hx-drawn-tile", horizontal=True):
-        st.image(tile_svg(data, terrain_id), width=110, alt=f"The {terrain.name} tile as printed")
-        meanings = "; ".join(e.meaning for e in effects(terrain))
-        st.markdown(f"**Drawn tile: {terrain.name}**  \n{terrain.text}"
-                    + (f"  \n{meanings}." if meanings else ""))
+    meanings = "; ".join(e.meaning for e in effects(terrain))
+    with page.sheet() as sheet:
+        sheet.markdown(f"**Drawn tile: {terrain.name}**  \n{terrain.text}" + (f"  \n{meanings}." if meanings else ""))
 
 
 # ----- the combats: a banner until the viewer moves on, the last in full until the next -------------

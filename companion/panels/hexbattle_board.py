@@ -187,7 +187,8 @@ def next_deploy(state: Any, player: int | None, sel: Selection) -> str | None:
 
 
 def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: float) -> dict[str, Any]:
-    """The board's small per-redraw payload: tiles laid, units, and the marks of the selection in progress."""
+    """The board's small per-redraw payload: tiles laid, units, the marks of the selection in progress, and the
+    drawn tile waiting to be laid (its id and name: the board draws it from its own art)."""
     game = state.game
     centre = {h: geo.centre(*(int(v) for v in hid.split(","))) for h, hid in game.ids.items()}
     home_rows = set(game.home_row)
@@ -253,8 +254,11 @@ def overlay(state: Any, geo: Any, player: int | None, sel: Selection, aspect: fl
               "facing": u.facing, "strength": u.strength, "colour": colours[u.player], "broken": state.is_broken(u),
               "selected": u.id == sel.unit, "aspect": aspect}
              for u in state.units.values() if u.on_board]
+    # the drawn tile waiting to be laid, as printed, in the board's bar (every phone: a drawn tile is shown)
+    drawn = [state.pending_tile, game.terrain[state.pending_tile].name] if state.pending_tile else None
     return {"size": [geo.width, geo.height], "hex": [geo.hex_w, geo.hex_h], "tiles": tiles, "units": units,
-            "marks": marks, "labels": labels, "arrows": arrows, "hint": hint, "facts": facts_line, "focus": focus}
+            "marks": marks, "labels": labels, "arrows": arrows, "hint": hint, "facts": facts_line, "focus": focus,
+            "drawn": drawn}
 
 
 def _offset(h: Hex) -> tuple[int, int]:

@@ -17,7 +17,8 @@ const ZOOMS = [1, 1.5, 2];
 // The zoom a player chose stays for this tab, through a redraw of the whole page (a question asked in a dialog
 // draws the board anew) and a reload: a player who needs 44 px hexes zooms once.
 const ZOOM_KEY = "muster-hexboard-zoom";
-const PINCH_STEP = 1.3;  // fingers this much further apart (or closer) step the zoom once
+const PINCH_STEP = 1.3;
+const DRAWN_REM = 3.4;  // the drawn tile's height in the bar (board.css `.hb-drawn`)  // fingers this much further apart (or closer) step the zoom once
 
 function savedZoom() {
   try {
@@ -121,7 +122,8 @@ function skeleton(root, key) {
   box.className = "hb";
   box.innerHTML =
     '<div class="hb-sticky"><div class="hb-facts" role="status"></div><div class="hb-top">' +
-    '<div class="hb-hint" role="status"></div><div class="hb-bar">' +
+    '<svg class="hb-drawn" role="img" style="display: none"></svg><div class="hb-hint" role="status"></div>' +
+    '<div class="hb-bar">' +
     '<button class="hb-out" aria-label="Zoom out">−</button><span class="hb-zoom"></span>' +
     '<button class="hb-in" aria-label="Zoom in">+</button></div></div></div><div class="hb-scroll"></div>';
   root.appendChild(box);
@@ -183,43 +185,93 @@ function place(layer, id, cx, cy, w, h, rotate, extra) {
   return g;
 }
 
+// The board's parts in drawing order, each in a group of its own: the printed board, the laid tiles, the marks,
+// the units, the labels, the arrows.
+const PARTS = ["ground", "tiles", "marks", "units", "labels", "arrows"];
+
+// Draws `parts` ([description, draw]) in `group`, keeping the nodes of a part drawn before with the same
+// description: a <use> of the board, a tile or a counter is a copy of its drawing, styled, laid out and painted
+// anew when made anew, so a tap's redraw makes only what changed (its marks, the unit that moved) and leaves the
+// rest of the board as it stood. No two parts of a board lie over each other, so a new one may go last.
+function keep(group, parts) {
+  const had = new Map();
+  for (const node of group.children) had.set(node.partKey, node);
+  const seen = new Map();
+  const wanted = parts.map(([key, draw]) => {
+    const n = (seen.get(key) || 0) + 1;  // the same part twice (two labels alike) is two parts
+    seen.set(key, n);
+    return [`${key}#${n}`, draw];
+  });
+  const keys = new Set(wanted.map(([key]) => key));
+  for (const [key, node] of had) if (!keys.has(key)) node.remove();
+  for (const [key, draw] of wanted) {
+    if (had.has(key)) continue;
+    const g = el("g", {}, group);
+    g.partKey = key;
+    draw(g);
+  }
+}
+
+function drawUnit(g, u, hh, hex) {
+  const side = hh * 0.62;
+  const counter = place(g, `unit-${u.art}`, u.x, u.y, side * u.aspect, side, 60 * u.facing);
+  counter.setAttribute("class", u.broken ? "hb-unit hb-broken" : "hb-unit");
+  if (u.selected) el("polygon", { points: hex(u.x, u.y, 0.9), class: "hb-selected" }, g);
+  const r = hh * 0.16;
+  const bx = u.x + hh * 0.3, by = u.y + hh * 0.27;
+  el("circle", { cx: bx, cy: by, r, fill: u.broken ? "#777777" : u.colour, stroke: "#fff", "stroke-width": r * 0.15 }, g);
+  const t = el("text", { x: bx, y: by + r * 0.42, class: "hb-badge", "font-size": r * 1.25 }, g);
+  t.textContent = String(u.strength);
+  if (u.broken) {  // not by colour alone: a broken unit carries a warning sign on its counter
+    const w = el("text", { x: u.x - hh * 0.3, y: u.y - hh * 0.12, class: "hb-badge hb-warn", "font-size": r * 1.6 }, g);
+    w.textContent = "⚠";
+  }
+}
+
+// The drawn tile waiting to be laid, as printed (from the art, as the board's tiles), beside the hint that says
+// where it may go; nothing while none waits.
+function drawDrawn(box, board) {
+  const tile = box.querySelector(".hb-drawn");
+  const drawn = JSON.stringify(board.drawn || null);
+  if (tile.drawn === drawn) return;
+  tile.drawn = drawn;
+  tile.replaceChildren();
+  tile.style.display = board.drawn ? "" : "none";
+  if (!board.drawn) return;
+  const [id, name] = board.drawn;
+  const [hw, hh] = board.hex;
+  tile.setAttribute("viewBox", `${-hw / 2} ${-hh / 2} ${hw} ${hh}`);
+  tile.setAttribute("aria-label", `The ${name} tile as printed`);
+  tile.style.width = `${(DRAWN_REM * hw) / hh}rem`;
+  el("use", { href: `#tile-${id}`, x: -hw / 2, y: -hh / 2, width: hw, height: hh }, tile);
+}
+
 function drawBoard(box, board) {
   const svg = box.querySelector(".hb-svg");
-  svg.setAttribute("viewBox", `0 0 ${board.size[0]} ${board.size[1]}`);
+  const viewBox = `0 0 ${board.size[0]} ${board.size[1]}`;
+  if (svg.getAttribute("viewBox") !== viewBox) svg.setAttribute("viewBox", viewBox);
   const layer = svg.querySelector(".hb-layer");
-  layer.replaceChildren();
+  const geometry = JSON.stringify([board.size, board.hex]);
+  if (layer.geometry !== geometry) {  // another board (never within a game): every part drawn anew
+    layer.replaceChildren(...PARTS.map((part) => el("g", { class: `hb-part-${part}` })));
+    layer.geometry = geometry;
+  }
+  const [ground, tiles, marks, units, labels, arrows] = layer.children;
   const [hw, hh] = board.hex;
-  el("use", { href: "#board", x: 0, y: 0, width: board.size[0], height: board.size[1] }, layer);
-  for (const [cx, cy, tile] of board.tiles) place(layer, `tile-${tile}`, cx, cy, hw, hh);
   const hex = (cx, cy, s) =>
     [0, 60, 120, 180, 240, 300]
       .map((a) => `${cx + (s * hw) / 2 * Math.cos((a * Math.PI) / 180)},${cy + (s * hw) / 2 * Math.sin((a * Math.PI) / 180)}`)
       .join(" ");
-  for (const [cx, cy, kind] of board.marks) {
-    el("polygon", { points: hex(cx, cy, 0.94), class: `hb-mark hb-${kind}` }, layer);
-  }
-  const side = hh * 0.62;
-  for (const u of board.units) {
-    const g = place(layer, `unit-${u.art}`, u.x, u.y, side * u.aspect, side, 60 * u.facing);
-    if (u.selected) el("polygon", { points: hex(u.x, u.y, 0.9), class: "hb-selected" }, layer);
-    const r = hh * 0.16;
-    const bx = u.x + hh * 0.3, by = u.y + hh * 0.27;
-    el("circle", { cx: bx, cy: by, r, fill: u.broken ? "#777777" : u.colour, stroke: "#fff", "stroke-width": r * 0.15 }, layer);
-    const t = el("text", { x: bx, y: by + r * 0.42, class: "hb-badge", "font-size": r * 1.25 }, layer);
-    t.textContent = String(u.strength);
-    g.setAttribute("class", u.broken ? "hb-unit hb-broken" : "hb-unit");
-    if (u.broken) {  // not by colour alone: a broken unit carries a warning sign on its counter
-      const w = el("text", { x: u.x - hh * 0.3, y: u.y - hh * 0.12, class: "hb-badge hb-warn", "font-size": r * 1.6 }, layer);
-      w.textContent = "⚠";
-    }
-  }
-  for (const [cx, cy, text, kind] of board.labels) {
-    const t = el("text", { x: cx, y: cy - hh * 0.18, class: `hb-label hb-l-${kind}`, "font-size": hh * 0.26 }, layer);
-    t.textContent = text;
-  }
-  for (const [x1, y1, x2, y2] of board.arrows) {
-    el("line", { x1, y1, x2, y2, class: "hb-arrow", "marker-end": "url(#hb-head)" }, layer);
-  }
+  keep(ground, [["board", (g) => el("use", { href: "#board", x: 0, y: 0, width: board.size[0], height: board.size[1] }, g)]]);
+  keep(tiles, board.tiles.map(([cx, cy, tile]) => [`${cx} ${cy} ${tile}`, (g) => place(g, `tile-${tile}`, cx, cy, hw, hh)]));
+  keep(marks, board.marks.map(([cx, cy, kind]) =>
+    [`${cx} ${cy} ${kind}`, (g) => el("polygon", { points: hex(cx, cy, 0.94), class: `hb-mark hb-${kind}` }, g)]));
+  keep(units, board.units.map((u) => [JSON.stringify(u), (g) => drawUnit(g, u, hh, hex)]));
+  keep(labels, board.labels.map(([cx, cy, text, kind]) => [JSON.stringify([cx, cy, text, kind]), (g) => {
+    el("text", { x: cx, y: cy - hh * 0.18, class: `hb-label hb-l-${kind}`, "font-size": hh * 0.26 }, g).textContent = text;
+  }]));
+  keep(arrows, board.arrows.map(([x1, y1, x2, y2]) =>
+    [`${x1} ${y1} ${x2} ${y2}`, (g) => el("line", { x1, y1, x2, y2, class: "hb-arrow", "marker-end": "url(#hb-head)" }, g)]));
 }
 
 export default function (component) {
@@ -306,6 +358,7 @@ export default function (component) {
     }
     size(box, view);
     drawBoard(box, data.board);
+    drawDrawn(box, data.board);
     sight.board = data.board;
     sight.drawn = JSON.stringify(data.board);
     const focus = data.board.focus;

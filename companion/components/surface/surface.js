@@ -135,19 +135,28 @@ function button(key, head, item, onTap) {
   b.addEventListener("click", (event) => {
     if (!sawIt(event, b)) return;
     onTap(item, b);
-    // A finger's or a mouse's tap lets go of the focus now, while the phone waits for the server, not in the
-    // redraw (`letGoOfFocus`), whose restyle it would otherwise cost; a key's press keeps it (the keyboard's place).
-    if (event.detail > 0 && document.activeElement === b) b.blur();
+    // A finger's or a mouse's tap lets go of the focus while the phone waits for the server, not in the redraw
+    // (`letGoOfFocus`), whose restyle it would otherwise cost; a key's press keeps it (the keyboard's place).
+    // In a task after the one that sends the tap, as the pad's dimming (`drawPad`).
+    if (event.detail > 0) setTimeout(() => document.activeElement === b && b.blur());
   });
   return b;
 }
 
 function drawPad(box, key, data, tap) {
+  let pending = false;  // a tap of this pad is on its way: a second one sends nothing
   const send = (item, value) => {
+    if (pending) return;
+    pending = true;
     asking.delete(key);
-    box.classList.add("mp-sent");
-    setTimeout(() => box.classList.remove("mp-sent"), PENDING_MS);
     tap({ pad: key, id: item.id, value, head: data.head, label: item.label });
+    // Dimmed in a task after Streamlit's, which sends the tap (its own `setTimeout`): a restyle now would
+    // fall in the frame the phone draws before it sends.
+    setTimeout(() => box.classList.add("mp-sent"));
+    setTimeout(() => {
+      pending = false;
+      box.classList.remove("mp-sent");
+    }, PENDING_MS);
   };
   const ask = (item, b) => {
     asking.set(key, { head: JSON.stringify(data.head), id: item.id, withdrawn: data.withdrawn });
