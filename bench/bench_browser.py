@@ -326,6 +326,11 @@ MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, .st-key-medieval
                 ".st-key-hx-controls .mp-btn:not([disabled]):visible")
 
 
+# What each tap of `tap_move` was (a button's words, else a board mark's kind), for a bench's rows.
+TAPPED: list[str] = []
+TAP_NAME = "e => e.textContent.trim().slice(0, 24) || e.getAttribute('class')"
+
+
 def tap_bare(page: Page, before: int) -> float:
     page.locator(".st-key-add button").click()
     return tapped_at(page)
@@ -342,7 +347,9 @@ def tap_move(page: Page, before: int) -> float | None:
     count = buttons.count()
     if not count:
         return None
-    buttons.nth(MISSES[0] % count).click()  # after a tap that came to nothing, the next button
+    button = buttons.nth(MISSES[0] % count)  # after a tap that came to nothing, the next button
+    TAPPED.append(button.evaluate(TAP_NAME))  # before the click: outside the timed span
+    button.click()
     start = tapped_at(page)
     confirm = page.locator(CONFIRM_YES)
     while time.time() - start < LOST_S:
@@ -351,6 +358,7 @@ def tap_move(page: Page, before: int) -> float | None:
             return start
         if page.evaluate("s => document.querySelector(s) !== null", CONFIRM_YES):  # the page's own query, as `head`
             confirm.first.click()
+            TAPPED[-1] += " -> yes"
             MISSES[0] = 0
             return tapped_at(page)
         page.wait_for_timeout(10)

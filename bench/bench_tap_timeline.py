@@ -31,8 +31,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_browser import (HEAD_CLOCK, PHONE, ROOT, checkout_command, drawn_after, free_port, head, launch, pct,
-                           picked_at, server, settle, setup, shown_at, tap_bare, tap_move)
+from bench_browser import (HEAD_CLOCK, PHONE, ROOT, TAPPED, checkout_command, drawn_after, free_port, head, launch,
+                           pct, picked_at, server, settle, setup, shown_at, tap_bare, tap_move)
 from harness import describe
 from playwright.sync_api import Page, sync_playwright
 
@@ -151,6 +151,7 @@ def main() -> None:
                 phones.append(page)
             settle(*phones)
             rows: list[dict[str, float]] = []
+            names: list[str] = []  # what each timed tap was
             for n in range(args.taps):
                 before = max(head(p) for p in phones)
                 clicked, events = None, []
@@ -175,15 +176,16 @@ def main() -> None:
                     row.update(main_thread(events, row["click -> shown"]))
                 if row:
                     rows.append(row)
+                    names.append("bare" if args.bare else TAPPED[-1])
     print(f"{len(rows)} taps timed of {args.taps} ({'bare page' if args.bare else args.game}); p50 / p95 in ms:")
     for key in dict.fromkeys(k for row in rows for k in row):
         values = [row[key] for row in rows if key in row]
         print(f"  {key:<26} {pct(values, 0.5):7.1f} / {pct(values, 0.95):7.1f}")
     if args.rows:
         keys = list(dict.fromkeys(k for row in rows for k in row))
-        print(" | ".join(keys))
-        for row in sorted(rows, key=lambda r: r["click -> shown"]):
-            print(" | ".join(f"{row[k]:.1f}" if k in row else "-" for k in keys))
+        print(" | ".join([*keys, "tapped"]))
+        for row, name in sorted(zip(rows, names, strict=True), key=lambda r: r[0]["click -> shown"]):
+            print(" | ".join([*(f"{row[k]:.1f}" if k in row else "-" for k in keys), name]))
     print(describe())
 
 
