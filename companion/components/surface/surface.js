@@ -173,7 +173,11 @@ function drawPad(box, key, data, tap) {
     yes.focus();
     watchControls();
   };
-  const onTap = (item, b) => (item.ask ? ask(item, b) : send(item, item.value));
+  const onTap = (item, b) => {
+    if (pending) return;  // as the dimmed pad takes no tap: no question opens under it either
+    if (item.ask) ask(item, b);
+    else send(item, item.value);
+  };
   box.className = "mp" + (data.boxed ? " mp-boxed" : "");
   if (data.title) box.appendChild(node("p", "mp-title", data.title));
   if (data.lines) {
