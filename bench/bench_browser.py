@@ -319,7 +319,8 @@ CONFIRM_YES = ".mp-ask .mp-btn[data-id$='-yes'], [class*='st-key-confirm-yes-'] 
 # A seat's move buttons: a move pad's (a card that cannot join is no tap), or, in a checkout from before
 # the pads (`--before`), Streamlit's own buttons; those in view only (imperial's call for reinforcements
 # waits in a folded box), which Playwright's `:visible` tells before the click, outside the timed span.
-# On the hexbattle board, the hexes where a unit may deploy (a tap there deploys it: a move). Medieval's "On to
+# On the hexbattle board, the hexes where a unit may deploy and those where a drawn tile may be laid (a tap there
+# is a move), and the turn's buttons under the board (Draw terrain, Draw bonus card, End turn). Medieval's "On to
 # battle N" under a battle's result (a tap that redraws the table for the next placement: timed as a pick).
 MOVE_BUTTONS = (".st-key-moves .mp-btn:not([disabled]):visible, .st-key-medieval-result .mp-btn:visible, "
                 ".st-key-moves .stButton button:not([disabled]):visible, .hb-mark.hb-deploy, .hb-mark.hb-place, "

@@ -17,8 +17,7 @@ const ZOOMS = [1, 1.5, 2];
 // The zoom a player chose stays for this tab, through a redraw of the whole page (a question asked in a dialog
 // draws the board anew) and a reload: a player who needs 44 px hexes zooms once.
 const ZOOM_KEY = "muster-hexboard-zoom";
-const PINCH_STEP = 1.3;
-const DRAWN_REM = 3.4;  // the drawn tile's height in the bar (board.css `.hb-drawn`)  // fingers this much further apart (or closer) step the zoom once
+const PINCH_STEP = 1.3;  // fingers this much further apart (or closer) step the zoom once
 
 function savedZoom() {
   try {
@@ -242,7 +241,7 @@ function drawDrawn(box, board) {
   const [hw, hh] = board.hex;
   tile.setAttribute("viewBox", `${-hw / 2} ${-hh / 2} ${hw} ${hh}`);
   tile.setAttribute("aria-label", `The ${name} tile as printed`);
-  tile.style.width = `${(DRAWN_REM * hw) / hh}rem`;
+  tile.style.aspectRatio = `${hw} / ${hh}`;  // its height is the bar's (board.css)
   el("use", { href: `#tile-${id}`, x: -hw / 2, y: -hh / 2, width: hw, height: hh }, tile);
 }
 
