@@ -1,11 +1,12 @@
-"""The page's styles: three CSS files, linked from the page Streamlit serves, or sent by `st.html`.
+"""The page's styles: four CSS files, linked from the page Streamlit serves, or sent by `st.html`.
 
-The files: the surface's own (`components/surface/surface.css`: its blocks and pads, `.sf-*`, `.mp-*`),
+The files: the surface's own (`components/surface/surface.css`: its blocks and pads, `.sf-*`, `.mp-*`), the
+hexbattle board's (`components/hexboard/board.css`, `.hb-*`),
 `styles/streamlit.css` (what reaches inside Streamlit's own elements: 44 px tap targets, the page's margins, the
 "Reconnecting…" card) and `styles/muster.css` (Muster's own `.muster-*` classes), in that order, so a rule of
-Muster's wins a tie. The surface's styles come here rather than with its element: Streamlit sends a component's
-CSS inside every element it draws, at every redraw (4.4 KB of a tap's 26 KB, docs/performance.md), and the
-page's sheet reaches a phone once.
+Muster's wins a tie. The components' styles come here rather than with their elements: Streamlit sends a
+component's CSS inside every element it draws, at every redraw (the surface's 4.4 KB of a tap's 26 KB, the board's
+3.5 KB of its 8.5: docs/performance.md), and the page's sheet reaches a phone once.
 
 How they reach the phone. Sent as `st.html(path)` at the top of a page's run (Streamlit documents it for a CSS
 file: a `<style>` in the page's event container), they came late on a first visit: Streamlit fetches the code that
@@ -39,7 +40,8 @@ from companion import paths
 LOG = logging.getLogger("muster.companion")
 STYLES = Path(__file__).with_name("styles")
 SURFACE_STYLES = Path(__file__).parent / "components" / "surface" / "surface.css"
-STYLE_SHEETS = (SURFACE_STYLES, STYLES / "streamlit.css", STYLES / "muster.css")
+BOARD_STYLES = Path(__file__).parent / "components" / "hexboard" / "board.css"
+STYLE_SHEETS = (SURFACE_STYLES, BOARD_STYLES, STYLES / "streamlit.css", STYLES / "muster.css")
 CSS = "\n".join(sheet.read_text(encoding="utf-8") for sheet in STYLE_SHEETS).encode()
 VERSION = hashlib.sha256(CSS).hexdigest()[:12]
 PATH = "_muster/styles.css"  # under the routes' base path (`companion.routes`)

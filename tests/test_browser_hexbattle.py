@@ -12,12 +12,15 @@ The artwork is fetched once per page load, never sent by websocket; a redraw aft
 
 from __future__ import annotations
 
+import io
 import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from test_browser import Server
 from test_browser_cardgames import wait_for
 
@@ -191,7 +194,15 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
     tile.wait_for()
     shown = tile.bounding_box()
     assert shown is not None and shown["height"] > 40 and 0.8 < shown["width"] / shown["height"] < 1.3
-    assert tile.locator("use").get_attribute("href") == f"#tile-{drawn}"
+    assert tile.locator("image").get_attribute("data-piece") == f"tile-{drawn}"
+    # drawn, as printed: its colours are those of the printed tile at that size (not an empty frame, nor a broken
+    # image's mark, whose mean colour is 24 levels off in red)
+    seen = Image.open(io.BytesIO(tile.screenshot())).convert("RGB")
+    printed = subprocess.run(["rsvg-convert", "-w", str(seen.width), "-h", str(seen.height), "-b", "white"],
+                             input=art(catalogue()["hexbattle"].data)["pieces"][f"tile-{drawn}"].encode(),
+                             capture_output=True, check=True).stdout
+    mean = [im.resize((1, 1), Image.Resampling.BOX).getpixel((0, 0)) for im in (seen, Image.open(io.BytesIO(printed)).convert("RGB"))]
+    assert max(abs(a - b) for a, b in zip(*mean, strict=True)) < 10, mean
     ann.tap_hex("9,5")
     wait_for(lambda: tables.snapshot(table).state.terrain.get((9, 1)) == drawn, ann.page)  # axial of 9,5
 

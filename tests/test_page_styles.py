@@ -118,7 +118,7 @@ def test_without_the_routes_each_run_sends_the_style_sheets() -> None:
     """The AppTest harness has no routes: a run sends each style sheet as a style element."""
     sent = [e.proto.body for e in page().get("html")]
     assert [f"<style>{sheet.read_text(encoding='utf-8')}</style>" in sent for sheet in page_styles.STYLE_SHEETS] == [
-        True, True, True]
+        True, True, True, True]
 
 
 def test_only_the_companions_own_pages_link_its_styles() -> None:

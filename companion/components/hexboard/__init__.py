@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,13 +39,10 @@ HERE = Path(__file__).parent
 ZOOMS = (1.0, 1.5, 2.0)
 """The zoom levels of board.js (keep the two lists equal); 1 fits the board to the screen's width."""
 
+# board.css is one of the page's style sheets (`page_styles.STYLE_SHEETS`), as the surface's is, not the element's
+# own: Streamlit sends an element's CSS inside it at every redraw (3.5 KB of each tap's board).
 BOARD = components.Frontend("muster_hexboard", components.frontend(HERE / "board.js"),
-                             {"html": "", "css": (HERE / "board.css").read_text(encoding="utf-8")})
-
-
-def _unique_ids(svg: str, prefix: str) -> str:
-    """Clip-path ids are numbered per SVG document; prefixed, many drawings can share one page."""
-    return re.sub(r'(id="|url\(#)(c\d+)', rf"\1{prefix}-\2", svg)
+                             {"html": "", "isolate_styles": False})
 
 
 ART_PATH = "_muster/art"  # the artwork by its version (`serve_art`), when the server has the route
@@ -70,7 +66,6 @@ def art(data: Any) -> dict[str, Any]:
     for army in data.table("armies"):
         for unit in data.table("units"):
             pieces[f"unit-{army.id}-{unit.id}"] = counter_svg(data, army.id, unit.id)
-    pieces = {name: _unique_ids(svg, name) for name, svg in pieces.items()}
     version = hashlib.sha256("".join(pieces.values()).encode()).hexdigest()[:16]
     _ART[id(data)] = (data, {"version": version, "pieces": pieces})
     _ART_JSON[version] = json.dumps(_ART[id(data)][1]).encode()

@@ -4,9 +4,9 @@
 // board, every terrain tile face, every unit counter, as SVG strings): they never change during a game,
 // so they are fetched once and the browser keeps them (a server without that route sends them whole in
 // the mount). The "board" mount carries a small overlay (which tile lies where, the units, the
-// marks) and composes the picture from the art with <use>. A tap is reported as its position on
-// the drawn board in CSS pixels with the board's drawn width: Python decides which hex that is
-// (companion.components.hexboard.hex_at), so the rule is in one tested place.
+// marks) and composes the picture from the art, each drawing an <image> of its own file (`pieces`). A tap is
+// reported as its position on the drawn board in CSS pixels with the board's drawn width: Python decides which
+// hex that is (companion.components.hexboard.hex_at), so the rule is in one tested place.
 
 const ART = "__musterHexboardArt";
 const FETCHING = "__musterHexboardArtFetching";  // the version on its way
@@ -75,6 +75,15 @@ function watchBoard(sight) {
   }
 }
 
+// The look after a redraw waits for a task of its own (as the surface's `lookSoon`): a look measures where the board
+// lies, which in the redraw's own task makes the phone lay the page out once more before it shows the move. Till
+// then the board says it is busy, and a tap takes a look of its own before it counts.
+function watchBoardSoon(sight) {
+  sight.box.querySelector(".hb-svg").setAttribute("aria-busy", "true");
+  clearTimeout(sight.timer);
+  sight.timer = setTimeout(() => watchBoard(sight));
+}
+
 // The board's Sight: looks at what it last drew (none before its first drawing); a pan, a zoom or a move of
 // the page around it is a change too.
 function boardSight(key, box) {
@@ -100,18 +109,23 @@ function el(name, attrs, parent) {
   return node;
 }
 
-function artDefs(art) {
-  // Each drawing is a whole SVG document; it is kept as a nested <svg> with an id, so <use> can place it.
-  const defs = el("defs", { "data-version": art.version });
-  const parser = new DOMParser();
+// Each drawing as a file of the page's own (a blob), by its id: placed as an <image>, a drawing is painted from the
+// browser's picture of it, kept between frames, rather than traced anew from hundreds of nodes whenever anything
+// on the board changes (a <use> of a drawing copies its nodes into the board: the printed board alone has 685).
+// Each file is read ahead (`decode`), so a piece first drawn by a move does not show a moment late.
+function pieces(art) {
+  const urls = {};
   for (const [id, text] of Object.entries(art.pieces)) {
-    const doc = parser.parseFromString(text, "image/svg+xml").documentElement;
-    doc.setAttribute("id", id);
-    doc.removeAttribute("width");
-    doc.removeAttribute("height");
-    defs.appendChild(document.importNode(doc, true));
+    urls[id] = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+    const ahead = new Image();
+    ahead.src = urls[id];
+    ahead.decode().catch(() => {});  // a drawing the browser cannot read shows as a gap, as an <image> would
   }
-  return defs;
+  return urls;
+}
+
+function piece(parent, urls, id, x, y, w, h) {
+  return el("image", { href: urls[id], x, y, width: w, height: h, "data-piece": id }, parent);
 }
 
 function skeleton(root, key) {
@@ -126,6 +140,10 @@ function skeleton(root, key) {
     '<button class="hb-out" aria-label="Zoom out">−</button><span class="hb-zoom"></span>' +
     '<button class="hb-in" aria-label="Zoom in">+</button></div></div></div><div class="hb-scroll"></div>';
   root.appendChild(box);
+  // The bar's height, for the zoomed frame's (board.css), measured when it changes rather than read at each redraw
+  // (a read in the redraw's task lays the page out an extra time).
+  const sticky = box.querySelector(".hb-sticky");
+  new ResizeObserver(() => box.style.setProperty("--hb-bar", `${sticky.offsetHeight}px`)).observe(sticky);
   const svg = el("svg", { class: "hb-svg", role: "img", "aria-label": "Battle map" }, box.querySelector(".hb-scroll"));
   el("g", { class: "hb-layer" }, svg);
   // One zoom step, keeping the point of the frame at (fx, fy) (its middle for a button; between the fingers
@@ -167,20 +185,18 @@ function skeleton(root, key) {
   return box;
 }
 
+// The board's width as a share of its frame's (no measure read, so a redraw lays the page out once), its zoom.
 function size(box, view) {
-  const svg = box.querySelector(".hb-svg");
-  const width = box.querySelector(".hb-scroll").clientWidth || box.clientWidth || 360;
-  svg.style.width = `${width * view.zoom}px`;
+  box.querySelector(".hb-svg").style.width = `${view.zoom * 100}%`;
   box.querySelector(".hb-zoom").textContent = `${view.zoom}×`;
   box.classList.toggle("hb-zoomed", view.zoom > 1);  // zoomed, the bar and the frame fit the screen together (board.css)
-  box.style.setProperty("--hb-bar", `${box.querySelector(".hb-sticky").offsetHeight}px`);
   box.querySelector(".hb-out").disabled = view.zoom === ZOOMS[0];
   box.querySelector(".hb-in").disabled = view.zoom === ZOOMS[ZOOMS.length - 1];
 }
 
-function place(layer, id, cx, cy, w, h, rotate, extra) {
+function place(layer, urls, id, cx, cy, w, h, rotate) {
   const g = el("g", { transform: `translate(${cx} ${cy}) rotate(${rotate || 0})` }, layer);
-  el("use", { href: `#${id}`, x: -w / 2, y: -h / 2, width: w, height: h, ...(extra || {}) }, g);
+  piece(g, urls, id, -w / 2, -h / 2, w, h);
   return g;
 }
 
@@ -189,9 +205,8 @@ function place(layer, id, cx, cy, w, h, rotate, extra) {
 const PARTS = ["ground", "tiles", "marks", "units", "labels", "arrows"];
 
 // Draws `parts` ([description, draw]) in `group`, keeping the nodes of a part drawn before with the same
-// description: a <use> of the board, a tile or a counter is a copy of its drawing, styled, laid out and painted
-// anew when made anew, so a tap's redraw makes only what changed (its marks, the unit that moved) and leaves the
-// rest of the board as it stood. No two parts of a board lie over each other, so a new one may go last.
+// description: a tap's redraw makes only what changed (its marks, the unit that moved) and leaves the rest of the
+// board as it stood, styled and laid out. No two parts of a board lie over each other, so a new one may go last.
 function keep(group, parts) {
   const had = new Map();
   for (const node of group.children) had.set(node.partKey, node);
@@ -211,9 +226,9 @@ function keep(group, parts) {
   }
 }
 
-function drawUnit(g, u, hh, hex) {
+function drawUnit(g, urls, u, hh, hex) {
   const side = hh * 0.62;
-  const counter = place(g, `unit-${u.art}`, u.x, u.y, side * u.aspect, side, 60 * u.facing);
+  const counter = place(g, urls, `unit-${u.art}`, u.x, u.y, side * u.aspect, side, 60 * u.facing);
   counter.setAttribute("class", u.broken ? "hb-unit hb-broken" : "hb-unit");
   if (u.selected) el("polygon", { points: hex(u.x, u.y, 0.9), class: "hb-selected" }, g);
   const r = hh * 0.16;
@@ -229,9 +244,9 @@ function drawUnit(g, u, hh, hex) {
 
 // The drawn tile waiting to be laid, as printed (from the art, as the board's tiles), beside the hint that says
 // where it may go; nothing while none waits.
-function drawDrawn(box, board) {
+function drawDrawn(box, board, urls) {
   const tile = box.querySelector(".hb-drawn");
-  const drawn = JSON.stringify(board.drawn || null);
+  const drawn = JSON.stringify([board.drawn || null, urls.board]);  // another version's art has other addresses
   if (tile.drawn === drawn) return;
   tile.drawn = drawn;
   tile.replaceChildren();
@@ -242,16 +257,16 @@ function drawDrawn(box, board) {
   tile.setAttribute("viewBox", `${-hw / 2} ${-hh / 2} ${hw} ${hh}`);
   tile.setAttribute("aria-label", `The ${name} tile as printed`);
   tile.style.aspectRatio = `${hw} / ${hh}`;  // its height is the bar's (board.css)
-  el("use", { href: `#tile-${id}`, x: -hw / 2, y: -hh / 2, width: hw, height: hh }, tile);
+  piece(tile, urls, `tile-${id}`, -hw / 2, -hh / 2, hw, hh);
 }
 
-function drawBoard(box, board) {
+function drawBoard(box, board, urls) {
   const svg = box.querySelector(".hb-svg");
   const viewBox = `0 0 ${board.size[0]} ${board.size[1]}`;
   if (svg.getAttribute("viewBox") !== viewBox) svg.setAttribute("viewBox", viewBox);
   const layer = svg.querySelector(".hb-layer");
-  const geometry = JSON.stringify([board.size, board.hex]);
-  if (layer.geometry !== geometry) {  // another board (never within a game): every part drawn anew
+  const geometry = JSON.stringify([board.size, board.hex, urls.board]);
+  if (layer.geometry !== geometry) {  // another board or its art (never within a game): every part drawn anew
     layer.replaceChildren(...PARTS.map((part) => el("g", { class: `hb-part-${part}` })));
     layer.geometry = geometry;
   }
@@ -261,11 +276,11 @@ function drawBoard(box, board) {
     [0, 60, 120, 180, 240, 300]
       .map((a) => `${cx + (s * hw) / 2 * Math.cos((a * Math.PI) / 180)},${cy + (s * hw) / 2 * Math.sin((a * Math.PI) / 180)}`)
       .join(" ");
-  keep(ground, [["board", (g) => el("use", { href: "#board", x: 0, y: 0, width: board.size[0], height: board.size[1] }, g)]]);
-  keep(tiles, board.tiles.map(([cx, cy, tile]) => [`${cx} ${cy} ${tile}`, (g) => place(g, `tile-${tile}`, cx, cy, hw, hh)]));
+  keep(ground, [["board", (g) => piece(g, urls, "board", 0, 0, board.size[0], board.size[1])]]);
+  keep(tiles, board.tiles.map(([cx, cy, tile]) => [`${cx} ${cy} ${tile}`, (g) => place(g, urls, `tile-${tile}`, cx, cy, hw, hh)]));
   keep(marks, board.marks.map(([cx, cy, kind]) =>
     [`${cx} ${cy} ${kind}`, (g) => el("polygon", { points: hex(cx, cy, 0.94), class: `hb-mark hb-${kind}` }, g)]));
-  keep(units, board.units.map((u) => [JSON.stringify(u), (g) => drawUnit(g, u, hh, hex)]));
+  keep(units, board.units.map((u) => [JSON.stringify(u), (g) => drawUnit(g, urls, u, hh, hex)]));
   keep(labels, board.labels.map(([cx, cy, text, kind]) => [JSON.stringify([cx, cy, text, kind]), (g) => {
     el("text", { x: cx, y: cy - hh * 0.18, class: `hb-label hb-l-${kind}`, "font-size": hh * 0.26 }, g).textContent = text;
   }]));
@@ -285,10 +300,14 @@ export default function (component) {
     const slot = host.closest && host.closest("[class*='-art ']");
     if (slot && slot.parentElement) slot.parentElement.style.display = "none";
     const arrived = (art) => {
-      window[ART] = art;
+      const had = window[ART];
+      if (had) for (const url of Object.values(had.urls)) URL.revokeObjectURL(url);  // another version's files
+      window[ART] = { version: art.version, urls: pieces(art) };
       window.dispatchEvent(new CustomEvent("muster-hexboard-art"));
     };
-    if (data.art.pieces) arrived(data.art);  // a server without the artwork's route sends it whole
+    if (data.art.pieces) {  // a server without the artwork's route sends it whole
+      if ((window[ART] || {}).version !== data.art.version) arrived(data.art);
+    }
     else if ((window[ART] || {}).version !== data.art.version && window[FETCHING] !== data.art.version) {
       window[FETCHING] = data.art.version;  // a redraw while it comes fetches it no second time
       // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
@@ -347,17 +366,14 @@ export default function (component) {
       missing.remove();
     }
     if (!art) return false;
-    const defs = svg.querySelector("defs");
-    if (!defs || defs.getAttribute("data-version") !== art.version) {
-      if (defs) defs.remove();
-      const fresh = artDefs(art);
-      const marker = el("marker", { id: "hb-head", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" }, fresh);
+    if (!svg.querySelector("defs")) {  // the arrowhead of the facing arrows
+      const marker = el("marker", { id: "hb-head", viewBox: "0 0 10 10", refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
+        svg.insertBefore(el("defs"), svg.firstChild));
       el("path", { d: "M0,0 L10,5 L0,10 z", class: "hb-head" }, marker);
-      svg.insertBefore(fresh, svg.firstChild);
     }
     size(box, view);
-    drawBoard(box, data.board);
-    drawDrawn(box, data.board);
+    drawBoard(box, data.board, art.urls);
+    drawDrawn(box, data.board, art.urls);
     sight.board = data.board;
     sight.drawn = JSON.stringify(data.board);
     const focus = data.board.focus;
@@ -368,7 +384,7 @@ export default function (component) {
       scroll.scrollTop = focus[1] * scale - scroll.clientHeight / 2;
     }
     view.focus = focus;
-    watchBoard(sight);
+    watchBoardSoon(sight);
     box.dataset.ready = "1";
     return true;
   };
