@@ -22,16 +22,26 @@ HEADERS = {"Ann": "You are <strong>Ann</strong>.", "Bob": "You are <strong>Bob</
            "spectator": "You are watching as a spectator."}  # as the page header (a surface) sends them
 
 
+# Each transition begun on a box of a table part (a surface's stretch, `st-key-table-N`), by the property it eases.
+FADES = """() => { window.__fades = []; document.addEventListener("transitionrun", (e) => {
+  const box = e.target.closest && e.target.closest("[class*=' st-key-table-']");
+  if (box) window.__fades.push(e.propertyName); }, true); }"""
+
+
 def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phone: Callable[[], Any],
                                                            tables: Tables) -> None:
     """Ann keeps her hand, takes it back and keeps it again, then Bob does the same: each time the other phones
     are woken and redraw their table part alone; the new log head reaches them by websocket, their page header
     ("You are …", outside that part) is not sent again. A phone busy with a run of its own when woken (its
     1.5 s poll) is redrawn whole, as a fallback, so each phone must show the table part alone for at least
-    one of the moves it was woken for (three at least each)."""
+    one of the moves it was woken for (three at least each). No phone's table part begins Streamlit's fade of a
+    box a run has yet to reach (a transition begun and cancelled at every run, in the moments a tap's redraw is on
+    its way: streamlit.css)."""
     table = tables.create("imperial", SEATS, {}, seed=SEED)
     ann, bob, watcher = seat_phones(new_phone, app, table, 0)
     phones = {"Ann": ann, "Bob": bob, "spectator": watcher}
+    for phone in phones.values():
+        phone.page.evaluate(FADES)
     part_only: dict[str, list[bool]] = {name: [] for name in phones}
     taps = [(mover, button) for mover in ("Ann", "Bob")
             for button in ("Keep your hand", "↩ Undo my last move", "Keep your hand")]
@@ -55,6 +65,8 @@ def test_a_move_sends_the_other_phones_only_the_table_part(app: Server, new_phon
         phone.page.get_by_text("Bob kept their hand").first.wait_for(state="attached")
     assert all(any(seen) for seen in part_only.values()), part_only
     assert "You are Bob" in bob.text() and "You are watching as a spectator" in watcher.text()
+    assert {name: phone.page.evaluate("() => window.__fades") for name, phone in phones.items()} == {
+        name: [] for name in phones}
 
 
 BLOCK_PADDING = "() => getComputedStyle(document.querySelector('.block-container')).paddingLeft"
