@@ -203,6 +203,10 @@ def test_browser_hexbattle_board_taps(server: Server, new_phone: Callable[[], An
                              capture_output=True, check=True).stdout
     mean = [im.resize((1, 1), Image.Resampling.BOX).getpixel((0, 0)) for im in (seen, Image.open(io.BytesIO(printed)).convert("RGB"))]
     assert max(abs(a - b) for a, b in zip(*mean, strict=True)) < 10, mean
+    if SHOTS:  # the board's bar with the drawn tile, as the player laying it and as the opponent
+        for phone, name in ((ann, "player"), (bob, "opponent")):
+            phone.page.locator(".hb").first.evaluate("el => el.scrollIntoView({block: 'start'})")
+            phone.page.screenshot(path=str(Path(SHOTS) / f"companion-hexbattle-tile-{name}.png"))
     ann.tap_hex("9,5")
     wait_for(lambda: tables.snapshot(table).state.terrain.get((9, 1)) == drawn, ann.page)  # axial of 9,5
 
