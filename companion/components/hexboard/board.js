@@ -307,8 +307,7 @@ export default function (component) {
     };
     if (data.art.pieces) {  // a server without the artwork's route sends it whole
       if ((window[ART] || {}).version !== data.art.version) arrived(data.art);
-    }
-    else if ((window[ART] || {}).version !== data.art.version && window[FETCHING] !== data.art.version) {
+    } else if ((window[ART] || {}).version !== data.art.version && window[FETCHING] !== data.art.version) {
       window[FETCHING] = data.art.version;  // a redraw while it comes fetches it no second time
       // beside the page's own address, as Streamlit's requests are (a proxy may serve the app under a path)
       const here = window.location.pathname.endsWith("/") ? window.location.pathname : window.location.pathname + "/";
