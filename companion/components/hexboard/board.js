@@ -244,9 +244,9 @@ function drawUnit(g, urls, u, hh, hex) {
 
 // The drawn tile waiting to be laid, as printed (from the art, as the board's tiles), beside the hint that says
 // where it may go; nothing while none waits.
-function drawDrawn(box, board, urls) {
+function drawDrawn(box, board, art) {
   const tile = box.querySelector(".hb-drawn");
-  const drawn = JSON.stringify([board.drawn || null, urls.board]);  // another version's art has other addresses
+  const drawn = JSON.stringify([board.drawn || null, art.version]);
   if (tile.drawn === drawn) return;
   tile.drawn = drawn;
   tile.replaceChildren();
@@ -257,15 +257,16 @@ function drawDrawn(box, board, urls) {
   tile.setAttribute("viewBox", `${-hw / 2} ${-hh / 2} ${hw} ${hh}`);
   tile.setAttribute("aria-label", `The ${name} tile as printed`);
   tile.style.aspectRatio = `${hw} / ${hh}`;  // its height is the bar's (board.css)
-  piece(tile, urls, `tile-${id}`, -hw / 2, -hh / 2, hw, hh);
+  piece(tile, art.urls, `tile-${id}`, -hw / 2, -hh / 2, hw, hh);
 }
 
-function drawBoard(box, board, urls) {
+function drawBoard(box, board, art) {
+  const { urls } = art;
   const svg = box.querySelector(".hb-svg");
   const viewBox = `0 0 ${board.size[0]} ${board.size[1]}`;
   if (svg.getAttribute("viewBox") !== viewBox) svg.setAttribute("viewBox", viewBox);
   const layer = svg.querySelector(".hb-layer");
-  const geometry = JSON.stringify([board.size, board.hex, urls.board]);
+  const geometry = JSON.stringify([board.size, board.hex, art.version]);
   if (layer.geometry !== geometry) {  // another board or its art (never within a game): every part drawn anew
     layer.replaceChildren(...PARTS.map((part) => el("g", { class: `hb-part-${part}` })));
     layer.geometry = geometry;
@@ -371,8 +372,8 @@ export default function (component) {
       el("path", { d: "M0,0 L10,5 L0,10 z", class: "hb-head" }, marker);
     }
     size(box, view);
-    drawBoard(box, data.board, art.urls);
-    drawDrawn(box, data.board, art.urls);
+    drawBoard(box, data.board, art);
+    drawDrawn(box, data.board, art);
     sight.board = data.board;
     sight.drawn = JSON.stringify(data.board);
     const focus = data.board.focus;
